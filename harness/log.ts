@@ -1,0 +1,21 @@
+import pino, { type Logger } from 'pino';
+
+/**
+ * The root logger. Quiet by default (warn); `LOG_LEVEL` raises it. Components take
+ * `rootLogger.child({ component })`; runs that own a log file pass a destination instead.
+ */
+export const rootLogger: Logger = pino({
+  level: process.env.LOG_LEVEL ?? 'warn',
+  base: { pid: process.pid },
+});
+
+export function componentLogger(component: string, bindings: Record<string, unknown> = {}): Logger {
+  return rootLogger.child({ component, ...bindings });
+}
+
+/** A logger writing JSON lines to a file, for a run's per-process logs. */
+export function fileLogger(path: string, component: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
+  return pino({ level, base: { pid: process.pid, component } }, pino.destination({ dest: path, sync: false, mkdir: true }));
+}
+
+export type { Logger };
