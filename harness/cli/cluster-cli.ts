@@ -1,0 +1,100 @@
+import { rmSync, symlinkSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { describeError, HarnessError } from '../errors.ts';
+import { attachCluster, currentClusterDir, registeredRunDirs } from '../cluster/attach.ts';
+import { DEFAULT_TOPOLOGY, parseBackend, startCluster } from '../cluster/index.ts';
+import { StartedLocalCluster } from '../cluster/local-cluster.ts';
+import { statePaths } from '../cluster/state-dir.ts';
+
+const USAGE = `usage: npm run cluster -- up [--shards N] [--replicas M] [--keepers K] [--backend embedded|docker|binary]
+                              [--dir DIR] [--no-proxies] [--toxiproxy-port P] [--seed N]
+       npm run cluster -- status [--dir DIR]
+       npm run cluster -- down [--dir DIR | --all]`;
+
+function wholeNumber(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value)) throw new HarnessError('CLI_USAGE', `--${name} takes a whole number, got '${value}'`);
+  return Number(value);
+}
+
+async function up(values: Record<string, string | boolean | undefined>): Promise<void> {
+  const backend = parseBackend(String(values.backend ?? 'embedded'));
+  const toxiproxyPort = values['toxiproxy-port'] === undefined ? undefined : wholeNumber('toxiproxy-port', String(values['toxiproxy-port']), 0);
+  const cluster = await startCluster(backend, {
+    topology: {
+      shards: wholeNumber('shards', values.shards as string | undefined, DEFAULT_TOPOLOGY.shards),
+      replicas: wholeNumber('replicas', values.replicas as string | undefined, DEFAULT_TOPOLOGY.replicas),
+      keepers: wholeNumber('keepers', values.keepers as string | undefined, DEFAULT_TOPOLOGY.keepers),
+    },
+    dir: values.dir as string | undefined,
+    proxies: values['no-proxies'] !== true,
+    toxiproxyPort,
+    seed: values.seed === undefined ? undefined : wholeNumber('seed', String(values.seed), 0),
+  });
+  if (cluster instanceof StartedLocalCluster) {
+    cluster.handOver();
+    const current = statePaths().current;
+    rmSync(current, { force: true });
+    symlinkSync(cluster.description.dir, current);
+  }
+  process.stdout.write(`${JSON.stringify(cluster.description)}\n`);
+}
+
+function status(dir: string | undefined): void {
+  const cluster = attachCluster(dir);
+  const members = Object.fromEntries(cluster.memberNames.map((name) => [name, cluster.memberState(name)]));
+  process.stdout.write(`${JSON.stringify({ ...cluster.description, members })}\n`);
+}
+
+async function down(dir: string | undefined, all: boolean): Promise<void> {
+  const dirs = all ? registeredRunDirs() : [dir ?? currentClusterDir()];
+  for (const runDir of dirs) {
+    const cluster = attachCluster(runDir);
+    await cluster.down();
+    process.stdout.write(`${JSON.stringify({ down: cluster.description.run_id, dir: cluster.description.dir })}\n`);
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      shards: { type: 'string' },
+      replicas: { type: 'string' },
+      keepers: { type: 'string' },
+      backend: { type: 'string' },
+      dir: { type: 'string' },
+      'no-proxies': { type: 'boolean' },
+      all: { type: 'boolean' },
+      'toxiproxy-port': { type: 'string' },
+      seed: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, ...rest] = positionals;
+  if (values.help === true) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (rest.length > 0) throw new HarnessError('CLI_USAGE', `unexpected argument '${rest[0]}'\n${USAGE}`);
+  switch (command) {
+    case 'up':
+      return up(values);
+    case 'status':
+      return status(values.dir);
+    case 'down':
+      return down(values.dir, values.all === true);
+    default:
+      throw new HarnessError('CLI_USAGE', `${command === undefined ? 'missing command' : `unknown command '${command}'`}\n${USAGE}`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`cluster: ${describeError(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,135 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { HarnessError } from '../../errors.ts';
+import { componentLogger } from '../../log.ts';
+import { writeClusterState, type ClusterState, type KeeperState, type NodeState } from '../cluster-state.ts';
+import { clickhouseKeeperConfig } from '../config/keeper-config.ts';
+import { clickhouseNodeConfig } from '../config/clickhouse-config.ts';
+import { findOnPath } from '../embedded/preflight.ts';
+import { assignPorts, portsNeeded, type LocalClusterOptions } from '../embedded/start-embedded.ts';
+import { StartedLocalCluster } from '../local-cluster.ts';
+import { startLocalMembers } from '../local-launch.ts';
+import { PortAllocator } from '../ports.ts';
+import { proxyDefinitions, type WiringHosts } from '../proxy-wiring.ts';
+import { reapLeftovers } from '../reaper.ts';
+import { createRunDir } from '../run-dir.ts';
+import { statePaths } from '../state-dir.ts';
+import { planTopology } from '../topology.ts';
+
+/** The real server serves replication on its own interserver port, so one loopback address is enough. */
+export const BINARY_HOSTS: WiringHosts = {
+  proxyListen: '127.0.0.1',
+  client: () => '127.0.0.1',
+  interserver: () => '127.0.0.1',
+  keeper: () => '127.0.0.1',
+};
+
+export function locateClickhouseBinary(env: NodeJS.ProcessEnv = process.env): string {
+  const configured = env.CLICKHOUSE_BINARY;
+  if (configured !== undefined && configured !== '') {
+    if (!existsSync(configured)) throw new HarnessError('CLICKHOUSE_BINARY_MISSING', `CLICKHOUSE_BINARY=${configured} does not exist`);
+    return configured;
+  }
+  const found = findOnPath('clickhouse', env.PATH);
+  if (found === undefined) {
+    throw new HarnessError(
+      'CLICKHOUSE_BINARY_MISSING',
+      'the binary backend needs the official `clickhouse` binary on PATH or in CLICKHOUSE_BINARY; none found (use --backend embedded here)',
+    );
+  }
+  return found;
+}
+
+export function binaryNodeConfig(state: ClusterState, node: NodeState): string {
+  const plan = planTopology(state.topology);
+  const replica = plan.replicas.find((candidate) => candidate.name === node.name);
+  if (replica === undefined) throw new Error(`node ${node.name} is not in the topology`);
+  return clickhouseNodeConfig(replica, {
+    listenHosts: ['127.0.0.1'],
+    httpPort: node.httpPort,
+    tcpPort: node.tcpPort,
+    interserver: {
+      listenPort: node.interserverPort,
+      advertise: { host: '127.0.0.1', port: state.proxiesEnabled ? node.proxyPorts.interserver : node.interserverPort },
+    },
+    keepers: state.keepers.map((keeper) => ({
+      host: '127.0.0.1',
+      port: state.proxiesEnabled ? (node.proxyPorts.keepers[keeper.name] ?? keeper.clientPort) : keeper.clientPort,
+    })),
+    remoteShards: plan.shards.map((shard) =>
+      shard.replicas.map((member) => ({ host: '127.0.0.1', port: state.nodes.find((peer) => peer.name === member.name)?.tcpPort ?? 0 })),
+    ),
+    paths: {
+      data: `${node.dataDir}/`,
+      tmp: `${node.dataDir}/tmp/`,
+      userFiles: `${node.dataDir}/user_files/`,
+      log: join(node.logDir, 'clickhouse.log'),
+      errorLog: join(node.logDir, 'clickhouse.err.log'),
+    },
+  });
+}
+
+export function binaryKeeperConfig(state: ClusterState, keeper: KeeperState): string {
+  const home = join(state.dir, 'keepers', keeper.name);
+  return clickhouseKeeperConfig(
+    { name: keeper.name, id: keeper.id },
+    {
+      listenHost: '127.0.0.1',
+      clientPort: keeper.clientPort,
+      raft: state.keepers.map((member) => ({ id: member.id, host: '127.0.0.1', port: member.peerPort })),
+      paths: { log: join(home, 'keeper.log'), errorLog: join(home, 'keeper.err.log'), coordination: join(home, 'coordination') },
+    },
+  );
+}
+
+/** Command lines of the binary backend: `clickhouse server` and `clickhouse keeper` with generated configs. */
+export function binaryCommands(binary: string, configPath: string, kind: 'server' | 'keeper'): string[] {
+  return [binary, kind, `--config-file=${configPath}`];
+}
+
+export async function startBinaryCluster(options: LocalClusterOptions): Promise<StartedLocalCluster> {
+  const log = options.logger ?? componentLogger('cluster');
+  planTopology(options.topology);
+  const binary = locateClickhouseBinary();
+  for (const reaped of await reapLeftovers()) log.warn(reaped, 'removed a leftover run');
+  const proxiesEnabled = options.proxies ?? true;
+  const state = await createRunDir({ backend: 'binary', topology: options.topology, proxiesEnabled, dir: options.dir });
+  const allocator = new PortAllocator(statePaths().ports, state.dir);
+  try {
+    const toxiproxyPort = options.toxiproxyPort === undefined ? undefined : await allocator.reserveExact(options.toxiproxyPort, 'fault proxy API');
+    const ports = await allocator.allocate(portsNeeded(options.topology, true) + (toxiproxyPort === undefined ? 1 : 0));
+    assignPorts(state, options.topology, ports, true);
+    const apiPort = toxiproxyPort ?? ports.shift() ?? 0;
+    Object.assign(state, { ports: [...allocator.reserved] });
+    if (proxiesEnabled) state.toxiproxy = { url: `http://127.0.0.1:${apiPort}`, port: apiPort };
+    writeClusterState(state);
+    await startLocalMembers(
+      state,
+      {
+        keepers: state.keepers.map((keeper) => {
+          const home = join(state.dir, 'keepers', keeper.name);
+          mkdirSync(home, { recursive: true });
+          const configPath = join(home, 'keeper.xml');
+          writeFileSync(configPath, binaryKeeperConfig(state, keeper));
+          const [command, ...args] = binaryCommands(binary, configPath, 'keeper');
+          return { name: keeper.name, command: command ?? binary, args, cwd: home, logFile: join(home, 'stdout.log') };
+        }),
+        nodes: state.nodes.map((node) => {
+          mkdirSync(node.logDir, { recursive: true });
+          mkdirSync(node.dataDir, { recursive: true });
+          writeFileSync(node.configPath, binaryNodeConfig(state, node));
+          const [command, ...args] = binaryCommands(binary, node.configPath, 'server');
+          return { name: node.name, command: command ?? binary, args, cwd: node.dataDir, logFile: join(node.logDir, 'stdout.log') };
+        }),
+        proxies: proxiesEnabled ? proxyDefinitions(state, BINARY_HOSTS) : [],
+        seed: options.seed,
+      },
+      log,
+    );
+  } catch (error) {
+    await new StartedLocalCluster(state, log).down().catch(() => undefined);
+    allocator.releaseAll();
+    throw error;
+  }
+  return new StartedLocalCluster(state, log);
+}

@@ -1,0 +1,74 @@
+import { CLUSTER_NAME, type ReplicaPlan } from '../topology.ts';
+import { toXml, type XmlElement } from './xml.ts';
+
+export interface HostPort {
+  readonly host: string;
+  readonly port: number;
+}
+
+/** Where one node listens and how it reaches the others; each backend fills it its own way. */
+export interface NodeAddressing {
+  readonly listenHosts: readonly string[];
+  readonly httpPort: number;
+  readonly tcpPort: number;
+  /**
+   * The real server's interserver endpoint (binary, docker). The embedded engine has no such
+   * setting: its launcher advertises the address, and the second listen host serves replication.
+   */
+  readonly interserver?: { readonly listenPort: number; readonly advertise: HostPort };
+  /** Keeper endpoints as this node reaches them (through its own Keeper-link proxies). */
+  readonly keepers: readonly HostPort[];
+  /** Native-protocol endpoints of every replica of every shard, for `remote_servers`. */
+  readonly remoteShards: readonly (readonly HostPort[])[];
+  readonly paths: { readonly data: string; readonly tmp: string; readonly userFiles: string; readonly log: string; readonly errorLog: string };
+}
+
+/** Keeper session timeout: short enough that a cut link turns tables read-only within seconds. */
+export const KEEPER_SESSION_TIMEOUT_MS = 6000;
+
+/** The server config of one replica; identical in shape for every backend. */
+export function clickhouseNodeConfig(replica: ReplicaPlan, address: NodeAddressing): string {
+  const body: XmlElement = {
+    logger: {
+      level: 'information',
+      log: address.paths.log,
+      errorlog: address.paths.errorLog,
+      size: '100M',
+      count: 2,
+      console: false,
+    },
+    listen_host: address.listenHosts,
+    http_port: address.httpPort,
+    tcp_port: address.tcpPort,
+    interserver_http_port: address.interserver?.listenPort,
+    interserver_http_host: address.interserver?.advertise.host,
+    path: address.paths.data,
+    tmp_path: address.paths.tmp,
+    user_files_path: address.paths.userFiles,
+    macros: { cluster: CLUSTER_NAME, shard: replica.shard, replica: replica.name },
+    zookeeper: {
+      node: address.keepers.map((keeper) => ({ host: keeper.host, port: keeper.port })),
+      session_timeout_ms: KEEPER_SESSION_TIMEOUT_MS,
+      operation_timeout_ms: 3000,
+      // Every embedded engine reports the same all-zero server UUID; distinct session paths keep
+      // the nodes from killing each other's Keeper sessions.
+      sessions_path: `/clickhouse/sessions_${replica.name}`,
+    },
+    remote_servers: {
+      [CLUSTER_NAME]: {
+        shard: address.remoteShards.map((replicas) => ({
+          internal_replication: true,
+          replica: replicas.map((endpoint) => ({ host: endpoint.host, port: endpoint.port })),
+        })),
+      },
+    },
+    query_log: systemLog('query_log'),
+    part_log: systemLog('part_log'),
+    distributed_ddl: { path: '/clickhouse/task_queue/ddl' },
+  };
+  return toXml('clickhouse', body);
+}
+
+function systemLog(table: string): XmlElement {
+  return { database: 'system', table, flush_interval_milliseconds: 500 };
+}

@@ -1,0 +1,73 @@
+import type { BackendName, ClusterState } from './cluster-state.ts';
+import { CLUSTER_NAME, proxyNames } from './topology.ts';
+
+export interface ReplicaDescription {
+  readonly name: string;
+  /** The client endpoint as the sinks reach it: through the `<replica>_client` proxy when proxies are on. */
+  readonly http: string;
+  readonly direct_http: string;
+  readonly tcp: string;
+  readonly proxies: {
+    readonly client: string;
+    /** The Keeper-link proxy to the first Keeper; `keepers` lists one per Keeper. */
+    readonly keeper: string;
+    readonly keepers: readonly string[];
+    readonly interserver: string;
+  };
+}
+
+/** The one JSON document `cluster up` prints and `cluster status` repeats. */
+export interface ClusterDescription {
+  readonly backend: BackendName;
+  readonly cluster: string;
+  readonly run_id: string;
+  readonly dir: string;
+  readonly toxiproxy: string | null;
+  readonly proxies_enabled: boolean;
+  readonly keepers: readonly { readonly name: string; readonly address: string }[];
+  readonly shards: readonly { readonly name: string; readonly replicas: readonly ReplicaDescription[] }[];
+  readonly backend_limits: readonly string[];
+}
+
+/** Known limits of each backend, carried into every report. */
+export const BACKEND_LIMITS: Readonly<Record<BackendName, readonly string[]>> = {
+  embedded: [
+    'async_insert executes synchronously (the async insert queue is not initialised)',
+    'no ON CLUSTER DDL and no Replicated database engine: DDL runs on every node',
+    'no system.zookeeper table; coordination is Debian ZooKeeper, not ClickHouse Keeper',
+    'no TLS listeners in the engine',
+  ],
+  docker: [],
+  binary: [],
+};
+
+export function describeCluster(state: ClusterState, host = '127.0.0.1'): ClusterDescription {
+  const shards = new Map<string, ReplicaDescription[]>();
+  for (const node of state.nodes) {
+    const keepers = state.keepers.map((keeper) => proxyNames.keeper(node.name, keeper.name));
+    const replica: ReplicaDescription = {
+      name: node.name,
+      http: `http://${host}:${state.proxiesEnabled ? node.proxyPorts.client : node.httpPort}`,
+      direct_http: `http://${host}:${node.httpPort}`,
+      tcp: `${host}:${node.tcpPort}`,
+      proxies: {
+        client: proxyNames.client(node.name),
+        keeper: keepers[0] ?? '',
+        keepers,
+        interserver: proxyNames.interserver(node.name),
+      },
+    };
+    shards.set(node.shard, [...(shards.get(node.shard) ?? []), replica]);
+  }
+  return {
+    backend: state.backend,
+    cluster: CLUSTER_NAME,
+    run_id: state.runId,
+    dir: state.dir,
+    toxiproxy: state.toxiproxy?.url ?? null,
+    proxies_enabled: state.proxiesEnabled,
+    keepers: state.keepers.map((keeper) => ({ name: keeper.name, address: `${host}:${keeper.clientPort}` })),
+    shards: [...shards].map(([name, replicas]) => ({ name, replicas })),
+    backend_limits: BACKEND_LIMITS[state.backend],
+  };
+}

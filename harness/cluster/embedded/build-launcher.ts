@@ -1,0 +1,9 @@
+import { describeError } from '../../errors.ts';
+import { ensureLauncher } from './launcher.ts';
+
+try {
+  console.log(ensureLauncher());
+} catch (error) {
+  console.error(describeError(error));
+  process.exit(1);
+}

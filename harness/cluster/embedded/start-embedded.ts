@@ -1,0 +1,181 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { componentLogger } from '../../log.ts';
+import { writeClusterState, type ClusterState, type KeeperState, type NodeState } from '../cluster-state.ts';
+import { clickhouseNodeConfig } from '../config/clickhouse-config.ts';
+import { zooCfg } from '../config/zookeeper-config.ts';
+import { StartedLocalCluster } from '../local-cluster.ts';
+import { PortAllocator } from '../ports.ts';
+import { EMBEDDED_HOSTS, proxyDefinitions } from '../proxy-wiring.ts';
+import { reapLeftovers } from '../reaper.ts';
+import { createRunDir } from '../run-dir.ts';
+import { statePaths } from '../state-dir.ts';
+import { planTopology, type TopologySpec } from '../topology.ts';
+import { startLocalMembers, type LocalLaunchPlan } from '../local-launch.ts';
+import { ensureLauncher } from './launcher.ts';
+import { locateLibrary, verifyLibrary } from './library.ts';
+import { embeddedPreflight } from './preflight.ts';
+
+export interface LocalClusterOptions {
+  readonly topology: TopologySpec;
+  /** Run directory; default `<state dir>/runs/<run id>`. */
+  readonly dir?: string;
+  /** Put every link behind a fault proxy (default true). */
+  readonly proxies?: boolean;
+  readonly toxiproxyPort?: number;
+  readonly seed?: number;
+  readonly logger?: Logger;
+}
+
+/** Keeps the engine serving: clickhouse-local exits when its query ends. */
+export const KEEP_ALIVE_QUERY =
+  'SYSTEM START LISTEN TCP; SYSTEM START LISTEN HTTP; SELECT sleepEachRow(1) FROM numbers(1000000000) SETTINGS max_block_size=1 FORMAT Null';
+
+/**
+ * Ports of one node: HTTP, TCP, (a separate interserver port for the real server), client
+ * proxy, interserver proxy, then one Keeper-link proxy per Keeper.
+ */
+export function assignPorts(state: ClusterState, topology: TopologySpec, ports: number[], separateInterserver = false): void {
+  const plan = planTopology(topology);
+  const next = () => {
+    const port = ports.shift();
+    if (port === undefined) throw new Error('port allocation ran short');
+    return port;
+  };
+  for (const keeper of plan.keepers) {
+    state.keepers.push({ name: keeper.name, id: keeper.id, clientPort: next(), peerPort: next(), electionPort: next() });
+  }
+  for (const replica of plan.replicas) {
+    const dataDir = join(state.dir, 'nodes', replica.name, 'data');
+    const httpPort = next();
+    const tcpPort = next();
+    state.nodes.push({
+      name: replica.name,
+      shard: replica.shard,
+      httpPort,
+      tcpPort,
+      interserverPort: separateInterserver ? next() : httpPort,
+      proxyPorts: {
+        client: next(),
+        interserver: next(),
+        keepers: Object.fromEntries(plan.keepers.map((keeper) => [keeper.name, next()])),
+      },
+      configPath: join(state.dir, 'nodes', replica.name, 'config.xml'),
+      dataDir,
+      logDir: join(state.dir, 'nodes', replica.name, 'log'),
+    });
+  }
+}
+
+export function portsNeeded(topology: TopologySpec, separateInterserver = false): number {
+  const perNode = 4 + topology.keepers + (separateInterserver ? 1 : 0);
+  return topology.keepers * 3 + topology.shards * topology.replicas * perNode;
+}
+
+export function embeddedNodeConfig(state: ClusterState, node: NodeState): string {
+  const plan = planTopology(state.topology);
+  const replica = plan.replicas.find((candidate) => candidate.name === node.name);
+  if (replica === undefined) throw new Error(`node ${node.name} is not in the topology`);
+  return clickhouseNodeConfig(replica, {
+    listenHosts: ['127.0.0.1', '127.0.0.2'],
+    httpPort: node.httpPort,
+    tcpPort: node.tcpPort,
+    keepers: state.keepers.map((keeper) => ({
+      host: '127.0.0.1',
+      port: state.proxiesEnabled ? (node.proxyPorts.keepers[keeper.name] ?? keeper.clientPort) : keeper.clientPort,
+    })),
+    remoteShards: plan.shards.map((shard) =>
+      shard.replicas.map((member) => {
+        const peer = state.nodes.find((candidate) => candidate.name === member.name);
+        return { host: '127.0.0.1', port: peer?.tcpPort ?? 0 };
+      }),
+    ),
+    paths: {
+      data: `${node.dataDir}/`,
+      tmp: `${node.dataDir}/tmp/`,
+      userFiles: `${node.dataDir}/user_files/`,
+      log: join(node.logDir, 'clickhouse.log'),
+      errorLog: join(node.logDir, 'clickhouse.err.log'),
+    },
+  });
+}
+
+/** Where replication requests for this node are sent: its interserver proxy, or the second listen host. */
+export function advertisedInterserver(state: ClusterState, node: NodeState): { host: string; port: number } {
+  return state.proxiesEnabled ? { host: '127.0.0.1', port: node.proxyPorts.interserver } : { host: '127.0.0.2', port: node.interserverPort };
+}
+
+/**
+ * The embedded backend: ZooKeeper from Debian, the fault proxy, and ClickHouse 26.7 from npm
+ * chDB run as servers through the project's launcher.
+ */
+export async function startEmbeddedCluster(options: LocalClusterOptions): Promise<StartedLocalCluster> {
+  const log = options.logger ?? componentLogger('cluster');
+  planTopology(options.topology);
+  const { java, zookeeperJar } = embeddedPreflight();
+  const launcher = ensureLauncher();
+  const library = locateLibrary();
+  await verifyLibrary(library, statePaths().libraryCache);
+  for (const reaped of await reapLeftovers()) log.warn(reaped, 'removed a leftover run');
+
+  const proxiesEnabled = options.proxies ?? true;
+  const state = await createRunDir({ backend: 'embedded', topology: options.topology, proxiesEnabled, dir: options.dir });
+  const allocator = new PortAllocator(statePaths().ports, state.dir);
+  try {
+    const toxiproxyPort = options.toxiproxyPort === undefined ? undefined : await allocator.reserveExact(options.toxiproxyPort, 'fault proxy API');
+    const ports = await allocator.allocate(portsNeeded(options.topology) + (toxiproxyPort === undefined ? 1 : 0));
+    assignPorts(state, options.topology, ports);
+    const apiPort = toxiproxyPort ?? ports.shift();
+    if (apiPort === undefined) throw new Error('port allocation ran short');
+    Object.assign(state, { ports: [...allocator.reserved] });
+    if (proxiesEnabled) state.toxiproxy = { url: `http://127.0.0.1:${apiPort}`, port: apiPort };
+    writeClusterState(state);
+
+    const launch: LocalLaunchPlan = {
+      keepers: state.keepers.map((keeper) => zookeeperLaunch(state, keeper, java, zookeeperJar)),
+      nodes: state.nodes.map((node) => {
+        mkdirSync(node.logDir, { recursive: true });
+        mkdirSync(node.dataDir, { recursive: true });
+        writeFileSync(node.configPath, embeddedNodeConfig(state, node));
+        const advertise = advertisedInterserver(state, node);
+        return {
+          name: node.name,
+          command: launcher,
+          args: [library, advertise.host, String(advertise.port), `--config-file=${node.configPath}`, `--path=${node.dataDir}/`, `--query=${KEEP_ALIVE_QUERY}`],
+          cwd: node.dataDir,
+          logFile: join(node.logDir, 'stdout.log'),
+        };
+      }),
+      proxies: proxiesEnabled ? proxyDefinitions(state, EMBEDDED_HOSTS) : [],
+      seed: options.seed,
+    };
+    await startLocalMembers(state, launch, log);
+  } catch (error) {
+    await new StartedLocalCluster(state, log).down().catch(() => undefined);
+    allocator.releaseAll();
+    throw error;
+  }
+  return new StartedLocalCluster(state, log);
+}
+
+function zookeeperLaunch(state: ClusterState, keeper: KeeperState, java: string, jar: string) {
+  const home = join(state.dir, 'keepers', keeper.name);
+  const dataDir = join(home, 'data');
+  mkdirSync(dataDir, { recursive: true });
+  const ensemble = state.keepers.map((member) => ({
+    keeper: { name: member.name, id: member.id },
+    ports: { client: member.clientPort, peer: member.peerPort, election: member.electionPort },
+  }));
+  const self = ensemble.find((member) => member.keeper.name === keeper.name);
+  if (self === undefined) throw new Error(`keeper ${keeper.name} missing from its ensemble`);
+  writeFileSync(join(home, 'zoo.cfg'), zooCfg(self, dataDir, ensemble));
+  writeFileSync(join(dataDir, 'myid'), `${keeper.id}\n`);
+  return {
+    name: keeper.name,
+    command: java,
+    args: ['-Xmx256m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-cp', `${home}:${jar}`, 'org.apache.zookeeper.server.quorum.QuorumPeerMain', join(home, 'zoo.cfg')],
+    cwd: home,
+    logFile: join(home, 'zookeeper.log'),
+  };
+}

@@ -1,0 +1,26 @@
+import type { ClusterDescription } from './description.ts';
+
+export type MemberState = 'running' | 'paused' | 'dead';
+
+/**
+ * A running cluster, whatever the backend. Members are ClickHouse nodes (`s1r1`) and Keepers
+ * (`k1`); the nemeses act on them by name. Only facts known after start are exposed.
+ */
+export interface StartedCluster extends AsyncDisposable {
+  readonly description: ClusterDescription;
+  readonly memberNames: readonly string[];
+  memberState(name: string): MemberState;
+  /** SIGKILL: no shutdown, no flush. */
+  kill(name: string): Promise<void>;
+  /** A clean stop (SIGTERM, SIGKILL after a grace period). */
+  stop(name: string): Promise<void>;
+  /** SIGSTOP: the process keeps its sockets but answers nothing. */
+  pause(name: string): Promise<void>;
+  resume(name: string): Promise<void>;
+  /** Starts a stopped or killed member with its original command line and waits for health. */
+  start(name: string): Promise<void>;
+  restart(name: string): Promise<void>;
+  waitHealthy(name: string, timeoutMs?: number): Promise<void>;
+  /** Stops every process and removes the run directory and its port reservations. */
+  down(): Promise<void>;
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { isHarnessError } from '../errors.ts';
+import { planTopology, proxyNames } from './topology.ts';
+
+describe('planTopology', () => {
+  it('names shards, replicas and keepers for the default 2x2x1', () => {
+    const plan = planTopology({ shards: 2, replicas: 2, keepers: 1 });
+    expect(plan.shards.map((s) => s.name)).toEqual(['s1', 's2']);
+    expect(plan.replicas.map((r) => r.name)).toEqual(['s1r1', 's1r2', 's2r1', 's2r2']);
+    expect(plan.keepers).toEqual([{ name: 'k1', id: 1 }]);
+    expect(plan.replicas[2]).toMatchObject({ shard: 's2', shardIndex: 2, replicaIndex: 1 });
+  });
+
+  it.each([
+    [{ shards: 0, replicas: 2, keepers: 1 }, '--shards'],
+    [{ shards: 2, replicas: 1.5, keepers: 1 }, '--replicas'],
+    [{ shards: 2, replicas: 2, keepers: 2 }, 'odd number'],
+    [{ shards: 9, replicas: 2, keepers: 1 }, 'from 1 to 8'],
+  ])('refuses %j', (spec, fragment) => {
+    let caught: unknown;
+    try {
+      planTopology(spec);
+    } catch (error) {
+      caught = error;
+    }
+    expect(isHarnessError(caught, 'TOPOLOGY_INVALID')).toBe(true);
+    expect((caught as Error).message).toContain(fragment);
+  });
+
+  it('names proxies per replica and link', () => {
+    expect(proxyNames.client('s1r2')).toBe('s1r2_client');
+    expect(proxyNames.keeper('s1r2', 'k3')).toBe('s1r2_keeper_k3');
+    expect(proxyNames.interserver('s2r1')).toBe('s2r1_interserver');
+  });
+});

@@ -1,0 +1,86 @@
+import { HarnessError } from '../errors.ts';
+
+/** What the user asks for: `--shards N --replicas M --keepers K`. */
+export interface TopologySpec {
+  readonly shards: number;
+  readonly replicas: number;
+  readonly keepers: number;
+}
+
+export const DEFAULT_TOPOLOGY: TopologySpec = { shards: 2, replicas: 2, keepers: 1 };
+
+/** The ClickHouse cluster name used in `remote_servers`, `Distributed(...)` and the `{cluster}` macro. */
+export const CLUSTER_NAME = 'chaos';
+
+export interface ReplicaPlan {
+  /** `s1r1`: unique across the cluster, also the `{replica}` macro and the proxy-name prefix. */
+  readonly name: string;
+  readonly shard: string;
+  readonly shardIndex: number;
+  readonly replicaIndex: number;
+}
+
+export interface ShardPlan {
+  /** `s1`: the `{shard}` macro, so Keeper paths are `/clickhouse/tables/s1/<db>/<table>`. */
+  readonly name: string;
+  readonly replicas: readonly ReplicaPlan[];
+}
+
+export interface KeeperPlan {
+  /** `k1`.. */
+  readonly name: string;
+  /** 1-based id: ZooKeeper `myid`, Keeper `server_id`. */
+  readonly id: number;
+}
+
+export interface TopologyPlan {
+  readonly spec: TopologySpec;
+  readonly shards: readonly ShardPlan[];
+  readonly keepers: readonly KeeperPlan[];
+  readonly replicas: readonly ReplicaPlan[];
+}
+
+const LIMITS = { shards: [1, 8], replicas: [1, 4], keepers: [1, 5] } as const;
+
+export function validateTopology(spec: TopologySpec): TopologySpec {
+  for (const key of ['shards', 'replicas', 'keepers'] as const) {
+    const value = spec[key];
+    const [min, max] = LIMITS[key];
+    if (!Number.isInteger(value) || value < min || value > max) {
+      throw new HarnessError(
+        'TOPOLOGY_INVALID',
+        `--${key} must be a whole number from ${min} to ${max}, got ${String(value)}`,
+      );
+    }
+  }
+  if (spec.keepers % 2 === 0) {
+    throw new HarnessError(
+      'TOPOLOGY_INVALID',
+      `--keepers ${spec.keepers} cannot form a useful quorum; use an odd number (1 or 3)`,
+    );
+  }
+  return spec;
+}
+
+export function planTopology(spec: TopologySpec): TopologyPlan {
+  validateTopology(spec);
+  const shards: ShardPlan[] = [];
+  for (let s = 1; s <= spec.shards; s++) {
+    const shard = `s${s}`;
+    const replicas: ReplicaPlan[] = [];
+    for (let r = 1; r <= spec.replicas; r++) {
+      replicas.push({ name: `${shard}r${r}`, shard, shardIndex: s, replicaIndex: r });
+    }
+    shards.push({ name: shard, replicas });
+  }
+  const keepers: KeeperPlan[] = [];
+  for (let k = 1; k <= spec.keepers; k++) keepers.push({ name: `k${k}`, id: k });
+  return { spec, shards, keepers, replicas: shards.flatMap((shard) => shard.replicas) };
+}
+
+/** Proxy names, after the house convention `s1r1_client`, `s1r1_keeper_k1`, `s1r1_interserver`. */
+export const proxyNames = {
+  client: (replica: string) => `${replica}_client`,
+  keeper: (replica: string, keeper: string) => `${replica}_keeper_${keeper}`,
+  interserver: (replica: string) => `${replica}_interserver`,
+};
