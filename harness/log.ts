@@ -2,12 +2,13 @@ import pino, { type Logger } from 'pino';
 
 /**
  * The root logger. Quiet by default (warn); `LOG_LEVEL` raises it. Components take
- * `rootLogger.child({ component })`; runs that own a log file pass a destination instead.
+ * `rootLogger.child({ component })`; runs that own a log file use `fileLogger`.
  */
-export const rootLogger: Logger = pino({
-  level: process.env.LOG_LEVEL ?? 'warn',
-  base: { pid: process.pid },
-});
+export const rootLogger: Logger = pino(
+  { level: process.env.LOG_LEVEL ?? 'warn', base: { pid: process.pid } },
+  // stderr: stdout belongs to the commands' own output (`cluster up` prints one JSON document).
+  pino.destination(2),
+);
 
 export function componentLogger(component: string, bindings: Record<string, unknown> = {}): Logger {
   return rootLogger.child({ component, ...bindings });

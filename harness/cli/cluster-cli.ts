@@ -4,6 +4,10 @@ import { describeError, HarnessError } from '../errors.ts';
 import { attachCluster, currentClusterDir, registeredRunDirs } from '../cluster/attach.ts';
 import { DEFAULT_TOPOLOGY, parseBackend, startCluster } from '../cluster/index.ts';
 import { StartedLocalCluster } from '../cluster/local-cluster.ts';
+import type { ClusterDescription } from '../cluster/description.ts';
+import { downDetachedDocker, upDetachedDocker } from '../cluster/docker/detached-docker.ts';
+import { readHolder } from '../cluster/docker/holder-file.ts';
+import { isAlive } from '../cluster/process/local-process.ts';
 import { statePaths } from '../cluster/state-dir.ts';
 
 const USAGE = `usage: npm run cluster -- up [--shards N] [--replicas M] [--keepers K] [--backend embedded|docker|binary]
@@ -20,7 +24,7 @@ function wholeNumber(name: string, value: string | undefined, fallback: number):
 async function up(values: Record<string, string | boolean | undefined>): Promise<void> {
   const backend = parseBackend(String(values.backend ?? 'embedded'));
   const toxiproxyPort = values['toxiproxy-port'] === undefined ? undefined : wholeNumber('toxiproxy-port', String(values['toxiproxy-port']), 0);
-  const cluster = await startCluster(backend, {
+  const options = {
     topology: {
       shards: wholeNumber('shards', values.shards as string | undefined, DEFAULT_TOPOLOGY.shards),
       replicas: wholeNumber('replicas', values.replicas as string | undefined, DEFAULT_TOPOLOGY.replicas),
@@ -30,25 +34,41 @@ async function up(values: Record<string, string | boolean | undefined>): Promise
     proxies: values['no-proxies'] !== true,
     toxiproxyPort,
     seed: values.seed === undefined ? undefined : wholeNumber('seed', String(values.seed), 0),
-  });
-  if (cluster instanceof StartedLocalCluster) {
-    cluster.handOver();
-    const current = statePaths().current;
-    rmSync(current, { force: true });
-    symlinkSync(cluster.description.dir, current);
+  };
+  let description: ClusterDescription;
+  if (backend === 'docker') {
+    description = await upDetachedDocker(options);
+  } else {
+    const cluster = await startCluster(backend, options);
+    if (cluster instanceof StartedLocalCluster) cluster.handOver();
+    description = cluster.description;
   }
-  process.stdout.write(`${JSON.stringify(cluster.description)}\n`);
+  const current = statePaths().current;
+  rmSync(current, { force: true });
+  symlinkSync(description.dir, current);
+  process.stdout.write(`${JSON.stringify(description)}\n`);
 }
 
-function status(dir: string | undefined): void {
+async function status(dir: string | undefined): Promise<void> {
+  const holder = readHolder(dir ?? currentClusterDir());
+  if (holder !== undefined) {
+    process.stdout.write(`${JSON.stringify({ ...holder.description, holder: isAlive(holder.holder) ? 'running' : 'dead' })}\n`);
+    return;
+  }
   const cluster = attachCluster(dir);
-  const members = Object.fromEntries(cluster.memberNames.map((name) => [name, cluster.memberState(name)]));
+  const members = Object.fromEntries(await Promise.all(cluster.memberNames.map(async (name) => [name, await cluster.memberState(name)])));
   process.stdout.write(`${JSON.stringify({ ...cluster.description, members })}\n`);
 }
 
 async function down(dir: string | undefined, all: boolean): Promise<void> {
   const dirs = all ? registeredRunDirs() : [dir ?? currentClusterDir()];
   for (const runDir of dirs) {
+    const holder = readHolder(runDir);
+    if (holder !== undefined) {
+      await downDetachedDocker(holder);
+      process.stdout.write(`${JSON.stringify({ down: holder.runId, dir: runDir })}\n`);
+      continue;
+    }
     const cluster = attachCluster(runDir);
     await cluster.down();
     process.stdout.write(`${JSON.stringify({ down: cluster.description.run_id, dir: cluster.description.dir })}\n`);

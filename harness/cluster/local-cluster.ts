@@ -45,7 +45,7 @@ export class StartedLocalCluster implements StartedCluster {
     writeClusterState(this.state);
   }
 
-  memberState(name: string): MemberState {
+  async memberState(name: string): Promise<MemberState> {
     const record = this.member(name).state.process;
     return record === undefined ? 'dead' : processState(record);
   }

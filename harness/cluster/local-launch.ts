@@ -1,14 +1,13 @@
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { HarnessError } from '../errors.ts';
+import { PROJECT_ROOT } from '../project-root.ts';
 import { writeClusterState, type ClusterState } from './cluster-state.ts';
 import { describeLauncherExit } from './embedded/launcher.ts';
 import { httpPing, keeperHealthy, waitUntil } from './health.ts';
 import { spawnLocal, tailOfFile, type SpawnOptions, type SpawnedProcess } from './process/local-process.ts';
 import { createProxies, type ProxyDefinition } from './proxy-wiring.ts';
 
-const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const START_TIMEOUT_MS = 60_000;
 
 export interface LocalLaunchPlan {

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { readClusterState, stateProcesses, type ClusterState } from './cluster-state.ts';
+import { readHolder } from './docker/holder-file.ts';
 import { releaseReservationsOf } from './ports.ts';
 import { isAlive, signalProcess, waitGone } from './process/local-process.ts';
 import { statePaths } from './state-dir.ts';
@@ -71,6 +72,14 @@ export async function reapLeftovers(base?: string): Promise<ReapedRun[]> {
     try {
       dir = readlinkSync(link);
     } catch {
+      continue;
+    }
+    const holder = readHolder(dir);
+    if (holder !== undefined) {
+      // A detached docker cluster: its containers go with its holder process (testcontainers' reaper).
+      if (isAlive(holder.holder)) continue;
+      removeRunFiles(holder, base);
+      reaped.push({ runId, dir, reason: `its docker holder (pid ${holder.holder.pid}) is gone`, killed: 0 });
       continue;
     }
     let state: ClusterState;

@@ -9,7 +9,7 @@ export type MemberState = 'running' | 'paused' | 'dead';
 export interface StartedCluster extends AsyncDisposable {
   readonly description: ClusterDescription;
   readonly memberNames: readonly string[];
-  memberState(name: string): MemberState;
+  memberState(name: string): Promise<MemberState>;
   /** SIGKILL: no shutdown, no flush. */
   kill(name: string): Promise<void>;
   /** A clean stop (SIGTERM, SIGKILL after a grace period). */

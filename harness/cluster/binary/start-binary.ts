@@ -16,11 +16,11 @@ import { createRunDir } from '../run-dir.ts';
 import { statePaths } from '../state-dir.ts';
 import { planTopology } from '../topology.ts';
 
-/** The real server serves replication on its own interserver port, so one loopback address is enough. */
+/** The real server listens for replication on 127.0.0.2 behind a proxy on 127.0.0.1, same port. */
 export const BINARY_HOSTS: WiringHosts = {
   proxyListen: '127.0.0.1',
   client: () => '127.0.0.1',
-  interserver: () => '127.0.0.1',
+  interserver: () => '127.0.0.2',
   keeper: () => '127.0.0.1',
 };
 
@@ -49,8 +49,9 @@ export function binaryNodeConfig(state: ClusterState, node: NodeState): string {
     httpPort: node.httpPort,
     tcpPort: node.tcpPort,
     interserver: {
-      listenPort: node.interserverPort,
-      advertise: { host: '127.0.0.1', port: state.proxiesEnabled ? node.proxyPorts.interserver : node.interserverPort },
+      port: node.interserverPort,
+      listenHost: state.proxiesEnabled ? '127.0.0.2' : '127.0.0.1',
+      advertiseHost: '127.0.0.1',
     },
     keepers: state.keepers.map((keeper) => ({
       host: '127.0.0.1',

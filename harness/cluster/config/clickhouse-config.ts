@@ -12,10 +12,12 @@ export interface NodeAddressing {
   readonly httpPort: number;
   readonly tcpPort: number;
   /**
-   * The real server's interserver endpoint (binary, docker). The embedded engine has no such
-   * setting: its launcher advertises the address, and the second listen host serves replication.
+   * The real server's interserver endpoint (binary, docker). It advertises the port it listens
+   * on, so a proxy in front of it listens on the same port on another address. The embedded
+   * engine has no such setting: its launcher advertises the address, and the second listen
+   * host serves replication.
    */
-  readonly interserver?: { readonly listenPort: number; readonly advertise: HostPort };
+  readonly interserver?: { readonly port: number; readonly listenHost?: string; readonly advertiseHost: string };
   /** Keeper endpoints as this node reaches them (through its own Keeper-link proxies). */
   readonly keepers: readonly HostPort[];
   /** Native-protocol endpoints of every replica of every shard, for `remote_servers`. */
@@ -40,8 +42,9 @@ export function clickhouseNodeConfig(replica: ReplicaPlan, address: NodeAddressi
     listen_host: address.listenHosts,
     http_port: address.httpPort,
     tcp_port: address.tcpPort,
-    interserver_http_port: address.interserver?.listenPort,
-    interserver_http_host: address.interserver?.advertise.host,
+    interserver_http_port: address.interserver?.port,
+    interserver_http_host: address.interserver?.advertiseHost,
+    interserver_listen_host: address.interserver?.listenHost,
     path: address.paths.data,
     tmp_path: address.paths.tmp,
     user_files_path: address.paths.userFiles,

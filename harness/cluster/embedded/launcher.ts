@@ -6,7 +6,8 @@ import { HarnessError } from '../../errors.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const LAUNCHER_SOURCE = join(here, 'launcher', 'chdb-launcher.c');
-export const LAUNCHER_BINARY = join(here, 'launcher', 'build', 'chdb-launcher');
+/** CHAOS_LAUNCHER_PATH moves the built launcher (tests use it to build from scratch). */
+export const launcherBinary = () => process.env.CHAOS_LAUNCHER_PATH ?? join(here, 'launcher', 'build', 'chdb-launcher');
 
 /** Exit codes of chdb-launcher.c, each with what it means for the user. */
 export const LAUNCHER_EXIT_CODES: Readonly<Record<number, { code: string; meaning: string }>> = {
@@ -27,11 +28,12 @@ export function describeLauncherExit(code: number | null, signal: string | null)
 
 /** Builds the launcher with gcc when it is missing or older than its source. */
 export function ensureLauncher(): string {
-  const fresh = existsSync(LAUNCHER_BINARY) && statSync(LAUNCHER_BINARY).mtimeMs >= statSync(LAUNCHER_SOURCE).mtimeMs;
-  if (fresh) return LAUNCHER_BINARY;
-  mkdirSync(dirname(LAUNCHER_BINARY), { recursive: true });
+  const binary = launcherBinary();
+  const fresh = existsSync(binary) && statSync(binary).mtimeMs >= statSync(LAUNCHER_SOURCE).mtimeMs;
+  if (fresh) return binary;
+  mkdirSync(dirname(binary), { recursive: true });
   try {
-    execFileSync('gcc', ['-O2', '-Wall', '-Wextra', '-Werror', '-o', LAUNCHER_BINARY, LAUNCHER_SOURCE, '-ldl'], { stdio: 'pipe' });
+    execFileSync('gcc', ['-O2', '-Wall', '-Wextra', '-Werror', '-o', binary, LAUNCHER_SOURCE, '-ldl'], { stdio: 'pipe' });
   } catch (error) {
     const err = error as NodeJS.ErrnoException & { stderr?: Buffer };
     if (err.code === 'ENOENT') {
@@ -39,5 +41,5 @@ export function ensureLauncher(): string {
     }
     throw new HarnessError('LAUNCHER_BUILD_FAILED', `gcc could not build ${LAUNCHER_SOURCE}: ${err.stderr?.toString().trim() ?? err.message}`, { cause: error });
   }
-  return LAUNCHER_BINARY;
+  return binary;
 }

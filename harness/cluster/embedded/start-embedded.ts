@@ -37,6 +37,8 @@ export const KEEP_ALIVE_QUERY =
  * proxy, interserver proxy, then one Keeper-link proxy per Keeper.
  */
 export function assignPorts(state: ClusterState, topology: TopologySpec, ports: number[], separateInterserver = false): void {
+  // With a separate interserver port (the real server) the proxy in front listens on that same
+  // port number on 127.0.0.1 while the node listens on 127.0.0.2.
   const plan = planTopology(topology);
   const next = () => {
     const port = ports.shift();
@@ -50,15 +52,16 @@ export function assignPorts(state: ClusterState, topology: TopologySpec, ports: 
     const dataDir = join(state.dir, 'nodes', replica.name, 'data');
     const httpPort = next();
     const tcpPort = next();
+    const interserverPort = separateInterserver ? next() : httpPort;
     state.nodes.push({
       name: replica.name,
       shard: replica.shard,
       httpPort,
       tcpPort,
-      interserverPort: separateInterserver ? next() : httpPort,
+      interserverPort,
       proxyPorts: {
         client: next(),
-        interserver: next(),
+        interserver: separateInterserver ? interserverPort : next(),
         keepers: Object.fromEntries(plan.keepers.map((keeper) => [keeper.name, next()])),
       },
       configPath: join(state.dir, 'nodes', replica.name, 'config.xml'),
@@ -69,7 +72,7 @@ export function assignPorts(state: ClusterState, topology: TopologySpec, ports: 
 }
 
 export function portsNeeded(topology: TopologySpec, separateInterserver = false): number {
-  const perNode = 4 + topology.keepers + (separateInterserver ? 1 : 0);
+  const perNode = 4 + topology.keepers;
   return topology.keepers * 3 + topology.shards * topology.replicas * perNode;
 }
 

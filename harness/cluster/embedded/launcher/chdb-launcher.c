@@ -162,6 +162,13 @@ static int install_hooks(void *library) {
   for (int i = 0; i < HOOK_COUNT; i++) {
     hook_t *hook = &hooks[i];
     hook->site = base + hook->offset;
+    /* Another build may not even map these addresses: look before reading. */
+    Dl_info info;
+    if (dladdr(hook->site, &info) == 0 || info.dli_fbase != (void *)base) {
+      fprintf(stderr, "chdb-launcher: %s (offset 0x%lx) lies outside the library: this is not the libchdb.so build the launcher was written for\n",
+              hook->name, (unsigned long)hook->offset);
+      return EXIT_BYTES_MISMATCH;
+    }
     if (memcmp(hook->site, hook->expected, expected_length[i]) != 0) {
       fprintf(stderr, "chdb-launcher: unexpected bytes at %s (offset 0x%lx): this is not the libchdb.so build the launcher was written for\n",
               hook->name, (unsigned long)hook->offset);

@@ -1,0 +1,144 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClusterState } from '../cluster/cluster-state.ts';
+import type { ClusterDescription } from '../cluster/description.ts';
+import { canBind } from '../cluster/ports.ts';
+import { isAlive } from '../cluster/process/local-process.ts';
+import { PROJECT_ROOT, runTs } from '../cluster/testing/run-cli.ts';
+
+const CLI = 'harness/cli/cluster-cli.ts';
+const stateDir = mkdtempSync(join(tmpdir(), 'cluster-cli-test-'));
+const env = { CHAOS_STATE_DIR: stateDir };
+const cli = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) => runTs(CLI, args, { ...env, ...extraEnv });
+
+function expectOneLineError(result: { code: number; stdout: string; stderr: string }, pattern: RegExp): void {
+  expect(result.code).not.toBe(0);
+  expect(result.stdout).toBe('');
+  const lines = result.stderr.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(pattern);
+}
+
+afterAll(async () => {
+  await cli(['down', '--all']);
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+describe('cluster up / status / down', () => {
+  it('prints one JSON document, answers status from another process and leaves nothing behind after down', async () => {
+    const up = await cli(['up', '--shards', '1', '--replicas', '2']);
+    expect(up.code, up.stderr).toBe(0);
+    const lines = up.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const description = JSON.parse(lines[0] ?? '') as ClusterDescription;
+    expect(description).toMatchObject({ backend: 'embedded', cluster: 'chaos', proxies_enabled: true });
+    expect(description.toxiproxy).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(description.keepers).toEqual([{ name: 'k1', address: expect.stringMatching(/^127\.0\.0\.1:\d+$/) }]);
+    expect(description.shards[0]?.replicas.map((replica) => replica.name)).toEqual(['s1r1', 's1r2']);
+    expect(description.shards[0]?.replicas[0]?.proxies).toMatchObject({ client: 's1r1_client', keeper: 's1r1_keeper_k1', interserver: 's1r1_interserver' });
+
+    const ping = await fetch(`${description.shards[0]?.replicas[0]?.http}/ping`);
+    expect(await ping.text()).toBe('Ok.\n');
+
+    const status = await cli(['status']);
+    expect(status.code, status.stderr).toBe(0);
+    const members = (JSON.parse(status.stdout) as { members: Record<string, string> }).members;
+    expect(members).toEqual({ s1r1: 'running', s1r2: 'running', k1: 'running' });
+
+    const state = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(join(description.dir, 'cluster.json'), 'utf8'))) as ClusterState;
+    const down = await cli(['down']);
+    expect(down.code, down.stderr).toBe(0);
+    for (const record of [...state.nodes.map((n) => n.process), ...state.keepers.map((k) => k.process), state.toxiproxy?.process]) {
+      expect(record && isAlive(record)).toBe(false);
+    }
+    expect(existsSync(description.dir)).toBe(false);
+    expect(readdirSync(join(stateDir, 'ports'))).toEqual([]);
+    for (const port of state.ports) expect(await canBind(port, '127.0.0.1')).toBe(true);
+  });
+
+  it('detects the run directory of a killed runner and cleans it at the next up', async () => {
+    const holder = spawn(process.execPath, ['--import', 'tsx', resolve(PROJECT_ROOT, 'harness/cluster/testing/hold-cluster.ts')], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const firstLine = await new Promise<string>((resolveLine, reject) => {
+      let buffer = '';
+      holder.stdout.on('data', (chunk: Buffer) => {
+        buffer += chunk.toString();
+        if (buffer.includes('\n')) resolveLine(buffer.split('\n')[0] ?? '');
+      });
+      holder.once('exit', () => reject(new Error('holder exited before starting its cluster')));
+    });
+    const orphan = JSON.parse(firstLine) as ClusterState;
+    holder.kill('SIGKILL');
+    await new Promise((resolveExit) => holder.once('exit', resolveExit));
+    const orphanProcesses = [...orphan.nodes.map((n) => n.process), ...orphan.keepers.map((k) => k.process)].filter((p) => p !== undefined);
+    expect(orphanProcesses.every(isAlive)).toBe(true);
+
+    const up = await cli(['up', '--shards', '1', '--replicas', '1'], { LOG_LEVEL: 'warn' });
+    expect(up.code, up.stderr).toBe(0);
+    expect(up.stderr).toContain('removed a leftover run');
+    expect(up.stderr).toContain(orphan.runId);
+    expect(orphanProcesses.some(isAlive)).toBe(false);
+    expect(existsSync(orphan.dir)).toBe(false);
+    expect((await cli(['down'])).code).toBe(0);
+  });
+});
+
+describe('bad input: one clear line, non-zero exit', () => {
+  let blocker: Server;
+  let blockedPort = 0;
+  beforeAll(async () => {
+    blocker = createServer();
+    await new Promise<void>((resolveListen) => blocker.listen(0, '127.0.0.1', resolveListen));
+    blockedPort = (blocker.address() as { port: number }).port;
+  });
+  afterAll(() => new Promise<void>((resolveClose) => blocker.close(() => resolveClose())));
+
+  it('a fault proxy API port in use', async () => {
+    expectOneLineError(await cli(['up', '--toxiproxy-port', String(blockedPort)]), new RegExp(`port ${blockedPort} is already in use.*PORT_IN_USE`));
+  });
+
+  it('an unknown backend', async () => {
+    expectOneLineError(await cli(['up', '--backend', 'kubernetes']), /unknown backend 'kubernetes'; choose one of embedded, docker, binary/);
+  });
+
+  it('the docker backend without a Docker engine', async () => {
+    expectOneLineError(await cli(['up', '--backend', 'docker'], { DOCKER_HOST: 'unix:///nonexistent/docker.sock' }), /Docker.*DOCKER_UNAVAILABLE/);
+  });
+
+  it('the binary backend without a clickhouse binary', async () => {
+    expectOneLineError(await cli(['up', '--backend', 'binary'], { PATH: '/nonexistent' }), /`clickhouse` binary.*CLICKHOUSE_BINARY_MISSING/);
+  });
+
+  it('java missing', async () => {
+    expectOneLineError(await cli(['up'], { PATH: '/nonexistent' }), /java is not installed.*default-jre-headless.*JAVA_MISSING/);
+  });
+
+  it('zookeeper missing', async () => {
+    expectOneLineError(await cli(['up'], { ZOOKEEPER_JAR: '/nonexistent/zookeeper.jar' }), /apt-get install zookeeper.*ZOOKEEPER_MISSING/);
+  });
+
+  it('gcc missing when the launcher must be built', async () => {
+    const javaDir = mkdtempSync(join(tmpdir(), 'only-java-'));
+    await import('node:fs').then((fs) => fs.symlinkSync('/usr/bin/java', join(javaDir, 'java')));
+    const launcher = join(mkdtempSync(join(tmpdir(), 'launcher-')), 'chdb-launcher');
+    expectOneLineError(await cli(['up'], { PATH: javaDir, CHAOS_LAUNCHER_PATH: launcher }), /gcc is not installed.*apt-get install gcc.*GCC_MISSING/);
+  });
+
+  it('a different engine library build', async () => {
+    const fake = join(mkdtempSync(join(tmpdir(), 'fake-lib-')), 'libchdb.so');
+    writeFileSync(fake, 'not the engine');
+    expectOneLineError(await cli(['up'], { CHDB_LIBRARY: fake }), /has sha256 [0-9a-f]{64}, not the @chdb\/lib-linux-x64-gnu@26\.7\.3-stable\.1 build.*LIBRARY_WRONG_BUILD/);
+  });
+
+  it('an invalid topology', async () => {
+    expectOneLineError(await cli(['up', '--keepers', '2']), /--keepers 2 cannot form a useful quorum.*TOPOLOGY_INVALID/);
+    expectOneLineError(await cli(['up', '--shards', 'two']), /--shards takes a whole number, got 'two'/);
+  });
+});

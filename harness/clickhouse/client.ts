@@ -1,0 +1,30 @@
+import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
+
+/** A client for harness-side queries (DDL, ground truth). Sinks build their own clients. */
+export function harnessClient(url: string, options: { timeoutMs?: number; settings?: ClickHouseSettings } = {}): ClickHouseClient {
+  return createClient({
+    url,
+    request_timeout: options.timeoutMs ?? 30_000,
+    clickhouse_settings: options.settings ?? {},
+    // Harness queries are not the subject of any fault: no retries hide an unhealthy node.
+    keep_alive: { enabled: false },
+  });
+}
+
+export async function queryRows<T>(client: ClickHouseClient, query: string, settings?: ClickHouseSettings): Promise<T[]> {
+  const result = await client.query({ query, format: 'JSONEachRow', clickhouse_settings: settings });
+  return result.json<T>();
+}
+
+export async function queryValue<T>(client: ClickHouseClient, query: string, settings?: ClickHouseSettings): Promise<T> {
+  const rows = await queryRows<Record<string, T>>(client, query, settings);
+  const first = rows[0];
+  if (first === undefined) throw new Error(`query returned no rows: ${query}`);
+  const value = Object.values(first)[0];
+  return value as T;
+}
+
+/** Runs the same statement on every client: the embedded engine has no ON CLUSTER. */
+export async function onEvery(clients: readonly ClickHouseClient[], query: string): Promise<void> {
+  await Promise.all(clients.map((client) => client.command({ query })));
+}

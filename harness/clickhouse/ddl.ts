@@ -1,0 +1,34 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import { CLUSTER_NAME } from '../cluster/topology.ts';
+
+export interface TableDefinition {
+  readonly database: string;
+  /** Base name: the local table is `<name>_rep`, the union over shards `<name>_dist` (seed 001). */
+  readonly name: string;
+  /** Column list as in DDL: `id String, value UInt64`. */
+  readonly columns: string;
+  readonly orderBy: string;
+  /** Default `ReplicatedMergeTree`; any other engine keeps its own arguments. */
+  readonly engine?: string;
+  readonly settings?: string;
+}
+
+export function replicatedEngine(engine = 'ReplicatedMergeTree'): string {
+  return `${engine}('/clickhouse/tables/{shard}/{database}/{table}', '{replica}')`;
+}
+
+export function localTableDdl(table: TableDefinition): string {
+  const settings = table.settings ? ` SETTINGS ${table.settings}` : '';
+  return `CREATE TABLE IF NOT EXISTS ${table.database}.${table.name}_rep (${table.columns}) ENGINE = ${table.engine ?? replicatedEngine()} ORDER BY ${table.orderBy}${settings}`;
+}
+
+export function distributedTableDdl(table: TableDefinition): string {
+  return `CREATE TABLE IF NOT EXISTS ${table.database}.${table.name}_dist AS ${table.database}.${table.name}_rep ENGINE = Distributed('${CLUSTER_NAME}', '${table.database}', '${table.name}_rep')`;
+}
+
+/** Creates database, local table and Distributed union on every node, one node at a time per statement. */
+export async function createShardedTable(clients: readonly ClickHouseClient[], table: TableDefinition): Promise<void> {
+  for (const statement of [`CREATE DATABASE IF NOT EXISTS ${table.database}`, localTableDdl(table), distributedTableDdl(table)]) {
+    await Promise.all(clients.map((client) => client.command({ query: statement })));
+  }
+}

@@ -1,0 +1,49 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { HarnessError } from '../../errors.ts';
+import type { ClusterDescription } from '../description.ts';
+import type { LocalClusterOptions } from '../embedded/start-embedded.ts';
+import { isAlive, spawnLocal, tailOfFile, terminate } from '../process/local-process.ts';
+import { registerRun, removeRunFiles } from '../reaper.ts';
+import { newRunId } from '../run-dir.ts';
+import { statePaths } from '../state-dir.ts';
+import { PROJECT_ROOT } from '../../project-root.ts';
+import { HOLDER_FILE, type HolderState } from './holder-file.ts';
+import { requireDocker } from './start-docker.ts';
+
+/** `cluster up --backend docker`: starts a holder process, waits for its description, returns. */
+export async function upDetachedDocker(options: LocalClusterOptions): Promise<ClusterDescription> {
+  await requireDocker();
+  const runId = newRunId();
+  const dir = options.dir ?? join(statePaths().runs, runId);
+  mkdirSync(dir, { recursive: true });
+  registerRun(runId, dir);
+  const { topology } = options;
+  const spawned = spawnLocal({
+    name: 'docker-holder',
+    command: process.execPath,
+    args: ['--import', 'tsx', join(PROJECT_ROOT, 'harness/cluster/docker/docker-holder.ts'), String(topology.shards), String(topology.replicas), String(topology.keepers), options.proxies === false ? 'no-proxies' : 'proxies'],
+    cwd: PROJECT_ROOT,
+    logFile: join(dir, 'holder.log'),
+  });
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    const line = tailOfFile(spawned.record.logFile, 1);
+    if (line.startsWith('{')) {
+      const description = { ...(JSON.parse(line) as ClusterDescription), dir };
+      const state: HolderState = { runId, dir, holder: spawned.record, description };
+      writeFileSync(join(dir, HOLDER_FILE), JSON.stringify(state));
+      return description;
+    }
+    if (!isAlive(spawned.record) || Date.now() > deadline) {
+      removeRunFiles({ runId, dir });
+      throw new HarnessError('DOCKER_START_FAILED', `the docker cluster did not start: ${line || 'no output'}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+export async function downDetachedDocker(holder: HolderState): Promise<void> {
+  await terminate(holder.holder, 'SIGTERM', 60_000);
+  removeRunFiles(holder);
+}

@@ -1,0 +1,6 @@
+/** Image versions of the docker backend, pinned in one place. */
+export const DOCKER_IMAGES = {
+  clickhouse: 'clickhouse/clickhouse-server:26.7',
+  keeper: 'clickhouse/clickhouse-keeper:26.7',
+  toxiproxy: 'ghcr.io/shopify/toxiproxy:2.12.0',
+} as const;

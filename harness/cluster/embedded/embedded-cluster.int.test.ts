@@ -1,0 +1,129 @@
+import { ClickHouseError, type ClickHouseClient } from '@clickhouse/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { harnessClient, queryRows, queryValue } from '../../clickhouse/client.ts';
+import { createShardedTable } from '../../clickhouse/ddl.ts';
+import type { StartedLocalCluster } from '../local-cluster.ts';
+import { startEmbeddedCluster } from './start-embedded.ts';
+
+let cluster: StartedLocalCluster;
+const clients = new Map<string, ClickHouseClient>();
+const client = (name: string): ClickHouseClient => {
+  const found = clients.get(name);
+  if (!found) throw new Error(`no client for ${name}`);
+  return found;
+};
+
+async function count(node: string, table = 'chaos.events_rep'): Promise<number> {
+  return Number(await queryValue<string>(client(node), `SELECT count() FROM ${table}`));
+}
+
+async function syncReplica(node: string, table = 'chaos.events_rep'): Promise<void> {
+  await client(node).command({ query: `SYSTEM SYNC REPLICA ${table}`, clickhouse_settings: { receive_timeout: 60 } });
+}
+
+beforeAll(async () => {
+  cluster = await startEmbeddedCluster({ topology: { shards: 2, replicas: 2, keepers: 1 } });
+  for (const shard of cluster.description.shards) {
+    for (const replica of shard.replicas) clients.set(replica.name, harnessClient(replica.http));
+  }
+  await createShardedTable([...clients.values()], {
+    database: 'chaos',
+    name: 'events',
+    columns: 'id String, value UInt64',
+    orderBy: 'id',
+  });
+});
+
+afterAll(async () => {
+  await Promise.all([...clients.values()].map((c) => c.close()));
+  await cluster?.down();
+});
+
+describe('embedded 2x2x1 cluster', () => {
+  it('has every replica active in system.replicas, behind its proxies', async () => {
+    expect(cluster.description.proxies_enabled).toBe(true);
+    for (const [name] of clients) {
+      const rows = await queryRows<{ replica_name: string; is_readonly: number; active_replicas: number; total_replicas: number; zookeeper_path: string }>(
+        client(name),
+        "SELECT replica_name, is_readonly, active_replicas, total_replicas, zookeeper_path FROM system.replicas WHERE database = 'chaos'",
+      );
+      expect(rows).toEqual([
+        { replica_name: name, is_readonly: 0, active_replicas: 2, total_replicas: 2, zookeeper_path: `/clickhouse/tables/${name.slice(0, 2)}/chaos/events_rep` },
+      ]);
+    }
+  });
+
+  it('fetches an insert on one replica into its sibling', async () => {
+    await client('s1r1').insert({ table: 'chaos.events_rep', values: [{ id: 'fetch-1', value: 1 }, { id: 'fetch-2', value: 2 }], format: 'JSONEachRow' });
+    await syncReplica('s1r2');
+    const rows = await queryRows<{ id: string }>(client('s1r2'), "SELECT id FROM chaos.events_rep WHERE id LIKE 'fetch-%' ORDER BY id");
+    expect(rows.map((row) => row.id)).toEqual(['fetch-1', 'fetch-2']);
+    // The other shard is an independent table: nothing arrives there.
+    expect(Number(await queryValue<string>(client('s2r1'), "SELECT count() FROM chaos.events_rep WHERE id LIKE 'fetch-%'"))).toBe(0);
+    expect(Number(await queryValue<string>(client('s2r1'), "SELECT count() FROM chaos.events_dist WHERE id LIKE 'fetch-%'"))).toBe(2);
+  });
+
+  it('inserts one block once when the same insert_deduplication_token reaches two replicas of a shard', async () => {
+    const block = [{ id: 'dedup-1', value: 1 }, { id: 'dedup-2', value: 2 }];
+    for (const node of ['s2r1', 's2r2']) {
+      await client(node).insert({ table: 'chaos.events_rep', values: block, format: 'JSONEachRow', clickhouse_settings: { insert_deduplication_token: 'token-A' } });
+    }
+    await syncReplica('s2r1');
+    await syncReplica('s2r2');
+    const dedupCount = "SELECT count() FROM chaos.events_rep WHERE id LIKE 'dedup-%'";
+    expect(Number(await queryValue<string>(client('s2r1'), dedupCount))).toBe(2);
+    await client('s2r2').insert({ table: 'chaos.events_rep', values: block, format: 'JSONEachRow', clickhouse_settings: { insert_deduplication_token: 'token-B' } });
+    await syncReplica('s2r1');
+    expect(Number(await queryValue<string>(client('s2r1'), dedupCount))).toBe(4);
+  });
+
+  it('catches a replica killed with SIGKILL during inserts up after restart', async () => {
+    const before = await count('s1r1');
+    let inserted = 0;
+    const writer = (async () => {
+      for (let i = 0; i < 30; i++) {
+        await client('s1r1').insert({ table: 'chaos.events_rep', values: [{ id: `kill-${i}`, value: i }], format: 'JSONEachRow' });
+        inserted += 1;
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await cluster.kill('s1r2');
+    expect(await cluster.memberState('s1r2')).toBe('dead');
+    await writer;
+    await cluster.start('s1r2');
+    await syncReplica('s1r2');
+    expect(inserted).toBe(30);
+    expect(await count('s1r2')).toBe(before + 30);
+    expect(await count('s1r1')).toBe(before + 30);
+  });
+
+  it('refuses inserts while the Keeper is paused and accepts them after it continues', async () => {
+    await cluster.pause('k1');
+    let failure: unknown;
+    try {
+      await client('s2r1').insert({
+        table: 'chaos.events_rep',
+        values: [{ id: 'keeper-paused', value: 1 }],
+        format: 'JSONEachRow',
+        clickhouse_settings: { insert_keeper_max_retries: '2' },
+      });
+    } catch (error) {
+      failure = error;
+    } finally {
+      await cluster.resume('k1');
+    }
+    expect(failure).toBeInstanceOf(ClickHouseError);
+    expect((failure as ClickHouseError).type).toMatch(/^(TABLE_IS_READ_ONLY|KEEPER_EXCEPTION)$/);
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      try {
+        await client('s2r1').insert({ table: 'chaos.events_rep', values: [{ id: 'keeper-back', value: 1 }], format: 'JSONEachRow' });
+        break;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
+    expect(Number(await queryValue<string>(client('s2r1'), "SELECT count() FROM chaos.events_rep WHERE id = 'keeper-back'"))).toBe(1);
+  });
+});

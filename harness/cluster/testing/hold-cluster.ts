@@ -1,0 +1,9 @@
+/**
+ * Test fixture: starts a 1x1x1 embedded cluster owned by this process, prints its description
+ * and then waits to be killed, like a chaos runner that dies mid-run.
+ */
+import { startEmbeddedCluster } from '../embedded/start-embedded.ts';
+
+const cluster = await startEmbeddedCluster({ topology: { shards: 1, replicas: 1, keepers: 1 } });
+process.stdout.write(`${JSON.stringify(cluster.clusterState)}\n`);
+setInterval(() => undefined, 60_000);
