@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian machine lacks for the harness: ZooKeeper and Java (the embedded
+# backend's coordination service), gcc and openssl (the ClickHouse launcher, TLS tests), the npm
+# packages (including the ClickHouse engine library), and builds the launcher.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+command -v java >/dev/null 2>&1 || missing+=(default-jre-headless)
+[ -f /usr/share/java/zookeeper.jar ] || missing+=(zookeeper)
+command -v gcc >/dev/null 2>&1 || missing+=(gcc)
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi
+npm run -s build:launcher >/dev/null
+echo "setup: ready (node $(node --version), $(java -version 2>&1 | head -1))"

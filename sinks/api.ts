@@ -1,0 +1,121 @@
+/**
+ * The contract between the sink classes and the runtime that hosts them (harness/flow). The
+ * runtime owns state (the outbox, fingerprints, input progress) and commits it in one transaction
+ * per epoch; the sinks own everything that talks to ClickHouse. Crash points and the attempt
+ * history hang off `InsertObserver`, so a sink never knows it is under test.
+ */
+import type { BatchToken, DedupToken } from './domain/batch-token.ts';
+import type { MessageId } from './domain/message-id.ts';
+import type { ShardName } from './domain/shard-name.ts';
+import type { Row } from './routing/routing-key.ts';
+import type { SinkSpec } from './spec/sink-spec.ts';
+import type { TopologyFingerprints } from './topology/topology-guard.ts';
+
+/** One message handed to a sink: id, the row it writes, its size as the batch byte limit counts it. */
+export interface SinkMessage {
+  readonly id: MessageId;
+  readonly row: Row;
+  readonly byteSize: number;
+}
+
+/** `ok`: acknowledged by ClickHouse; `failed`: proven not applied; `unknown`: sent, outcome not seen. */
+export type InsertOutcome = 'ok' | 'failed' | 'unknown';
+
+export interface InsertAttempt {
+  readonly sink: string;
+  /** Outbox batch number (batching classes) or epoch number (at-least-once) or message seq (at-most-once). */
+  readonly batch: number;
+  /** Present for the batching classes. */
+  readonly batchToken?: BatchToken;
+  /** The `insert_deduplication_token` sent, if any. */
+  readonly dedupToken?: DedupToken | BatchToken;
+  /** The shard name, or null for the `host`/`hosts` forms. */
+  readonly shard: ShardName | null;
+  /** `host:port` the request went to. */
+  readonly endpoint: string;
+  readonly queryId: string;
+  readonly messageIds: readonly MessageId[];
+  /** 1-based, per INSERT across retries. */
+  readonly attempt: number;
+}
+
+export interface InsertResult {
+  readonly outcome: InsertOutcome;
+  readonly startedAt: number;
+  readonly endedAt: number;
+  readonly error?: { readonly message: string; readonly code?: string; readonly class?: 'transient' | 'unclassified' | 'permanent' };
+}
+
+/**
+ * Hooks around every INSERT attempt. The runtime records history here and implements the crash
+ * points (it SIGKILLs its own process from inside a hook, so the crash lands exactly there).
+ * Hooks may be async; the sink awaits them.
+ */
+export interface InsertObserver {
+  /** Crash point `before-insert`: nothing has been sent. */
+  beforeInsert?(attempt: InsertAttempt): void | Promise<void>;
+  /** Crash point `during-insert`: the whole request body is written, the response is pending. */
+  insertSent?(attempt: InsertAttempt): void | Promise<void>;
+  /** The attempt ended (after this the sink may retry with attempt + 1). */
+  afterInsert?(attempt: InsertAttempt, result: InsertResult): void | Promise<void>;
+}
+
+/** One outbox entry: a batch cut deterministically, persisted with its epoch, delivered later. */
+export interface OutboxBatch {
+  /** Per partition and sink, increasing by one, never reused. */
+  readonly number: number;
+  readonly token: BatchToken;
+  readonly messages: readonly SinkMessage[];
+}
+
+/** What a batching sink persists beside its outbox and reads back at start. */
+export interface BatchingSinkState {
+  readonly fingerprints: TopologyFingerprints | undefined;
+  /** Undelivered outbox batches, oldest first. */
+  readonly undelivered: readonly OutboxBatch[];
+}
+
+export interface SinkContext {
+  readonly partition: number;
+  readonly observer: InsertObserver;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** Both exactly-once classes. */
+export interface BatchingSink {
+  readonly spec: SinkSpec;
+  /**
+   * Reads ClickHouse metadata when needed and runs the topology guard against the persisted
+   * state: throws `TopologyChangedError` (the seed's exact message) when undelivered batches
+   * exist and a fingerprint changed. Returns the fingerprints to persist from now on.
+   */
+  init(state: BatchingSinkState): Promise<TopologyFingerprints>;
+  /** Pure: cuts an epoch's messages into batches (the partial batch is flushed at epoch end). */
+  cut(messages: readonly SinkMessage[], firstBatchNumber: number): OutboxBatch[];
+  /** Inserts one batch, shard by shard in order, retrying per the policy; throws on give-up. */
+  deliver(batch: OutboxBatch): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** At-least-once: the epoch's rows go in synchronously before the epoch commits. */
+export interface AtLeastOnceSink {
+  readonly spec: SinkSpec;
+  /** Throws when the epoch could not be written; the runtime then does not commit it. */
+  writeEpoch(epoch: number, messages: readonly SinkMessage[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Per message: `delivered`, or `acked-with-error` once an INSERT started and failed, or `dropped` (queue full). */
+export type AtMostOnceAck = 'delivered' | 'acked-with-error' | 'dropped';
+
+export interface AtMostOnceSink {
+  readonly spec: SinkSpec;
+  /**
+   * Offers messages in order. Ordered mode (`enabled=false`): pending messages are delivered in
+   * order, retried only while no INSERT has started. Queue mode (`enabled=true`): each message is
+   * sent independently through a bounded byte queue; on overflow it is dropped with a warning.
+   * Never inserts a message again once its INSERT has started.
+   */
+  write(messages: readonly SinkMessage[]): Promise<readonly AtMostOnceAck[]>;
+  close(): Promise<void>;
+}
