@@ -1,0 +1,32 @@
+import { mergeVerdicts, type Verdict } from '../verdict.ts';
+import type { CheckResult } from './check-result.ts';
+import { coverageChecker, type Coverage, type Evidence } from './coverage-checker.ts';
+import type { Observations } from './observations.ts';
+import { placementChecker } from './placement-checker.ts';
+import { refusalChecker } from './refusal-checker.ts';
+import { replicaConvergenceChecker } from './replica-convergence-checker.ts';
+import { tokenChecker } from './token-checker.ts';
+import { totalQueueChecker, type DeliveryCounts } from './total-queue-checker.ts';
+
+export interface ScenarioCheck {
+  readonly verdict: Verdict;
+  readonly counts: DeliveryCounts;
+  readonly results: readonly CheckResult[];
+}
+
+/**
+ * Every checker over one scenario's observations. A violation anywhere wins; otherwise missing
+ * coverage makes the scenario inconclusive: a pass must be earned by the declared events.
+ */
+export function checkScenario(observations: Observations, coverage: Coverage, evidence: Evidence): ScenarioCheck {
+  const totalQueue = totalQueueChecker(observations);
+  const results: CheckResult[] = [
+    totalQueue,
+    replicaConvergenceChecker(observations),
+    placementChecker(observations),
+    tokenChecker(observations),
+    refusalChecker(observations),
+    coverageChecker(coverage, evidence),
+  ];
+  return { verdict: mergeVerdicts(results.map((result) => result.verdict)), counts: totalQueue.counts, results };
+}

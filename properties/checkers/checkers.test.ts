@@ -1,0 +1,165 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
+import { checkScenario } from './check-scenario.ts';
+import type { Coverage, Evidence } from './coverage-checker.ts';
+import type { AttemptRecord, Observations, ReplicaTruth } from './observations.ts';
+
+/** A clean history: `n` messages over 2 shards x 2 replicas, every batch inserted once and acknowledged. */
+function cleanObservations(n: number, guarantee: DeliveryGuarantee = 'exactly-once'): Observations & { replicas: ReplicaTruth[]; attempts: AttemptRecord[] } {
+  const ids = Array.from({ length: n }, (_, seq) => `1-0-${seq}`);
+  const shardOf = (id: string) => (Number(id.split('-')[2]) % 2 === 0 ? 's1' : 's2');
+  const attempts: AttemptRecord[] = ['s1', 's2'].map((shard, index) => ({
+    partition: 0,
+    batch: 1,
+    shard,
+    endpoint: `127.0.0.1:${8000 + index}`,
+    dedupToken: `1-0-${n - 1}:${shard}`,
+    queryId: `q-${shard}`,
+    messageIds: ids.filter((id) => shardOf(id) === shard),
+    outcome: 'ok',
+    startedAt: 10,
+    endedAt: 20,
+  }));
+  const replicas: ReplicaTruth[] = ['s1r1', 's1r2', 's2r1', 's2r2'].map((replica) => {
+    const shard = replica.slice(0, 2);
+    return { shard, replica, counts: new Map(ids.filter((id) => shardOf(id) === shard).map((id) => [id, 1])) };
+  });
+  return {
+    guarantee,
+    attempts,
+    acknowledged: new Set(ids),
+    produced: new Set(ids),
+    replicas,
+    viaDistributed: new Map(ids.map((id) => [id, 1])),
+    expectedShard: shardOf,
+    refusals: [],
+    expectedRefusals: [],
+  };
+}
+
+const coverage: Coverage = { faults: ['reset_peer'], unknownOutcome: true };
+const evidence: Evidence = {
+  faultsFired: new Map([['reset_peer', 1]]),
+  unknownOutcomes: 1,
+  replays: 1,
+  dedupHits: 1,
+  refusals: 0,
+  crashes: new Map(),
+};
+
+const setCount = (truth: ReplicaTruth, id: string, count: number) => (truth.counts as Map<string, number>).set(id, count);
+const everyReplicaOf = (o: Observations, shard: string) => o.replicas.filter((r) => r.shard === shard);
+
+/** What `_dist` shows once the planted change is real on every replica: the sum over shards. */
+function syncDistributed(o: ReturnType<typeof cleanObservations>): void {
+  const dist = o.viaDistributed as Map<string, number>;
+  dist.clear();
+  for (const replica of o.replicas.filter((r) => r.replica.endsWith('r1'))) {
+    for (const [id, count] of replica.counts) dist.set(id, (dist.get(id) ?? 0) + count);
+  }
+}
+
+type Plant = (o: ReturnType<typeof cleanObservations>, id: string) => void;
+const PLANTS: Record<string, { plant: Plant; flagged: string }> = {
+  lost: {
+    plant: (o, id) => everyReplicaOf(o, o.expectedShard(id) ?? 's1').forEach((r) => (r.counts as Map<string, number>).delete(id)),
+    flagged: 'lost',
+  },
+  duplicated: { plant: (o, id) => everyReplicaOf(o, o.expectedShard(id) ?? 's1').forEach((r) => setCount(r, id, 2)), flagged: 'duplicated' },
+  unexpected: { plant: (o) => everyReplicaOf(o, 's1').forEach((r) => setCount(r, '9-9-9', 1)), flagged: 'unexpected' },
+  diverged: { plant: (o, id) => setCount(everyReplicaOf(o, o.expectedShard(id) ?? 's1')[1]!, id, 0), flagged: 'diverged:' },
+  misplaced: {
+    plant: (o, id) => {
+      const other = o.expectedShard(id) === 's1' ? 's2' : 's1';
+      everyReplicaOf(o, other).forEach((r) => setCount(r, id, 1));
+      everyReplicaOf(o, o.expectedShard(id) ?? 's1').forEach((r) => (r.counts as Map<string, number>).delete(id));
+    },
+    flagged: 'misplaced',
+  },
+  tokenReuse: {
+    plant: (o, id) => o.attempts.push({ ...o.attempts[0]!, queryId: 'replay', messageIds: [id, '1-0-99999'] }),
+    flagged: 'token-covers-two-row-sets',
+  },
+};
+
+describe('checkers on a clean history', () => {
+  it.each(['exactly-once', 'at-least-once', 'at-most-once'] as const)('%s passes with its coverage met', (guarantee) => {
+    const check = checkScenario(cleanObservations(20, guarantee), coverage, evidence);
+    expect(check.verdict).toBe('pass');
+    expect(check.counts).toEqual({ attempted: 20, acknowledged: 20, lost: 0, duplicated: 0, unexpected: 0, recovered: 0 });
+  });
+
+  it('is inconclusive, never a pass, when a declared fault never fired', () => {
+    const check = checkScenario(cleanObservations(5), coverage, { ...evidence, faultsFired: new Map() });
+    expect(check.verdict).toBe('inconclusive');
+    expect(check.results.find((r) => r.checker === 'coverage')?.notes).toEqual(['fault reset_peer never fired']);
+  });
+
+  it('counts an unknown-outcome insert that landed as recovered, not as an anomaly', () => {
+    const o = cleanObservations(6);
+    o.attempts[0] = { ...o.attempts[0]!, outcome: 'unknown' };
+    const check = checkScenario(o, coverage, evidence);
+    expect(check.verdict).toBe('pass');
+    expect(check.counts.recovered).toBe(3);
+  });
+});
+
+describe('planted anomalies are flagged in the right category (seeded property)', () => {
+  for (const [name, { plant, flagged }] of Object.entries(PLANTS)) {
+    it(`${name} → ${flagged}`, () => {
+      fc.assert(
+        fc.property(fc.integer({ min: 2, max: 60 }), fc.nat(), (n, pick) => {
+          const o = cleanObservations(n);
+          plant(o, `1-0-${pick % n}`);
+          if (name !== 'diverged') syncDistributed(o);
+          const check = checkScenario(o, coverage, evidence);
+          expect(check.verdict).toBe('violation');
+          const categories = check.results.flatMap((r) => r.anomalies.map((a) => a.category));
+          expect(categories.some((category) => category.startsWith(flagged))).toBe(true);
+        }),
+        { seed: 20261129, numRuns: 50 },
+      );
+    });
+  }
+
+  it('at-least-once tolerates duplicates but not loss; at-most-once tolerates loss but not duplicates', () => {
+    const planted = (guarantee: DeliveryGuarantee, plant: 'lost' | 'duplicated') => {
+      const o = cleanObservations(4, guarantee);
+      PLANTS[plant]!.plant(o, '1-0-1');
+      syncDistributed(o);
+      return o;
+    };
+    const dupAlo = planted('at-least-once', 'duplicated');
+    expect(checkScenario(dupAlo, coverage, evidence).results.find((r) => r.checker === 'total-queue')?.verdict).toBe('pass');
+    const lostAlo = planted('at-least-once', 'lost');
+    expect(checkScenario(lostAlo, coverage, evidence).verdict).toBe('violation');
+    const lostAmo = planted('at-most-once', 'lost');
+    expect(checkScenario(lostAmo, coverage, evidence).verdict).toBe('pass');
+    const dupAmo = planted('at-most-once', 'duplicated');
+    expect(checkScenario(dupAmo, coverage, evidence).verdict).toBe('violation');
+  });
+});
+
+describe('topology guard checker', () => {
+  const prefix = 'Refusing to start the ClickHouse sink: the shard topology changed while 2 batch(es) are still undelivered';
+  const details = ['    persisted_topology_fingerprint = unsharded', '    oldest_undelivered_batch_bound = 1-0-9'];
+  const message = [`${prefix}; replaying them ...`, details[0], '    spec_topology_fingerprint      = 3f2a17c9b4e05d81', details[1]].join('\n');
+  const withRefusal = (o: Observations, refusals: Observations['refusals'], attempts = o.attempts): Observations => ({
+    ...o,
+    attempts,
+    refusals,
+    expectedRefusals: [{ partition: 1, messagePrefix: prefix, details, from: 100, until: 200 }],
+  });
+
+  it('passes the exact refusal and flags a missing one, a wrong text and an insert during the refusal', () => {
+    const o = cleanObservations(4);
+    expect(checkScenario(withRefusal(o, [{ partition: 1, message, at: 150 }]), coverage, evidence).verdict).toBe('pass');
+    const categories = (x: Observations) => checkScenario(x, coverage, evidence).results.flatMap((r) => r.anomalies.map((a) => a.category));
+    expect(categories(withRefusal(o, []))).toContain('refusal-missing');
+    expect(categories(withRefusal(o, [{ partition: 1, message: message.replace('1-0-9', '1-0-8'), at: 150 }]))).toContain('refusal-text');
+    const sneaky = [...o.attempts, { ...o.attempts[0]!, partition: 1, startedAt: 160, queryId: 'sneaky' }];
+    expect(categories(withRefusal(o, [{ partition: 1, message, at: 150 }], sneaky))).toContain('inserted-while-refusing');
+    expect(categories({ ...o, refusals: [{ partition: 2, message, at: 5 }] })).toContain('refusal-unexpected');
+  });
+});

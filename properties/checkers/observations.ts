@@ -1,0 +1,60 @@
+import type { InsertOutcome } from '../../sinks/api.ts';
+import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
+
+/** One INSERT attempt as the history recorded it. */
+export interface AttemptRecord {
+  readonly partition: number;
+  readonly batch: number;
+  readonly shard: string | null;
+  readonly endpoint: string;
+  readonly dedupToken?: string | undefined;
+  readonly queryId: string;
+  readonly messageIds: readonly string[];
+  readonly outcome: InsertOutcome;
+  readonly startedAt: number;
+  readonly endedAt: number;
+}
+
+/** Row counts per message id as one replica holds them, read directly after SYSTEM SYNC REPLICA. */
+export interface ReplicaTruth {
+  readonly shard: string;
+  readonly replica: string;
+  readonly counts: ReadonlyMap<string, number>;
+}
+
+/** A topology refusal the runtime recorded, and what the scenario expected at that start. */
+export interface RefusalRecord {
+  readonly partition: number;
+  readonly message: string;
+  readonly at: number;
+}
+
+export interface ExpectedRefusal {
+  readonly partition: number;
+  /** The exact first line the seed prescribes, fingerprints and bound included in `details`. */
+  readonly messagePrefix: string;
+  readonly details: readonly string[];
+  /** The refusing start's window: nothing of this partition may be inserted inside it. */
+  readonly from: number;
+  readonly until: number;
+}
+
+/**
+ * Everything the checkers read: the history (attempts, acknowledgements, refusals) and the
+ * ground truth. Checkers are pure: observations in, result out.
+ */
+export interface Observations {
+  readonly guarantee: DeliveryGuarantee;
+  readonly attempts: readonly AttemptRecord[];
+  /** Message ids the pipeline acknowledged (committed, or acked `delivered` for at-most-once). */
+  readonly acknowledged: ReadonlySet<string>;
+  /** Every message id the sources produced for this sink. */
+  readonly produced: ReadonlySet<string>;
+  readonly replicas: readonly ReplicaTruth[];
+  /** Counts as a user sees them through the `_dist` table. */
+  readonly viaDistributed: ReadonlyMap<string, number>;
+  /** The shard a message must live on, or null when any shard is fine (unsharded forms). */
+  readonly expectedShard: (messageId: string) => string | null;
+  readonly refusals: readonly RefusalRecord[];
+  readonly expectedRefusals: readonly ExpectedRefusal[];
+}

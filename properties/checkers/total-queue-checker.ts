@@ -1,0 +1,82 @@
+import { POLICIES, type AnomalyCategory } from '../guarantee.ts';
+import { anomaly, type CheckResult } from './check-result.ts';
+import type { Observations } from './observations.ts';
+
+export interface DeliveryCounts {
+  readonly attempted: number;
+  readonly acknowledged: number;
+  readonly lost: number;
+  readonly duplicated: number;
+  readonly unexpected: number;
+  readonly recovered: number;
+}
+
+export interface TotalQueueResult extends CheckResult {
+  readonly counts: DeliveryCounts;
+  readonly lostIds: readonly string[];
+  readonly duplicatedIds: readonly string[];
+  readonly unexpectedIds: readonly string[];
+  readonly recoveredIds: readonly string[];
+}
+
+/**
+ * Jepsen's total-queue view of a sink: what was attempted, acknowledged, and what ClickHouse
+ * holds once healed. The count of a message is the number of its rows across all shards, each
+ * shard counted once (its replicas are compared by the convergence checker):
+ * - lost: acknowledged but absent;
+ * - duplicated: present more than once;
+ * - unexpected: present but never produced by the sources (or never attempted);
+ * - recovered: present although none of its attempts was acknowledged by ClickHouse (an
+ *   unknown-outcome insert that in fact landed) — not an anomaly, evidence the case happened.
+ */
+export function totalQueueChecker(observations: Observations): TotalQueueResult {
+  const attempted = new Set<string>();
+  const confirmed = new Set<string>();
+  for (const attempt of observations.attempts) {
+    for (const id of attempt.messageIds) {
+      attempted.add(id);
+      if (attempt.outcome === 'ok') confirmed.add(id);
+    }
+  }
+  const present = countsAcrossShards(observations);
+  const lost = [...observations.acknowledged].filter((id) => (present.get(id) ?? 0) === 0).sort();
+  const duplicated = [...present].filter(([, count]) => count > 1).map(([id]) => id).sort();
+  const unexpected = [...present.keys()].filter((id) => !observations.produced.has(id) || !attempted.has(id)).sort();
+  const recovered = [...present.keys()].filter((id) => attempted.has(id) && !confirmed.has(id)).sort();
+
+  const policy = POLICIES[observations.guarantee];
+  const byCategory: Record<AnomalyCategory, string[]> = { lost, duplicated, unexpected };
+  const anomalies = (Object.keys(byCategory) as AnomalyCategory[])
+    .filter((category) => !policy.allowed.has(category))
+    .map((category) => anomaly(category, byCategory[category]))
+    .filter((item) => item.count > 0);
+  return {
+    checker: 'total-queue',
+    verdict: anomalies.length > 0 ? 'violation' : 'pass',
+    anomalies,
+    counts: {
+      attempted: attempted.size,
+      acknowledged: observations.acknowledged.size,
+      lost: lost.length,
+      duplicated: duplicated.length,
+      unexpected: unexpected.length,
+      recovered: recovered.length,
+    },
+    lostIds: lost,
+    duplicatedIds: duplicated,
+    unexpectedIds: unexpected,
+    recoveredIds: recovered,
+  };
+}
+
+/** Rows per message summed over shards, taking each shard's first replica (convergence is checked apart). */
+function countsAcrossShards(observations: Observations): Map<string, number> {
+  const seenShards = new Set<string>();
+  const present = new Map<string, number>();
+  for (const replica of observations.replicas) {
+    if (seenShards.has(replica.shard)) continue;
+    seenShards.add(replica.shard);
+    for (const [id, count] of replica.counts) present.set(id, (present.get(id) ?? 0) + count);
+  }
+  return present;
+}

@@ -1,0 +1,17 @@
+import type { DeliveryGuarantee } from '../sinks/sink-classes.ts';
+
+/** The anomaly categories of a delivery history (after Jepsen's total-queue checker). */
+export type AnomalyCategory = 'lost' | 'duplicated' | 'unexpected';
+
+export interface GuaranteePolicy {
+  readonly guarantee: DeliveryGuarantee;
+  /** Categories this guarantee tolerates; every other non-empty category is a violation. */
+  readonly allowed: ReadonlySet<AnomalyCategory>;
+}
+
+/** exactly-once allows none; at-least-once allows duplicates only; at-most-once allows loss only. */
+export const POLICIES: Readonly<Record<DeliveryGuarantee, GuaranteePolicy>> = {
+  'exactly-once': { guarantee: 'exactly-once', allowed: new Set() },
+  'at-least-once': { guarantee: 'at-least-once', allowed: new Set(['duplicated']) },
+  'at-most-once': { guarantee: 'at-most-once', allowed: new Set(['lost']) },
+};
