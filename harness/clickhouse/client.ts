@@ -1,4 +1,4 @@
-import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
+import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 
 /** A client for harness-side queries (DDL, ground truth). Sinks build their own clients. */
 export function harnessClient(url: string, options: { timeoutMs?: number; settings?: ClickHouseSettings } = {}): ClickHouseClient {
@@ -8,6 +8,8 @@ export function harnessClient(url: string, options: { timeoutMs?: number; settin
     clickhouse_settings: options.settings ?? {},
     // Harness queries are not the subject of any fault: no retries hide an unhealthy node.
     keep_alive: { enabled: false },
+    // Failures surface as thrown errors; the client's own console logging would only repeat them.
+    log: { level: ClickHouseLogLevel.OFF },
   });
 }
 

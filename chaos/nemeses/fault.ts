@@ -1,0 +1,63 @@
+import type { Logger } from 'pino';
+import type { Toxiproxy } from 'toxiproxy-node-client';
+import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
+
+/** Every fault type of the catalogue (README.md describes each). */
+export const FAULT_TYPES = [
+  'latency',
+  'bandwidth',
+  'slicer',
+  'timeout',
+  'reset_peer',
+  'limit_data',
+  'proxy_down',
+  'replica_kill',
+  'replica_pause',
+  'keeper_pause',
+  'keeper_link_cut',
+  'interserver_cut',
+  'sink_crash',
+] as const;
+export type FaultType = (typeof FAULT_TYPES)[number];
+
+export interface NemesisContext {
+  readonly cluster: StartedCluster;
+  readonly toxiproxy: Toxiproxy;
+  readonly log: Logger;
+}
+
+/** When a fault was in force, and on what; the evidence rules read these. */
+export interface FaultWindow {
+  readonly type: FaultType;
+  readonly description: string;
+  /** Proxy names or member names the fault acted on. */
+  readonly targets: readonly string[];
+  readonly appliedAt: number;
+  healedAt?: number;
+  /** Set by `apply` or `probe` when the fault's effect was verified directly (a process state, a read-only table). */
+  verified?: boolean;
+  /** For faults that slow traffic: an attempt at least this long through a target counts as affected. */
+  readonly slowerThanMs?: number;
+}
+
+/**
+ * How a fault shows that it fired: `error` — an INSERT through a target failed or ended unknown
+ * inside the window; `slow` — one took at least `slowerThanMs`; `traffic` — an INSERT passed
+ * through the target inside the window; `verified` — `apply`/`probe` observed the effect itself.
+ */
+export type FaultEffect = 'error' | 'slow' | 'traffic' | 'verified';
+
+/**
+ * A fault with its undo. `apply` must make the fault real (and may verify it took effect);
+ * `heal` undoes it and is safe to call twice. `toString` reads like `latency(s1r1_client, 1500ms)`.
+ */
+export interface Fault {
+  readonly type: FaultType;
+  readonly targets: readonly string[];
+  readonly effect: FaultEffect;
+  apply(context: NemesisContext): Promise<FaultWindow>;
+  /** Called just before heal, for faults whose effect is checked on the cluster (`verified`). */
+  probe?(context: NemesisContext, window: FaultWindow): Promise<void>;
+  heal(context: NemesisContext, window: FaultWindow): Promise<void>;
+  toString(): string;
+}

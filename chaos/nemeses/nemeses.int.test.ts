@@ -1,0 +1,160 @@
+import { ClickHouseError, type ClickHouseClient } from '@clickhouse/client';
+import { Toxiproxy } from 'toxiproxy-node-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { harnessClient, queryValue } from '../../harness/clickhouse/client.ts';
+import { createShardedTable } from '../../harness/clickhouse/ddl.ts';
+import type { StartedLocalCluster } from '../../harness/cluster/local-cluster.ts';
+import { startEmbeddedCluster } from '../../harness/cluster/embedded/start-embedded.ts';
+import { componentLogger } from '../../harness/log.ts';
+import type { NemesisContext } from './fault.ts';
+import { interserverCut, keeperLinkCut, proxyDown } from './proxy-fault.ts';
+import { keeperPause, replicaKill, replicaPause } from './process-fault.ts';
+import { latency, limitData, resetPeer, timeout } from './toxic-fault.ts';
+
+let cluster: StartedLocalCluster;
+let context: NemesisContext;
+const proxied = new Map<string, ClickHouseClient>();
+const direct = new Map<string, ClickHouseClient>();
+const get = (map: Map<string, ClickHouseClient>, name: string) => {
+  const client = map.get(name);
+  if (!client) throw new Error(`no client for ${name}`);
+  return client;
+};
+
+let seq = 0;
+/** Inserts one fresh row through s1r1's client proxy; returns its id and the error, if any. */
+async function insertThroughProxy(timeoutMs = 10_000): Promise<{ id: string; error?: unknown; ms: number }> {
+  const id = `row-${seq++}`;
+  const client = harnessClient(cluster.description.shards[0]!.replicas[0]!.http, { timeoutMs });
+  const started = Date.now();
+  try {
+    await client.insert({ table: 'chaos.events_rep', values: [{ id }], format: 'JSONEachRow' });
+    return { id, ms: Date.now() - started };
+  } catch (error) {
+    return { id, error, ms: Date.now() - started };
+  } finally {
+    await client.close();
+  }
+}
+
+const committed = async (id: string) => Number(await queryValue<string>(get(direct, 's1r1'), `SELECT count() FROM chaos.events_rep WHERE id = '${id}'`));
+const errorCode = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code ?? (error as Error | undefined)?.message;
+
+beforeAll(async () => {
+  cluster = await startEmbeddedCluster({ topology: { shards: 1, replicas: 2, keepers: 1 } });
+  context = { cluster, toxiproxy: new Toxiproxy(cluster.description.toxiproxy ?? ''), log: componentLogger('nemesis-test') };
+  for (const replica of cluster.description.shards.flatMap((s) => s.replicas)) {
+    proxied.set(replica.name, harnessClient(replica.http));
+    direct.set(replica.name, harnessClient(replica.direct_http));
+  }
+  await createShardedTable([...direct.values()], { database: 'chaos', name: 'events', columns: 'id String', orderBy: 'id' });
+});
+
+afterAll(async () => {
+  await Promise.all([...proxied.values(), ...direct.values()].map((client) => client.close()));
+  await cluster?.down();
+});
+
+describe('client-link toxics on real ClickHouse HTTP inserts', () => {
+  it('no toxic: the insert succeeds', async () => {
+    const result = await insertThroughProxy();
+    expect(result.error).toBeUndefined();
+    expect(await committed(result.id)).toBe(1);
+  });
+
+  it('reset_peer downstream: ECONNRESET while the insert commits (the unknown-outcome case)', async () => {
+    const fault = resetPeer('s1r1_client');
+    const window = await fault.apply(context);
+    const result = await insertThroughProxy();
+    await fault.heal(context, window);
+    expect(errorCode(result.error)).toBe('ECONNRESET');
+    expect(await committed(result.id)).toBe(1);
+  });
+
+  it('limit_data downstream: the response is cut while the insert commits', async () => {
+    const fault = limitData('s1r1_client', 20);
+    const window = await fault.apply(context);
+    const result = await insertThroughProxy();
+    await fault.heal(context, window);
+    expect(result.error).toBeDefined();
+    expect(result.error).not.toBeInstanceOf(ClickHouseError);
+    expect(await committed(result.id)).toBe(1);
+  });
+
+  it('timeout downstream: the response never arrives while the insert commits', async () => {
+    const fault = timeout('s1r1_client', 1500);
+    const window = await fault.apply(context);
+    const result = await insertThroughProxy();
+    await fault.heal(context, window);
+    expect(result.error).toBeDefined();
+    expect(result.error).not.toBeInstanceOf(ClickHouseError);
+    expect(await committed(result.id)).toBe(1);
+  });
+
+  it('timeout upstream: the request stalls, then the connection closes; nothing commits', async () => {
+    const fault = timeout('s1r1_client', 1500, 'upstream');
+    const window = await fault.apply(context);
+    const result = await insertThroughProxy();
+    await fault.heal(context, window);
+    expect(result.error).toBeDefined();
+    expect(result.ms).toBeGreaterThanOrEqual(1400);
+    expect(await committed(result.id)).toBe(0);
+  });
+
+  it('latency: the insert succeeds, slower by at least the latency', async () => {
+    const fault = latency('s1r1_client', 300);
+    const window = await fault.apply(context);
+    const result = await insertThroughProxy();
+    await fault.heal(context, window);
+    expect(result.error).toBeUndefined();
+    expect(result.ms).toBeGreaterThanOrEqual(290);
+    expect(window.slowerThanMs).toBe(300);
+  });
+
+  it('proxy down: connection refused, nothing committed; heal restores it', async () => {
+    const fault = proxyDown('s1r1_client');
+    const window = await fault.apply(context);
+    const result = await insertThroughProxy();
+    await fault.heal(context, window);
+    expect(errorCode(result.error)).toBe('ECONNREFUSED');
+    expect(await committed(result.id)).toBe(0);
+    expect((await insertThroughProxy()).error).toBeUndefined();
+  });
+});
+
+describe('process and link faults verify themselves', () => {
+  it('replica kill and pause are verified and healed', async () => {
+    for (const fault of [replicaKill('s1r2'), replicaPause('s1r2'), keeperPause('k1')]) {
+      const window = await fault.apply(context);
+      expect(window.verified, fault.toString()).toBe(true);
+      await fault.heal(context, window);
+      expect(await cluster.memberState(fault.targets[0]!)).toBe('running');
+    }
+  });
+
+  it('a Keeper link cut turns the replica read-only, witnessed on the replica', async () => {
+    const readOnly = () => queryValue<string>(get(direct, 's1r2'), 'SELECT count() FROM system.replicas WHERE is_readonly OR is_session_expired');
+    await expect.poll(async () => Number(await readOnly()), { timeout: 30_000, interval: 500 }).toBe(0);
+    const fault = keeperLinkCut(['s1r2_keeper_k1'], ['s1r2'], 's1r2');
+    const window = await fault.apply(context);
+    await expect.poll(async () => {
+      await fault.probe(context, window);
+      return window.verified;
+    }, { timeout: 30_000, interval: 500 }).toBe(true);
+    await fault.heal(context, window);
+  });
+
+  it('an interserver cut makes the sibling fail its fetches, witnessed on the sibling', async () => {
+    const fault = interserverCut('s1r1_interserver', ['s1r2']);
+    const window = await fault.apply(context);
+    const result = await insertThroughProxy();
+    expect(result.error).toBeUndefined();
+    await expect.poll(async () => {
+      await fault.probe(context, window);
+      return window.verified;
+    }, { timeout: 30_000, interval: 500 }).toBe(true);
+    await fault.heal(context, window);
+    await get(direct, 's1r2').command({ query: 'SYSTEM SYNC REPLICA chaos.events_rep', clickhouse_settings: { receive_timeout: '60' } });
+    expect(Number(await queryValue<string>(get(direct, 's1r2'), `SELECT count() FROM chaos.events_rep WHERE id = '${result.id}'`))).toBe(1);
+  });
+});

@@ -1,0 +1,72 @@
+import type { Toxic } from 'toxiproxy-node-client';
+import type { Fault, FaultEffect, FaultType, FaultWindow, NemesisContext } from './fault.ts';
+
+const EFFECT: Readonly<Record<ToxicFaultType, FaultEffect>> = {
+  latency: 'slow',
+  bandwidth: 'traffic',
+  slicer: 'traffic',
+  timeout: 'error',
+  reset_peer: 'error',
+  limit_data: 'error',
+};
+
+type ToxicFaultType = Extract<FaultType, 'latency' | 'bandwidth' | 'slicer' | 'timeout' | 'reset_peer' | 'limit_data'>;
+
+/** One Toxiproxy toxic on one proxy, removed on heal. */
+export class ToxicFault implements Fault {
+  private toxic: Toxic<unknown> | undefined;
+
+  constructor(
+    readonly type: ToxicFaultType,
+    private readonly proxy: string,
+    private readonly stream: 'upstream' | 'downstream',
+    private readonly attributes: Readonly<Record<string, number>>,
+    private readonly label: string,
+  ) {}
+
+  get targets(): readonly string[] {
+    return [this.proxy];
+  }
+
+  get effect(): FaultEffect {
+    return EFFECT[this.type];
+  }
+
+  async apply({ toxiproxy, log }: NemesisContext): Promise<FaultWindow> {
+    const proxy = await toxiproxy.get(this.proxy);
+    this.toxic = await proxy.addToxic({ name: `chaos_${this.type}_${this.stream}`, type: this.type, stream: this.stream, toxicity: 1, attributes: { ...this.attributes } });
+    log.debug({ proxy: this.proxy, toxic: this.type }, 'toxic added');
+    const slowerThanMs = this.type === 'latency' ? this.attributes.latency : undefined;
+    return { type: this.type, description: this.toString(), targets: this.targets, appliedAt: Date.now(), ...(slowerThanMs === undefined ? {} : { slowerThanMs }) };
+  }
+
+  async heal({ log }: NemesisContext, window: FaultWindow): Promise<void> {
+    if (this.toxic !== undefined) {
+      await this.toxic.remove();
+      this.toxic = undefined;
+      log.debug({ proxy: this.proxy, toxic: this.type }, 'toxic removed');
+    }
+    window.healedAt ??= Date.now();
+  }
+
+  toString(): string {
+    return `${this.type}(${this.proxy}, ${this.label})`;
+  }
+}
+
+export const latency = (proxy: string, ms: number, jitter = 0) =>
+  new ToxicFault('latency', proxy, 'downstream', { latency: ms, jitter }, jitter > 0 ? `${ms}ms±${jitter}` : `${ms}ms`);
+export const bandwidth = (proxy: string, kbPerSecond: number) => new ToxicFault('bandwidth', proxy, 'upstream', { rate: kbPerSecond }, `${kbPerSecond}KB/s`);
+export const slicer = (proxy: string, averageSize: number, delayUs: number) =>
+  new ToxicFault('slicer', proxy, 'upstream', { average_size: averageSize, size_variation: Math.floor(averageSize / 2), delay: delayUs }, `${averageSize}B/${delayUs}us`);
+/**
+ * Downstream: swallows the INSERT response (the insert commits, the client never hears; the
+ * connection closes when the server ends it or after `ms`). Upstream: the request never arrives,
+ * the client stalls, then the connection closes after `ms`.
+ */
+export const timeout = (proxy: string, ms: number, stream: 'upstream' | 'downstream' = 'downstream') =>
+  new ToxicFault('timeout', proxy, stream, { timeout: ms }, `${ms}ms${stream === 'upstream' ? ', upstream' : ''}`);
+/** Resets the connection when the INSERT response arrives: committed but unanswered. */
+export const resetPeer = (proxy: string, ms = 0) => new ToxicFault('reset_peer', proxy, 'downstream', { timeout: ms }, `${ms}ms`);
+/** Cuts the INSERT response after `bytes`: committed, answered only in part. */
+export const limitData = (proxy: string, bytes: number) => new ToxicFault('limit_data', proxy, 'downstream', { bytes }, `${bytes}B`);
