@@ -1,0 +1,31 @@
+import type { DeliveryGuarantee } from '../sinks/sink-classes.ts';
+import type { DeliveryCounts } from '../properties/checkers/total-queue-checker.ts';
+import { mergeVerdicts } from '../properties/verdict.ts';
+import type { ClassResult, InsertCounts, ScenarioResult } from './run-result.ts';
+
+const ZERO_COUNTS: DeliveryCounts = { attempted: 0, acknowledged: 0, lost: 0, duplicated: 0, unexpected: 0, recovered: 0 };
+const ZERO_INSERTS: InsertCounts = { ok: 0, failed: 0, unknown: 0 };
+
+/** Field-wise sum of count records. */
+function sum<T extends object>(items: readonly T[], zero: T): T {
+  const total: Record<string, number> = { ...(zero as Record<string, number>) };
+  for (const item of items) {
+    for (const [key, value] of Object.entries(item as Record<string, number>)) total[key] = (total[key] ?? 0) + value;
+  }
+  return total as T;
+}
+
+/** A class's line of the report: its scenarios merged (a class with no scenario is inconclusive). */
+export function aggregateClass(guarantee: DeliveryGuarantee, scenarios: readonly ScenarioResult[]): ClassResult {
+  return {
+    guarantee,
+    verdict: mergeVerdicts(scenarios.map((scenario) => scenario.verdict)),
+    counts: sum(scenarios.map((s) => s.counts), ZERO_COUNTS),
+    inserts: sum(scenarios.map((s) => s.inserts), ZERO_INSERTS),
+    replays: scenarios.reduce((total, s) => total + s.replays, 0),
+    dedupHits: scenarios.reduce((total, s) => total + s.dedupHits, 0),
+    refusals: scenarios.reduce((total, s) => total + s.refusals, 0),
+    faults: sum<Record<string, number>>(scenarios.map((s) => ({ ...s.faults })), {}),
+    scenarios,
+  };
+}

@@ -1,0 +1,41 @@
+import type { RunResult, ScenarioResult } from '../run-result.ts';
+
+const ICON: Readonly<Record<string, string>> = { pass: '✅ pass', violation: '❌ violation', inconclusive: '⚠️ inconclusive', 'infra-error': '🛠️ infra-error' };
+
+function scenarioDetail(scenario: ScenarioResult): string[] {
+  if (scenario.verdict === 'pass') return [];
+  const lines = [`#### ${scenario.sinkClass} / ${scenario.name}: ${ICON[scenario.verdict]}`, '', '```sh', scenario.replayCommand, '```'];
+  if (scenario.commands.length > 0) lines.push('', 'Commands that ran:', '', '```', ...scenario.commands, '```');
+  const c = scenario.counts;
+  lines.push('', `attempted ${c.attempted} · acknowledged ${c.acknowledged} · lost ${c.lost} · duplicated ${c.duplicated} · unexpected ${c.unexpected} · recovered ${c.recovered}`);
+  for (const anomaly of scenario.anomalies) lines.push(`- **${anomaly.category}** (${anomaly.count}): ${anomaly.examples.join(', ')}`);
+  for (const note of scenario.notes) lines.push(`- ${note}`);
+  return [...lines, ''];
+}
+
+/** `report.md`: headline, per-class table, then each non-passing scenario with its replay line. */
+export function reportMarkdown(run: RunResult): string {
+  const lines = [
+    `# Sink guarantee report — ${ICON[run.verdict]}`,
+    '',
+    `run \`${run.runId}\` · backend \`${run.backend}\` · profile \`${run.profile}\` · seed \`${run.seed}\` · ${(run.durationMs / 1000).toFixed(1)} s`,
+    '',
+    '| class | guarantee | verdict | attempted | acknowledged | lost | duplicated | unexpected | recovered | inserts ok/failed/unknown | replays | dedup hits | refusals | faults fired |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const [name, result] of Object.entries(run.classes)) {
+    const c = result.counts;
+    const faults = Object.entries(result.faults).map(([type, n]) => `${type}×${n}`).join(' ') || '—';
+    lines.push(
+      `| ${name} | ${result.guarantee} | ${ICON[result.verdict]} | ${c.attempted} | ${c.acknowledged} | ${c.lost} | ${c.duplicated} | ${c.unexpected} | ${c.recovered} | ${result.inserts.ok}/${result.inserts.failed}/${result.inserts.unknown} | ${result.replays} | ${result.dedupHits} | ${result.refusals} | ${faults} |`,
+    );
+  }
+  lines.push('', '### Scenarios', '', '| class | scenario | verdict | runs | time |', '|---|---|---|---|---|');
+  for (const [name, result] of Object.entries(run.classes)) {
+    for (const s of result.scenarios) lines.push(`| ${name} | ${s.name} | ${ICON[s.verdict]} | ${s.runs} | ${(s.durationMs / 1000).toFixed(1)} s |`);
+  }
+  const details = Object.values(run.classes).flatMap((result) => result.scenarios.flatMap(scenarioDetail));
+  if (details.length > 0) lines.push('', '### Not passing', '', ...details);
+  if (run.backendLimits.length > 0) lines.push('', `Backend limits (\`${run.backend}\`): ${run.backendLimits.join('; ')}.`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,55 @@
+import type { RunResult } from '../run-result.ts';
+
+/** `summary.json`: the machine-readable verdict, in the shape CI and dashboards read. */
+export function summaryJson(run: RunResult): string {
+  const classes = Object.fromEntries(
+    Object.entries(run.classes).map(([name, result]) => [
+      name,
+      {
+        guarantee: result.guarantee,
+        verdict: result.verdict,
+        counts: result.counts,
+        inserts: result.inserts,
+        replays: result.replays,
+        dedup_hits: result.dedupHits,
+        refusals: result.refusals,
+        faults: result.faults,
+        scenarios: result.scenarios.map((scenario) => ({
+          name: scenario.name,
+          verdict: scenario.verdict,
+          seed: scenario.seed,
+          path: scenario.path ?? null,
+          replay_command: scenario.replayCommand,
+          runs: scenario.runs,
+          duration_ms: scenario.durationMs,
+          phases_ms: scenario.phases,
+          counts: scenario.counts,
+          inserts: scenario.inserts,
+          replays: scenario.replays,
+          dedup_hits: scenario.dedupHits,
+          refusals: scenario.refusals,
+          faults: scenario.faults,
+          anomalies: scenario.anomalies,
+          notes: scenario.notes,
+          commands: scenario.commands,
+        })),
+      },
+    ]),
+  );
+  return `${JSON.stringify(
+    {
+      run_id: run.runId,
+      backend: run.backend,
+      backend_limits: run.backendLimits,
+      seed: run.seed,
+      profile: run.profile,
+      started_at: run.startedAt,
+      duration_ms: run.durationMs,
+      cluster_start_ms: run.clusterStartMs,
+      verdict: run.verdict,
+      classes,
+    },
+    null,
+    2,
+  )}\n`;
+}
