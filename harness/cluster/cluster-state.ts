@@ -24,6 +24,8 @@ export interface NodeState {
   readonly interserverPort: number;
   /** Proxy listen ports; equal to the direct ports' targets when proxies are off. */
   readonly proxyPorts: { readonly client: number; readonly interserver: number; readonly keepers: Readonly<Record<string, number>> };
+  /** The client proxy's listen address (`127.10.<shard>.<replica>`); the port is shared by all nodes. */
+  readonly clientHost: string;
   readonly configPath: string;
   readonly dataDir: string;
   readonly logDir: string;

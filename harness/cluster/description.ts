@@ -47,7 +47,7 @@ export function describeCluster(state: ClusterState, host = '127.0.0.1'): Cluste
     const keepers = state.keepers.map((keeper) => proxyNames.keeper(node.name, keeper.name));
     const replica: ReplicaDescription = {
       name: node.name,
-      http: `http://${host}:${state.proxiesEnabled ? node.proxyPorts.client : node.httpPort}`,
+      http: state.proxiesEnabled ? `http://${node.clientHost}:${node.proxyPorts.client}` : `http://${host}:${node.httpPort}`,
       direct_http: `http://${host}:${node.httpPort}`,
       tcp: `${host}:${node.tcpPort}`,
       proxies: {

@@ -9,6 +9,8 @@ import { HarnessError } from '../errors.ts';
  */
 const RANGE = { from: 20000, to: 32000 } as const;
 const PROBE_HOSTS = ['127.0.0.1', '127.0.0.2'];
+/** Client proxies listen on 127.10.<shard>.<replica>; probing a few of them covers the plan's addresses. */
+const CLIENT_PROBE_HOSTS = ['127.10.1.1', '127.10.1.2', '127.10.2.1', '127.10.2.2'];
 
 export function canBind(port: number, host: string): Promise<boolean> {
   return new Promise((resolve) => {
@@ -19,7 +21,7 @@ export function canBind(port: number, host: string): Promise<boolean> {
 }
 
 async function isFree(port: number): Promise<boolean> {
-  for (const host of PROBE_HOSTS) if (!(await canBind(port, host))) return false;
+  for (const host of [...PROBE_HOSTS, ...CLIENT_PROBE_HOSTS]) if (!(await canBind(port, host))) return false;
   return true;
 }
 

@@ -34,7 +34,7 @@ export function proxyDefinitions(state: Pick<ClusterState, 'nodes' | 'keepers'>,
   for (const node of state.nodes) {
     definitions.push({
       name: proxyNames.client(node.name),
-      listen: `${hosts.proxyListen}:${node.proxyPorts.client}`,
+      listen: `${node.clientHost}:${node.proxyPorts.client}`,
       upstream: `${hosts.client(node.name)}:${node.httpPort}`,
       enabled: true,
     });

@@ -78,6 +78,14 @@ export function planTopology(spec: TopologySpec): TopologyPlan {
   return { spec, shards, keepers, replicas: shards.flatMap((shard) => shard.replicas) };
 }
 
+/**
+ * The loopback address of a replica's client proxy. Every client proxy shares one port on its own
+ * address, so a sink spec can name replicas the way the original does: `hosts` with one `port`.
+ */
+export function clientProxyHost(replica: Pick<ReplicaPlan, 'shardIndex' | 'replicaIndex'>): string {
+  return `127.10.${replica.shardIndex}.${replica.replicaIndex}`;
+}
+
 /** Proxy names, after the house convention `s1r1_client`, `s1r1_keeper_k1`, `s1r1_interserver`. */
 export const proxyNames = {
   client: (replica: string) => `${replica}_client`,

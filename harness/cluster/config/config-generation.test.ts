@@ -48,8 +48,11 @@ describe('embedded node config', () => {
   const s1r2 = node(state, 's1r2');
   const xml = embeddedNodeConfig(state, s1r2);
 
-  it('gives every port once', () => {
-    const all = [...state.keepers.flatMap((k) => [k.clientPort, k.peerPort, k.electionPort]), ...state.nodes.flatMap((n) => [n.httpPort, n.tcpPort, n.proxyPorts.client, n.proxyPorts.interserver, ...Object.values(n.proxyPorts.keepers)])];
+  it('gives every port once, except the client proxies sharing one port on their own addresses', () => {
+    const clientPorts = new Set(state.nodes.map((n) => n.proxyPorts.client));
+    expect(clientPorts.size).toBe(1);
+    expect(state.nodes.map((n) => n.clientHost)).toEqual(['127.10.1.1', '127.10.1.2', '127.10.2.1', '127.10.2.2']);
+    const all = [...clientPorts, ...state.keepers.flatMap((k) => [k.clientPort, k.peerPort, k.electionPort]), ...state.nodes.flatMap((n) => [n.httpPort, n.tcpPort, n.proxyPorts.interserver, ...Object.values(n.proxyPorts.keepers)])];
     expect(new Set(all).size).toBe(all.length);
     expect(all).toHaveLength(portsNeeded(state.topology));
   });
@@ -82,6 +85,7 @@ describe('embedded node config', () => {
     expect(definitions.map((d) => d.name)).toEqual(
       ['s1r1', 's1r2', 's2r1', 's2r2'].flatMap((name) => [`${name}_client`, `${name}_interserver`, `${name}_keeper_k1`]),
     );
+    expect(definitions.find((d) => d.name === 's1r2_client')?.listen).toBe(`127.10.1.2:${s1r2.proxyPorts.client}`);
     expect(definitions.find((d) => d.name === 's1r2_interserver')).toEqual({
       name: 's1r2_interserver',
       listen: `127.0.0.1:${s1r2.proxyPorts.interserver}`,

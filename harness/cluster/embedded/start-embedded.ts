@@ -11,7 +11,7 @@ import { EMBEDDED_HOSTS, proxyDefinitions } from '../proxy-wiring.ts';
 import { reapLeftovers } from '../reaper.ts';
 import { createRunDir } from '../run-dir.ts';
 import { statePaths } from '../state-dir.ts';
-import { planTopology, type TopologySpec } from '../topology.ts';
+import { clientProxyHost, planTopology, type TopologySpec } from '../topology.ts';
 import { startLocalMembers, type LocalLaunchPlan } from '../local-launch.ts';
 import { ensureLauncher } from './launcher.ts';
 import { locateLibrary, verifyLibrary } from './library.ts';
@@ -45,6 +45,7 @@ export function assignPorts(state: ClusterState, topology: TopologySpec, ports: 
     if (port === undefined) throw new Error('port allocation ran short');
     return port;
   };
+  const clientPort = next();
   for (const keeper of plan.keepers) {
     state.keepers.push({ name: keeper.name, id: keeper.id, clientPort: next(), peerPort: next(), electionPort: next() });
   }
@@ -59,8 +60,9 @@ export function assignPorts(state: ClusterState, topology: TopologySpec, ports: 
       httpPort,
       tcpPort,
       interserverPort,
+      clientHost: clientProxyHost(replica),
       proxyPorts: {
-        client: next(),
+        client: clientPort,
         interserver: separateInterserver ? interserverPort : next(),
         keepers: Object.fromEntries(plan.keepers.map((keeper) => [keeper.name, next()])),
       },
@@ -72,8 +74,8 @@ export function assignPorts(state: ClusterState, topology: TopologySpec, ports: 
 }
 
 export function portsNeeded(topology: TopologySpec, separateInterserver = false): number {
-  const perNode = 4 + topology.keepers;
-  return topology.keepers * 3 + topology.shards * topology.replicas * perNode;
+  const perNode = 3 + topology.keepers;
+  return 1 + topology.keepers * 3 + topology.shards * topology.replicas * perNode;
 }
 
 export function embeddedNodeConfig(state: ClusterState, node: NodeState): string {

@@ -1,0 +1,216 @@
+import type { AtMostOnceAck, InsertOutcome } from '../../../sinks/api.ts';
+import type { CrashPlan, CrashPoint } from '../runtime/crash-points.ts';
+
+/**
+ * Every event of a run's history, one JSON object per line. The checkers compute acknowledged /
+ * lost / duplicated from these plus ground truth, so the meaning of "acknowledged" lives here:
+ * - batching classes and at-least-once: a message is acknowledged once its epoch is in an
+ *   `epoch-commit` event (or below `nextSeq` of a later `state-snapshot`);
+ * - at-most-once: a message is acknowledged only by an `acks` entry `delivered`, or `queued`
+ *   followed by an `ok` `insert-complete` of its own INSERT (queue mode). Its epoch was committed
+ *   BEFORE the write, so a commit acknowledges nothing.
+ */
+export type FlowEvent =
+  | WorkerLaunchEvent
+  | WorkerExitEvent
+  | WorkerStartEvent
+  | SpecRefusalEvent
+  | StoreRefusalEvent
+  | StateSnapshotEvent
+  | PartitionStartedEvent
+  | PartitionRefusedEvent
+  | InsertInvokeEvent
+  | InsertSentEvent
+  | InsertCompleteEvent
+  | EpochCommitEvent
+  | EpochFailedEvent
+  | DeliveredEvent
+  | DeliveryFailedEvent
+  | AcksEvent
+  | CrashEvent;
+
+export type FlowEventType = FlowEvent['type'];
+
+/** What the writer adds to every event. `at` is wall-clock ms (fractional); `seq` orders one writer's lines. */
+export interface Stamp {
+  readonly at: number;
+  readonly writer: string;
+  readonly pid: number;
+  readonly seq: number;
+}
+
+export type Stamped<E extends FlowEvent = FlowEvent> = E & Stamp;
+
+/** Supervisor: a worker process was started (`restart`: a worker ran on these partitions before). */
+export interface WorkerLaunchEvent {
+  readonly type: 'worker-launch';
+  readonly worker: string;
+  readonly workerPid: number;
+  readonly restart: boolean;
+  readonly sink: string;
+  readonly sinkClass: string;
+  readonly partitions: readonly number[];
+  readonly crash?: CrashPlan;
+}
+
+/** Supervisor: a worker process ended. `signal: 'SIGKILL'` after a `crash` event is a planned crash. */
+export interface WorkerExitEvent {
+  readonly type: 'worker-exit';
+  readonly worker: string;
+  readonly workerPid: number;
+  readonly code: number | null;
+  readonly signal: string | null;
+}
+
+/** Worker: the spec was accepted and the store opened. */
+export interface WorkerStartEvent {
+  readonly type: 'worker-start';
+  readonly worker: string;
+  readonly sink: string;
+  readonly sinkClass: string;
+  readonly partitions: readonly number[];
+}
+
+/** Worker: the spec was refused (e.g. a class the registry lacks) before the store was opened. */
+export interface SpecRefusalEvent {
+  readonly type: 'spec-refusal';
+  readonly worker: string;
+  readonly code: string;
+  readonly message: string;
+}
+
+/** Worker: the state file was refused (corrupt, foreign, other schema version). */
+export interface StoreRefusalEvent {
+  readonly type: 'store-refusal';
+  readonly worker: string;
+  readonly path: string;
+  readonly code: string;
+  readonly message: string;
+}
+
+/** Worker, at start: what the store holds for a partition (committed progress survives even a lost commit event). */
+export interface StateSnapshotEvent {
+  readonly type: 'state-snapshot';
+  readonly sink: string;
+  readonly partition: number;
+  readonly nextSeq: number;
+  readonly epoch: number;
+  readonly nextBatch: number;
+  readonly undelivered: readonly { readonly number: number; readonly token: string }[];
+}
+
+export interface PartitionStartedEvent {
+  readonly type: 'partition-started';
+  readonly sink: string;
+  readonly sinkClass: string;
+  readonly partition: number;
+  /** Batching classes: the fingerprints `init` returned. */
+  readonly fingerprints?: { readonly routing: string; readonly targets: Readonly<Record<string, string>> };
+}
+
+/** The sink's `init` threw: the partition makes no progress in this worker. `message` is exact. */
+export interface PartitionRefusedEvent {
+  readonly type: 'partition-refused';
+  readonly sink: string;
+  readonly sinkClass: string;
+  readonly partition: number;
+  readonly code: string;
+  readonly message: string;
+}
+
+/** The identity of one INSERT attempt; `queryId` + `attempt` pair the invoke/sent/complete events. */
+export interface AttemptKey {
+  readonly sink: string;
+  readonly partition: number;
+  /** Outbox batch number, at-least-once epoch, or at-most-once message seq (see `InsertAttempt`). */
+  readonly batch: number;
+  readonly queryId: string;
+  readonly attempt: number;
+}
+
+/** `beforeInsert`: nothing has been sent yet. */
+export interface InsertInvokeEvent extends AttemptKey {
+  readonly type: 'insert-invoke';
+  readonly batchToken?: string;
+  readonly dedupToken?: string;
+  readonly shard: string | null;
+  readonly endpoint: string;
+  readonly messageIds: readonly string[];
+}
+
+/** `insertSent`: the whole body is on the wire, the response is pending. */
+export interface InsertSentEvent extends AttemptKey {
+  readonly type: 'insert-sent';
+}
+
+export interface InsertCompleteEvent extends AttemptKey {
+  readonly type: 'insert-complete';
+  readonly outcome: InsertOutcome;
+  readonly startedAt: number;
+  readonly endedAt: number;
+  readonly error?: { readonly message: string; readonly code?: string; readonly class?: string };
+}
+
+export interface EpochCommitEvent {
+  readonly type: 'epoch-commit';
+  readonly sink: string;
+  readonly sinkClass: string;
+  readonly partition: number;
+  readonly epoch: number;
+  /** The epoch's input `[fromSeq, toSeq)`. */
+  readonly fromSeq: number;
+  readonly toSeq: number;
+  readonly messageIds: readonly string[];
+  /** Outbox batches created by this epoch (batching classes; empty otherwise). */
+  readonly batches: readonly { readonly number: number; readonly token: string; readonly messages: number }[];
+}
+
+/** At-least-once: the write failed, the epoch is not committed and will be processed again. */
+export interface EpochFailedEvent {
+  readonly type: 'epoch-failed';
+  readonly sink: string;
+  readonly partition: number;
+  readonly epoch: number;
+  readonly fromSeq: number;
+  readonly toSeq: number;
+  readonly error: { readonly message: string; readonly code?: string };
+}
+
+/** Batching: the batch is marked delivered in the store. */
+export interface DeliveredEvent {
+  readonly type: 'delivered';
+  readonly sink: string;
+  readonly partition: number;
+  readonly batch: number;
+  readonly token: string;
+}
+
+/** Batching: `deliver` gave up; the sink instance is poisoned and the partition stops. */
+export interface DeliveryFailedEvent {
+  readonly type: 'delivery-failed';
+  readonly sink: string;
+  readonly partition: number;
+  readonly batch: number;
+  readonly token: string;
+  readonly error: { readonly message: string; readonly code?: string };
+}
+
+/** At-most-once: one ack per message of the epoch, in order. `error` when `write` itself threw. */
+export interface AcksEvent {
+  readonly type: 'acks';
+  readonly sink: string;
+  readonly partition: number;
+  readonly epoch: number;
+  readonly acks: readonly { readonly id: string; readonly ack: AtMostOnceAck }[];
+  readonly error?: { readonly message: string; readonly code?: string };
+}
+
+/** Worker: written (and synced) right before the worker SIGKILLs itself at an armed crash point. */
+export interface CrashEvent {
+  readonly type: 'crash';
+  readonly worker: string;
+  readonly point: CrashPoint;
+  readonly partition: number;
+  readonly batch: number;
+  readonly occurrence: number;
+}

@@ -1,0 +1,84 @@
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { HarnessError } from '../../errors.ts';
+import type { FlowEvent, FlowEventType, InsertCompleteEvent, InsertInvokeEvent, Stamped } from './history-events.ts';
+
+const EVENT_TYPES: ReadonlySet<FlowEventType> = new Set<FlowEventType>([
+  'worker-launch', 'worker-exit', 'worker-start', 'spec-refusal', 'store-refusal', 'state-snapshot', 'partition-started',
+  'partition-refused', 'insert-invoke', 'insert-sent', 'insert-complete', 'epoch-commit', 'epoch-failed', 'delivered',
+  'delivery-failed', 'acks', 'crash',
+]);
+
+export interface History {
+  /** All events, ordered by time, then writer, then the writer's own sequence. */
+  readonly events: readonly Stamped[];
+  /** A last line without its newline: only a machine crash mid-write leaves one; it is not an event. */
+  readonly tornLines: readonly { readonly file: string; readonly text: string }[];
+}
+
+/** Reads a history directory (one file per writer) or a merged `history.jsonl`. */
+export function readHistory(path: string): History {
+  const files = statSync(path).isDirectory()
+    ? readdirSync(path)
+        .filter((name) => name.endsWith('.jsonl'))
+        .sort()
+        .map((name) => join(path, name))
+    : [path];
+  const events: Stamped[] = [];
+  const tornLines: { file: string; text: string }[] = [];
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    const lines = text.split('\n');
+    const last = lines.pop() ?? '';
+    if (last !== '') tornLines.push({ file, text: last });
+    lines.forEach((line, index) => events.push(parseLine(line, `${file}:${index + 1}`)));
+  }
+  events.sort((a, b) => a.at - b.at || (a.writer < b.writer ? -1 : a.writer > b.writer ? 1 : 0) || a.seq - b.seq);
+  return { events, tornLines };
+}
+
+/** Writes the merged, ordered history as one `history.jsonl` (the run artifact). */
+export function mergeHistory(dir: string, target: string): History {
+  const history = existsSync(dir) ? readHistory(dir) : { events: [], tornLines: [] };
+  writeFileSync(target, history.events.map((event) => `${JSON.stringify(event)}\n`).join(''));
+  return history;
+}
+
+function parseLine(line: string, where: string): Stamped {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    throw new HarnessError('FLOW_HISTORY_INVALID', `History line ${where} is not JSON; the history file was written by something else or damaged`, { cause: error });
+  }
+  const event = value as Partial<Stamped>;
+  if (typeof event !== 'object' || event === null || !EVENT_TYPES.has(event.type as FlowEventType) || typeof event.at !== 'number' || typeof event.writer !== 'string' || typeof event.seq !== 'number') {
+    throw new HarnessError('FLOW_HISTORY_INVALID', `History line ${where} is not a flow event (type, at, writer, seq): ${line.slice(0, 200)}`);
+  }
+  return event as Stamped;
+}
+
+export function eventsOfType<T extends FlowEventType>(events: readonly Stamped[], type: T): Stamped<Extract<FlowEvent, { type: T }>>[] {
+  return events.filter((event): event is Stamped<Extract<FlowEvent, { type: T }>> => event.type === type);
+}
+
+/** One INSERT attempt as invoke + optional sent + optional complete. */
+export interface InsertAttemptRecord {
+  readonly invoke: Stamped<InsertInvokeEvent>;
+  /** The body was completely sent (`insertSent` fired). */
+  readonly sent: boolean;
+  readonly complete?: Stamped<InsertCompleteEvent>;
+  /** The completion's outcome; `unknown` when the worker died before the attempt ended. */
+  readonly outcome: InsertCompleteEvent['outcome'];
+}
+
+/** Pairs the attempt events (Jepsen's invoke/complete): an attempt cut short by a crash is `unknown`. */
+export function insertAttempts(events: readonly Stamped[]): InsertAttemptRecord[] {
+  const key = (event: { writer: string; queryId: string; attempt: number }) => `${event.writer}\u0000${event.queryId}\u0000${event.attempt}`;
+  const sent = new Set(eventsOfType(events, 'insert-sent').map(key));
+  const completes = new Map(eventsOfType(events, 'insert-complete').map((event) => [key(event), event]));
+  return eventsOfType(events, 'insert-invoke').map((invoke) => {
+    const complete = completes.get(key(invoke));
+    return { invoke, sent: sent.has(key(invoke)), complete, outcome: complete?.outcome ?? 'unknown' };
+  });
+}

@@ -1,0 +1,58 @@
+import type { Logger } from 'pino';
+import type { DynamicParameters, SinkSpec } from '../../../sinks/spec/sink-spec.ts';
+import type { HistorySink } from '../history/history-sink.ts';
+import type { DeterministicSource } from '../source/deterministic-source.ts';
+import type { PartitionProgress, StateStore } from '../store/state-store.ts';
+import type { CrashSwitch } from './crash-points.ts';
+
+/** What every partition runtime is built from. */
+export interface PartitionDeps {
+  readonly spec: SinkSpec;
+  readonly partition: number;
+  readonly store: StateStore;
+  readonly source: DeterministicSource;
+  readonly history: HistorySink;
+  readonly crash: CrashSwitch;
+  readonly log: Logger;
+}
+
+export type EpochOutcome =
+  | { readonly status: 'committed'; readonly epoch: number; readonly fromSeq: number; readonly toSeq: number; readonly batches: readonly number[] }
+  /** At-least-once: the write failed; nothing was committed and the epoch will be processed again. */
+  | { readonly status: 'failed'; readonly epoch: number; readonly fromSeq: number; readonly toSeq: number; readonly error: string }
+  /** The partition was refused at start or stopped after a failure: no progress in this worker. */
+  | { readonly status: 'not-running'; readonly reason: string };
+
+export type PartitionState = 'running' | 'refused' | 'failed';
+
+export interface PartitionStatus {
+  readonly partition: number;
+  readonly sinkClass: string;
+  readonly state: PartitionState;
+  readonly progress: PartitionProgress;
+  readonly undelivered: number;
+  /** The refusal or failure message, exact. */
+  readonly reason?: string;
+  readonly code?: string;
+}
+
+/** One partition job: an epoch loop over one sink instance (plus its delivery loop when batching). */
+export interface PartitionRuntime {
+  readonly partition: number;
+  /** Read one epoch from the source, hand it to the sink, commit it per the class's order. */
+  runEpoch(): Promise<EpochOutcome>;
+  /** Batching: resolves when the outbox is empty, rejects when delivery gave up. Others: at once. */
+  drain(): Promise<void>;
+  status(): PartitionStatus;
+  /** Dynamic parameters for the running sink instance (a refused partition has none). */
+  reconfigure(dynamic: DynamicParameters): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function errorFields(error: unknown): { message: string; code?: string } {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return typeof code === 'string' ? { message: error.message, code } : { message: error.message };
+  }
+  return { message: String(error) };
+}

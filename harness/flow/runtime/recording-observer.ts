@@ -1,0 +1,34 @@
+import type { InsertAttempt, InsertObserver, InsertResult } from '../../../sinks/api.ts';
+import type { AttemptKey } from '../history/history-events.ts';
+import type { HistorySink } from '../history/history-sink.ts';
+import type { CrashSwitch } from './crash-points.ts';
+
+/**
+ * The observer every hosted sink gets: records each attempt as invoke / sent / complete and
+ * implements the two insert-side crash points. The event is written before the crash point
+ * fires, so a crash at `before-insert` still leaves the attempt in the history (never sent).
+ */
+export function recordingObserver(history: HistorySink, crash: CrashSwitch, partition: number): InsertObserver {
+  const key = (attempt: InsertAttempt): AttemptKey => ({ sink: attempt.sink, partition, batch: attempt.batch, queryId: attempt.queryId, attempt: attempt.attempt });
+  return {
+    async beforeInsert(attempt: InsertAttempt) {
+      history.append({
+        type: 'insert-invoke',
+        ...key(attempt),
+        batchToken: attempt.batchToken,
+        dedupToken: attempt.dedupToken,
+        shard: attempt.shard,
+        endpoint: attempt.endpoint,
+        messageIds: attempt.messageIds,
+      });
+      await crash.at('before-insert', partition, attempt.batch);
+    },
+    async insertSent(attempt: InsertAttempt) {
+      history.append({ type: 'insert-sent', ...key(attempt) });
+      await crash.at('during-insert', partition, attempt.batch);
+    },
+    afterInsert(attempt: InsertAttempt, result: InsertResult) {
+      history.append({ type: 'insert-complete', ...key(attempt), outcome: result.outcome, startedAt: result.startedAt, endedAt: result.endedAt, error: result.error });
+    },
+  };
+}

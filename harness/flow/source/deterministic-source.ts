@@ -1,0 +1,75 @@
+import { formatMessageId } from '../../../sinks/domain/message-id.ts';
+import type { SinkMessage } from '../../../sinks/api.ts';
+import type { Row, RowValue } from '../../../sinks/routing/routing-key.ts';
+import { HarnessError } from '../../errors.ts';
+import { hashText, mix32 } from './mix.ts';
+import type { SourceColumn, SourceConfig } from './source-config.ts';
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+const PAYLOAD_SALT = hashText('payload-size');
+
+/**
+ * One partition's input stream: an endless, replayable sequence of messages. Message `seq` is a
+ * pure function of (seed, partition, seq), so `read(fromSeq, count)` returns the same messages
+ * for the same config whenever, wherever and in whatever order it is called — a restarted
+ * worker re-reads exactly what the crashed one read.
+ */
+export class DeterministicSource {
+  constructor(
+    readonly config: SourceConfig,
+    readonly partition: number,
+  ) {
+    if (!Number.isSafeInteger(partition) || partition < 0 || partition >= config.partitions) {
+      throw new HarnessError('FLOW_SOURCE_INVALID', `Partition ${partition} does not exist: the source has partitions 0..${config.partitions - 1}`);
+    }
+  }
+
+  read(fromSeq: number, count: number): SinkMessage[] {
+    if (!Number.isSafeInteger(fromSeq) || fromSeq < 0 || !Number.isSafeInteger(count) || count < 0) {
+      throw new HarnessError('FLOW_SOURCE_INVALID', `read(${fromSeq}, ${count}) needs non-negative integers`);
+    }
+    return Array.from({ length: count }, (_, i) => this.message(fromSeq + i));
+  }
+
+  message(seq: number): SinkMessage {
+    const id = formatMessageId({ generation: this.config.generation, partition: this.partition, seq });
+    const row: Record<string, RowValue> = {};
+    for (const column of this.config.columns) row[column.name] = this.value(column, seq, id);
+    return { id, row: row as Row, byteSize: Buffer.byteLength(JSON.stringify(row)) };
+  }
+
+  private value(column: SourceColumn, seq: number, id: string): RowValue {
+    switch (column.role) {
+      case 'message-id':
+        return id;
+      case 'generation':
+        return this.config.generation;
+      case 'partition':
+        return this.partition;
+      case 'seq':
+        return seq;
+      case 'key':
+        return `k${this.draw(seq, hashText(column.name)) % this.config.keySpace}`;
+      case 'payload':
+        return this.payload(seq, hashText(column.name));
+    }
+  }
+
+  private payload(seq: number, salt: number): string {
+    const { min, max } = this.config.payloadBytes;
+    const size = min + (this.draw(seq, PAYLOAD_SALT ^ salt) % (max - min + 1));
+    let text = '';
+    for (let i = 0; text.length < size; i += 1) {
+      let word = this.draw(seq, salt, i);
+      for (let j = 0; j < 5 && text.length < size; j += 1) {
+        text += ALPHABET[word % ALPHABET.length];
+        word = Math.floor(word / ALPHABET.length);
+      }
+    }
+    return text;
+  }
+
+  private draw(seq: number, ...salt: number[]): number {
+    return mix32(this.config.seed, this.partition, seq, ...salt);
+  }
+}

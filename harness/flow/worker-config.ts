@@ -1,0 +1,29 @@
+import type { EndpointAddress } from '../../sinks/api.ts';
+import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
+import type { CrashPlan } from './runtime/crash-points.ts';
+import type { SourceConfig } from './source/source-config.ts';
+
+/** Everything a worker process is started with (sent over IPC as its first message). */
+export interface WorkerConfig {
+  /** Unique per launch; names the worker's history file and log. */
+  readonly workerId: string;
+  readonly storePath: string;
+  readonly historyDir: string;
+  /** The raw sink spec (JSON), validated in the worker against its own registry. */
+  readonly spec: unknown;
+  readonly partitions: readonly number[];
+  readonly source: SourceConfig;
+  readonly crash?: CrashPlan;
+  /** Batching: committed batches wait for `drain` instead of being delivered at once. */
+  readonly deliveryPaused?: boolean;
+  /** Classes the worker's registry lacks (an older binary). */
+  readonly without?: readonly SinkClassName[];
+  /** The sinks' environment (`password_env_var` is resolved from it). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Spec host → address (the embedded cluster: node name → 127.0.0.1:<proxy port>). */
+  readonly endpoints?: Readonly<Record<string, EndpointAddress>>;
+  /** Module exporting `createSinkFactory` (a `SinkFactoryModule`); default: the real sinks. */
+  readonly factoryModule?: string;
+  /** pino JSON log of this worker. */
+  readonly logPath?: string;
+}

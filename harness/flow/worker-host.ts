@@ -1,0 +1,113 @@
+import type { Logger } from 'pino';
+import type { ResolveEndpoint } from '../../sinks/api.ts';
+import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
+import type { SinkSpec } from '../../sinks/spec/sink-spec.ts';
+import { parseSinkSpec, validateDynamicParameters } from '../../sinks/spec/validate-spec.ts';
+import { HarnessError } from '../errors.ts';
+import type { HistorySink } from './history/history-sink.ts';
+import { CrashSwitch, type CrashAction } from './runtime/crash-points.ts';
+import { errorFields, type EpochOutcome, type PartitionRuntime, type PartitionStatus } from './runtime/partition-runtime.ts';
+import type { SinkFactory } from './runtime/sink-factory.ts';
+import { startPartition } from './runtime/start-partition.ts';
+import { DeterministicSource } from './source/deterministic-source.ts';
+import { StateStore } from './store/state-store.ts';
+import type { WorkerConfig } from './worker-config.ts';
+
+export type StartRefusal = { readonly stage: 'spec' | 'store'; readonly code: string; readonly message: string };
+
+/**
+ * The runtime one worker process hosts: a spec, a store and one partition job per partition. The
+ * order of `start` is the contract of the seed's rollback story: the spec is validated against
+ * this worker's registry BEFORE the store file is opened, so a class the registry lacks is
+ * refused with the state untouched.
+ */
+export class WorkerHost {
+  private constructor(
+    readonly spec: SinkSpec,
+    private readonly store: StateStore,
+    private readonly runtimes: ReadonlyMap<number, PartitionRuntime>,
+  ) {}
+
+  static async start(
+    config: WorkerConfig,
+    factory: SinkFactory,
+    deps: { readonly history: HistorySink; readonly crashAction: CrashAction; readonly log: Logger },
+  ): Promise<WorkerHost | StartRefusal> {
+    const { history, log } = deps;
+    const env = { ...process.env, ...config.env };
+    let spec: SinkSpec;
+    try {
+      spec = parseSinkSpec(config.spec, { registry: factory.registry, env });
+    } catch (error) {
+      const { message, code = 'UNKNOWN' } = errorFields(error);
+      history.append({ type: 'spec-refusal', worker: config.workerId, code, message });
+      return { stage: 'spec', code, message };
+    }
+    let store: StateStore;
+    try {
+      store = StateStore.open(config.storePath);
+    } catch (error) {
+      const { message, code = 'UNKNOWN' } = errorFields(error);
+      history.append({ type: 'store-refusal', worker: config.workerId, path: config.storePath, code, message });
+      return { stage: 'store', code, message };
+    }
+    history.append({ type: 'worker-start', worker: config.workerId, sink: spec.name, sinkClass: spec.sink_class_name, partitions: config.partitions });
+
+    const crash = new CrashSwitch(config.crash, deps.crashAction);
+    const book = config.endpoints;
+    const resolveEndpoint: ResolveEndpoint | undefined = book && ((host, port) => book[host] ?? { host, port });
+    const runtimes = new Map<number, PartitionRuntime>();
+    // One after another: `init` order (and so the history) does not depend on timing.
+    for (const partition of config.partitions) {
+      const partitionLog = log.child({ partition });
+      const deps = { spec, partition, store, source: new DeterministicSource(config.source, partition), history, crash, log: partitionLog };
+      runtimes.set(partition, await startPartition(deps, factory, { env, resolveEndpoint, deliveryPaused: config.deliveryPaused ?? false }));
+    }
+    return new WorkerHost(spec, store, runtimes);
+  }
+
+  status(): PartitionStatus[] {
+    return [...this.runtimes.values()].map((runtime) => runtime.status());
+  }
+
+  /** Runs `count` epochs on each partition (partitions concurrently); a partition stops at its first non-committed epoch. */
+  async runEpochs(count: number, partitions?: readonly number[]): Promise<Record<number, EpochOutcome[]>> {
+    const results = await Promise.all(
+      this.select(partitions).map(async (runtime) => {
+        const outcomes: EpochOutcome[] = [];
+        for (let i = 0; i < count; i += 1) {
+          const outcome = await runtime.runEpoch();
+          outcomes.push(outcome);
+          if (outcome.status !== 'committed') break;
+        }
+        return [runtime.partition, outcomes] as const;
+      }),
+    );
+    return Object.fromEntries(results);
+  }
+
+  async drain(partitions?: readonly number[]): Promise<void> {
+    await Promise.all(this.select(partitions).map((runtime) => runtime.drain()));
+  }
+
+  /** Dynamic reconfiguration of the running sinks, validated like the original (dynamic section only). */
+  async reconfigure(raw: unknown, partitions?: readonly number[]): Promise<void> {
+    const result = validateDynamicParameters(raw, SINK_CLASSES[this.spec.sink_class_name]);
+    if (!result.ok) throw new HarnessError('SINK_SPEC_INVALID', result.problems.map((problem) => problem.message).join('\n'));
+    await Promise.all(this.select(partitions).map((runtime) => runtime.reconfigure(result.dynamic)));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.runtimes.values()].map((runtime) => runtime.close()));
+    this.store.close();
+  }
+
+  private select(partitions: readonly number[] | undefined): PartitionRuntime[] {
+    if (partitions === undefined) return [...this.runtimes.values()];
+    return partitions.map((partition) => {
+      const runtime = this.runtimes.get(partition);
+      if (!runtime) throw new HarnessError('FLOW_PARTITION_UNKNOWN', `This worker does not host partition ${partition}; it hosts ${[...this.runtimes.keys()].join(', ')}`);
+      return runtime;
+    });
+  }
+}
