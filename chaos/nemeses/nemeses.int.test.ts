@@ -154,7 +154,7 @@ describe('process and link faults verify themselves', () => {
       return window.verified;
     }, { timeout: 30_000, interval: 500 }).toBe(true);
     await fault.heal(context, window);
-    await get(direct, 's1r2').command({ query: 'SYSTEM SYNC REPLICA chaos.events_rep', clickhouse_settings: { receive_timeout: '60' } });
+    await get(direct, 's1r2').command({ query: 'SYSTEM SYNC REPLICA chaos.events_rep', clickhouse_settings: { receive_timeout: 60 } });
     expect(Number(await queryValue<string>(get(direct, 's1r2'), `SELECT count() FROM chaos.events_rep WHERE id = '${result.id}'`))).toBe(1);
   });
 });

@@ -1,0 +1,70 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import type { ReplicaTruth } from '../../properties/checkers/observations.ts';
+import { harnessClient, queryRows } from '../clickhouse/client.ts';
+import type { ClusterDescription } from '../cluster/description.ts';
+import { HarnessError } from '../errors.ts';
+
+export interface GroundTruth {
+  readonly replicas: readonly ReplicaTruth[];
+  readonly viaDistributed: ReadonlyMap<string, number>;
+  /** INSERTs that ClickHouse deduplicated (query_log ProfileEvents DuplicatedInsertedBlocks > 0). */
+  readonly dedupHits: number;
+  readonly readAt: number;
+}
+
+export interface TruthTarget {
+  readonly database: string;
+  /** Base table name: the oracle reads `<name>_rep` on every replica and `<name>_dist` once. */
+  readonly table: string;
+}
+
+async function countsById(client: ClickHouseClient, table: string): Promise<Map<string, number>> {
+  const rows = await queryRows<{ id: string; c: string }>(client, `SELECT id, count() AS c FROM ${table} GROUP BY id`);
+  return new Map(rows.map((row) => [row.id, Number(row.c)]));
+}
+
+/**
+ * What ClickHouse holds once healed: every replica of every shard read DIRECTLY (bypassing the
+ * fault proxies) after SYSTEM SYNC REPLICA, the `_dist` union as a user reads it, and the dedup
+ * hits from every replica's query_log. A replica that cannot sync is an infrastructure error.
+ */
+export async function collectGroundTruth(description: ClusterDescription, target: TruthTarget, syncTimeoutS = 120): Promise<GroundTruth> {
+  const replicas = description.shards.flatMap((shard) => shard.replicas.map((replica) => ({ shard: shard.name, replica })));
+  const clients = replicas.map(({ replica }) => harnessClient(replica.direct_http, { timeoutMs: (syncTimeoutS + 10) * 1000 }));
+  try {
+    const local = `${target.database}.${target.table}_rep`;
+    await Promise.all(
+      clients.map(async (client, index) => {
+        try {
+          await client.command({ query: `SYSTEM SYNC REPLICA ${local}`, clickhouse_settings: { receive_timeout: syncTimeoutS } });
+          await client.command({ query: 'SYSTEM FLUSH LOGS' });
+        } catch (error) {
+          const name = replicas[index]?.replica.name ?? '?';
+          throw new HarnessError('ORACLE_SYNC_FAILED', `replica ${name} could not sync ${local} within ${syncTimeoutS} s: ${(error as Error).message}`, { cause: error });
+        }
+      }),
+    );
+    const truths = await Promise.all(
+      clients.map(async (client, index) => ({
+        shard: replicas[index]?.shard ?? '?',
+        replica: replicas[index]?.replica.name ?? '?',
+        counts: await countsById(client, local),
+      })),
+    );
+    const [first] = clients;
+    if (first === undefined) throw new HarnessError('ORACLE_NO_REPLICA', 'the cluster description lists no replica');
+    const viaDistributed = await countsById(first, `${target.database}.${target.table}_dist`);
+    const hits = await Promise.all(
+      clients.map(async (client) => {
+        const rows = await queryRows<{ c: string }>(
+          client,
+          `SELECT count() AS c FROM system.query_log WHERE type = 'QueryFinish' AND query_kind = 'Insert' AND has(databases, '${target.database}') AND ProfileEvents['DuplicatedInsertedBlocks'] > 0`,
+        );
+        return Number(rows[0]?.c ?? 0);
+      }),
+    );
+    return { replicas: truths, viaDistributed, dedupHits: hits.reduce((a, b) => a + b, 0), readAt: Date.now() };
+  } finally {
+    await Promise.all(clients.map((client) => client.close()));
+  }
+}

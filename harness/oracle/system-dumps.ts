@@ -1,0 +1,33 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { harnessClient, queryRows } from '../clickhouse/client.ts';
+import type { ClusterDescription } from '../cluster/description.ts';
+
+const DUMPS: Readonly<Record<string, (database: string) => string>> = {
+  query_log: (db) =>
+    `SELECT event_time_microseconds, query_id, type, query_kind, exception_code, written_rows, ProfileEvents['DuplicatedInsertedBlocks'] AS duplicated_blocks, Settings['insert_deduplication_token'] AS token FROM system.query_log WHERE has(databases, '${db}') ORDER BY event_time_microseconds`,
+  part_log: (db) => `SELECT event_time_microseconds, event_type, table, part_name, rows, query_id, error FROM system.part_log WHERE database = '${db}' ORDER BY event_time_microseconds`,
+  replicas: (db) => `SELECT * FROM system.replicas WHERE database = '${db}'`,
+  replication_queue: (db) => `SELECT * FROM system.replication_queue WHERE database = '${db}'`,
+  parts: (db) => `SELECT table, name, rows, active, modification_time FROM system.parts WHERE database = '${db}'`,
+};
+
+/** Writes the system tables a reader of a report needs, one JSON-lines file per replica and table. */
+export async function dumpSystemTables(description: ClusterDescription, database: string, dir: string): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  for (const replica of description.shards.flatMap((shard) => shard.replicas)) {
+    const client = harnessClient(replica.direct_http, { timeoutMs: 20_000 });
+    try {
+      for (const [table, query] of Object.entries(DUMPS)) {
+        try {
+          const rows = await queryRows<Record<string, unknown>>(client, query(database));
+          writeFileSync(join(dir, `${replica.name}.${table}.jsonl`), rows.map((row) => JSON.stringify(row)).join('\n') + (rows.length > 0 ? '\n' : ''));
+        } catch (error) {
+          writeFileSync(join(dir, `${replica.name}.${table}.error.txt`), `${(error as Error).message}\n`);
+        }
+      }
+    } finally {
+      await client.close();
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import fc from 'fast-check';
+import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
+import { SINK_CLASSES, type HostForm } from '../../sinks/sink-classes.ts';
+import type { ClusterEndpoints } from './cluster-endpoints.ts';
+
+/** A sink spec as a user writes it (JSON), before validation. */
+export interface RawSinkSpec {
+  readonly sink_class_name: string;
+  readonly name: string;
+  readonly parameters: Record<string, unknown>;
+  readonly dynamic_parameters: Record<string, unknown>;
+}
+
+export interface SpecTarget {
+  readonly sinkClass: SinkClassName;
+  readonly name: string;
+  readonly database: string;
+  readonly table: string;
+  readonly endpoints: ClusterEndpoints;
+}
+
+function hostForm(form: HostForm, endpoints: ClusterEndpoints): fc.Arbitrary<Record<string, unknown>> {
+  const shards = [...endpoints.shards];
+  const [firstShard] = shards;
+  if (firstShard === undefined) throw new Error('the cluster has no shard');
+  switch (form) {
+    case 'host':
+      return fc.constantFrom(...firstShard[1]).map((host) => ({ host }));
+    case 'hosts':
+      return fc.constant(firstShard[1].length > 1 ? { hosts: [...firstShard[1]] } : { host: firstShard[1][0] });
+    case 'shard_hosts':
+      return fc
+        .record({ keyed: fc.boolean(), reversed: fc.boolean() })
+        .map(({ keyed, reversed }) => ({
+          shard_hosts: Object.fromEntries(shards.map(([name, hosts]) => [name, reversed ? [...hosts].reverse() : [...hosts]])),
+          ...(keyed ? { sharding_key_columns: ['key'] } : {}),
+        }));
+  }
+}
+
+/**
+ * Every host form the class accepts, batch limits small enough that epochs cut several batches,
+ * retries fast enough for a chaos run, and at-most-once in both strategy modes.
+ */
+export function arbSinkSpec(target: SpecTarget, options: { forms?: readonly HostForm[] } = {}): fc.Arbitrary<RawSinkSpec> {
+  const descriptor = SINK_CLASSES[target.sinkClass];
+  const forms = descriptor.hostForms.filter((form) => options.forms === undefined || options.forms.includes(form));
+  const form = fc.constantFrom(...forms).chain((chosen) => hostForm(chosen, target.endpoints));
+  const dynamic = fc.record({
+    retry_backoff: fc.integer({ min: 20, max: 150 }),
+    write_timeout: fc.integer({ min: 3000, max: 6000 }),
+    max_insert_attempts: fc.integer({ min: 4, max: 10 }),
+    max_rows_per_batch: fc.integer({ min: 1, max: 16 }),
+    max_bytes_per_batch: fc.oneof(fc.constant(5_242_880), fc.integer({ min: 64, max: 4096 })),
+    queue_limit: fc.integer({ min: 1 << 16, max: 1 << 22 }),
+  });
+  return fc.record({ form, dynamic, ordered: fc.boolean(), policy: fc.constantFrom('ordered_round_robin', 'random_start') }).map(({ form, dynamic, ordered, policy }) => {
+    const { queue_limit, max_rows_per_batch, max_bytes_per_batch, ...common } = dynamic;
+    return {
+      sink_class_name: target.sinkClass,
+      name: target.name,
+      parameters: {
+        ...form,
+        port: target.endpoints.port,
+        database: target.database,
+        table: target.table,
+        host_selection_policy: policy,
+        ...(descriptor.atMostOnceStrategy ? { at_most_once_strategy: { enabled: !ordered } } : {}),
+      },
+      dynamic_parameters: {
+        ...common,
+        ...(descriptor.batching ? { max_rows_per_batch, max_bytes_per_batch } : {}),
+        ...(descriptor.atMostOnceStrategy ? { at_most_once_strategy: { total_queue_bytes_limit: queue_limit } } : {}),
+      },
+    };
+  });
+}
