@@ -144,7 +144,7 @@ export class Connection {
     side.closing = true;
     side.socket.pause();
     this.linkFrom(side)?.end();
-    if (this.resetOnClose) {
+    if (this.resetOnClose && side === this.client) {
       this.kill(side.socket);
       return;
     }
@@ -152,9 +152,10 @@ export class Connection {
     side.socket.end();
   }
 
+  /** Only the client's socket has linger 0, as in the real server: the upstream always sees a normal close. */
   private kill(socket: Socket): void {
     if (socket.destroyed) return;
-    if (this.resetOnClose && !socket.connecting) socket.resetAndDestroy();
+    if (this.resetOnClose && socket === this.client.socket && !socket.connecting) socket.resetAndDestroy();
     else socket.destroy();
   }
 
