@@ -4,12 +4,15 @@
  * per epoch; the sinks own everything that talks to ClickHouse. Crash points and the attempt
  * history hang off `InsertObserver`, so a sink never knows it is under test.
  */
+import type { Logger } from 'pino';
 import type { BatchToken, DedupToken } from './domain/batch-token.ts';
 import type { MessageId } from './domain/message-id.ts';
 import type { ShardName } from './domain/shard-name.ts';
 import type { Row } from './routing/routing-key.ts';
-import type { SinkSpec } from './spec/sink-spec.ts';
+import type { Random } from './endpoints/endpoint-rotation.ts';
+import type { DynamicParameters, SinkSpec } from './spec/sink-spec.ts';
 import type { TopologyFingerprints } from './topology/topology-guard.ts';
+import type { StreamColumn } from './types/stream-type.ts';
 
 /** One message handed to a sink: id, the row it writes, its size as the batch byte limit counts it. */
 export interface SinkMessage {
@@ -23,7 +26,10 @@ export type InsertOutcome = 'ok' | 'failed' | 'unknown';
 
 export interface InsertAttempt {
   readonly sink: string;
-  /** Outbox batch number (batching classes) or epoch number (at-least-once) or message seq (at-most-once). */
+  /**
+   * Outbox batch number (batching classes), epoch number (at-least-once), or the seq of the first
+   * message of the INSERT (at-most-once; in queue mode every INSERT carries one message).
+   */
   readonly batch: number;
   /** Present for the batching classes. */
   readonly batchToken?: BatchToken;
@@ -31,7 +37,7 @@ export interface InsertAttempt {
   readonly dedupToken?: DedupToken | BatchToken;
   /** The shard name, or null for the `host`/`hosts` forms. */
   readonly shard: ShardName | null;
-  /** `host:port` the request went to. */
+  /** `host:port` the request went to, as the spec names it (before `resolveEndpoint`). */
   readonly endpoint: string;
   readonly queryId: string;
   readonly messageIds: readonly MessageId[];
@@ -75,14 +81,47 @@ export interface BatchingSinkState {
   readonly undelivered: readonly OutboxBatch[];
 }
 
+/** Where a spec's `host` + `port` is reached. */
+export interface EndpointAddress {
+  readonly host: string;
+  readonly port: number;
+}
+export type ResolveEndpoint = (host: string, port: number) => EndpointAddress;
+
 export interface SinkContext {
   readonly partition: number;
   readonly observer: InsertObserver;
   readonly env: NodeJS.ProcessEnv;
+  /**
+   * The input stream's columns. Checked against the table at session start (section 5); they
+   * also decide which columns every INSERT names.
+   */
+  readonly streamSchema: readonly StreamColumn[];
+  /**
+   * Maps a spec host to the address to dial (default: as written, resolved by DNS). The embedded
+   * cluster serves every node on 127.0.0.1 behind its own proxy port, which one shared `port`
+   * cannot express; its runtime passes an address book keyed by node name.
+   */
+  readonly resolveEndpoint?: ResolveEndpoint;
+  /** The RNG behind `host_selection_policy = random_start` (default `Math.random`). */
+  readonly random?: Random;
+  /** Parent logger (default: the root logger's `sink` component). */
+  readonly logger?: Logger;
+}
+
+/**
+ * What every class does on dynamic reconfiguration (validate the new section with
+ * `validateDynamicParameters` first): no repeat of the metadata check; a changed `write_timeout`
+ * recreates the clients and re-reads the dedup window; a changed `replay_horizon` or
+ * `async_insert` re-runs only the dedup-window comparison.
+ */
+export interface Reconfigurable {
+  reconfigure(dynamic: DynamicParameters): Promise<void>;
 }
 
 /** Both exactly-once classes. */
-export interface BatchingSink {
+export interface BatchingSink extends Reconfigurable {
+  readonly kind: 'batching';
   readonly spec: SinkSpec;
   /**
    * Reads ClickHouse metadata when needed and runs the topology guard against the persisted
@@ -98,24 +137,36 @@ export interface BatchingSink {
 }
 
 /** At-least-once: the epoch's rows go in synchronously before the epoch commits. */
-export interface AtLeastOnceSink {
+export interface AtLeastOnceSink extends Reconfigurable {
+  readonly kind: 'at-least-once';
   readonly spec: SinkSpec;
   /** Throws when the epoch could not be written; the runtime then does not commit it. */
   writeEpoch(epoch: number, messages: readonly SinkMessage[]): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Per message: `delivered`, or `acked-with-error` once an INSERT started and failed, or `dropped` (queue full). */
-export type AtMostOnceAck = 'delivered' | 'acked-with-error' | 'dropped';
+/**
+ * Per message: `delivered`; `acked-with-error` once its INSERT started and failed or ended
+ * unknown (or it could not be sent at all); `dropped` (queue full); `queued` (queue mode: admitted,
+ * sent later without the caller waiting; its fate shows in the observer's `afterInsert`).
+ */
+export type AtMostOnceAck = 'delivered' | 'acked-with-error' | 'dropped' | 'queued';
 
-export interface AtMostOnceSink {
+export interface AtMostOnceSink extends Reconfigurable {
+  readonly kind: 'at-most-once';
   readonly spec: SinkSpec;
   /**
-   * Offers messages in order. Ordered mode (`enabled=false`): pending messages are delivered in
-   * order, retried only while no INSERT has started. Queue mode (`enabled=true`): each message is
-   * sent independently through a bounded byte queue; on overflow it is dropped with a warning.
-   * Never inserts a message again once its INSERT has started.
+   * Offers messages in order. Ordered mode (`enabled=false`): the messages are delivered in
+   * order (one INSERT per shard per call) and the call resolves with their final acks; a failure
+   * before the INSERT started is retried. Queue mode (`enabled=true`): each message is admitted
+   * to a bounded byte queue (`queued`) or dropped with a warning (`dropped`) and the call returns
+   * at once; every queued message is then sent as its own INSERT. Never inserts a message again
+   * once its INSERT has started.
    */
   write(messages: readonly SinkMessage[]): Promise<readonly AtMostOnceAck[]>;
+  /** Queue mode: resolves once every queued message has been sent or acked with error. */
+  drain(): Promise<void>;
   close(): Promise<void>;
 }
+
+export type AnySink = BatchingSink | AtLeastOnceSink | AtMostOnceSink;

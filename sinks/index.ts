@@ -1,4 +1,4 @@
-/** The public API of `sinks/`: the pure foundation the write session and the sink classes build on. */
+/** The public API of `sinks/`: the four sink classes, their write session, and the pure foundation under them. */
 export * from './domain/index.ts';
 export * from './sink-classes.ts';
 export * from './registry.ts';
@@ -33,3 +33,13 @@ export * from './retry/insert-give-up.ts';
 
 export { insertSettingsFor } from './settings/insert-settings.ts';
 export { EndpointRotation, startIndex, type Random } from './endpoints/endpoint-rotation.ts';
+
+export type * from './api.ts';
+export { createSink, SINK_IMPLEMENTATIONS, type SinkConstructor } from './classes/create-sink.ts';
+export { ClickHouseBatchingSink, ShardedClickHouseBatchingSink } from './classes/batching-sink.ts';
+export { AtLeastOnceClickHouseSink } from './classes/at-least-once-sink.ts';
+export { AtMostOnceClickHouseSink } from './classes/at-most-once-sink.ts';
+export { WriteSession, type WriteSessionOptions } from './session/write-session.ts';
+export { addressBook } from './session/address-book.ts';
+export { failedAttemptOutcome, type FailedAttemptOutcome } from './insert/attempt-outcome.ts';
+export { clusterAddressBook, clusterShardHosts, NOMINAL_PORT } from './testing/cluster-endpoints.ts';

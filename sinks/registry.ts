@@ -9,8 +9,8 @@ export interface RegisteredSinkClass<Impl> {
 /**
  * The sink classes a binary knows. Specs naming a class outside it are refused before any sink
  * state is read (the seed's rollback story: a binary without the sharded class refuses the
- * sharded spec). For now entries carry only descriptors; the write paths will register their
- * constructors as `implementation`.
+ * sharded spec). `descriptorsOnly()` serves spec validation; `classes/create-sink.ts` registers the
+ * four constructors as `implementation` (`SINK_IMPLEMENTATIONS`).
  */
 export class SinkRegistry<Impl = undefined> {
   private readonly entries: ReadonlyMap<SinkClassName, RegisteredSinkClass<Impl>>;

@@ -1,0 +1,108 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import { Toxiproxy, type Toxic } from 'toxiproxy-node-client';
+import { harnessClient, queryRows, queryValue } from '../../harness/clickhouse/client.ts';
+import type { StartedLocalCluster } from '../../harness/cluster/local-cluster.ts';
+import { startEmbeddedCluster } from '../../harness/cluster/embedded/start-embedded.ts';
+import type { SinkContext, SinkMessage } from '../api.ts';
+import { SINK_IMPLEMENTATIONS } from '../classes/create-sink.ts';
+import { messageId } from '../domain/message-id.ts';
+import { shardName, type ShardName } from '../domain/shard-name.ts';
+import { RendezvousRouter } from '../routing/rendezvous-router.ts';
+import { routingKeyFor } from '../routing/routing-key.ts';
+import type { SinkSpec } from '../spec/sink-spec.ts';
+import { parseSinkSpec } from '../spec/validate-spec.ts';
+import type { StreamColumn } from '../types/stream-type.ts';
+import { clusterAddressBook, clusterShardHosts, NOMINAL_PORT } from './cluster-endpoints.ts';
+import { captureLogs } from './log-capture.ts';
+import { RecordingObserver } from './recording-observer.ts';
+
+/** The embedded 2x2 cluster with what the sink integration tests need around it. */
+export class SinkTestCluster {
+  private constructor(
+    readonly cluster: StartedLocalCluster,
+    readonly nodes: ReadonlyMap<string, ClickHouseClient>,
+    private readonly toxiproxy: Toxiproxy,
+  ) {}
+
+  static async start(): Promise<SinkTestCluster> {
+    const cluster = await startEmbeddedCluster({ topology: { shards: 2, replicas: 2, keepers: 1 } });
+    const nodes = new Map(cluster.description.shards.flatMap((shard) => shard.replicas.map((replica) => [replica.name, harnessClient(replica.http)] as const)));
+    return new SinkTestCluster(cluster, nodes, new Toxiproxy(cluster.description.toxiproxy ?? ''));
+  }
+
+  node(name: string): ClickHouseClient {
+    const client = this.nodes.get(name);
+    if (!client) throw new Error(`no node ${name}`);
+    return client;
+  }
+
+  get shardHosts(): Record<string, string[]> {
+    return clusterShardHosts(this.cluster.description);
+  }
+
+  spec(raw: { sink_class_name: string; parameters: Record<string, unknown>; dynamic_parameters?: Record<string, unknown> }, database: string): SinkSpec {
+    return parseSinkSpec({ name: 'it', ...raw, parameters: { port: NOMINAL_PORT, database, ...raw.parameters } }, { registry: SINK_IMPLEMENTATIONS, env: {} });
+  }
+
+  context(streamSchema: readonly StreamColumn[], partition = 0): SinkContext & { observer: RecordingObserver; records: Record<string, unknown>[] } {
+    const { logger, records } = captureLogs();
+    return { partition, observer: new RecordingObserver(), env: {}, streamSchema, resolveEndpoint: clusterAddressBook(this.cluster.description), logger, records };
+  }
+
+  async command(nodes: readonly string[], query: string): Promise<void> {
+    for (const name of nodes) await this.node(name).command({ query });
+  }
+
+  /** Message ids present on one node, sorted. */
+  async idsOn(node: string, table: string): Promise<string[]> {
+    await this.node(node).command({ query: `SYSTEM SYNC REPLICA ${table}`, clickhouse_settings: { receive_timeout: 60 } });
+    const rows = await queryRows<{ id: string }>(this.node(node), `SELECT id FROM ${table} ORDER BY id`);
+    return rows.map((row) => row.id);
+  }
+
+  /** The `system.query_log` row of one query, after flushing the logs. */
+  async queryLogOf(node: string, queryId: string): Promise<{ type: string; written_rows: number | string; token: string } | undefined> {
+    await this.node(node).command({ query: 'SYSTEM FLUSH LOGS' });
+    const result = await this.node(node).query({
+      query: "SELECT type, written_rows, Settings['insert_deduplication_token'] AS token FROM system.query_log WHERE query_id = {id:String} AND type != 'QueryStart'",
+      query_params: { id: queryId },
+      format: 'JSONEachRow',
+    });
+    const rows = await result.json<{ type: string; written_rows: number | string; token: string }>();
+    return rows[0];
+  }
+
+  async count(node: string, table: string): Promise<number> {
+    return Number(await queryValue<string>(this.node(node), `SELECT count() FROM ${table}`));
+  }
+
+  /** Disables (connection refused) or enables a node's client proxy. */
+  async setReachable(node: string, reachable: boolean): Promise<void> {
+    const proxy = await this.toxiproxy.get(`${node}_client`);
+    await proxy.update({ enabled: reachable, listen: proxy.listen, upstream: proxy.upstream });
+  }
+
+  /** Delays every answer of a node by `ms` (the request still reaches the server). */
+  async delayAnswers(node: string, ms: number): Promise<Toxic<unknown>> {
+    const proxy = await this.toxiproxy.get(`${node}_client`);
+    return proxy.addToxic({ name: `slow_answers_${node}`, type: 'latency', stream: 'downstream', toxicity: 1, attributes: { latency: ms, jitter: 0 } } as never);
+  }
+
+  async down(): Promise<void> {
+    await Promise.all([...this.nodes.values()].map((client) => client.close()));
+    await this.cluster.down();
+  }
+}
+
+/** `count` messages from `first`, ids `1-<partition>-<seq>`, rows `{ id: m<seq>, v: seq }`. */
+export function messagesFrom(first: number, count: number, partition = 0): SinkMessage[] {
+  return Array.from({ length: count }, (_, i) => {
+    const seq = first + i;
+    return { id: messageId(`1-${partition}-${seq}`), row: { id: `m${seq}`, v: seq }, byteSize: 10 };
+  });
+}
+
+/** The shard rendezvous routing names for a message (routing by message id). */
+export function expectedShard(message: SinkMessage, shards: readonly string[]): ShardName {
+  return new RendezvousRouter(shards.map(shardName)).route(routingKeyFor(message.id, message.row, []));
+}
