@@ -1,4 +1,3 @@
-import type { EndpointAddress } from '../../sinks/api.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import type { CrashPlan } from './runtime/crash-points.ts';
 import type { SourceConfig } from './source/source-config.ts';
@@ -20,8 +19,11 @@ export interface WorkerConfig {
   readonly without?: readonly SinkClassName[];
   /** The sinks' environment (`password_env_var` is resolved from it). */
   readonly env?: Readonly<Record<string, string>>;
-  /** Spec host → address (the embedded cluster: node name → 127.0.0.1:<proxy port>). */
-  readonly endpoints?: Readonly<Record<string, EndpointAddress>>;
+  /**
+   * Spec host → `http://ip:port` (the embedded cluster: node name → its client proxy), through
+   * the sinks' `addressBook`; a host missing from it is refused, never looked up in DNS.
+   */
+  readonly endpoints?: Readonly<Record<string, string>>;
   /** Module exporting `createSinkFactory` (a `SinkFactoryModule`); default: the real sinks. */
   readonly factoryModule?: string;
   /** pino JSON log of this worker. */

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { ResolveEndpoint } from '../../sinks/api.ts';
+import { addressBook } from '../../sinks/session/address-book.ts';
 import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
 import type { SinkSpec } from '../../sinks/spec/sink-spec.ts';
 import { parseSinkSpec, validateDynamicParameters } from '../../sinks/spec/validate-spec.ts';
@@ -54,8 +54,7 @@ export class WorkerHost {
     history.append({ type: 'worker-start', worker: config.workerId, sink: spec.name, sinkClass: spec.sink_class_name, partitions: config.partitions });
 
     const crash = new CrashSwitch(config.crash, deps.crashAction);
-    const book = config.endpoints;
-    const resolveEndpoint: ResolveEndpoint | undefined = book && ((host, port) => book[host] ?? { host, port });
+    const resolveEndpoint = config.endpoints && addressBook(config.endpoints);
     const runtimes = new Map<number, PartitionRuntime>();
     // One after another: `init` order (and so the history) does not depend on timing.
     for (const partition of config.partitions) {

@@ -34,7 +34,7 @@ export class AtLeastOncePartition implements PartitionRuntime {
       // (a new sink instance) processes the epoch again.
       this.failure = errorFields(error);
       history.append({ type: 'epoch-failed', sink: spec.name, partition, ...range, error: this.failure });
-      this.deps.log.warn({ partition, epoch, err: error }, 'epoch write failed; epoch not committed');
+      this.deps.log.warn({ epoch, err: error }, 'epoch write failed; epoch not committed');
       return { status: 'failed', ...range, error: this.failure.message };
     }
     await crash.at('after-insert-before-state', partition, epoch);

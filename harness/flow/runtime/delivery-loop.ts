@@ -40,7 +40,7 @@ export class DeliveryLoop {
       } catch (error) {
         // A store failure (e.g. another worker marked the batch): the loop's own fault, not the sink's.
         this.failureValue = errorFields(error);
-        this.deps.log.error({ partition: this.deps.partition, err: error }, 'delivery loop failed');
+        this.deps.log.error({ err: error }, 'delivery loop failed');
       } finally {
         this.running = undefined;
       }
@@ -84,7 +84,7 @@ export class DeliveryLoop {
     } catch (error) {
       this.failureValue = errorFields(error);
       history.append({ type: 'delivery-failed', sink: spec.name, partition, batch: batch.number, token: batch.token, error: this.failureValue });
-      log.warn({ partition, batch: batch.number, err: error }, 'delivery gave up; partition stopped');
+      log.warn({ batch: batch.number, err: error }, 'delivery gave up; partition stopped');
       return false;
     }
   }

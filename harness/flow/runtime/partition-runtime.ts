@@ -13,6 +13,7 @@ export interface PartitionDeps {
   readonly source: DeterministicSource;
   readonly history: HistorySink;
   readonly crash: CrashSwitch;
+  /** Bound to the partition already. */
   readonly log: Logger;
 }
 

@@ -1,3 +1,4 @@
+import { HarnessError } from '../../errors.ts';
 import type { EpochOutcome, PartitionDeps, PartitionRuntime, PartitionStatus } from './partition-runtime.ts';
 
 /**
@@ -19,7 +20,10 @@ export class RefusedPartition implements PartitionRuntime {
     return { status: 'not-running', reason: this.refusal.message };
   }
 
-  async drain(): Promise<void> {}
+  /** Its undelivered batches cannot go anywhere from here: draining means restoring the spec first. */
+  async drain(): Promise<void> {
+    throw new HarnessError('FLOW_PARTITION_REFUSED', `Partition ${this.deps.partition} cannot drain: its sink refused to start (${this.refusal.message.split('\n')[0]})`);
+  }
 
   status(): PartitionStatus {
     const { spec, partition, store } = this.deps;

@@ -42,8 +42,8 @@ export async function startPartition(deps: PartitionDeps, factory: SinkFactory, 
   const refuse = async (error: unknown, sink?: AnySink): Promise<PartitionRuntime> => {
     const refusal = errorFields(error);
     history.append({ type: 'partition-refused', sink: spec.name, sinkClass: spec.sink_class_name, partition, code: refusal.code ?? 'UNKNOWN', message: refusal.message });
-    log.warn({ partition, code: refusal.code }, 'partition refused to start');
-    await sink?.close().catch((closeError: unknown) => log.warn({ partition, err: closeError }, 'closing a refused sink failed'));
+    log.warn({ code: refusal.code }, 'partition refused to start');
+    await sink?.close().catch((closeError: unknown) => log.warn({ err: closeError }, 'closing a refused sink failed'));
     return new RefusedPartition(deps, refusal);
   };
 
@@ -71,7 +71,7 @@ export async function startPartition(deps: PartitionDeps, factory: SinkFactory, 
     if (undelivered.count > 0) {
       // The seed: switching back from a batching class with undelivered state is not a safe
       // rollback. The outbox stays as it is (a later batching start still sees it), unused.
-      log.warn({ partition, undelivered: undelivered.count, sinkClass: spec.sink_class_name }, 'undelivered outbox batches are ignored by a non-batching class');
+      log.warn({ undelivered: undelivered.count, sinkClass: spec.sink_class_name }, 'undelivered outbox batches are ignored by a non-batching class');
     }
     runtime = sink.kind === 'at-least-once' ? new AtLeastOncePartition(deps, sink) : new AtMostOncePartition(deps, sink);
   }
@@ -85,7 +85,7 @@ export async function startPartition(deps: PartitionDeps, factory: SinkFactory, 
   return runtime;
 }
 
-export function kindOf(sinkClass: keyof typeof SINK_CLASSES): AnySink['kind'] {
+function kindOf(sinkClass: keyof typeof SINK_CLASSES): AnySink['kind'] {
   const descriptor = SINK_CLASSES[sinkClass];
   if (descriptor.batching) return 'batching';
   return descriptor.guarantee === 'at-least-once' ? 'at-least-once' : 'at-most-once';
