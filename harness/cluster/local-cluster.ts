@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { HarnessError } from '../errors.ts';
 import { writeClusterState, type ClusterState, type KeeperState, type NodeState } from './cluster-state.ts';
@@ -82,6 +84,12 @@ export class StartedLocalCluster implements StartedCluster {
     const previous = member.state.process;
     if (previous === undefined) throw new HarnessError('MEMBER_UNKNOWN', `${name} was never started`);
     if (processState(previous) !== 'dead') throw new HarnessError('MEMBER_RUNNING', `${name} is already running (pid ${previous.pid})`);
+    if (this.state.backend === 'embedded' && member.kind === 'node') {
+      // clickhouse-local creates its system log tables afresh at every start and cannot adopt
+      // the previous life's data: with it in place, log flushes hang. A restarted embedded node
+      // therefore starts with empty system logs (a documented backend limit).
+      rmSync(join(member.state.dataDir, 'data', 'system'), { recursive: true, force: true });
+    }
     const spawned = spawnLocal(previous);
     member.state.process = spawned.record;
     writeClusterState(this.state);

@@ -1,4 +1,4 @@
-import type { ClickHouseClient } from '@clickhouse/client';
+import { ClickHouseError, type ClickHouseClient } from '@clickhouse/client';
 import type { ReplicaTruth } from '../../properties/checkers/observations.ts';
 import { harnessClient, queryRows } from '../clickhouse/client.ts';
 import type { ClusterDescription } from '../cluster/description.ts';
@@ -56,11 +56,18 @@ export async function collectGroundTruth(description: ClusterDescription, target
     const viaDistributed = await countsById(first, `${target.database}.${target.table}_dist`);
     const hits = await Promise.all(
       clients.map(async (client) => {
-        const rows = await queryRows<{ c: string }>(
-          client,
-          `SELECT count() AS c FROM system.query_log WHERE type = 'QueryFinish' AND query_kind = 'Insert' AND has(databases, '${target.database}') AND ProfileEvents['DuplicatedInsertedBlocks'] > 0`,
-        );
-        return Number(rows[0]?.c ?? 0);
+        try {
+          const rows = await queryRows<{ c: string }>(
+            client,
+            `SELECT count() AS c FROM system.query_log WHERE type = 'QueryFinish' AND query_kind = 'Insert' AND has(databases, '${target.database}') AND ProfileEvents['DuplicatedInsertedBlocks'] > 0`,
+          );
+          return Number(rows[0]?.c ?? 0);
+        } catch (error) {
+          // A node restarted by a nemesis creates its query_log on the first flush after it has
+          // logged something: until then it has no dedup hits to show.
+          if (error instanceof ClickHouseError && error.type === 'UNKNOWN_TABLE') return 0;
+          throw error;
+        }
       }),
     );
     return { replicas: truths, viaDistributed, dedupHits: hits.reduce((a, b) => a + b, 0), readAt: Date.now() };
