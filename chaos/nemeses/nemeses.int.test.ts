@@ -112,7 +112,7 @@ describe('client-link toxics on real ClickHouse HTTP inserts', () => {
   });
 
   it('proxy down: connection refused, nothing committed; heal restores it', async () => {
-    const fault = proxyDown('s1r1_client');
+    const fault = proxyDown(['s1r1_client']);
     const window = await fault.apply(context);
     const result = await insertThroughProxy();
     await fault.heal(context, window);
@@ -145,7 +145,7 @@ describe('process and link faults verify themselves', () => {
   });
 
   it('an interserver cut makes the sibling fail its fetches, witnessed on the sibling', async () => {
-    const fault = interserverCut('s1r1_interserver', ['s1r2']);
+    const fault = interserverCut(['s1r1_interserver'], ['s1r2']);
     const window = await fault.apply(context);
     const result = await insertThroughProxy();
     expect(result.error).toBeUndefined();

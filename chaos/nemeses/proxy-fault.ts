@@ -77,9 +77,9 @@ export class ProxyDownFault implements Fault {
   }
 }
 
-export const proxyDown = (proxy: string) => new ProxyDownFault('proxy_down', [proxy], proxy);
+export const proxyDown = (proxies: readonly string[]) => new ProxyDownFault('proxy_down', proxies, proxies.join('+'));
 /** Cuts every Keeper link of the given replicas; they witness it by losing their sessions. */
 export const keeperLinkCut = (proxies: readonly string[], replicas: readonly string[], label: string) =>
   new ProxyDownFault('keeper_link_cut', proxies, label, replicas);
-/** Cuts a replica's replication endpoint; its siblings witness it through failing fetches. */
-export const interserverCut = (proxy: string, siblings: readonly string[]) => new ProxyDownFault('interserver_cut', [proxy], proxy, siblings);
+/** Cuts replication endpoints; the replicas that fetch from them witness it through failing fetches. */
+export const interserverCut = (proxies: readonly string[], witnesses: readonly string[]) => new ProxyDownFault('interserver_cut', proxies, proxies.join('+'), witnesses);

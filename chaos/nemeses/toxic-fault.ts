@@ -12,20 +12,20 @@ const EFFECT: Readonly<Record<ToxicFaultType, FaultEffect>> = {
 
 type ToxicFaultType = Extract<FaultType, 'latency' | 'bandwidth' | 'slicer' | 'timeout' | 'reset_peer' | 'limit_data'>;
 
-/** One Toxiproxy toxic on one proxy, removed on heal. */
+/** One Toxiproxy toxic on each of the given proxies (e.g. every client link of a sink), removed on heal. */
 export class ToxicFault implements Fault {
-  private toxic: Toxic<unknown> | undefined;
+  private toxics: Toxic<unknown>[] = [];
 
   constructor(
     readonly type: ToxicFaultType,
-    private readonly proxy: string,
+    private readonly proxies: readonly string[],
     private readonly stream: 'upstream' | 'downstream',
     private readonly attributes: Readonly<Record<string, number>>,
     private readonly label: string,
   ) {}
 
   get targets(): readonly string[] {
-    return [this.proxy];
+    return this.proxies;
   }
 
   get effect(): FaultEffect {
@@ -33,40 +33,44 @@ export class ToxicFault implements Fault {
   }
 
   async apply({ toxiproxy, log }: NemesisContext): Promise<FaultWindow> {
-    const proxy = await toxiproxy.get(this.proxy);
-    this.toxic = await proxy.addToxic({ name: `chaos_${this.type}_${this.stream}`, type: this.type, stream: this.stream, toxicity: 1, attributes: { ...this.attributes } });
-    log.debug({ proxy: this.proxy, toxic: this.type }, 'toxic added');
+    for (const name of this.proxies) {
+      const proxy = await toxiproxy.get(name);
+      this.toxics.push(await proxy.addToxic({ name: `chaos_${this.type}_${this.stream}`, type: this.type, stream: this.stream, toxicity: 1, attributes: { ...this.attributes } }));
+      log.debug({ proxy: name, toxic: this.type }, 'toxic added');
+    }
     const slowerThanMs = this.type === 'latency' ? this.attributes.latency : undefined;
     return { type: this.type, description: this.toString(), targets: this.targets, appliedAt: Date.now(), ...(slowerThanMs === undefined ? {} : { slowerThanMs }) };
   }
 
   async heal({ log }: NemesisContext, window: FaultWindow): Promise<void> {
-    if (this.toxic !== undefined) {
-      await this.toxic.remove();
-      this.toxic = undefined;
-      log.debug({ proxy: this.proxy, toxic: this.type }, 'toxic removed');
+    for (const toxic of this.toxics.splice(0)) {
+      await toxic.remove();
+      log.debug({ toxic: this.type }, 'toxic removed');
     }
     window.healedAt ??= Date.now();
   }
 
   toString(): string {
-    return `${this.type}(${this.proxy}, ${this.label})`;
+    return `${this.type}(${this.proxies.join('+')}, ${this.label})`;
   }
 }
 
-export const latency = (proxy: string, ms: number, jitter = 0) =>
-  new ToxicFault('latency', proxy, 'downstream', { latency: ms, jitter }, jitter > 0 ? `${ms}ms±${jitter}` : `${ms}ms`);
-export const bandwidth = (proxy: string, kbPerSecond: number) => new ToxicFault('bandwidth', proxy, 'upstream', { rate: kbPerSecond }, `${kbPerSecond}KB/s`);
-export const slicer = (proxy: string, averageSize: number, delayUs: number) =>
-  new ToxicFault('slicer', proxy, 'upstream', { average_size: averageSize, size_variation: Math.floor(averageSize / 2), delay: delayUs }, `${averageSize}B/${delayUs}us`);
+type Proxies = string | readonly string[];
+const list = (proxies: Proxies): readonly string[] => (typeof proxies === 'string' ? [proxies] : proxies);
+
+export const latency = (proxy: Proxies, ms: number, jitter = 0) =>
+  new ToxicFault('latency', list(proxy), 'downstream', { latency: ms, jitter }, jitter > 0 ? `${ms}ms±${jitter}` : `${ms}ms`);
+export const bandwidth = (proxy: Proxies, kbPerSecond: number) => new ToxicFault('bandwidth', list(proxy), 'upstream', { rate: kbPerSecond }, `${kbPerSecond}KB/s`);
+export const slicer = (proxy: Proxies, averageSize: number, delayUs: number) =>
+  new ToxicFault('slicer', list(proxy), 'upstream', { average_size: averageSize, size_variation: Math.floor(averageSize / 2), delay: delayUs }, `${averageSize}B/${delayUs}us`);
 /**
  * Downstream: swallows the INSERT response (the insert commits, the client never hears; the
  * connection closes when the server ends it or after `ms`). Upstream: the request never arrives,
  * the client stalls, then the connection closes after `ms`.
  */
-export const timeout = (proxy: string, ms: number, stream: 'upstream' | 'downstream' = 'downstream') =>
-  new ToxicFault('timeout', proxy, stream, { timeout: ms }, `${ms}ms${stream === 'upstream' ? ', upstream' : ''}`);
+export const timeout = (proxy: Proxies, ms: number, stream: 'upstream' | 'downstream' = 'downstream') =>
+  new ToxicFault('timeout', list(proxy), stream, { timeout: ms }, `${ms}ms${stream === 'upstream' ? ', upstream' : ''}`);
 /** Resets the connection when the INSERT response arrives: committed but unanswered. */
-export const resetPeer = (proxy: string, ms = 0) => new ToxicFault('reset_peer', proxy, 'downstream', { timeout: ms }, `${ms}ms`);
+export const resetPeer = (proxy: Proxies, ms = 0) => new ToxicFault('reset_peer', list(proxy), 'downstream', { timeout: ms }, `${ms}ms`);
 /** Cuts the INSERT response after `bytes`: committed, answered only in part. */
-export const limitData = (proxy: string, bytes: number) => new ToxicFault('limit_data', proxy, 'downstream', { bytes }, `${bytes}B`);
+export const limitData = (proxy: Proxies, bytes: number) => new ToxicFault('limit_data', list(proxy), 'downstream', { bytes }, `${bytes}B`);

@@ -1,15 +1,8 @@
-import type { Fault } from '../../chaos/nemeses/fault.ts';
-
-/** What the commands know of the system: enough to decide which command makes sense next. */
+/** What the commands know of the system: counts that make a schedule readable and shrinkable. */
 export interface ChaosModel {
-  readonly activeFaults: Fault[];
   epochs: number;
+  faults: number;
   crashes: number;
 }
 
-export const newModel = (): ChaosModel => ({ activeFaults: [], epochs: 0, crashes: 0 });
-
-/** Two faults on one target at once would make the heal order matter; keep them apart. */
-export function targetsFree(model: ChaosModel, fault: Fault): boolean {
-  return !model.activeFaults.some((active) => active.targets.some((target) => fault.targets.includes(target)));
-}
+export const newModel = (): ChaosModel => ({ epochs: 0, faults: 0, crashes: 0 });

@@ -10,10 +10,18 @@ import type { RawSinkSpec } from '../arbitraries/arb-sink-spec.ts';
 export interface ChaosSystem {
   /** Processes `epochs` more epochs on every partition; delivery runs alongside. */
   writeEpochs(epochs: number): Promise<void>;
+  /**
+   * Applies `fault`, processes `epochs` epochs while it holds, heals it after `holdMs` even if the
+   * epochs are still stuck behind it, then waits for them: faults that stall writes cannot
+   * deadlock the schedule.
+   */
+  faultEpisode(fault: Fault, epochs: number, holdMs: number): Promise<void>;
   /** Arms a crash point, runs until the sink process dies there (or gives up), restarts it from its store. */
   crashSink(point: CrashPoint): Promise<void>;
-  /** Restarts every sink worker with another spec (topology, class or dynamic parameters). */
+  /** Restarts the sink worker with another spec (topology, class or dynamic parameters). */
   restartWithSpec(spec: RawSinkSpec, label: string): Promise<void>;
-  applyFault(fault: Fault): Promise<void>;
-  healFault(fault: Fault): Promise<void>;
+  /** Restarts the worker with delivery held, then writes: the epochs' batches stay undelivered. */
+  holdAndWrite(epochs: number): Promise<void>;
+  /** Delivers every undelivered batch of these partitions. */
+  drain(partitions: readonly number[]): Promise<void>;
 }

@@ -3,10 +3,9 @@ import type { Fault } from '../../chaos/nemeses/fault.ts';
 import type { CrashPoint } from '../../harness/flow/runtime/crash-points.ts';
 import type { RawSinkSpec } from '../arbitraries/arb-sink-spec.ts';
 import type { ChaosModel } from './chaos-model.ts';
-import { targetsFree } from './chaos-model.ts';
 import type { ChaosSystem } from './chaos-system.ts';
 
-type ChaosCommand = fc.AsyncCommand<ChaosModel, ChaosSystem>;
+export type ChaosCommand = fc.AsyncCommand<ChaosModel, ChaosSystem>;
 
 /** Pushes `epochs` epochs of every partition through the sink. */
 export class WriteEpochs implements ChaosCommand {
@@ -16,28 +15,23 @@ export class WriteEpochs implements ChaosCommand {
     await system.writeEpochs(this.epochs);
     model.epochs += this.epochs;
   }
-  toString = () => `write(${this.epochs} epoch${this.epochs === 1 ? '' : 's'})`;
+  toString = () => `write(${this.epochs})`;
 }
 
-/** Starts a fault; it stays until a HealFault (or the final heal). */
-export class InjectFault implements ChaosCommand {
-  constructor(readonly fault: Fault) {}
-  check = (model: Readonly<ChaosModel>) => model.activeFaults.length < 2 && targetsFree(model as ChaosModel, this.fault);
+/** A fault held for `holdMs` while `epochs` epochs go through, then healed. */
+export class FaultEpisode implements ChaosCommand {
+  constructor(
+    readonly fault: Fault,
+    readonly epochs: number,
+    readonly holdMs: number,
+  ) {}
+  check = () => true;
   async run(model: ChaosModel, system: ChaosSystem): Promise<void> {
-    await system.applyFault(this.fault);
-    model.activeFaults.push(this.fault);
+    await system.faultEpisode(this.fault, this.epochs, this.holdMs);
+    model.epochs += this.epochs;
+    model.faults += 1;
   }
-  toString = () => `inject ${this.fault.toString()}`;
-}
-
-/** Heals the oldest active fault. */
-export class HealFault implements ChaosCommand {
-  check = (model: Readonly<ChaosModel>) => model.activeFaults.length > 0;
-  async run(model: ChaosModel, system: ChaosSystem): Promise<void> {
-    const fault = model.activeFaults.shift();
-    if (fault !== undefined) await system.healFault(fault);
-  }
-  toString = () => 'heal oldest fault';
+  toString = () => `${this.fault.toString()} for ${this.holdMs}ms over write(${this.epochs})`;
 }
 
 /** Kills the sink process at a named point and restarts it from its store. */
@@ -62,4 +56,25 @@ export class RestartWithSpec implements ChaosCommand {
     await system.restartWithSpec(this.spec, this.label);
   }
   toString = () => `restart with ${this.label}`;
+}
+
+/** Writes with delivery held, leaving undelivered batches in every partition. */
+export class HoldAndWrite implements ChaosCommand {
+  constructor(readonly epochs: number) {}
+  check = () => true;
+  async run(model: ChaosModel, system: ChaosSystem): Promise<void> {
+    await system.holdAndWrite(this.epochs);
+    model.epochs += this.epochs;
+  }
+  toString = () => `write(${this.epochs}) with delivery held`;
+}
+
+/** Drains the given partitions only. */
+export class Drain implements ChaosCommand {
+  constructor(readonly partitions: readonly number[]) {}
+  check = () => true;
+  async run(_model: ChaosModel, system: ChaosSystem): Promise<void> {
+    await system.drain(this.partitions);
+  }
+  toString = () => `drain partition${this.partitions.length === 1 ? '' : 's'} ${this.partitions.join(', ')}`;
 }

@@ -1,0 +1,151 @@
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { Toxiproxy } from 'toxiproxy-node-client';
+import { startCluster, type BackendName, type StartedCluster } from '../harness/cluster/index.ts';
+import type { StartedLocalCluster } from '../harness/cluster/local-cluster.ts';
+import { describeError } from '../harness/errors.ts';
+import { newRunId } from '../harness/cluster/run-dir.ts';
+import { mergeVerdicts } from '../properties/verdict.ts';
+import { aggregateClass } from '../reports/aggregate.ts';
+import type { RunResult, ScenarioResult } from '../reports/run-result.ts';
+import { writeRunReports } from '../reports/write-run.ts';
+import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
+import { SINK_CLASSES } from '../sinks/sink-classes.ts';
+import { runScenario } from './executor/run-scenario.ts';
+import { replayCommand, scenarioResult } from './executor/scenario-result.ts';
+import type { ScenarioDefinition } from './scenarios/scenario.ts';
+
+export type Profile = 'ci' | 'full';
+
+export interface ChaosRunOptions {
+  readonly profile: Profile;
+  readonly backend: BackendName;
+  readonly seed: number;
+  readonly path?: string | undefined;
+  readonly classes: readonly SinkClassName[];
+  readonly scenarios: readonly ScenarioDefinition[];
+  readonly reportDir: string;
+  readonly keepCluster: boolean;
+  /** Per scenario x class: fast-check stops (and the scenario turns inconclusive) after this. */
+  readonly scenarioTimeLimitMs: number;
+  readonly log: Logger;
+  readonly progress: (line: string) => void;
+}
+
+/** Keeps the cluster's own logs with the report (the cluster directory goes away on down). */
+function keepClusterLogs(cluster: StartedCluster, target: string): void {
+  const dir = cluster.description.dir;
+  if (dir === '' || !existsSync(dir)) return;
+  mkdirSync(target, { recursive: true });
+  const nodes = join(dir, 'nodes');
+  for (const node of existsSync(nodes) ? readdirSync(nodes) : []) {
+    const errorLog = join(nodes, node, 'log', 'clickhouse.err.log');
+    if (existsSync(errorLog)) copyFileSync(errorLog, join(target, `${node}.clickhouse.err.log`));
+  }
+  for (const file of ['toxiproxy.log']) if (existsSync(join(dir, file))) copyFileSync(join(dir, file), join(target, file));
+}
+
+/** Concatenates every run's history into the report's `history.jsonl`, each event tagged with its run. */
+function collectHistories(runDir: string): void {
+  const lines: string[] = [];
+  for (const scenarioDir of readdirSync(runDir, { withFileTypes: true }).filter((entry) => entry.isDirectory() && entry.name.includes('__'))) {
+    for (const run of readdirSync(join(runDir, scenarioDir.name))) {
+      const file = join(runDir, scenarioDir.name, run, 'history.jsonl');
+      if (!existsSync(file)) continue;
+      for (const line of readFileSync(file, 'utf8').split('\n')) {
+        if (line !== '') lines.push(JSON.stringify({ scenario: scenarioDir.name, run, ...(JSON.parse(line) as object) }));
+      }
+    }
+  }
+  writeFileSync(join(runDir, 'history.jsonl'), lines.length > 0 ? `${lines.join('\n')}\n` : '');
+}
+
+/**
+ * The main job: one cluster, every selected class against every selected scenario, reports at
+ * the end. Exit status belongs to the caller: pass only when every verdict is pass.
+ */
+export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
+  const runId = newRunId();
+  const runDir = join(options.reportDir, runId);
+  mkdirSync(runDir, { recursive: true });
+  const started = Date.now();
+  const clusterStart = Date.now();
+  const cluster = await startCluster(options.backend, { topology: { shards: 2, replicas: 2, keepers: 1 }, seed: options.seed, logger: options.log });
+  const clusterStartMs = Date.now() - clusterStart;
+  options.progress(`cluster up in ${(clusterStartMs / 1000).toFixed(1)} s (${options.backend}); reports in ${runDir}`);
+  const toxiproxy = new Toxiproxy(cluster.description.toxiproxy ?? '');
+  const results = new Map<SinkClassName, ScenarioResult[]>();
+  const pairs = options.classes.flatMap((sinkClass) => options.scenarios.filter((scenario) => scenario.classes.includes(sinkClass)).map((scenario) => ({ sinkClass, scenario })));
+  try {
+    for (const [index, { sinkClass, scenario }] of pairs.entries()) {
+      const dir = join(runDir, `${sinkClass}__${scenario.name}`);
+      let result: ScenarioResult;
+      try {
+        const outcome = await runScenario({
+          cluster,
+          toxiproxy,
+          scenario,
+          sinkClass,
+          numRuns: scenario.runs[options.profile],
+          seed: options.seed,
+          path: options.path,
+          dir,
+          timeLimitMs: options.scenarioTimeLimitMs,
+          log: options.log.child({ sinkClass, scenario: scenario.name }),
+        });
+        result = scenarioResult(scenario, sinkClass, outcome, options.seed);
+      } catch (error) {
+        result = infraResult(scenario, sinkClass, options.seed, describeError(error));
+      }
+      results.set(sinkClass, [...(results.get(sinkClass) ?? []), result]);
+      options.progress(`[${index + 1}/${pairs.length}] ${sinkClass} / ${scenario.name}: ${result.verdict} (${result.runs} runs, ${(result.durationMs / 1000).toFixed(1)} s)${result.verdict === 'pass' ? '' : ` — ${result.replayCommand}`}`);
+    }
+  } finally {
+    keepClusterLogs(cluster, join(runDir, 'cluster-logs'));
+    if (options.keepCluster) {
+      (cluster as Partial<StartedLocalCluster>).handOver?.();
+      process.stdout.write(`${JSON.stringify(cluster.description)}\n`);
+    } else {
+      await cluster.down();
+    }
+  }
+  collectHistories(runDir);
+  const classes = Object.fromEntries(options.classes.map((sinkClass) => [sinkClass, aggregateClass(SINK_CLASSES[sinkClass].guarantee, results.get(sinkClass) ?? [])]));
+  const run: RunResult = {
+    runId,
+    backend: options.backend,
+    backendLimits: cluster.description.backend_limits,
+    seed: options.seed,
+    profile: options.profile,
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    clusterStartMs,
+    verdict: mergeVerdicts(Object.values(classes).map((result) => result.verdict)),
+    classes,
+  };
+  writeRunReports(run, runDir, options.reportDir);
+  return run;
+}
+
+function infraResult(scenario: ScenarioDefinition, sinkClass: SinkClassName, seed: number, error: string): ScenarioResult {
+  return {
+    name: scenario.name,
+    sinkClass,
+    verdict: 'infra-error',
+    seed,
+    replayCommand: replayCommand(sinkClass, scenario.name, seed),
+    runs: 0,
+    durationMs: 0,
+    phases: { clusterMs: 0, trafficMs: 0, healMs: 0, checkMs: 0 },
+    counts: { attempted: 0, acknowledged: 0, lost: 0, duplicated: 0, unexpected: 0, recovered: 0 },
+    inserts: { ok: 0, failed: 0, unknown: 0 },
+    replays: 0,
+    dedupHits: 0,
+    refusals: 0,
+    faults: {},
+    anomalies: [],
+    notes: [error],
+    commands: [],
+  };
+}

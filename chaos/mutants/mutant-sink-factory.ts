@@ -1,0 +1,22 @@
+/**
+ * A `SinkFactoryModule` for sink workers that hosts a mutant (`CHAOS_MUTANT`) around the real
+ * sinks. Only the chaos self-tests point workers at it.
+ */
+import { HarnessError } from '../../harness/errors.ts';
+import { createSinkFactory as createRealSinkFactory } from '../../harness/flow/runtime/real-sink-factory.ts';
+import type { SinkFactory } from '../../harness/flow/runtime/sink-factory.ts';
+import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
+import { isMutantName, mutate, SuffixDroppedShardedSink } from './mutants.ts';
+
+export function createSinkFactory(options: { readonly without: readonly SinkClassName[] }): SinkFactory {
+  const name = process.env.CHAOS_MUTANT ?? '';
+  if (!isMutantName(name)) throw new HarnessError('CHAOS_MUTANT_UNKNOWN', `CHAOS_MUTANT='${name}' names no mutant (see chaos/mutants/mutants.ts)`);
+  const real = createRealSinkFactory(options);
+  return {
+    registry: real.registry,
+    create: async (spec, context) =>
+      name === 'shard-suffix-dropped' && spec.sink_class_name === 'ShardedClickHouseBatchingSink'
+        ? new SuffixDroppedShardedSink(spec, context)
+        : mutate(await real.create(spec, context), name),
+  };
+}

@@ -1,0 +1,63 @@
+import { SINK_CLASS_NAMES, type SinkClassName } from '../../sinks/domain/sink-class-name.ts';
+import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
+import { arbDegradationFault, arbKeeperFault, arbReplicaFault, arbUnknownOutcomeFault } from './fault-arbitraries.ts';
+import type { ScenarioDefinition } from './scenario.ts';
+import { arbCrashSchedule, arbFaultSchedule } from './schedules.ts';
+import { topologyGuardScenario } from './topology-guard.ts';
+
+const exactlyOnce = (sinkClass: SinkClassName) => SINK_CLASSES[sinkClass].guarantee === 'exactly-once';
+const replays = (sinkClass: SinkClassName) => SINK_CLASSES[sinkClass].guarantee !== 'at-most-once';
+
+/** The core catalogue: every class against every fault family, plus the topology guard. */
+export const CATALOGUE: readonly ScenarioDefinition[] = [
+  {
+    name: 'unknown-outcome',
+    description: 'reset_peer, limit_data or a downstream timeout on the sink\'s client links: INSERTs commit but the answer is lost',
+    classes: SINK_CLASS_NAMES,
+    runs: { ci: 2, full: 8 },
+    commands: (context) => arbFaultSchedule(arbUnknownOutcomeFault(context)),
+    coverage: (sinkClass) => ({ unknownOutcome: true, replay: replays(sinkClass), dedupHit: exactlyOnce(sinkClass) }),
+  },
+  {
+    name: 'network-degradation',
+    description: 'latency, bandwidth, slicer, proxy down and a stalled upstream on the client links',
+    classes: SINK_CLASS_NAMES,
+    runs: { ci: 1, full: 6 },
+    commands: (context) => arbFaultSchedule(arbDegradationFault(context)),
+    coverage: () => ({}),
+  },
+  {
+    name: 'replica-faults',
+    description: 'SIGKILL or SIGSTOP of a replica the sink writes to, or its replication endpoint cut',
+    classes: SINK_CLASS_NAMES,
+    runs: { ci: 1, full: 6 },
+    commands: (context) => arbFaultSchedule(arbReplicaFault(context), 2),
+    coverage: () => ({}),
+  },
+  {
+    name: 'keeper-faults',
+    description: 'ZooKeeper paused, or the Keeper links of one replica or of all replicas cut',
+    classes: SINK_CLASS_NAMES,
+    runs: { ci: 1, full: 6 },
+    commands: (context) => arbFaultSchedule(arbKeeperFault(context), 1),
+    coverage: () => ({}),
+  },
+  {
+    name: 'sink-crash',
+    description: 'the sink process SIGKILLed at before-insert, during-insert, after-insert-before-state or after-state, then restarted from its store',
+    classes: SINK_CLASS_NAMES,
+    runs: { ci: 2, full: 8 },
+    commands: () => arbCrashSchedule(),
+    coverage: (sinkClass) => ({ replay: replays(sinkClass) }),
+  },
+  topologyGuardScenario,
+];
+
+export function findScenarios(names: readonly string[] | undefined): ScenarioDefinition[] {
+  if (names === undefined || names.length === 0) return [...CATALOGUE];
+  return names.map((name) => {
+    const found = CATALOGUE.find((scenario) => scenario.name === name);
+    if (found === undefined) throw new Error(`unknown scenario '${name}'; the catalogue has ${CATALOGUE.map((s) => s.name).join(', ')}`);
+    return found;
+  });
+}

@@ -1,0 +1,35 @@
+import type fc from 'fast-check';
+import type { ClusterDescription } from '../../harness/cluster/description.ts';
+import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
+import type { HostForm } from '../../sinks/sink-classes.ts';
+import type { RawSinkSpec, SpecTarget } from '../../properties/arbitraries/arb-sink-spec.ts';
+import type { Coverage } from '../../properties/checkers/coverage-checker.ts';
+import type { ChaosCommand } from '../../properties/model/commands.ts';
+
+/** What a scenario knows of the cluster when it generates a schedule for one spec. */
+export interface ScenarioContext {
+  readonly description: ClusterDescription;
+  /** Replicas whose client endpoints the spec names, with their proxies. */
+  readonly specReplicas: readonly { readonly name: string; readonly shard: string; readonly clientProxy: string; readonly keeperProxies: readonly string[] }[];
+  readonly keepers: readonly string[];
+  /** The spec the run starts with (topology scenarios derive their changes from it). */
+  readonly spec: RawSinkSpec;
+}
+
+/** One line of the catalogue: which classes, which schedules, which events a pass requires. */
+export interface ScenarioDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly classes: readonly SinkClassName[];
+  /** Host forms the spec arbitrary may use (default: every form the class accepts). */
+  readonly forms?: readonly HostForm[];
+  /** Replaces the spec arbitrary altogether (a scenario that needs one particular layout). */
+  readonly specs?: (target: SpecTarget) => fc.Arbitrary<RawSinkSpec>;
+  /** Fixes the partition count (the topology guard needs one drained and one undrained partition). */
+  readonly partitions?: number;
+  /** fast-check runs per profile. */
+  readonly runs: { readonly ci: number; readonly full: number };
+  readonly commands: (context: ScenarioContext) => fc.Arbitrary<ChaosCommand[]>;
+  /** The "sometimes" events beyond the faults and crash points the schedule itself contains. */
+  readonly coverage: (sinkClass: SinkClassName) => Omit<Coverage, 'faults' | 'crashPoints'>;
+}

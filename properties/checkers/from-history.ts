@@ -1,0 +1,80 @@
+import { eventsOfType, insertAttempts } from '../../harness/flow/history/history-reader.ts';
+import type { Stamped } from '../../harness/flow/history/history-events.ts';
+import { formatMessageId } from '../../sinks/domain/message-id.ts';
+import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
+import type { AttemptRecord, RefusalRecord } from './observations.ts';
+
+export interface HistoryFacts {
+  readonly attempts: readonly AttemptRecord[];
+  readonly acknowledged: ReadonlySet<string>;
+  /** Every id the sources handed to the pipeline (any epoch, committed or not). */
+  readonly produced: ReadonlySet<string>;
+  readonly refusals: readonly RefusalRecord[];
+  readonly unknownOutcomes: number;
+  /** Attempts of an INSERT unit (partition, batch, shard) attempted before, that reached the server. */
+  readonly replays: number;
+  readonly crashes: ReadonlyMap<string, number>;
+}
+
+/**
+ * Reads the facts the checkers need out of a run's history. "Acknowledged" follows the history's
+ * own definition: a committed epoch (or the committed progress a later worker found in the store)
+ * for the batching classes and at-least-once; a `delivered` ack — or a `queued` one whose own
+ * INSERT completed `ok` — for at-most-once, whose epochs commit before the write.
+ */
+export function factsFromHistory(events: readonly Stamped[], guarantee: DeliveryGuarantee, generation: number): HistoryFacts {
+  const records = insertAttempts(events);
+  const attempts: AttemptRecord[] = records.map((record) => ({
+    partition: record.invoke.partition,
+    batch: record.invoke.batch,
+    shard: record.invoke.shard,
+    endpoint: record.invoke.endpoint,
+    dedupToken: record.invoke.dedupToken,
+    queryId: record.invoke.queryId,
+    messageIds: record.invoke.messageIds,
+    outcome: record.outcome,
+    startedAt: record.complete?.startedAt ?? record.invoke.at,
+    endedAt: record.complete?.endedAt ?? Number.POSITIVE_INFINITY,
+  }));
+
+  const ids = (partition: number, fromSeq: number, toSeq: number) =>
+    Array.from({ length: Math.max(0, toSeq - fromSeq) }, (_, i) => formatMessageId({ generation, partition, seq: fromSeq + i }));
+
+  const produced = new Set<string>();
+  for (const epoch of [...eventsOfType(events, 'epoch-commit'), ...eventsOfType(events, 'epoch-failed')]) {
+    for (const id of ids(epoch.partition, epoch.fromSeq, epoch.toSeq)) produced.add(id);
+  }
+
+  const acknowledged = new Set<string>();
+  if (guarantee === 'at-most-once') {
+    const okQueries = new Set(records.filter((r) => r.outcome === 'ok').flatMap((r) => r.invoke.messageIds));
+    for (const acks of eventsOfType(events, 'acks')) {
+      for (const { id, ack } of acks.acks) if (ack === 'delivered' || (ack === 'queued' && okQueries.has(id))) acknowledged.add(id);
+    }
+  } else {
+    for (const commit of eventsOfType(events, 'epoch-commit')) for (const id of commit.messageIds) acknowledged.add(id);
+    for (const snapshot of eventsOfType(events, 'state-snapshot')) for (const id of ids(snapshot.partition, 0, snapshot.nextSeq)) acknowledged.add(id);
+  }
+
+  const seenUnits = new Set<string>();
+  let replays = 0;
+  for (const record of records) {
+    const unit = `${record.invoke.sink}|${record.invoke.partition}|${record.invoke.batch}|${record.invoke.shard ?? '-'}`;
+    const reached = record.sent || record.outcome === 'ok';
+    if (seenUnits.has(unit) && reached) replays += 1;
+    seenUnits.add(unit);
+  }
+
+  const crashes = new Map<string, number>();
+  for (const crash of eventsOfType(events, 'crash')) crashes.set(crash.point, (crashes.get(crash.point) ?? 0) + 1);
+
+  return {
+    attempts,
+    acknowledged,
+    produced,
+    refusals: eventsOfType(events, 'partition-refused').map((event) => ({ partition: event.partition, message: event.message, at: event.at })),
+    unknownOutcomes: attempts.filter((attempt) => attempt.outcome === 'unknown').length,
+    replays,
+    crashes,
+  };
+}
