@@ -7,6 +7,7 @@ import { clickhouseKeeperConfig } from '../config/keeper-config.ts';
 import { clickhouseNodeConfig } from '../config/clickhouse-config.ts';
 import { findOnPath } from '../embedded/preflight.ts';
 import { assignPorts, portsNeeded, type LocalClusterOptions } from '../embedded/start-embedded.ts';
+import { localNodeAddressing } from '../local-addressing.ts';
 import { StartedLocalCluster } from '../local-cluster.ts';
 import { startLocalMembers } from '../local-launch.ts';
 import { PortAllocator } from '../ports.ts';
@@ -41,33 +42,11 @@ export function locateClickhouseBinary(env: NodeJS.ProcessEnv = process.env): st
 }
 
 export function binaryNodeConfig(state: ClusterState, node: NodeState): string {
-  const plan = planTopology(state.topology);
-  const replica = plan.replicas.find((candidate) => candidate.name === node.name);
-  if (replica === undefined) throw new Error(`node ${node.name} is not in the topology`);
-  return clickhouseNodeConfig(replica, {
+  const { replica, addressing } = localNodeAddressing(state, node, {
     listenHosts: ['127.0.0.1'],
-    httpPort: node.httpPort,
-    tcpPort: node.tcpPort,
-    interserver: {
-      port: node.interserverPort,
-      listenHost: state.proxiesEnabled ? '127.0.0.2' : '127.0.0.1',
-      advertiseHost: '127.0.0.1',
-    },
-    keepers: state.keepers.map((keeper) => ({
-      host: '127.0.0.1',
-      port: state.proxiesEnabled ? (node.proxyPorts.keepers[keeper.name] ?? keeper.clientPort) : keeper.clientPort,
-    })),
-    remoteShards: plan.shards.map((shard) =>
-      shard.replicas.map((member) => ({ host: '127.0.0.1', port: state.nodes.find((peer) => peer.name === member.name)?.tcpPort ?? 0 })),
-    ),
-    paths: {
-      data: `${node.dataDir}/`,
-      tmp: `${node.dataDir}/tmp/`,
-      userFiles: `${node.dataDir}/user_files/`,
-      log: join(node.logDir, 'clickhouse.log'),
-      errorLog: join(node.logDir, 'clickhouse.err.log'),
-    },
+    interserver: { port: node.interserverPort, listenHost: state.proxiesEnabled ? '127.0.0.2' : '127.0.0.1', advertiseHost: '127.0.0.1' },
   });
+  return clickhouseNodeConfig(replica, addressing);
 }
 
 export function binaryKeeperConfig(state: ClusterState, keeper: KeeperState): string {

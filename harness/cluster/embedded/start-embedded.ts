@@ -5,6 +5,7 @@ import { componentLogger } from '../../log.ts';
 import { writeClusterState, type ClusterState, type KeeperState, type NodeState } from '../cluster-state.ts';
 import { clickhouseNodeConfig } from '../config/clickhouse-config.ts';
 import { zooCfg } from '../config/zookeeper-config.ts';
+import { localNodeAddressing } from '../local-addressing.ts';
 import { StartedLocalCluster } from '../local-cluster.ts';
 import { PortAllocator } from '../ports.ts';
 import { EMBEDDED_HOSTS, proxyDefinitions } from '../proxy-wiring.ts';
@@ -79,31 +80,8 @@ export function portsNeeded(topology: TopologySpec, separateInterserver = false)
 }
 
 export function embeddedNodeConfig(state: ClusterState, node: NodeState): string {
-  const plan = planTopology(state.topology);
-  const replica = plan.replicas.find((candidate) => candidate.name === node.name);
-  if (replica === undefined) throw new Error(`node ${node.name} is not in the topology`);
-  return clickhouseNodeConfig(replica, {
-    listenHosts: ['127.0.0.1', '127.0.0.2'],
-    httpPort: node.httpPort,
-    tcpPort: node.tcpPort,
-    keepers: state.keepers.map((keeper) => ({
-      host: '127.0.0.1',
-      port: state.proxiesEnabled ? (node.proxyPorts.keepers[keeper.name] ?? keeper.clientPort) : keeper.clientPort,
-    })),
-    remoteShards: plan.shards.map((shard) =>
-      shard.replicas.map((member) => {
-        const peer = state.nodes.find((candidate) => candidate.name === member.name);
-        return { host: '127.0.0.1', port: peer?.tcpPort ?? 0 };
-      }),
-    ),
-    paths: {
-      data: `${node.dataDir}/`,
-      tmp: `${node.dataDir}/tmp/`,
-      userFiles: `${node.dataDir}/user_files/`,
-      log: join(node.logDir, 'clickhouse.log'),
-      errorLog: join(node.logDir, 'clickhouse.err.log'),
-    },
-  });
+  const { replica, addressing } = localNodeAddressing(state, node, { listenHosts: ['127.0.0.1', '127.0.0.2'] });
+  return clickhouseNodeConfig(replica, addressing);
 }
 
 /** Where replication requests for this node are sent: its interserver proxy, or the second listen host. */
