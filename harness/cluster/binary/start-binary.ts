@@ -77,7 +77,7 @@ export async function startBinaryCluster(options: LocalClusterOptions): Promise<
   const allocator = new PortAllocator(statePaths().ports, state.dir);
   try {
     const toxiproxyPort = options.toxiproxyPort === undefined ? undefined : await allocator.reserveExact(options.toxiproxyPort, 'fault proxy API');
-    const ports = await allocator.allocate(portsNeeded(options.topology, true) + (toxiproxyPort === undefined ? 1 : 0));
+    const ports = await allocator.allocate(portsNeeded(options.topology) + (toxiproxyPort === undefined ? 1 : 0));
     assignPorts(state, options.topology, ports, true);
     const apiPort = toxiproxyPort ?? ports.shift() ?? 0;
     Object.assign(state, { ports: [...allocator.reserved] });

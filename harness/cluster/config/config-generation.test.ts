@@ -24,7 +24,7 @@ function fakeState(topology: TopologySpec, proxiesEnabled: boolean, separateInte
     nodes: [],
     ports: [],
   };
-  const ports = Array.from({ length: portsNeeded(topology, separateInterserver) }, (_, index) => 20000 + index);
+  const ports = Array.from({ length: portsNeeded(topology) }, (_, index) => 20000 + index);
   assignPorts(state, topology, ports, separateInterserver);
   return state;
 }

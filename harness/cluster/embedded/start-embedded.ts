@@ -74,7 +74,7 @@ export function assignPorts(state: ClusterState, topology: TopologySpec, ports: 
   }
 }
 
-export function portsNeeded(topology: TopologySpec, separateInterserver = false): number {
+export function portsNeeded(topology: TopologySpec): number {
   const perNode = 3 + topology.keepers;
   return 1 + topology.keepers * 3 + topology.shards * topology.replicas * perNode;
 }
