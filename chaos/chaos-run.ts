@@ -27,6 +27,8 @@ export interface ChaosRunOptions {
   readonly scenarios: readonly ScenarioDefinition[];
   readonly reportDir: string;
   readonly keepCluster: boolean;
+  /** Targets without ClickHouse's own block dedup (see `ScenarioRunOptions.withoutServerDedup`). */
+  readonly withoutServerDedup?: boolean;
   /** Per scenario x class: fast-check stops (and the scenario turns inconclusive) after this. */
   readonly scenarioTimeLimitMs: number;
   readonly log: Logger;
@@ -93,6 +95,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
           dir,
           timeLimitMs: options.scenarioTimeLimitMs,
           log: options.log.child({ sinkClass, scenario: scenario.name }),
+          withoutServerDedup: options.withoutServerDedup ?? false,
         });
         result = scenarioResult(scenario, sinkClass, outcome, options.seed);
       } catch (error) {

@@ -10,7 +10,8 @@ import { runChaos, type Profile } from './chaos-run.ts';
 import { findScenarios } from './scenarios/catalogue.ts';
 
 const USAGE = `usage: npm run chaos -- [--profile ci|full] [--backend embedded|docker|binary] [--seed N] [--path P]
-                      [--sink CLASS[,CLASS]] [--scenario NAME[,NAME]] [--report-dir DIR] [--keep-cluster]`;
+                      [--sink CLASS[,CLASS]] [--scenario NAME[,NAME]] [--report-dir DIR] [--keep-cluster]
+                      [--no-server-dedup]`;
 
 function parseClasses(value: string | undefined): SinkClassName[] {
   if (value === undefined) return [...SINK_CLASS_NAMES];
@@ -35,6 +36,7 @@ async function main(argv: string[]): Promise<number> {
       scenario: { type: 'string' },
       'report-dir': { type: 'string', default: join(PROJECT_ROOT, 'reports') },
       'keep-cluster': { type: 'boolean', default: false },
+      'no-server-dedup': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -60,6 +62,7 @@ async function main(argv: string[]): Promise<number> {
     scenarios: findScenarios(values.scenario?.split(',').map((name) => name.trim())),
     reportDir,
     keepCluster: values['keep-cluster'],
+    withoutServerDedup: values['no-server-dedup'],
     scenarioTimeLimitMs: profile === 'ci' ? 240_000 : 1_800_000,
     log,
     progress,

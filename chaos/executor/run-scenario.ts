@@ -38,6 +38,12 @@ export interface ScenarioRunOptions {
   readonly log: Logger;
   /** Hosts a deliberately broken sink instead of the real one (the checkers' self-test). */
   readonly mutant?: MutantName;
+  /**
+   * Turns ClickHouse's own block dedup off (`replicated_deduplication_window = 0`): without a
+   * token it still drops a replayed identical block by content hash, which would hide a sink
+   * that re-inserts. The catalogue keeps the server default, as users' tables have it.
+   */
+  readonly withoutServerDedup?: boolean;
 }
 
 /** One generated run: the workload, the starting spec, the schedule, a seed for the sources. */
@@ -132,9 +138,7 @@ async function executeRun(options: ScenarioRunOptions, input: RunInput, index: n
     if (revived.length > 0) log.warn({ revived }, 'cluster members were dead at the start of a run and were restarted');
     const clients = options.cluster.description.shards.flatMap((shard) => shard.replicas.map((replica) => harnessClient(replica.direct_http)));
     try {
-      // Without a token, ClickHouse would still drop a replayed identical block by its content
-      // hash; the classes that send none must be judged on their own behaviour, not on that.
-      const settings = SINK_CLASSES[options.sinkClass].usesDedupToken ? undefined : 'replicated_deduplication_window = 0';
+      const settings = options.withoutServerDedup ? 'replicated_deduplication_window = 0' : undefined;
       await createShardedTable(clients, { database, name: TABLE, columns: columnsDdl(source), orderBy: 'id', ...(settings ? { settings } : {}) });
     } finally {
       await Promise.all(clients.map((client) => client.close()));

@@ -89,6 +89,7 @@ describe(`mutant sinks are caught (seed ${SEED})`, () => {
         timeLimitMs: 45_000,
         log: componentLogger('mutant-test', { mutant }),
         mutant,
+        withoutServerDedup: true,
       });
       const result = scenarioResult(definition, sinkClass, outcome, SEED);
       expect(result.notes.filter((note) => note.startsWith('run ')), 'no harness failure').toEqual([]);
