@@ -1,6 +1,6 @@
 import type { AtLeastOnceSink } from '../../../sinks/api.ts';
 import type { DynamicParameters } from '../../../sinks/spec/sink-spec.ts';
-import { errorFields, type EpochOutcome, type PartitionDeps, type PartitionRuntime, type PartitionStatus } from './partition-runtime.ts';
+import { errorFields, readNextEpoch, type EpochOutcome, type PartitionDeps, type PartitionRuntime, type PartitionStatus } from './partition-runtime.ts';
 
 /**
  * A partition of the at-least-once class: the epoch's rows are written synchronously BEFORE the
@@ -21,12 +21,10 @@ export class AtLeastOncePartition implements PartitionRuntime {
   }
 
   async runEpoch(): Promise<EpochOutcome> {
-    const { spec, partition, store, source, history, crash } = this.deps;
+    const { spec, partition, store, history, crash } = this.deps;
     if (this.failure) return { status: 'not-running', reason: this.failure.message };
-    const progress = store.progress(spec.name, partition);
-    const epoch = progress.epoch + 1;
-    const messages = source.read(progress.nextSeq, source.config.messagesPerEpoch);
-    const range = { epoch, fromSeq: progress.nextSeq, toSeq: progress.nextSeq + messages.length };
+    const { messages, range } = readNextEpoch(this.deps);
+    const { epoch } = range;
     try {
       await this.sink.writeEpoch(epoch, messages);
     } catch (error) {

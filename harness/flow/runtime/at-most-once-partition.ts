@@ -1,7 +1,7 @@
 import type { AtMostOnceAck, AtMostOnceSink } from '../../../sinks/api.ts';
 import type { DynamicParameters } from '../../../sinks/spec/sink-spec.ts';
 import { HarnessError } from '../../errors.ts';
-import { errorFields, type EpochOutcome, type PartitionDeps, type PartitionRuntime, type PartitionStatus } from './partition-runtime.ts';
+import { errorFields, readNextEpoch, type EpochOutcome, type PartitionDeps, type PartitionRuntime, type PartitionStatus } from './partition-runtime.ts';
 
 /**
  * A partition of the at-most-once class. The epoch's input progress commits FIRST, then the
@@ -25,12 +25,10 @@ export class AtMostOncePartition implements PartitionRuntime {
   }
 
   async runEpoch(): Promise<EpochOutcome> {
-    const { spec, partition, store, source, history, crash } = this.deps;
+    const { spec, partition, store, history, crash } = this.deps;
     if (this.failure) return { status: 'not-running', reason: this.failure.message };
-    const progress = store.progress(spec.name, partition);
-    const epoch = progress.epoch + 1;
-    const messages = source.read(progress.nextSeq, source.config.messagesPerEpoch);
-    const range = { epoch, fromSeq: progress.nextSeq, toSeq: progress.nextSeq + messages.length };
+    const { messages, range } = readNextEpoch(this.deps);
+    const { epoch } = range;
     store.commitEpoch({ sink: spec.name, sinkClass: spec.sink_class_name, partition, ...range, batches: [] });
     const messageIds = messages.map((message) => message.id);
     history.append({ type: 'epoch-commit', sink: spec.name, sinkClass: spec.sink_class_name, partition, ...range, messageIds, batches: [] });

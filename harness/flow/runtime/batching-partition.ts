@@ -2,7 +2,7 @@ import type { BatchingSink } from '../../../sinks/api.ts';
 import type { TopologyFingerprints } from '../../../sinks/topology/topology-guard.ts';
 import type { DynamicParameters } from '../../../sinks/spec/sink-spec.ts';
 import { DeliveryLoop } from './delivery-loop.ts';
-import type { EpochOutcome, PartitionDeps, PartitionRuntime, PartitionStatus } from './partition-runtime.ts';
+import { readNextEpoch, type EpochOutcome, type PartitionDeps, type PartitionRuntime, type PartitionStatus } from './partition-runtime.ts';
 
 /**
  * A partition of an exactly-once batching class. An epoch is read, cut into batches by the sink
@@ -30,13 +30,11 @@ export class BatchingPartition implements PartitionRuntime {
   }
 
   async runEpoch(): Promise<EpochOutcome> {
-    const { spec, partition, store, source, history } = this.deps;
+    const { spec, partition, store, history } = this.deps;
     const failure = this.delivery.failure;
     if (failure) return { status: 'not-running', reason: failure.message };
-    const progress = store.progress(spec.name, partition);
-    const epoch = progress.epoch + 1;
-    const messages = source.read(progress.nextSeq, source.config.messagesPerEpoch);
-    const toSeq = progress.nextSeq + messages.length;
+    const { progress, messages, range } = readNextEpoch(this.deps);
+    const { epoch, toSeq } = range;
     const batches = this.sink.cut(messages, progress.nextBatch);
     store.commitEpoch({ sink: spec.name, sinkClass: spec.sink_class_name, partition, epoch, fromSeq: progress.nextSeq, toSeq, batches, fingerprints: this.fingerprints });
     history.append({

@@ -50,6 +50,15 @@ export interface PartitionRuntime {
   close(): Promise<void>;
 }
 
+/** The partition's next epoch as its committed progress and the source define it (a replay re-reads the same). */
+export function readNextEpoch(deps: PartitionDeps) {
+  const { spec, partition, store, source } = deps;
+  const progress = store.progress(spec.name, partition);
+  const epoch = progress.epoch + 1;
+  const messages = source.read(progress.nextSeq, source.config.messagesPerEpoch);
+  return { progress, messages, range: { epoch, fromSeq: progress.nextSeq, toSeq: progress.nextSeq + messages.length } };
+}
+
 export function errorFields(error: unknown): { message: string; code?: string } {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
