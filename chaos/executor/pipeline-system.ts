@@ -82,9 +82,12 @@ export class PipelineSystem implements ChaosSystem {
     const window = await fault.apply(this.nemesis);
     const record: WindowWithEffect = { ...window, effect: fault.effect };
     this.windows.push(record);
-    // Settled into a value so a rejection while the fault holds is never unhandled.
-    const outcome = this.running()
+    // The epochs and their asynchronous delivery (outbox, at-most-once queue) both meet the
+    // fault; settled into a value so a rejection while the fault holds is never unhandled.
+    const worker = this.running();
+    const outcome = worker
       .runEpochs(epochs)
+      .then(() => worker.drain())
       .then(
         () => undefined,
         (error: unknown) => error,

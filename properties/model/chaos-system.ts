@@ -11,9 +11,9 @@ export interface ChaosSystem {
   /** Processes `epochs` more epochs on every partition; delivery runs alongside. */
   writeEpochs(epochs: number): Promise<void>;
   /**
-   * Applies `fault`, processes `epochs` epochs while it holds, heals it after `holdMs` even if the
-   * epochs are still stuck behind it, then waits for them: faults that stall writes cannot
-   * deadlock the schedule.
+   * Applies `fault`, processes `epochs` epochs and delivers them while it holds, heals it after
+   * `holdMs` even if the traffic is still stuck behind it, then waits for the traffic: faults
+   * that stall writes cannot deadlock the schedule.
    */
   faultEpisode(fault: Fault, epochs: number, holdMs: number): Promise<void>;
   /** Arms a crash point, runs until the sink process dies there (or gives up), restarts it from its store. */
