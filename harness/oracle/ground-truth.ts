@@ -24,8 +24,27 @@ async function countsById(client: ClickHouseClient, table: string): Promise<Map<
 }
 
 /**
+ * An INSERT whose client gave up (a timeout under a Keeper fault) keeps running on the server
+ * and may commit its part long after the heal; until every such query ended, the replicas are
+ * not quiescent and SYNC REPLICA cannot see what is still coming.
+ */
+async function waitForInsertsToEnd(clients: readonly ClickHouseClient[], names: readonly string[], timeoutS: number): Promise<void> {
+  const deadline = Date.now() + timeoutS * 1000;
+  for (const [index, client] of clients.entries()) {
+    for (;;) {
+      const rows = await queryRows<{ c: string | number }>(client, "SELECT count() AS c FROM system.processes WHERE query_kind = 'Insert'");
+      if (Number(rows[0]?.c ?? 0) === 0) break;
+      if (Date.now() > deadline) {
+        throw new HarnessError('ORACLE_INSERTS_RUNNING', `replica ${names[index] ?? '?'} still runs INSERT queries ${timeoutS} s after healing; the ground truth cannot be read`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+/**
  * What ClickHouse holds once healed: every replica of every shard read DIRECTLY (bypassing the
- * fault proxies) after SYSTEM SYNC REPLICA, the `_dist` union as a user reads it, and the dedup
+ * fault proxies) once no INSERT runs anywhere and after SYSTEM SYNC REPLICA, the `_dist` union as a user reads it, and the dedup
  * hits from every replica's query_log. A replica that cannot sync is an infrastructure error.
  */
 export async function collectGroundTruth(description: ClusterDescription, target: TruthTarget, syncTimeoutS = 120): Promise<GroundTruth> {
@@ -33,6 +52,7 @@ export async function collectGroundTruth(description: ClusterDescription, target
   const clients = replicas.map(({ replica }) => harnessClient(replica.direct_http, { timeoutMs: (syncTimeoutS + 10) * 1000 }));
   try {
     const local = `${target.database}.${target.table}_rep`;
+    await waitForInsertsToEnd(clients, replicas.map(({ replica }) => replica.name), syncTimeoutS);
     await Promise.all(
       clients.map(async (client, index) => {
         try {
