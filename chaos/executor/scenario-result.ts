@@ -40,6 +40,12 @@ function sumEvidence(runs: readonly ExecutedRun[]): Evidence {
   return { faultsFired: faults, crashes, unknownOutcomes, replays, dedupHits, refusals };
 }
 
+/** Faults that fired, sink crashes included (as `sink_crash`, the catalogue's name for them). */
+function faultCounts(evidence: Evidence): Record<string, number> {
+  const crashes = [...evidence.crashes.values()].reduce((total, n) => total + n, 0);
+  return { ...Object.fromEntries(evidence.faultsFired), ...(crashes > 0 ? { sink_crash: crashes } : {}) };
+}
+
 export function replayCommand(sinkClass: string, scenario: string, seed: number, path?: string): string {
   return `npm run chaos -- --sink ${sinkClass} --scenario ${scenario} --seed ${seed}${path ? ` --path ${path}` : ''}`;
 }
@@ -107,7 +113,7 @@ export function scenarioResult(scenario: ScenarioDefinition, sinkClass: SinkClas
     replays: evidence.replays,
     dedupHits: evidence.dedupHits,
     refusals: evidence.refusals,
-    faults: Object.fromEntries(evidence.faultsFired),
+    faults: faultCounts(evidence),
     anomalies: reported?.check?.results.flatMap((result) => result.anomalies) ?? [],
     notes,
     commands: reported?.input.commands.map((command) => command.toString()) ?? [],
