@@ -39,9 +39,10 @@ export interface ScenarioRunOptions {
   /** Hosts a deliberately broken sink instead of the real one (the checkers' self-test). */
   readonly mutant?: MutantName;
   /**
-   * Turns ClickHouse's own block dedup off (`replicated_deduplication_window = 0`): without a
-   * token it still drops a replayed identical block by content hash, which would hide a sink
-   * that re-inserts. The catalogue keeps the server default, as users' tables have it.
+   * For the classes that send no token, turns ClickHouse's own block dedup off
+   * (`replicated_deduplication_window = 0`): it drops a replayed identical block by content
+   * hash, which would hide a sink that re-inserts. The catalogue keeps the server default, as
+   * users' tables have it.
    */
   readonly withoutServerDedup?: boolean;
 }
@@ -138,7 +139,9 @@ async function executeRun(options: ScenarioRunOptions, input: RunInput, index: n
     if (revived.length > 0) log.warn({ revived }, 'cluster members were dead at the start of a run and were restarted');
     const clients = options.cluster.description.shards.flatMap((shard) => shard.replicas.map((replica) => harnessClient(replica.direct_http)));
     try {
-      const settings = options.withoutServerDedup ? 'replicated_deduplication_window = 0' : undefined;
+      // Only for the classes without a token: the window also carries token dedup, which
+      // exactly-once rests on.
+      const settings = options.withoutServerDedup && !SINK_CLASSES[options.sinkClass].usesDedupToken ? 'replicated_deduplication_window = 0' : undefined;
       await createShardedTable(clients, { database, name: TABLE, columns: columnsDdl(source), orderBy: 'id', ...(settings ? { settings } : {}) });
     } finally {
       await Promise.all(clients.map((client) => client.close()));

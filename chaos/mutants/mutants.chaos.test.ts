@@ -35,7 +35,12 @@ function scenario(name: string, classes: readonly SinkClassName[], commands: Sce
 /** Two shard names over the two replicas of ONE table: only the `:<shard>` suffix keeps their tokens apart. */
 const twoNamesOneTable = (target: SpecTarget): fc.Arbitrary<RawSinkSpec> => {
   const [r1, r2] = target.endpoints.shards.get('s1') ?? [];
-  return arbSinkSpec(target).map((spec) => ({ ...spec, parameters: { ...spec.parameters, shard_hosts: { a: [r1], b: [r2] }, sharding_key_columns: undefined } }));
+  return arbSinkSpec(target).map((spec) => ({
+    ...spec,
+    parameters: { ...spec.parameters, shard_hosts: { a: [r1], b: [r2] }, sharding_key_columns: undefined },
+    // Batches large enough that both shard names get rows of one batch.
+    dynamic_parameters: { ...spec.dynamic_parameters, max_rows_per_batch: 16, max_bytes_per_batch: 5_242_880 },
+  }));
 };
 
 const orderedAtMostOnce = (target: SpecTarget): fc.Arbitrary<RawSinkSpec> =>
