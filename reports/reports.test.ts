@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, readlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { aggregateClass } from './aggregate.ts';
 import type { RunResult, ScenarioResult } from './run-result.ts';
 import { writeRunReports } from './write-run.ts';
@@ -57,6 +57,7 @@ function run(): RunResult {
 
 describe('run reports', () => {
   const root = mkdtempSync(join(tmpdir(), 'reports-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
   const runDir = join(root, '20261129-000000-abcd');
   writeRunReports(run(), runDir, root);
 

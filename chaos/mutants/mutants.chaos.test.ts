@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Toxiproxy } from 'toxiproxy-node-client';
@@ -78,6 +78,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await cluster?.down();
+  rmSync(reports, { recursive: true, force: true });
 });
 
 describe(`mutant sinks are caught (seed ${SEED})`, () => {

@@ -125,14 +125,14 @@ describe('bad input: one clear line, non-zero exit', () => {
   });
 
   it('gcc missing when the launcher must be built', async () => {
-    const javaDir = mkdtempSync(join(tmpdir(), 'only-java-'));
+    const javaDir = mkdtempSync(join(stateDir, 'only-java-'));
     await import('node:fs').then((fs) => fs.symlinkSync('/usr/bin/java', join(javaDir, 'java')));
-    const launcher = join(mkdtempSync(join(tmpdir(), 'launcher-')), 'chdb-launcher');
+    const launcher = join(mkdtempSync(join(stateDir, 'launcher-')), 'chdb-launcher');
     expectOneLineError(await cli(['up'], { PATH: javaDir, CHAOS_LAUNCHER_PATH: launcher }), /gcc is not installed.*apt-get install gcc.*GCC_MISSING/);
   });
 
   it('a different engine library build', async () => {
-    const fake = join(mkdtempSync(join(tmpdir(), 'fake-lib-')), 'libchdb.so');
+    const fake = join(mkdtempSync(join(stateDir, 'fake-lib-')), 'libchdb.so');
     writeFileSync(fake, 'not the engine');
     expectOneLineError(await cli(['up'], { CHDB_LIBRARY: fake }), /has sha256 [0-9a-f]{64}, not the @chdb\/lib-linux-x64-gnu@26\.7\.3-stable\.1 build.*LIBRARY_WRONG_BUILD/);
   });

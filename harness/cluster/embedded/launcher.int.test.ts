@@ -1,13 +1,14 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { describeLauncherExit, ensureLauncher } from './launcher.ts';
 
 describe('chdb-launcher exit codes', () => {
   const launcher = ensureLauncher();
   const dir = mkdtempSync(join(tmpdir(), 'launcher-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('refuses a library that is not the expected chDB build (67), without touching its memory', () => {
     // A tiny library that has the anchor symbol but nothing at the hook offsets.

@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { isAlive, processState, signalProcess, spawnLocal, terminate, waitGone } from './local-process.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'local-process-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('local processes', () => {
   it('tracks a process through pause, resume and SIGKILL', async () => {
