@@ -1,6 +1,6 @@
 import type { AtLeastOnceSink } from '../../../sinks/api.ts';
 import type { DynamicParameters } from '../../../sinks/spec/sink-spec.ts';
-import { errorFields, readNextEpoch, type EpochOutcome, type PartitionDeps, type PartitionRuntime, type PartitionStatus } from './partition-runtime.ts';
+import { errorFields, readNextEpoch, statusWithoutOutbox, type EpochOutcome, type PartitionDeps, type PartitionRuntime, type PartitionStatus } from './partition-runtime.ts';
 
 /**
  * A partition of the at-least-once class: the epoch's rows are written synchronously BEFORE the
@@ -53,15 +53,7 @@ export class AtLeastOncePartition implements PartitionRuntime {
   async drain(): Promise<void> {}
 
   status(): PartitionStatus {
-    const { spec, partition, store } = this.deps;
-    return {
-      partition,
-      sinkClass: spec.sink_class_name,
-      state: this.failure ? 'failed' : 'running',
-      progress: store.progress(spec.name, partition),
-      undelivered: 0,
-      ...(this.failure ? { reason: this.failure.message, code: this.failure.code } : {}),
-    };
+    return statusWithoutOutbox(this.deps, this.failure);
   }
 
   reconfigure(dynamic: DynamicParameters): Promise<void> {

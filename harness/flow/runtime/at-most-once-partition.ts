@@ -1,7 +1,7 @@
 import type { AtMostOnceAck, AtMostOnceSink } from '../../../sinks/api.ts';
 import type { DynamicParameters } from '../../../sinks/spec/sink-spec.ts';
 import { HarnessError } from '../../errors.ts';
-import { errorFields, readNextEpoch, type EpochOutcome, type PartitionDeps, type PartitionRuntime, type PartitionStatus } from './partition-runtime.ts';
+import { errorFields, readNextEpoch, statusWithoutOutbox, type EpochOutcome, type PartitionDeps, type PartitionRuntime, type PartitionStatus } from './partition-runtime.ts';
 
 /**
  * A partition of the at-most-once class. The epoch's input progress commits FIRST, then the
@@ -58,15 +58,7 @@ export class AtMostOncePartition implements PartitionRuntime {
   }
 
   status(): PartitionStatus {
-    const { spec, partition, store } = this.deps;
-    return {
-      partition,
-      sinkClass: spec.sink_class_name,
-      state: this.failure ? 'failed' : 'running',
-      progress: store.progress(spec.name, partition),
-      undelivered: 0,
-      ...(this.failure ? { reason: this.failure.message, code: this.failure.code } : {}),
-    };
+    return statusWithoutOutbox(this.deps, this.failure);
   }
 
   reconfigure(dynamic: DynamicParameters): Promise<void> {

@@ -59,6 +59,19 @@ export function readNextEpoch(deps: PartitionDeps) {
   return { progress, messages, range: { epoch, fromSeq: progress.nextSeq, toSeq: progress.nextSeq + messages.length } };
 }
 
+/** The status of a partition kind without an outbox: running until a failed write stops it. */
+export function statusWithoutOutbox(deps: PartitionDeps, failure: { readonly message: string; readonly code?: string } | undefined): PartitionStatus {
+  const { spec, partition, store } = deps;
+  return {
+    partition,
+    sinkClass: spec.sink_class_name,
+    state: failure ? 'failed' : 'running',
+    progress: store.progress(spec.name, partition),
+    undelivered: 0,
+    ...(failure ? { reason: failure.message, code: failure.code } : {}),
+  };
+}
+
 export function errorFields(error: unknown): { message: string; code?: string } {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
