@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { HarnessError } from '../errors.ts';
+import { PROXY_ALLOCATOR_ENV } from '../../chaos/toxiproxy/process-env.ts';
 import { PROJECT_ROOT } from '../project-root.ts';
 import { writeClusterState, type ClusterState } from './cluster-state.ts';
 import { describeLauncherExit } from './embedded/launcher.ts';
@@ -56,6 +57,7 @@ export async function startLocalMembers(state: ClusterState, plan: LocalLaunchPl
       name: 'toxiproxy',
       command: process.execPath,
       args: ['--import', 'tsx', join(PROJECT_ROOT, 'chaos', 'toxiproxy', 'cli.ts'), '--host', '127.0.0.1', '--port', String(api.port), ...(plan.seed === undefined ? [] : ['--seed', String(plan.seed)])],
+      env: PROXY_ALLOCATOR_ENV,
       cwd: PROJECT_ROOT,
       logFile: join(state.dir, 'toxiproxy.log'),
     });

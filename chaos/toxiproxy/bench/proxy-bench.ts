@@ -1,8 +1,12 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Toxiproxy } from 'toxiproxy-node-client';
+import { PROXY_ALLOCATOR_ENV } from '../process-env.ts';
 import { startToxiproxyServer } from '../server.ts';
 
 /**
@@ -10,15 +14,24 @@ import { startToxiproxyServer } from '../server.ts';
  *  - throughput of 1 MiB transfers, proxied vs direct loopback (target >= 80 %),
  *  - added median latency of a small request-response (target < 0.3 ms),
  *  - RSS and heap of the proxy before and after 10,000 short connections (must stay flat).
- * The proxy runs in a process of its own, as a real toxiproxy does; the in-process figures
- * (the proxy sharing the event loop with client and sink) are printed alongside.
+ * The proxy runs in a process of its own, as a real toxiproxy does, with the allocator settings
+ * the harness gives it; the same proxy with glibc's default allocator settings and the in-process
+ * server (sharing the event loop with client and sink) are measured alongside, in the same rounds.
  */
 
 const MIB = 1024 * 1024;
 const TRANSFERS = 100;
-const ROUNDS = 5;
+const ROUNDS = 11;
 const PINGS = 1_000;
 const SHORT_CONNECTIONS = 10_000;
+
+interface ProxyHost {
+  readonly url: string;
+  memory(): Promise<Memory>;
+  /** Minor page faults of the proxy process so far. */
+  faults(): Promise<number>;
+  stop(): Promise<void>;
+}
 
 interface Memory {
   rss: number;
@@ -144,9 +157,13 @@ async function shortConnections(address: string): Promise<void> {
   await Promise.all(Array.from({ length: 50 }, worker));
 }
 
-function startHost(): Promise<{ child: ChildProcess; url: string; memory: () => Promise<Memory>; stop: () => Promise<void> }> {
+/** The bench itself runs with the proxy's allocator settings; `tuned: false` takes them away again. */
+function startHost(tuned: boolean): Promise<ProxyHost> {
+  const env: Record<string, string | undefined> = { ...process.env, ...PROXY_ALLOCATOR_ENV };
+  if (!tuned) for (const key of Object.keys(PROXY_ALLOCATOR_ENV)) delete env[key];
   const child = fork(fileURLToPath(new URL('./proxy-host.ts', import.meta.url)), [], {
     execArgv: ['--import', 'tsx', '--expose-gc'],
+    env,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const request = <T>(command: string, key: string): Promise<T> =>
@@ -161,9 +178,9 @@ function startHost(): Promise<{ child: ChildProcess; url: string; memory: () => 
       if (command !== '') child.send({ command });
     });
   return request<string>('', 'url').then((url) => ({
-    child,
     url,
     memory: () => request<Memory>('memory', 'memory'),
+    faults: () => request<number>('faults', 'faults'),
     stop: () =>
       new Promise<void>((resolve) => {
         child.once('exit', () => resolve());
@@ -172,23 +189,97 @@ function startHost(): Promise<{ child: ChildProcess; url: string; memory: () => 
   }));
 }
 
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+interface SpliceRelays {
+  readonly sink: string;
+  readonly echo: string;
+  stop(): void;
 }
 
-/** Runs every measure ROUNDS times, interleaved, and keeps the medians: the machine is shared. */
-async function interleaved<K extends string>(measures: Record<K, () => Promise<number>>): Promise<Record<K, number>> {
-  const samples = Object.fromEntries(Object.keys(measures).map((key) => [key, [] as number[]])) as unknown as Record<K, number[]>;
-  for (let round = 0; round < ROUNDS; round += 1) {
-    for (const key of Object.keys(measures) as K[]) samples[key].push(await measures[key]());
+/** Builds splice-relay.c into a temporary directory and runs one relay per upstream; undefined without gcc. */
+async function startSpliceRelays(sinkAddress: string, echoAddress: string): Promise<SpliceRelays | undefined> {
+  const dir = mkdtempSync(join(tmpdir(), 'splice-relay-'));
+  const binary = join(dir, 'splice-relay');
+  try {
+    execFileSync('gcc', ['-O2', '-Wall', '-Wextra', '-Werror', '-pthread', '-o', binary, fileURLToPath(new URL('./splice-relay.c', import.meta.url))], { stdio: 'pipe' });
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    process.stderr.write(`splice ceiling not measured: gcc could not build splice-relay.c (${(error as Error).message.split('\n')[0]})\n`);
+    return undefined;
   }
-  return Object.fromEntries(Object.entries(samples).map(([key, values]) => [key, median(values as number[])])) as Record<K, number>;
+  const relay = async (upstream: string) => {
+    const child = spawn(binary, [upstream.slice(upstream.lastIndexOf(':') + 1)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const port = await new Promise<string>((resolve, reject) => {
+      child.stdout.once('data', (data: Buffer) => resolve(data.toString().trim()));
+      child.once('exit', (code) => reject(new Error(`splice-relay exited with ${code}`)));
+    });
+    return { child, address: `127.0.0.1:${port}` };
+  };
+  const sink = await relay(sinkAddress);
+  const echo = await relay(echoAddress);
+  return {
+    sink: sink.address,
+    echo: echo.address,
+    stop: () => {
+      sink.child.kill('SIGKILL');
+      echo.child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+}
+
+interface Quartiles {
+  readonly median: number;
+  readonly p25: number;
+  readonly p75: number;
+}
+
+interface Figure {
+  /** Median of the measured values. */
+  readonly value: number;
+  /** The per-round comparison with direct loopback and with the splice relay (the ceiling of any proxy hop). */
+  readonly versusDirect: Quartiles;
+  readonly versusSplice: Quartiles;
+}
+
+type Way = 'direct' | 'proxied' | 'defaultAllocator' | 'inProcess' | 'splice';
+
+/**
+ * Runs every way ROUNDS times, in a rotating order, and compares each with the direct and the
+ * splice sample of the same round (a ratio, or a difference for latencies). Pairing within a
+ * round keeps the machine's drift (other tenants, frequency changes) out of the comparison.
+ */
+async function paired(ways: Record<Way, () => Promise<number>>, compare: (way: number, base: number) => number): Promise<Record<Way, Figure>> {
+  const keys = Object.keys(ways) as Way[];
+  const rounds: Array<Map<Way, number>> = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const sample = new Map<Way, number>();
+    for (let i = 0; i < keys.length; i += 1) {
+      const key = keys[(round + i) % keys.length] as Way;
+      sample.set(key, await ways[key]());
+    }
+    rounds.push(sample);
+  }
+  const at = (sample: Map<Way, number>, key: Way): number => sample.get(key) ?? Number.NaN;
+  const quartiles = (values: number[]): Quartiles => ({ median: quantile(values, 0.5), p25: quantile(values, 0.25), p75: quantile(values, 0.75) });
+  const figure = (key: Way): Figure => ({
+    value: quantile(rounds.map((sample) => at(sample, key)), 0.5),
+    versusDirect: quartiles(rounds.map((sample) => compare(at(sample, key), at(sample, 'direct')))),
+    versusSplice: quartiles(rounds.map((sample) => compare(at(sample, key), at(sample, 'splice')))),
+  });
+  return Object.fromEntries(keys.map((key) => [key, figure(key)])) as Record<Way, Figure>;
 }
 
 const mb = (bytes: number): string => `${(bytes / MIB).toFixed(1)} MiB`;
 const pct = (ratio: number): string => `${(ratio * 100).toFixed(0)} %`;
+const ratioCell = (figure: Figure): string =>
+  Number.isNaN(figure.value) ? 'not measured' : `${figure.value.toFixed(0)} (${pct(figure.versusDirect.median)}, IQR ${pct(figure.versusDirect.p25)}-${pct(figure.versusDirect.p75)})`;
+const addedCell = (figure: Figure): string =>
+  Number.isNaN(figure.value) ? 'not measured' : `${figure.value.toFixed(3)} (+${figure.versusDirect.median.toFixed(3)})`;
 
 async function main(): Promise<void> {
   const sink = sinkServer();
@@ -196,71 +287,100 @@ async function main(): Promise<void> {
   const sinkAddress = await listen(sink);
   const echoAddress = await listen(echo);
 
-  const host = await startHost();
-  const remote = new Toxiproxy(host.url);
-  const sinkProxy = await remote.createProxy({ name: 'sink', listen: '127.0.0.1:0', upstream: sinkAddress });
-  const echoProxy = await remote.createProxy({ name: 'echo', listen: '127.0.0.1:0', upstream: echoAddress });
-
+  if (Object.entries(PROXY_ALLOCATOR_ENV).some(([key, value]) => process.env[key] !== value)) {
+    process.stderr.write('warning: run through `npm run bench:toxiproxy`: without the allocator settings the direct baseline itself page-faults and is too low\n');
+  }
+  const tuned = await startHost(true);
+  const untuned = await startHost(false);
+  const splice = await startSpliceRelays(sinkAddress, echoAddress);
   const local = await startToxiproxyServer({ port: 0, seed: 1 });
-  const inProcess = new Toxiproxy(local.url);
-  const localSink = await inProcess.createProxy({ name: 'sink', listen: '127.0.0.1:0', upstream: sinkAddress });
-  const localEcho = await inProcess.createProxy({ name: 'echo', listen: '127.0.0.1:0', upstream: echoAddress });
+  const proxiesOf = async (url: string): Promise<{ sink: string; echo: string }> => {
+    const api = new Toxiproxy(url);
+    const sinkProxy = await api.createProxy({ name: 'sink', listen: '127.0.0.1:0', upstream: sinkAddress });
+    const echoProxy = await api.createProxy({ name: 'echo', listen: '127.0.0.1:0', upstream: echoAddress });
+    return { sink: sinkProxy.listen, echo: echoProxy.listen };
+  };
+  const proxied = await proxiesOf(tuned.url);
+  const defaultAllocator = await proxiesOf(untuned.url);
+  const inProcess = await proxiesOf(local.url);
 
-  const acked = await interleaved({
-    direct: () => throughput(sinkAddress, 'acked'),
-    proxied: () => throughput(sinkProxy.listen, 'acked'),
-    inProcess: () => throughput(localSink.listen, 'acked'),
-  });
-  const streamed = await interleaved({
-    direct: () => throughput(sinkAddress, 'streamed'),
-    proxied: () => throughput(sinkProxy.listen, 'streamed'),
-    inProcess: () => throughput(localSink.listen, 'streamed'),
-  });
-  const rtt = await interleaved({
-    direct: () => medianRoundTrip(echoAddress),
-    proxied: () => medianRoundTrip(echoProxy.listen),
-    inProcess: () => medianRoundTrip(localEcho.listen),
-  });
+  const ratio = (way: number, direct: number): number => way / direct;
+  const added = (way: number, direct: number): number => way - direct;
+  const spliceWay = (measure: (address: string) => Promise<number>, address: string | undefined): (() => Promise<number>) =>
+    address === undefined ? () => Promise.resolve(Number.NaN) : () => measure(address);
+  const throughputs = (mode: 'acked' | 'streamed') =>
+    paired(
+      {
+        direct: () => throughput(sinkAddress, mode),
+        proxied: () => throughput(proxied.sink, mode),
+        defaultAllocator: () => throughput(defaultAllocator.sink, mode),
+        inProcess: () => throughput(inProcess.sink, mode),
+        splice: spliceWay((address) => throughput(address, mode), splice?.sink),
+      },
+      ratio,
+    );
+  const acked = await throughputs('acked');
+  const streamed = await throughputs('streamed');
+  const rtt = await paired(
+    {
+      direct: () => medianRoundTrip(echoAddress),
+      proxied: () => medianRoundTrip(proxied.echo),
+      defaultAllocator: () => medianRoundTrip(defaultAllocator.echo),
+      inProcess: () => medianRoundTrip(inProcess.echo),
+      splice: spliceWay(medianRoundTrip, splice?.echo),
+    },
+    added,
+  );
+  splice?.stop();
   await local.stop();
+  const faultsPerMiB = async (host: ProxyHost, address: string): Promise<number> => {
+    const before = await host.faults();
+    await throughput(address, 'streamed');
+    return (await host.faults() - before) / (TRANSFERS + 5);
+  };
+  const pageFaultsPerMiB = { proxied: await faultsPerMiB(tuned, proxied.sink), defaultAllocator: await faultsPerMiB(untuned, defaultAllocator.sink) };
+  await untuned.stop();
 
-  await shortConnections(echoProxy.listen); // warm-up: JIT, pools, lazily created structures
-  const before = await host.memory();
-  await shortConnections(echoProxy.listen);
-  const after = await host.memory();
-  await shortConnections(echoProxy.listen);
-  const afterMore = await host.memory();
+  await shortConnections(proxied.echo); // warm-up: JIT, pools, lazily created structures
+  const before = await tuned.memory();
+  await shortConnections(proxied.echo);
+  const after = await tuned.memory();
+  await shortConnections(proxied.echo);
+  const afterMore = await tuned.memory();
 
-  await host.stop();
+  await tuned.stop();
   await new Promise<void>((resolve) => sink.close(() => resolve()));
   await new Promise<void>((resolve) => echo.close(() => resolve()));
 
   const result = {
-    throughputMBps: {
-      acked: { ...acked, ratio: acked.proxied / acked.direct, ratioInProcess: acked.inProcess / acked.direct },
-      streamed: { ...streamed, ratio: streamed.proxied / streamed.direct, ratioInProcess: streamed.inProcess / streamed.direct },
-    },
-    medianRoundTripMs: { ...rtt, added: rtt.proxied - rtt.direct, addedInProcess: rtt.inProcess - rtt.direct },
+    rounds: ROUNDS,
+    transferMiB: TRANSFERS,
+    throughputMBps: { acked, streamed },
+    medianRoundTripMs: rtt,
+    pageFaultsPerMiB,
     proxyMemory: {
       connectionsPerStep: SHORT_CONNECTIONS,
       rss: [before.rss, after.rss, afterMore.rss],
       heapUsed: [before.heapUsed, after.heapUsed, afterMore.heapUsed],
     },
     targets: {
-      throughputRatioAtLeast80: { acked: acked.proxied / acked.direct >= 0.8, streamed: streamed.proxied / streamed.direct >= 0.8 },
-      addedLatencyBelow0_3ms: rtt.proxied - rtt.direct < 0.3,
+      throughputRatioAtLeast80: { acked: acked.proxied.versusDirect.median >= 0.8, streamed: streamed.proxied.versusDirect.median >= 0.8 },
+      addedLatencyBelow0_3ms: rtt.proxied.versusDirect.median < 0.3,
       heapFlat: afterMore.heapUsed - before.heapUsed < 2 * MIB,
     },
   };
 
-  const rows: Array<[string, string, string, string]> = [
-    ['', 'direct', 'proxy process', 'proxy in-process'],
-    ['1 MiB acked (MB/s)', acked.direct.toFixed(0), `${acked.proxied.toFixed(0)} (${pct(acked.proxied / acked.direct)})`, `${acked.inProcess.toFixed(0)} (${pct(acked.inProcess / acked.direct)})`],
-    ['1 MiB streamed (MB/s)', streamed.direct.toFixed(0), `${streamed.proxied.toFixed(0)} (${pct(streamed.proxied / streamed.direct)})`, `${streamed.inProcess.toFixed(0)} (${pct(streamed.inProcess / streamed.direct)})`],
-    ['median RTT 64 B (ms)', rtt.direct.toFixed(3), `${rtt.proxied.toFixed(3)} (+${(rtt.proxied - rtt.direct).toFixed(3)})`, `${rtt.inProcess.toFixed(3)} (+${(rtt.inProcess - rtt.direct).toFixed(3)})`],
-    ['proxy RSS 0/10k/20k conns', '', `${mb(before.rss)} / ${mb(after.rss)} / ${mb(afterMore.rss)}`, ''],
-    ['proxy heap 0/10k/20k conns', '', `${mb(before.heapUsed)} / ${mb(after.heapUsed)} / ${mb(afterMore.heapUsed)}`, ''],
+  const rows: string[][] = [
+    ['', 'direct', 'proxy process', 'proxy, default allocator', 'proxy in-process', 'splice relay (ceiling)'],
+    ['1 MiB acked (MB/s)', acked.direct.value.toFixed(0), ...(['proxied', 'defaultAllocator', 'inProcess', 'splice'] as const).map((way) => ratioCell(acked[way]))],
+    ['1 MiB streamed (MB/s)', streamed.direct.value.toFixed(0), ...(['proxied', 'defaultAllocator', 'inProcess', 'splice'] as const).map((way) => ratioCell(streamed[way]))],
+    ['median RTT 64 B (ms)', rtt.direct.value.toFixed(3), ...(['proxied', 'defaultAllocator', 'inProcess', 'splice'] as const).map((way) => addedCell(rtt[way]))],
+    ['proxy process vs splice relay', '', `acked ${pct(acked.proxied.versusSplice.median)}, streamed ${pct(streamed.proxied.versusSplice.median)}, RTT +${rtt.proxied.versusSplice.median.toFixed(3)} ms`],
+    ['proxy page faults per MiB', '', pageFaultsPerMiB.proxied.toFixed(1), pageFaultsPerMiB.defaultAllocator.toFixed(1)],
+    ['proxy RSS 0/10k/20k conns', '', `${mb(before.rss)} / ${mb(after.rss)} / ${mb(afterMore.rss)}`],
+    ['proxy heap 0/10k/20k conns', '', `${mb(before.heapUsed)} / ${mb(after.heapUsed)} / ${mb(afterMore.heapUsed)}`],
   ];
-  const widths = [0, 1, 2, 3].map((column) => Math.max(...rows.map((row) => row[column]?.length ?? 0)));
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
   for (const row of rows) process.stdout.write(`${row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()}\n`);
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }

@@ -2,7 +2,7 @@ import { startToxiproxyServer } from '../server.ts';
 
 /**
  * The proxy under benchmark, in a process of its own (as a real toxiproxy would be), driven
- * over IPC: it reports its URL, answers memory probes after a forced GC, and stops on request.
+ * over IPC: it reports its URL, answers memory probes after a forced GC and page-fault probes, and stops on request.
  */
 const server = await startToxiproxyServer({ port: 0, seed: 1 });
 const send = (message: unknown): void => {
@@ -14,6 +14,8 @@ process.on('message', (message: { command: string }) => {
     (globalThis as { gc?: () => void }).gc?.();
     const { rss, heapUsed } = process.memoryUsage();
     send({ memory: { rss, heapUsed } });
+  } else if (message.command === 'faults') {
+    send({ faults: process.resourceUsage().minorPageFault });
   } else if (message.command === 'stop') {
     void server.stop().then(() => process.exit(0));
   }
