@@ -48,6 +48,9 @@ async function main(argv: string[]): Promise<number> {
   const profile: Profile = values.profile;
   if (values.seed !== undefined && !/^-?\d+$/.test(values.seed)) throw new HarnessError('CLI_USAGE', `--seed takes an integer, got '${values.seed}'`);
   const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
+  const backend = parseBackend(values.backend);
+  const classes = parseClasses(values.sink);
+  const scenarios = findScenarios(values.scenario?.split(',').map((name) => name.trim()));
   const reportDir = resolve(values['report-dir']);
   mkdirSync(reportDir, { recursive: true });
   const log = fileLogger(join(reportDir, 'chaos-runner.log'), 'chaos');
@@ -55,11 +58,11 @@ async function main(argv: string[]): Promise<number> {
   progress(`profile ${profile}, seed ${seed}${values.path ? `, path ${values.path}` : ''}`);
   const run = await runChaos({
     profile,
-    backend: parseBackend(values.backend),
+    backend,
     seed,
     path: values.path,
-    classes: parseClasses(values.sink),
-    scenarios: findScenarios(values.scenario?.split(',').map((name) => name.trim())),
+    classes,
+    scenarios,
     reportDir,
     keepCluster: values['keep-cluster'],
     withoutServerDedup: values['no-server-dedup'],

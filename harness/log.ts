@@ -14,9 +14,13 @@ export function componentLogger(component: string, bindings: Record<string, unkn
   return rootLogger.child({ component, ...bindings });
 }
 
-/** A logger writing JSON lines to a file, for a run's per-process logs. */
+/**
+ * A logger writing JSON lines to a file, for a run's per-process logs. Writes are synchronous:
+ * a worker that SIGKILLs itself at a crash point keeps its last lines, and a command that exits
+ * right after opening its log (bad input) does not trip over a destination still opening.
+ */
 export function fileLogger(path: string, component: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({ level, base: { pid: process.pid, component } }, pino.destination({ dest: path, sync: false, mkdir: true }));
+  return pino({ level, base: { pid: process.pid, component } }, pino.destination({ dest: path, sync: true, mkdir: true }));
 }
 
 export type { Logger };
