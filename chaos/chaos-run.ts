@@ -5,10 +5,13 @@ import { Toxiproxy } from 'toxiproxy-node-client';
 import { startCluster, type BackendName, type StartedCluster } from '../harness/cluster/index.ts';
 import type { StartedLocalCluster } from '../harness/cluster/local-cluster.ts';
 import { describeError } from '../harness/errors.ts';
+import type { Stamped } from '../harness/flow/history/history-events.ts';
 import { newRunId } from '../harness/cluster/run-dir.ts';
 import { mergeVerdicts } from '../properties/verdict.ts';
 import { aggregateClass } from '../reports/aggregate.ts';
+import { insertPerformance } from '../reports/performance.ts';
 import type { RunResult, ScenarioResult } from '../reports/run-result.ts';
+import { runTimelines, type TaggedEvent } from '../reports/timeline.ts';
 import { writeRunReports } from '../reports/write-run.ts';
 import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
 import { SINK_CLASSES } from '../sinks/sink-classes.ts';
@@ -49,18 +52,19 @@ function keepClusterLogs(cluster: StartedCluster, target: string): void {
 }
 
 /** Concatenates every run's history into the report's `history.jsonl`, each event tagged with its run. */
-function collectHistories(runDir: string): void {
-  const lines: string[] = [];
+function collectHistories(runDir: string): TaggedEvent[] {
+  const events: TaggedEvent[] = [];
   for (const scenarioDir of readdirSync(runDir, { withFileTypes: true }).filter((entry) => entry.isDirectory() && entry.name.includes('__'))) {
     for (const run of readdirSync(join(runDir, scenarioDir.name))) {
       const file = join(runDir, scenarioDir.name, run, 'history.jsonl');
       if (!existsSync(file)) continue;
       for (const line of readFileSync(file, 'utf8').split('\n')) {
-        if (line !== '') lines.push(JSON.stringify({ scenario: scenarioDir.name, run, ...(JSON.parse(line) as object) }));
+        if (line !== '') events.push({ scenario: scenarioDir.name, run, ...(JSON.parse(line) as Stamped) });
       }
     }
   }
-  writeFileSync(join(runDir, 'history.jsonl'), lines.length > 0 ? `${lines.join('\n')}\n` : '');
+  writeFileSync(join(runDir, 'history.jsonl'), events.map((event) => `${JSON.stringify(event)}\n`).join(''));
+  return events;
 }
 
 /**
@@ -113,8 +117,13 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
       await cluster.down();
     }
   }
-  collectHistories(runDir);
-  const classes = Object.fromEntries(options.classes.map((sinkClass) => [sinkClass, aggregateClass(SINK_CLASSES[sinkClass].guarantee, results.get(sinkClass) ?? [])]));
+  const timelines = runTimelines(collectHistories(runDir));
+  const classes = Object.fromEntries(
+    options.classes.map((sinkClass) => [
+      sinkClass,
+      aggregateClass(SINK_CLASSES[sinkClass].guarantee, results.get(sinkClass) ?? [], insertPerformance(timelines.filter((timeline) => timeline.sinkClass === sinkClass))),
+    ]),
+  );
   const run: RunResult = {
     runId,
     backend: options.backend,
@@ -127,7 +136,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
     verdict: mergeVerdicts(Object.values(classes).map((result) => result.verdict)),
     classes,
   };
-  writeRunReports(run, runDir, options.reportDir);
+  writeRunReports(run, timelines, runDir, options.reportDir);
   return run;
 }
 

@@ -1,8 +1,9 @@
 /**
  * `npm run soak -- --duration 1h [--seed N] [--report-dir DIR]`: the full profile again and
  * again, the seed advancing every iteration, until the duration is spent. Each iteration leaves
- * its own report; `soak-trend.jsonl` gets one line per iteration (verdict, time, counts), the
- * series a nightly dashboard plots.
+ * its own report; `soak-trend.jsonl` gets one line per iteration (verdict, time, runner memory,
+ * and per class the counts, INSERT latency and rows per second), the series a nightly dashboard
+ * plots.
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -45,7 +46,12 @@ async function main(): Promise<number> {
       progress: (line) => process.stderr.write(`soak #${iteration}: ${line}\n`),
     });
     if (run.verdict !== 'pass') failures += 1;
-    const counts = Object.fromEntries(Object.entries(run.classes).map(([name, result]) => [name, { verdict: result.verdict, ...result.counts, inserts: result.inserts }]));
+    const counts = Object.fromEntries(
+      Object.entries(run.classes).map(([name, result]) => [
+        name,
+        { verdict: result.verdict, ...result.counts, inserts: result.inserts, insert_latency_ms: result.performance.latencyMs, rows_per_second: result.performance.rowsPerSecond },
+      ]),
+    );
     appendFileSync(join(reportDir, 'soak-trend.jsonl'), `${JSON.stringify({ iteration, run_id: run.runId, seed, verdict: run.verdict, duration_ms: run.durationMs, rss_mib: Math.round(process.memoryUsage().rss / 2 ** 20), classes: counts })}\n`);
   }
   return failures === 0 ? 0 : 1;

@@ -1,6 +1,7 @@
 import type { DeliveryGuarantee } from '../sinks/sink-classes.ts';
 import type { DeliveryCounts } from '../properties/checkers/total-queue-checker.ts';
 import { mergeVerdicts } from '../properties/verdict.ts';
+import type { InsertPerformance } from './performance.ts';
 import type { ClassResult, InsertCounts, ScenarioResult } from './run-result.ts';
 
 const ZERO_COUNTS: DeliveryCounts = { attempted: 0, acknowledged: 0, lost: 0, duplicated: 0, unexpected: 0, recovered: 0 };
@@ -16,7 +17,7 @@ function sum<T extends object>(items: readonly T[], zero: T): T {
 }
 
 /** A class's line of the report: its scenarios merged (a class with no scenario is inconclusive). */
-export function aggregateClass(guarantee: DeliveryGuarantee, scenarios: readonly ScenarioResult[]): ClassResult {
+export function aggregateClass(guarantee: DeliveryGuarantee, scenarios: readonly ScenarioResult[], performance: InsertPerformance): ClassResult {
   return {
     guarantee,
     verdict: mergeVerdicts(scenarios.map((scenario) => scenario.verdict)),
@@ -26,6 +27,7 @@ export function aggregateClass(guarantee: DeliveryGuarantee, scenarios: readonly
     dedupHits: scenarios.reduce((total, s) => total + s.dedupHits, 0),
     refusals: scenarios.reduce((total, s) => total + s.refusals, 0),
     faults: sum<Record<string, number>>(scenarios.map((s) => ({ ...s.faults })), {}),
+    performance,
     scenarios,
   };
 }

@@ -3,8 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { aggregateClass } from './aggregate.ts';
+import { insertPerformance } from './performance.ts';
 import type { RunResult, ScenarioResult } from './run-result.ts';
+import { sampleEvents } from './test-support.ts';
+import { runTimelines } from './timeline.ts';
 import { writeRunReports } from './write-run.ts';
+
+const timelines = runTimelines(sampleEvents('ClickHouseBatchingSink__reset-peer-on-insert'));
 
 const scenario = (over: Partial<ScenarioResult>): ScenarioResult => ({
   name: 'reset-peer-on-insert',
@@ -37,7 +42,7 @@ function run(): RunResult {
     anomalies: [{ category: 'duplicated', count: 3, examples: ['1-0-1', '1-0-2', '1-0-3'] }],
     commands: ['limit_data(s1r1_client, 20B)', 'write(epoch 1)'],
   });
-  const inconclusive = scenario({ name: 'latency', sinkClass: 'AtMostOnceClickHouseSink', verdict: 'inconclusive', notes: ['fault latency never fired'] });
+  const inconclusive = scenario({ name: 'latency', sinkClass: 'AtMostOnceClickHouseSink', verdict: 'inconclusive', notes: ['fault latency never fired <on s1r1_client>'] });
   return {
     runId: '20261129-000000-abcd',
     backend: 'embedded',
@@ -49,8 +54,8 @@ function run(): RunResult {
     clusterStartMs: 2200,
     verdict: 'violation',
     classes: {
-      ClickHouseBatchingSink: aggregateClass('exactly-once', [scenario({}), broken]),
-      AtMostOnceClickHouseSink: aggregateClass('at-most-once', [inconclusive]),
+      ClickHouseBatchingSink: aggregateClass('exactly-once', [scenario({}), broken], insertPerformance(timelines)),
+      AtMostOnceClickHouseSink: aggregateClass('at-most-once', [inconclusive], insertPerformance([])),
     },
   };
 }
@@ -59,7 +64,7 @@ describe('run reports', () => {
   const root = mkdtempSync(join(tmpdir(), 'reports-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
   const runDir = join(root, '20261129-000000-abcd');
-  writeRunReports(run(), runDir, root);
+  writeRunReports(run(), timelines, runDir, root);
 
   it('summary.json has the documented shape and sums scenarios per class', () => {
     const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8'));
@@ -74,7 +79,9 @@ describe('run reports', () => {
       dedup_hits: 4,
       refusals: 0,
       faults: { reset_peer: 4 },
+      performance: { attempts: 6, ok_attempts: 3, insert_latency_ms: { p50: 40, p95: 60, p99: 60, max: 60 } },
     });
+    expect(summary.classes.AtMostOnceClickHouseSink.performance).toEqual({ attempts: 0, ok_attempts: 0, insert_latency_ms: null, rows_per_second: null });
     expect(batching.scenarios[1]).toMatchObject({ name: 'limit-data-on-insert', verdict: 'violation', seed: 42, path: '0:1' });
     expect(batching.scenarios[1].replay_command).toContain('--path 0:1');
     expect(summary.classes.AtMostOnceClickHouseSink.verdict).toBe('inconclusive');
@@ -93,6 +100,29 @@ describe('run reports', () => {
     expect(md).toContain('--scenario limit-data-on-insert --seed 7 --path 0:1');
     expect(md).toContain('limit_data(s1r1_client, 20B)');
     expect(md).toContain('**duplicated** (3): 1-0-1, 1-0-2, 1-0-3');
+  });
+
+  it('report.html draws the matrix and, per scenario, the most eventful run with its fault windows', () => {
+    const html = readFileSync(join(runDir, 'report.html'), 'utf8');
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    expect(html).not.toContain('<script');
+    // matrix: one verdict cell per class x scenario that exists, a dash where a class has none
+    expect(html.match(/<td class="verdict"/g)).toHaveLength(2 + 3);
+    expect(html).toContain('<td class="none">—</td>');
+    // the reset-peer-on-insert panel shows run-1: two fault windows, four attempts, three marks
+    const panel = html.slice(html.indexOf('<h3>reset-peer-on-insert'), html.indexOf('<h3>limit-data-on-insert'));
+    expect(panel).toContain('run-1 of 2');
+    expect(panel.match(/<rect class="fault"/g)).toHaveLength(2);
+    expect(panel.match(/<circle /g)).toHaveLength(3);
+    expect(panel).toContain('never completed (the worker died): 3 rows, at 1.00 s');
+    expect(panel.match(/<line x1=/g)?.length).toBeGreaterThanOrEqual(3);
+    // the ok retry's 3 rows completed at 0.64 s: 100 ms bins over a 2 s run
+    expect(panel.match(/<rect class="bar"/g)).toHaveLength(1);
+    expect(panel).toContain('30 rows/s from 0.6 s to 0.7 s');
+    expect(panel).toContain('reset_peer: reset_peer on s1r1_client &#60;downstream&#62;');
+    // text from the run is escaped, a failing scenario has its replay line
+    expect(html).toContain('fault latency never fired &#60;on s1r1_client&#62;');
+    expect(html).toContain('--scenario limit-data-on-insert --seed 7 --path 0:1');
   });
 
   it('points latest at the run', () => {

@@ -2,6 +2,7 @@ import type { DeliveryGuarantee } from '../sinks/sink-classes.ts';
 import type { Anomaly } from '../properties/checkers/check-result.ts';
 import type { DeliveryCounts } from '../properties/checkers/total-queue-checker.ts';
 import type { Verdict } from '../properties/verdict.ts';
+import type { InsertPerformance } from './performance.ts';
 
 export interface InsertCounts {
   readonly ok: number;
@@ -50,6 +51,7 @@ export interface ClassResult {
   readonly dedupHits: number;
   readonly refusals: number;
   readonly faults: Readonly<Record<string, number>>;
+  readonly performance: InsertPerformance;
   readonly scenarios: readonly ScenarioResult[];
 }
 

@@ -1,26 +1,29 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { RunResult } from './run-result.ts';
+import type { RunTimeline } from './timeline.ts';
+import { reportHtml } from './writers/report-html.ts';
 import { junitXml } from './writers/junit-xml.ts';
 import { reportMarkdown } from './writers/report-md.ts';
 import { summaryJson } from './writers/summary-json.ts';
 
-/** A reporter turns a finished run into one artifact file. */
+/** A reporter turns a finished run (and its runs' timelines, for the drawings) into one artifact file. */
 export interface Reporter {
   readonly file: string;
-  render(run: RunResult): string;
+  render(run: RunResult, timelines: readonly RunTimeline[]): string;
 }
 
 export const REPORTERS: readonly Reporter[] = [
   { file: 'summary.json', render: summaryJson },
   { file: 'report.md', render: reportMarkdown },
   { file: 'junit.xml', render: junitXml },
+  { file: 'report.html', render: reportHtml },
 ];
 
 /** Writes every reporter's file into the run directory and points `<reportDir>/latest` at it. */
-export function writeRunReports(run: RunResult, runDir: string, reportDir: string): void {
+export function writeRunReports(run: RunResult, timelines: readonly RunTimeline[], runDir: string, reportDir: string): void {
   mkdirSync(runDir, { recursive: true });
-  for (const reporter of REPORTERS) writeFileSync(join(runDir, reporter.file), reporter.render(run));
+  for (const reporter of REPORTERS) writeFileSync(join(runDir, reporter.file), reporter.render(run, timelines));
   const latest = join(reportDir, 'latest');
   rmSync(latest, { force: true });
   symlinkSync(relative(reportDir, runDir), latest);

@@ -4,6 +4,7 @@ import type { Fault, NemesisContext } from '../nemeses/fault.ts';
 import type { WindowWithEffect } from '../nemeses/fired.ts';
 import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
 import type { History } from '../../harness/flow/history/history-reader.ts';
+import { HistoryWriter } from '../../harness/flow/history/history-writer.ts';
 import type { CrashPoint } from '../../harness/flow/runtime/crash-points.ts';
 import type { StartedFlowWorker } from '../../harness/flow/started-worker.ts';
 import type { FlowSupervisor } from '../../harness/flow/supervisor.ts';
@@ -56,6 +57,8 @@ export class PipelineSystem implements ChaosSystem {
   private readonly nemesis: NemesisContext;
   private readonly startedUnder = new Map<number, string>();
   private readonly undelivered = new Map<number, number>();
+  /** The nemesis's own history file beside the workers' (fault-start / fault-end). */
+  private readonly nemesisHistory: HistoryWriter;
 
   constructor(
     private readonly supervisor: FlowSupervisor,
@@ -68,6 +71,7 @@ export class PipelineSystem implements ChaosSystem {
   ) {
     this.spec = initialSpec;
     this.nemesis = { cluster, toxiproxy, log };
+    this.nemesisHistory = HistoryWriter.open(supervisor.historyDir, 'nemesis');
   }
 
   async start(): Promise<void> {
@@ -82,6 +86,8 @@ export class PipelineSystem implements ChaosSystem {
     const window = await fault.apply(this.nemesis);
     const record: WindowWithEffect = { ...window, effect: fault.effect };
     this.windows.push(record);
+    const id = this.windows.length;
+    this.nemesisHistory.append({ type: 'fault-start', window: id, fault: window.type, description: window.description, targets: window.targets });
     // The epochs and their asynchronous delivery (outbox, at-most-once queue) both meet the
     // fault; settled into a value so a rejection while the fault holds is never unhandled.
     const worker = this.running();
@@ -95,6 +101,7 @@ export class PipelineSystem implements ChaosSystem {
     await new Promise((resolve) => setTimeout(resolve, holdMs));
     await fault.probe?.(this.nemesis, record);
     await fault.heal(this.nemesis, record);
+    this.nemesisHistory.append({ type: 'fault-end', window: id, fault: window.type });
     const error = await withTimeout(outcome, 120_000, `write(${epochs}) after ${fault.toString()}`);
     if (error !== undefined) throw error;
   }
@@ -139,6 +146,7 @@ export class PipelineSystem implements ChaosSystem {
 
   /** Settles the cluster, delivers everything that can be, stops, returns the history. */
   async finish(drainTimeoutMs = 120_000): Promise<History> {
+    this.closeHistory();
     const died = await settleCluster(this.cluster);
     if (died.length > 0) {
       // Every fault was healed before this: a dead member died by itself, and the run proves nothing.
@@ -154,6 +162,11 @@ export class PipelineSystem implements ChaosSystem {
     const end = Date.now();
     for (const expectation of this.expectations) if (expectation.until === Number.POSITIVE_INFINITY) expectation.until = end;
     return this.supervisor.close();
+  }
+
+  /** Closes the nemesis's history file (also on a run that ends in an error). */
+  closeHistory(): void {
+    this.nemesisHistory.close();
   }
 
   private running(): StartedFlowWorker {

@@ -164,6 +164,7 @@ async function executeRun(options: ScenarioRunOptions, input: RunInput, index: n
       healMs = Date.now() - healStart;
     } catch (error) {
       // Leave nothing behind for the next run: workers killed, every proxy healed, the cluster settled.
+      system.closeHistory();
       await supervisor.close().catch(() => undefined);
       await options.toxiproxy.reset().catch(() => undefined);
       await settleCluster(options.cluster).catch(() => undefined);

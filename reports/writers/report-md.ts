@@ -20,14 +20,16 @@ export function reportMarkdown(run: RunResult): string {
     '',
     `run \`${run.runId}\` · backend \`${run.backend}\` · profile \`${run.profile}\` · seed \`${run.seed}\` · ${(run.durationMs / 1000).toFixed(1)} s`,
     '',
-    '| class | guarantee | verdict | attempted | acknowledged | lost | duplicated | unexpected | recovered | inserts ok/failed/unknown | replays | dedup hits | refusals | faults fired |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| class | guarantee | verdict | attempted | acknowledged | lost | duplicated | unexpected | recovered | inserts ok/failed/unknown | replays | dedup hits | refusals | faults fired | INSERT p50/p95 ms | rows/s |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const [name, result] of Object.entries(run.classes)) {
     const c = result.counts;
     const faults = Object.entries(result.faults).map(([type, n]) => `${type}×${n}`).join(' ') || '—';
+    const latency = result.performance.latencyMs;
+    const speed = `${latency === null ? '—' : `${latency.p50.toFixed(0)}/${latency.p95.toFixed(0)}`} | ${result.performance.rowsPerSecond?.toFixed(0) ?? '—'}`;
     lines.push(
-      `| ${name} | ${result.guarantee} | ${ICON[result.verdict]} | ${c.attempted} | ${c.acknowledged} | ${c.lost} | ${c.duplicated} | ${c.unexpected} | ${c.recovered} | ${result.inserts.ok}/${result.inserts.failed}/${result.inserts.unknown} | ${result.replays} | ${result.dedupHits} | ${result.refusals} | ${faults} |`,
+      `| ${name} | ${result.guarantee} | ${ICON[result.verdict]} | ${c.attempted} | ${c.acknowledged} | ${c.lost} | ${c.duplicated} | ${c.unexpected} | ${c.recovered} | ${result.inserts.ok}/${result.inserts.failed}/${result.inserts.unknown} | ${result.replays} | ${result.dedupHits} | ${result.refusals} | ${faults} | ${speed} |`,
     );
   }
   lines.push('', '### Scenarios', '', '| class | scenario | verdict | runs | time |', '|---|---|---|---|---|');

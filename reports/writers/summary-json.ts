@@ -14,6 +14,12 @@ export function summaryJson(run: RunResult): string {
         dedup_hits: result.dedupHits,
         refusals: result.refusals,
         faults: result.faults,
+        performance: {
+          attempts: result.performance.attempts,
+          ok_attempts: result.performance.okAttempts,
+          insert_latency_ms: result.performance.latencyMs,
+          rows_per_second: result.performance.rowsPerSecond,
+        },
         scenarios: result.scenarios.map((scenario) => ({
           name: scenario.name,
           verdict: scenario.verdict,

@@ -27,7 +27,9 @@ export type FlowEvent =
   | DeliveredEvent
   | DeliveryFailedEvent
   | AcksEvent
-  | CrashEvent;
+  | CrashEvent
+  | FaultStartEvent
+  | FaultEndEvent;
 
 export type FlowEventType = FlowEvent['type'];
 
@@ -213,4 +215,23 @@ export interface CrashEvent {
   readonly partition: number;
   readonly batch: number;
   readonly occurrence: number;
+}
+
+/**
+ * The chaos executor's nemesis, as Jepsen records it beside the client operations: a fault took
+ * effect (`fault-start`) and was healed (`fault-end`, same `window`). Checkers ignore them; the
+ * report draws them as shaded windows on the run's timeline.
+ */
+export interface FaultStartEvent {
+  readonly type: 'fault-start';
+  readonly window: number;
+  readonly fault: string;
+  readonly description: string;
+  readonly targets: readonly string[];
+}
+
+export interface FaultEndEvent {
+  readonly type: 'fault-end';
+  readonly window: number;
+  readonly fault: string;
 }

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { insertPerformance } from './performance.ts';
+import { sampleEvents } from './test-support.ts';
+import { mostEventfulRun, runTimelines } from './timeline.ts';
+
+describe('runTimelines', () => {
+  const timelines = runTimelines(sampleEvents());
+  const [calm, eventful] = timelines;
+
+  it('cuts the merged history into runs, times relative to each run', () => {
+    expect(timelines.map((timeline) => [timeline.sinkClass, timeline.scenario, timeline.run])).toEqual([
+      ['ClickHouseBatchingSink', 'unknown-outcome', 'run-0'],
+      ['ClickHouseBatchingSink', 'unknown-outcome', 'run-1'],
+    ]);
+    expect(calm?.origin).toBe(1_000);
+    expect(calm?.inserts).toEqual([
+      { start: 100, end: 120, completed: true, outcome: 'ok', rows: 3, retry: false },
+      { start: 200, end: 260, completed: true, outcome: 'ok', rows: 5, retry: false },
+    ]);
+    expect(eventful?.duration).toBe(2_000);
+  });
+
+  it('pairs fault windows, and leaves one never healed open until the run ends', () => {
+    expect(eventful?.faults.map((fault) => [fault.fault, fault.start, fault.end])).toEqual([
+      ['reset_peer', 100, 500],
+      ['timeout', 1_600, 2_000],
+    ]);
+  });
+
+  it('keeps an attempt cut short by a crash as unknown, marks retries, crashes, refusals and starts', () => {
+    expect(eventful?.inserts.map((insert) => [insert.outcome, insert.retry])).toEqual([
+      ['unknown', false],
+      ['ok', true],
+      ['unknown', false],
+      ['failed', false],
+    ]);
+    expect(eventful?.inserts[2]).toMatchObject({ start: 1_000, end: 1_000, completed: false });
+    expect(eventful?.marks.map((mark) => mark.kind).sort()).toEqual(['crash', 'refusal', 'worker-start']);
+  });
+
+  it('shows the run with the most failed or unknown INSERTs', () => {
+    expect(mostEventfulRun(timelines)?.run).toBe('run-1');
+    expect(mostEventfulRun([calm!])?.run).toBe('run-0');
+    expect(mostEventfulRun([])).toBeUndefined();
+  });
+});
+
+describe('insertPerformance', () => {
+  it('takes latency from successful attempts and rows per second of insert activity', () => {
+    const performance = insertPerformance(runTimelines(sampleEvents()));
+    expect(performance).toMatchObject({ attempts: 6, okAttempts: 3 });
+    // ok latencies 20, 40, 60 ms
+    expect(performance.latencyMs).toEqual({ p50: 40, p95: 60, p99: 60, max: 60 });
+    // 11 rows in ok INSERTs over 160 ms (run-0) + 1_800 ms (run-1) of activity
+    expect(performance.rowsPerSecond).toBeCloseTo((11 * 1000) / 1_960, 6);
+  });
+
+  it('says null when nothing succeeded', () => {
+    expect(insertPerformance([])).toEqual({ attempts: 0, okAttempts: 0, latencyMs: null, rowsPerSecond: null });
+  });
+});
