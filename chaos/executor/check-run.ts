@@ -87,6 +87,7 @@ export function checkRun(input: CheckInput): RunCheck {
     dedupHits: input.truth.dedupHits,
     refusals: facts.refusals.length,
     crashes: facts.crashes,
+    reconfiguredInFlight: facts.reconfiguredInFlight,
   };
   const coverage = declaredCoverage(input.scenario, input.sinkClass, input.commands);
   const check = checkScenario(observations, coverage, evidence);

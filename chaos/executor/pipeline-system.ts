@@ -3,7 +3,7 @@ import type { Toxiproxy } from 'toxiproxy-node-client';
 import type { Fault, NemesisContext } from '../nemeses/fault.ts';
 import type { WindowWithEffect } from '../nemeses/fired.ts';
 import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
-import type { History } from '../../harness/flow/history/history-reader.ts';
+import { insertAttempts, type History } from '../../harness/flow/history/history-reader.ts';
 import { HistoryWriter } from '../../harness/flow/history/history-writer.ts';
 import type { CrashPoint } from '../../harness/flow/runtime/crash-points.ts';
 import type { StartedFlowWorker } from '../../harness/flow/started-worker.ts';
@@ -16,6 +16,8 @@ import { settleCluster } from './settle-cluster.ts';
 import { topologyKey } from './topology-key.ts';
 
 const STOP_TIMEOUT_MS = 15_000;
+const IN_FLIGHT_WAIT_MS = 5_000;
+const CLOCK_MARGIN_MS = 500;
 const CRASH_WAIT_MS = 30_000;
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -130,6 +132,32 @@ export class PipelineSystem implements ChaosSystem {
     await this.relaunch(this.spec);
   }
 
+  async reconfigureWhileWriting(dynamic: Readonly<Record<string, unknown>>, epochs: number, afterMs: number): Promise<void> {
+    const worker = this.running();
+    // Earlier than now by a margin: the workers stamp events with their own clock.
+    const since = Date.now() - CLOCK_MARGIN_MS;
+    let settled = false;
+    const writing = worker
+      .runEpochs(epochs)
+      .then(() => worker.drain())
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      )
+      .finally(() => {
+        settled = true;
+      });
+    await this.insertInFlight(since, () => settled);
+    await new Promise((resolve) => setTimeout(resolve, afterMs));
+    // The dynamic section is replaced as a whole (absent keys would fall back to defaults).
+    const next = { ...this.spec.dynamic_parameters, ...dynamic };
+    await worker.reconfigure(next);
+    // A restart later in the run (a crash) starts from the spec as it now is, like a Flow pipeline would.
+    this.spec = { ...this.spec, dynamic_parameters: next };
+    const error = await withTimeout(writing, 120_000, `write(${epochs}) around a reconfiguration`);
+    if (error !== undefined) throw error;
+  }
+
   async restartWithSpec(spec: RawSinkSpec, label: string): Promise<void> {
     await this.relaunch(spec);
     this.log.info({ label }, 'restarted with another spec');
@@ -162,6 +190,20 @@ export class PipelineSystem implements ChaosSystem {
     const end = Date.now();
     for (const expectation of this.expectations) if (expectation.until === Number.POSITIVE_INFINITY) expectation.until = end;
     return this.supervisor.close();
+  }
+
+  /**
+   * Waits (polling the workers' history files) until an INSERT invoked since `since` has no
+   * completion yet, so a change right after meets it in flight; stops waiting when the writes are
+   * over or after a while, and lets the coverage check say whether any change met one.
+   */
+  private async insertInFlight(since: number, writesOver: () => boolean): Promise<void> {
+    const deadline = Date.now() + IN_FLIGHT_WAIT_MS;
+    while (Date.now() < deadline && !writesOver()) {
+      const open = insertAttempts(this.supervisor.readHistory().events).some((attempt) => attempt.invoke.at >= since && attempt.complete === undefined);
+      if (open) return;
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
   }
 
   /** Closes the nemesis's history file (also on a run that ends in an error). */

@@ -17,6 +17,7 @@ function mergeCoverage(runs: readonly ExecutedRun[]): Coverage {
     replay: any((c) => c.replay),
     dedupHit: any((c) => c.dedupHit),
     refusal: any((c) => c.refusal),
+    reconfiguredInFlight: any((c) => c.reconfiguredInFlight),
   };
 }
 
@@ -27,6 +28,7 @@ function sumEvidence(runs: readonly ExecutedRun[]): Evidence {
   let replays = 0;
   let dedupHits = 0;
   let refusals = 0;
+  let reconfiguredInFlight = 0;
   for (const run of runs) {
     const evidence = run.check?.evidence;
     if (evidence === undefined) continue;
@@ -36,8 +38,9 @@ function sumEvidence(runs: readonly ExecutedRun[]): Evidence {
     replays += evidence.replays;
     dedupHits += evidence.dedupHits;
     refusals += evidence.refusals;
+    reconfiguredInFlight += evidence.reconfiguredInFlight;
   }
-  return { faultsFired: faults, crashes, unknownOutcomes, replays, dedupHits, refusals };
+  return { faultsFired: faults, crashes, unknownOutcomes, replays, dedupHits, refusals, reconfiguredInFlight };
 }
 
 /** Faults that fired, sink crashes included (as `sink_crash`, the catalogue's name for them). */

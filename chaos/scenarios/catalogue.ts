@@ -2,7 +2,7 @@ import { SINK_CLASS_NAMES, type SinkClassName } from '../../sinks/domain/sink-cl
 import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
 import { arbDegradationFault, arbKeeperFault, arbReplicaFault, arbUnknownOutcomeFault } from './fault-arbitraries.ts';
 import type { ScenarioDefinition } from './scenario.ts';
-import { arbCrashSchedule, arbFaultSchedule } from './schedules.ts';
+import { arbCrashSchedule, arbFaultSchedule, arbReconfigureSchedule } from './schedules.ts';
 import { topologyGuardScenario } from './topology-guard.ts';
 
 const exactlyOnce = (sinkClass: SinkClassName) => SINK_CLASSES[sinkClass].guarantee === 'exactly-once';
@@ -49,6 +49,14 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
     runs: { ci: 2, full: 8 },
     commands: () => arbCrashSchedule(),
     coverage: (sinkClass) => ({ replay: replays(sinkClass) }),
+  },
+  {
+    name: 'live-reconfigure',
+    description: 'the dynamic section changed on the running sink while INSERTs are in flight (new clients for a new write_timeout, new retry and batch limits), between unknown-outcome faults',
+    classes: SINK_CLASS_NAMES,
+    runs: { ci: 1, full: 6 },
+    commands: (context) => arbReconfigureSchedule(context.spec.sink_class_name as SinkClassName, arbUnknownOutcomeFault(context)),
+    coverage: (sinkClass) => ({ reconfiguredInFlight: true, unknownOutcome: true, replay: replays(sinkClass), dedupHit: exactlyOnce(sinkClass) }),
   },
   topologyGuardScenario,
 ];

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import type { Fault } from '../nemeses/fault.ts';
 import { CRASH_POINTS, type CrashPoint } from '../../harness/flow/runtime/crash-points.ts';
-import { CrashSink, FaultEpisode, WriteEpochs, type ChaosCommand } from '../../properties/model/commands.ts';
+import { arbDynamicParameters } from '../../properties/arbitraries/arb-sink-spec.ts';
+import { CrashSink, FaultEpisode, ReconfigureWhileWriting, WriteEpochs, type ChaosCommand } from '../../properties/model/commands.ts';
+import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 
 const arbWrite = fc.integer({ min: 1, max: 2 }).map((epochs) => new WriteEpochs(epochs));
 
@@ -19,6 +21,23 @@ export function arbFaultSchedule(arbFault: fc.Arbitrary<Fault>, more = 3): fc.Ar
   return fc
     .tuple(arbWrite, arbEpisode(arbFault), fc.array(fc.oneof(arbWrite, arbEpisode(arbFault)), { maxLength: more }))
     .map(([write, first, rest]) => [write, first, ...rest]);
+}
+
+function arbReconfigure(sinkClass: SinkClassName): fc.Arbitrary<ChaosCommand> {
+  return fc
+    .record({ dynamic: arbDynamicParameters(sinkClass), epochs: fc.integer({ min: 1, max: 2 }), afterMs: fc.integer({ min: 0, max: 8 }) })
+    .map(({ dynamic, epochs, afterMs }) => new ReconfigureWhileWriting(dynamic, epochs, afterMs));
+}
+
+/**
+ * Live reconfiguration between unknown-outcome faults: a change of the whole dynamic section
+ * (write timeout, retries, batch limits, queue limit) while INSERTs are in flight, then a fault
+ * episode whose replays run under the new parameters, then more of either.
+ */
+export function arbReconfigureSchedule(sinkClass: SinkClassName, arbFault: fc.Arbitrary<Fault>): fc.Arbitrary<ChaosCommand[]> {
+  return fc
+    .tuple(arbWrite, arbReconfigure(sinkClass), arbEpisode(arbFault), fc.array(fc.oneof(arbWrite, arbReconfigure(sinkClass), arbEpisode(arbFault)), { maxLength: 2 }))
+    .map(([write, reconfigure, episode, rest]) => [write, reconfigure, episode, ...rest]);
 }
 
 /** Crashes at one or two named points, with writes around them. */

@@ -284,6 +284,10 @@ describe('WorkerHost — dynamic reconfiguration', () => {
     await host.reconfigure({ max_rows_per_batch: 5 });
     expect((await host.runEpochs(1))[0]).toEqual([expect.objectContaining({ batches: [1, 2] })]);
     await expect(host.reconfigure({ table: 'other' })).rejects.toMatchObject({ code: 'SINK_SPEC_INVALID', message: expect.stringMatching(/table/) });
+    // The history records the accepted change only.
+    const recorded = history.ofType('reconfigured');
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]).toMatchObject({ partitions: [0], dynamic: expect.objectContaining({ max_rows_per_batch: 5 }) });
     await host.close();
   });
 });

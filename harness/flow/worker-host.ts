@@ -26,6 +26,7 @@ export class WorkerHost {
     readonly spec: SinkSpec,
     private readonly store: StateStore,
     private readonly runtimes: ReadonlyMap<number, PartitionRuntime>,
+    private readonly history: HistorySink,
   ) {}
 
   static async start(
@@ -62,7 +63,7 @@ export class WorkerHost {
       const deps = { spec, partition, store, source: new DeterministicSource(config.source, partition), history, crash, log: partitionLog };
       runtimes.set(partition, await startPartition(deps, factory, { env, resolveEndpoint, deliveryPaused: config.deliveryPaused ?? false }));
     }
-    return new WorkerHost(spec, store, runtimes);
+    return new WorkerHost(spec, store, runtimes, history);
   }
 
   status(): PartitionStatus[] {
@@ -93,7 +94,10 @@ export class WorkerHost {
   async reconfigure(raw: unknown, partitions?: readonly number[]): Promise<void> {
     const result = validateDynamicParameters(raw, SINK_CLASSES[this.spec.sink_class_name]);
     if (!result.ok) throw new HarnessError('SINK_SPEC_INVALID', result.problems.map((problem) => problem.message).join('\n'));
-    await Promise.all(this.select(partitions).map((runtime) => runtime.reconfigure(result.dynamic)));
+    const selected = this.select(partitions);
+    const startedAt = Date.now();
+    await Promise.all(selected.map((runtime) => runtime.reconfigure(result.dynamic)));
+    this.history.append({ type: 'reconfigured', startedAt, sink: this.spec.name, partitions: selected.map((runtime) => runtime.partition), dynamic: { ...result.dynamic } });
   }
 
   async close(): Promise<void> {

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { SINK_CLASS_NAMES } from '../../sinks/domain/sink-class-name.ts';
 import { SinkRegistry } from '../../sinks/registry.ts';
 import { validateSinkSpec } from '../../sinks/spec/validate-spec.ts';
-import { arbSinkSpec } from './arb-sink-spec.ts';
+import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
+import { validateDynamicParameters } from '../../sinks/spec/validate-spec.ts';
+import { arbDynamicParameters, arbSinkSpec } from './arb-sink-spec.ts';
 import type { ClusterEndpoints } from './cluster-endpoints.ts';
 
 const endpoints: ClusterEndpoints = {
@@ -28,5 +30,17 @@ describe('arbSinkSpec (seed 7)', () => {
     );
     const expected = sinkClass === 'ClickHouseBatchingSink' ? ['host', 'hosts'] : sinkClass === 'ShardedClickHouseBatchingSink' ? ['shard_hosts'] : ['host', 'hosts', 'shard_hosts'];
     expect([...forms].sort()).toEqual(expected);
+  });
+});
+
+describe('arbDynamicParameters (seed 7)', () => {
+  it.each(SINK_CLASS_NAMES)('generates whole dynamic sections a live reconfiguration of %s accepts', (sinkClass) => {
+    fc.assert(
+      fc.property(arbDynamicParameters(sinkClass), (dynamic) => {
+        const result = validateDynamicParameters(dynamic, SINK_CLASSES[sinkClass]);
+        expect(result.ok ? [] : result.problems.map((p) => p.message)).toEqual([]);
+      }),
+      { seed: 7, numRuns: 60 },
+    );
   });
 });

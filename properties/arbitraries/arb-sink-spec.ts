@@ -39,23 +39,34 @@ function hostForm(form: HostForm, endpoints: ClusterEndpoints): fc.Arbitrary<Rec
 }
 
 /**
- * Every host form the class accepts, batch limits small enough that epochs cut several batches,
- * retries fast enough for a chaos run, and at-most-once in both strategy modes.
+ * A whole dynamic section for the class: batch limits small enough that epochs cut several
+ * batches, retries fast enough for a chaos run, a write timeout a chaos hold can exceed.
  */
+export function arbDynamicParameters(sinkClass: SinkClassName): fc.Arbitrary<Record<string, unknown>> {
+  const descriptor = SINK_CLASSES[sinkClass];
+  return fc
+    .record({
+      retry_backoff: fc.integer({ min: 20, max: 150 }),
+      write_timeout: fc.integer({ min: 3000, max: 6000 }),
+      max_insert_attempts: fc.integer({ min: 4, max: 10 }),
+      max_rows_per_batch: fc.integer({ min: 1, max: 16 }),
+      max_bytes_per_batch: fc.oneof(fc.constant(5_242_880), fc.integer({ min: 64, max: 4096 })),
+      queue_limit: fc.integer({ min: 1 << 16, max: 1 << 22 }),
+    })
+    .map(({ queue_limit, max_rows_per_batch, max_bytes_per_batch, ...common }) => ({
+      ...common,
+      ...(descriptor.batching ? { max_rows_per_batch, max_bytes_per_batch } : {}),
+      ...(descriptor.atMostOnceStrategy ? { at_most_once_strategy: { total_queue_bytes_limit: queue_limit } } : {}),
+    }));
+}
+
+/** Every host form the class accepts, its dynamic section, and at-most-once in both strategy modes. */
 export function arbSinkSpec(target: SpecTarget, options: { forms?: readonly HostForm[] } = {}): fc.Arbitrary<RawSinkSpec> {
   const descriptor = SINK_CLASSES[target.sinkClass];
   const forms = descriptor.hostForms.filter((form) => options.forms === undefined || options.forms.includes(form));
   const form = fc.constantFrom(...forms).chain((chosen) => hostForm(chosen, target.endpoints));
-  const dynamic = fc.record({
-    retry_backoff: fc.integer({ min: 20, max: 150 }),
-    write_timeout: fc.integer({ min: 3000, max: 6000 }),
-    max_insert_attempts: fc.integer({ min: 4, max: 10 }),
-    max_rows_per_batch: fc.integer({ min: 1, max: 16 }),
-    max_bytes_per_batch: fc.oneof(fc.constant(5_242_880), fc.integer({ min: 64, max: 4096 })),
-    queue_limit: fc.integer({ min: 1 << 16, max: 1 << 22 }),
-  });
+  const dynamic = arbDynamicParameters(target.sinkClass);
   return fc.record({ form, dynamic, ordered: fc.boolean(), policy: fc.constantFrom('ordered_round_robin', 'random_start') }).map(({ form, dynamic, ordered, policy }) => {
-    const { queue_limit, max_rows_per_batch, max_bytes_per_batch, ...common } = dynamic;
     return {
       sink_class_name: target.sinkClass,
       name: target.name,
@@ -67,11 +78,7 @@ export function arbSinkSpec(target: SpecTarget, options: { forms?: readonly Host
         host_selection_policy: policy,
         ...(descriptor.atMostOnceStrategy ? { at_most_once_strategy: { enabled: !ordered } } : {}),
       },
-      dynamic_parameters: {
-        ...common,
-        ...(descriptor.batching ? { max_rows_per_batch, max_bytes_per_batch } : {}),
-        ...(descriptor.atMostOnceStrategy ? { at_most_once_strategy: { total_queue_bytes_limit: queue_limit } } : {}),
-      },
+      dynamic_parameters: dynamic,
     };
   });
 }

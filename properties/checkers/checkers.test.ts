@@ -46,6 +46,7 @@ const evidence: Evidence = {
   dedupHits: 1,
   refusals: 0,
   crashes: new Map(),
+  reconfiguredInFlight: 0,
 };
 
 const setCount = (truth: ReplicaTruth, id: string, count: number) => (truth.counts as Map<string, number>).set(id, count);
@@ -94,6 +95,12 @@ describe('checkers on a clean history', () => {
     const check = checkScenario(cleanObservations(5), coverage, { ...evidence, faultsFired: new Map() });
     expect(check.verdict).toBe('inconclusive');
     expect(check.results.find((r) => r.checker === 'coverage')?.notes).toEqual(['fault reset_peer never fired']);
+  });
+
+  it('is inconclusive when a declared reconfiguration never met an INSERT in flight', () => {
+    const declared: Coverage = { ...coverage, reconfiguredInFlight: true };
+    expect(checkScenario(cleanObservations(5), declared, evidence).results.find((r) => r.checker === 'coverage')?.notes).toEqual(['no reconfiguration met an INSERT in flight']);
+    expect(checkScenario(cleanObservations(5), declared, { ...evidence, reconfiguredInFlight: 1 }).verdict).toBe('pass');
   });
 
   it('counts an unknown-outcome insert that landed as recovered, not as an anomaly', () => {

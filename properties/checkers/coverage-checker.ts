@@ -12,6 +12,8 @@ export interface Evidence {
   readonly refusals: number;
   /** Crash point -> times the sink process was killed there. */
   readonly crashes: ReadonlyMap<string, number>;
+  /** Dynamic reconfigurations that began while an INSERT was in flight. */
+  readonly reconfiguredInFlight: number;
 }
 
 /** The "sometimes" events a scenario declares; a pass requires every one of them. */
@@ -22,6 +24,7 @@ export interface Coverage {
   readonly dedupHit?: boolean;
   readonly refusal?: boolean;
   readonly crashPoints?: readonly string[];
+  readonly reconfiguredInFlight?: boolean;
 }
 
 export function coverageChecker(declared: Coverage, evidence: Evidence): CheckResult {
@@ -32,6 +35,7 @@ export function coverageChecker(declared: Coverage, evidence: Evidence): CheckRe
   if (declared.replay && evidence.replays === 0) missing.push('no replay reached ClickHouse');
   if (declared.dedupHit && evidence.dedupHits === 0) missing.push('ClickHouse deduplicated no insert');
   if (declared.refusal && evidence.refusals === 0) missing.push('the topology guard refused nothing');
+  if (declared.reconfiguredInFlight && evidence.reconfiguredInFlight === 0) missing.push('no reconfiguration met an INSERT in flight');
   return {
     checker: 'coverage',
     verdict: missing.length > 0 ? 'inconclusive' : 'pass',

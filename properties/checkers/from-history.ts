@@ -14,6 +14,8 @@ export interface HistoryFacts {
   /** Attempts of an INSERT unit (partition, batch, shard) attempted before, that reached the server. */
   readonly replays: number;
   readonly crashes: ReadonlyMap<string, number>;
+  /** Reconfigurations that began while an INSERT attempt was in flight (started before, ended after). */
+  readonly reconfiguredInFlight: number;
 }
 
 /**
@@ -68,6 +70,10 @@ export function factsFromHistory(events: readonly Stamped[], guarantee: Delivery
   const crashes = new Map<string, number>();
   for (const crash of eventsOfType(events, 'crash')) crashes.set(crash.point, (crashes.get(crash.point) ?? 0) + 1);
 
+  const reconfiguredInFlight = eventsOfType(events, 'reconfigured').filter((event) =>
+    attempts.some((attempt) => attempt.startedAt < event.startedAt && attempt.endedAt > event.startedAt),
+  ).length;
+
   return {
     attempts,
     acknowledged,
@@ -76,5 +82,6 @@ export function factsFromHistory(events: readonly Stamped[], guarantee: Delivery
     unknownOutcomes: attempts.filter((attempt) => attempt.outcome === 'unknown').length,
     replays,
     crashes,
+    reconfiguredInFlight,
   };
 }

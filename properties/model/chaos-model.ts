@@ -3,6 +3,7 @@ export interface ChaosModel {
   epochs: number;
   faults: number;
   crashes: number;
+  reconfigurations: number;
 }
 
-export const newModel = (): ChaosModel => ({ epochs: 0, faults: 0, crashes: 0 });
+export const newModel = (): ChaosModel => ({ epochs: 0, faults: 0, crashes: 0, reconfigurations: 0 });

@@ -18,6 +18,12 @@ export interface ChaosSystem {
   faultEpisode(fault: Fault, epochs: number, holdMs: number): Promise<void>;
   /** Arms a crash point, runs until the sink process dies there (or gives up), restarts it from its store. */
   crashSink(point: CrashPoint): Promise<void>;
+  /**
+   * Processes and delivers `epochs` epochs and, `afterMs` after one of their INSERTs started,
+   * gives the running sinks new dynamic parameters (the seed's dynamic reconfiguration: no
+   * restart, no metadata check). Later restarts keep the new parameters.
+   */
+  reconfigureWhileWriting(dynamic: Readonly<Record<string, unknown>>, epochs: number, afterMs: number): Promise<void>;
   /** Restarts the sink worker with another spec (topology, class or dynamic parameters). */
   restartWithSpec(spec: RawSinkSpec, label: string): Promise<void>;
   /** Restarts the worker with delivery held, then writes: the epochs' batches stay undelivered. */

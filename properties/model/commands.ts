@@ -45,6 +45,22 @@ export class CrashSink implements ChaosCommand {
   toString = () => `crash sink at ${this.point}`;
 }
 
+/** Changes the dynamic parameters of the running sink while epochs go through it. */
+export class ReconfigureWhileWriting implements ChaosCommand {
+  constructor(
+    readonly dynamic: Readonly<Record<string, unknown>>,
+    readonly epochs: number,
+    readonly afterMs: number,
+  ) {}
+  check = () => true;
+  async run(model: ChaosModel, system: ChaosSystem): Promise<void> {
+    await system.reconfigureWhileWriting(this.dynamic, this.epochs, this.afterMs);
+    model.epochs += this.epochs;
+    model.reconfigurations += 1;
+  }
+  toString = () => `reconfigure ${JSON.stringify(this.dynamic)} ${this.afterMs}ms into an INSERT of write(${this.epochs})`;
+}
+
 /** Restarts the sink with another spec: dynamic parameters, topology or class. */
 export class RestartWithSpec implements ChaosCommand {
   constructor(

@@ -28,6 +28,7 @@ export type FlowEvent =
   | DeliveryFailedEvent
   | AcksEvent
   | CrashEvent
+  | ReconfiguredEvent
   | FaultStartEvent
   | FaultEndEvent;
 
@@ -215,6 +216,18 @@ export interface CrashEvent {
   readonly partition: number;
   readonly batch: number;
   readonly occurrence: number;
+}
+
+/**
+ * Worker: the running sinks of these partitions took new dynamic parameters. Written once they
+ * all have; `startedAt` (wall-clock ms) is when the change began to apply.
+ */
+export interface ReconfiguredEvent {
+  readonly type: 'reconfigured';
+  readonly startedAt: number;
+  readonly sink: string;
+  readonly partitions: readonly number[];
+  readonly dynamic: Readonly<Record<string, unknown>>;
 }
 
 /**
