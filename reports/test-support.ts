@@ -16,7 +16,7 @@ export function attempt(scenario: string, run: string, queryId: string, attemptN
 }
 
 /**
- * Two runs of one class x scenario: run-0 is calm (two ok INSERTs); run-1 has a healed
+ * Two runs of one class x scenario: run-0 is calm (two ok INSERTs, a reconfiguration); run-1 has a healed
  * reset_peer window with an unknown INSERT and its ok retry, a crash cutting an attempt short,
  * a refusal, and a timeout window that was never healed.
  */
@@ -25,6 +25,7 @@ export function sampleEvents(scenario = 'ClickHouseBatchingSink__unknown-outcome
     tagged(scenario, 'run-0', 1_000, { type: 'worker-start', worker: 'w1', sink: 'events', sinkClass: 'ClickHouseBatchingSink', partitions: [0] }),
     ...attempt(scenario, 'run-0', 'q1', 1, 1_100, 1_120, 'ok'),
     ...attempt(scenario, 'run-0', 'q2', 1, 1_200, 1_260, 'ok', 5),
+    tagged(scenario, 'run-0', 1_240, { type: 'reconfigured', startedAt: 1_230, sink: 'events', partitions: [0], dynamic: { write_timeout: 4000 } }),
     tagged(scenario, 'run-1', 10_000, { type: 'worker-start', worker: 'w2', sink: 'events', sinkClass: 'ClickHouseBatchingSink', partitions: [0] }),
     tagged(scenario, 'run-1', 10_100, { type: 'fault-start', window: 1, fault: 'reset_peer', description: 'reset_peer on s1r1_client <downstream>', targets: ['s1r1_client'] }, 'nemesis'),
     ...attempt(scenario, 'run-1', 'q3', 1, 10_200, 10_210, 'unknown'),

@@ -27,7 +27,7 @@ export interface TimelineFault {
 
 export interface TimelineMark {
   readonly at: number;
-  readonly kind: 'crash' | 'refusal' | 'worker-start';
+  readonly kind: 'crash' | 'refusal' | 'worker-start' | 'reconfigure';
   readonly label: string;
 }
 
@@ -87,6 +87,7 @@ function timelineOf(events: TaggedEvent[]): RunTimeline {
   const marks: TimelineMark[] = [
     ...eventsOfType(sorted, 'crash').map((event) => ({ at: event.at - origin, kind: 'crash' as const, label: `crash at ${event.point}` })),
     ...eventsOfType(sorted, 'partition-refused').map((event) => ({ at: event.at - origin, kind: 'refusal' as const, label: `partition ${event.partition} refused: ${event.code}` })),
+    ...eventsOfType(sorted, 'reconfigured').map((event) => ({ at: event.startedAt - origin, kind: 'reconfigure' as const, label: `reconfigured: ${JSON.stringify(event.dynamic)}` })),
     ...eventsOfType(sorted, 'worker-start').map((event) => ({ at: event.at - origin, kind: 'worker-start' as const, label: `worker ${event.worker} started` })),
   ];
   return { sinkClass, scenario, run: first.run, origin, duration, inserts, faults, marks };

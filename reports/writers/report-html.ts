@@ -4,7 +4,7 @@ import { mostEventfulRun, type RunTimeline } from '../timeline.ts';
 
 const VERDICT_COLOUR: Readonly<Record<Verdict, string>> = { pass: '#2e7d32', violation: '#c62828', inconclusive: '#ef6c00', 'infra-error': '#6a1b9a' };
 const OUTCOME_COLOUR = { ok: '#2e7d32', failed: '#c62828', unknown: '#ef6c00' } as const;
-const MARK_COLOUR = { crash: '#c62828', refusal: '#6a1b9a', 'worker-start': '#9e9e9e' } as const;
+const MARK_COLOUR = { crash: '#c62828', refusal: '#6a1b9a', 'worker-start': '#9e9e9e', reconfigure: '#00838f' } as const;
 
 const WIDTH = 960;
 const LEFT = 56;
@@ -156,7 +156,8 @@ section.scenario{margin:12px 0 20px}.legend span{margin-right:14px}`;
 /**
  * `report.html`: one self-contained page (inline SVG, no scripts): the class x scenario matrix,
  * then per class and scenario the timeline of its most eventful run — INSERT latency by outcome
- * (log scale), rows per second, fault windows shaded, crashes, refusals and worker starts marked.
+ * (log scale), rows per second, fault windows shaded, crashes, refusals, reconfigurations and
+ * worker starts marked.
  */
 export function reportHtml(run: RunResult, timelines: readonly RunTimeline[]): string {
   const legend = [
