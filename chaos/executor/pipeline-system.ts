@@ -28,6 +28,39 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * Epochs and their asynchronous delivery (outbox, at-most-once queue) running while the executor
+ * does something else (holds a fault, reconfigures); settled into a value at once, so a
+ * rejection meanwhile is never unhandled.
+ */
+class BackgroundWrite {
+  private done = false;
+  private readonly outcome: Promise<unknown>;
+
+  constructor(worker: StartedFlowWorker, epochs: number) {
+    this.outcome = worker
+      .runEpochs(epochs)
+      .then(() => worker.drain())
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      )
+      .finally(() => {
+        this.done = true;
+      });
+  }
+
+  get settled(): boolean {
+    return this.done;
+  }
+
+  /** Waits for the writes (bounded) and rethrows their error. */
+  async finish(what: string): Promise<void> {
+    const error = await withTimeout(this.outcome, 120_000, what);
+    if (error !== undefined) throw error;
+  }
+}
+
 /** What the executor's model of the topology guard expects from one partition at one start. */
 export interface StartExpectation {
   readonly partition: number;
@@ -90,22 +123,13 @@ export class PipelineSystem implements ChaosSystem {
     this.windows.push(record);
     const id = this.windows.length;
     this.nemesisHistory.append({ type: 'fault-start', window: id, fault: window.type, description: window.description, targets: window.targets });
-    // The epochs and their asynchronous delivery (outbox, at-most-once queue) both meet the
-    // fault; settled into a value so a rejection while the fault holds is never unhandled.
-    const worker = this.running();
-    const outcome = worker
-      .runEpochs(epochs)
-      .then(() => worker.drain())
-      .then(
-        () => undefined,
-        (error: unknown) => error,
-      );
+    // The epochs and their delivery both meet the fault.
+    const writing = new BackgroundWrite(this.running(), epochs);
     await new Promise((resolve) => setTimeout(resolve, holdMs));
     await fault.probe?.(this.nemesis, record);
     await fault.heal(this.nemesis, record);
     this.nemesisHistory.append({ type: 'fault-end', window: id, fault: window.type });
-    const error = await withTimeout(outcome, 120_000, `write(${epochs}) after ${fault.toString()}`);
-    if (error !== undefined) throw error;
+    await writing.finish(`write(${epochs}) after ${fault.toString()}`);
   }
 
   async crashSink(point: CrashPoint): Promise<void> {
@@ -136,26 +160,15 @@ export class PipelineSystem implements ChaosSystem {
     const worker = this.running();
     // Earlier than now by a margin: the workers stamp events with their own clock.
     const since = Date.now() - CLOCK_MARGIN_MS;
-    let settled = false;
-    const writing = worker
-      .runEpochs(epochs)
-      .then(() => worker.drain())
-      .then(
-        () => undefined,
-        (error: unknown) => error,
-      )
-      .finally(() => {
-        settled = true;
-      });
-    await this.insertInFlight(since, () => settled);
+    const writing = new BackgroundWrite(worker, epochs);
+    await this.insertInFlight(since, () => writing.settled);
     await new Promise((resolve) => setTimeout(resolve, afterMs));
     // The dynamic section is replaced as a whole (absent keys would fall back to defaults).
     const next = { ...this.spec.dynamic_parameters, ...dynamic };
     await worker.reconfigure(next);
     // A restart later in the run (a crash) starts from the spec as it now is, like a Flow pipeline would.
     this.spec = { ...this.spec, dynamic_parameters: next };
-    const error = await withTimeout(writing, 120_000, `write(${epochs}) around a reconfiguration`);
-    if (error !== undefined) throw error;
+    await writing.finish(`write(${epochs}) around a reconfiguration`);
   }
 
   async restartWithSpec(spec: RawSinkSpec, label: string): Promise<void> {
