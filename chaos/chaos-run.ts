@@ -82,6 +82,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
   options.progress(`cluster up in ${(clusterStartMs / 1000).toFixed(1)} s (${options.backend}); reports in ${runDir}`);
   const toxiproxy = new Toxiproxy(cluster.description.toxiproxy ?? '');
   const results = new Map<SinkClassName, ScenarioResult[]>();
+  let clusterMemory: RunResult['clusterMemory'] = null;
   const pairs = options.classes.flatMap((sinkClass) => options.scenarios.filter((scenario) => scenario.classes.includes(sinkClass)).map((scenario) => ({ sinkClass, scenario })));
   try {
     for (const [index, { sinkClass, scenario }] of pairs.entries()) {
@@ -109,6 +110,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
       options.progress(`[${index + 1}/${pairs.length}] ${sinkClass} / ${scenario.name}: ${result.verdict} (${result.runs} runs, ${(result.durationMs / 1000).toFixed(1)} s)${result.verdict === 'pass' ? '' : ` — ${result.replayCommand}`}`);
     }
   } finally {
+    clusterMemory = (await cluster.memoryUsage().catch(() => undefined)) ?? null;
     keepClusterLogs(cluster, join(runDir, 'cluster-logs'));
     if (options.keepCluster) {
       (cluster as Partial<StartedLocalCluster>).handOver?.();
@@ -133,6 +135,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
     clusterStartMs,
+    clusterMemory,
     verdict: mergeVerdicts(Object.values(classes).map((result) => result.verdict)),
     classes,
   };

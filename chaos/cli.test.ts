@@ -6,11 +6,15 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
+const SOAK = fileURLToPath(new URL('./soak.ts', import.meta.url));
 
-describe('npm run chaos (cli.ts) on bad input', () => {
+describe.each([
+  ['chaos', CLI],
+  ['soak', SOAK],
+])('npm run %s on bad input', (_name, script) => {
   const reportDir = mkdtempSync(join(tmpdir(), 'chaos-cli-'));
   afterAll(() => rmSync(reportDir, { recursive: true, force: true }));
-  const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', CLI, '--report-dir', reportDir, ...args], { encoding: 'utf8', timeout: 30_000 });
+  const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', script, '--report-dir', reportDir, ...args], { encoding: 'utf8', timeout: 30_000 });
 
   it.each([
     [['--sink', 'Nope'], "unknown sink class 'Nope'; choose from ClickHouseBatchingSink, ShardedClickHouseBatchingSink"],
@@ -18,11 +22,26 @@ describe('npm run chaos (cli.ts) on bad input', () => {
     [['--profile', 'nightly'], "--profile must be ci or full, got 'nightly'"],
     [['--seed', '1.5'], "--seed takes an integer, got '1.5'"],
     [['--backend', 'podman'], 'podman'],
+    [['--seed', 'abc'], "--seed takes an integer, got 'abc'"],
   ])('%j exits 2 with one line naming the problem, starting nothing', (args, message) => {
     const result = run(...args);
     expect(result.status).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain(message);
     expect(readdirSync(reportDir)).toEqual([]);
+  });
+});
+
+describe('npm run soak on bad input', () => {
+  it('refuses a duration it cannot read, before creating anything', () => {
+    const reportDir = mkdtempSync(join(tmpdir(), 'soak-cli-'));
+    try {
+      const result = spawnSync(process.execPath, ['--import', 'tsx', SOAK, '--report-dir', reportDir, '--duration', '1x'], { encoding: 'utf8', timeout: 30_000 });
+      expect(result.status).toBe(2);
+      expect(result.stderr.trim()).toBe("soak: --duration takes a number with s, m or h (e.g. 1h), got '1x' [CLI_USAGE]");
+      expect(readdirSync(reportDir)).toEqual([]);
+    } finally {
+      rmSync(reportDir, { recursive: true, force: true });
+    }
   });
 });

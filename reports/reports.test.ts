@@ -52,6 +52,7 @@ function run(): RunResult {
     startedAt: '2026-11-29T00:00:00.000Z',
     durationMs: 5000,
     clusterStartMs: 2200,
+    clusterMemory: { s1r1: { rssMiB: 180, peakRssMiB: 210 }, toxiproxy: { rssMiB: 80, peakRssMiB: 95 } },
     verdict: 'violation',
     classes: {
       ClickHouseBatchingSink: aggregateClass('exactly-once', [scenario({}), broken], insertPerformance(timelines)),
@@ -85,6 +86,7 @@ describe('run reports', () => {
     expect(batching.scenarios[1]).toMatchObject({ name: 'limit-data-on-insert', verdict: 'violation', seed: 42, path: '0:1' });
     expect(batching.scenarios[1].replay_command).toContain('--path 0:1');
     expect(summary.classes.AtMostOnceClickHouseSink.verdict).toBe('inconclusive');
+    expect(summary.cluster_memory_mib).toEqual({ s1r1: { rss: 180, peak_rss: 210 }, toxiproxy: { rss: 80, peak_rss: 95 } });
   });
 
   it('junit.xml has one case per class x scenario, violations as failures, inconclusive as skipped', () => {
@@ -100,6 +102,7 @@ describe('run reports', () => {
     expect(md).toContain('--scenario limit-data-on-insert --seed 7 --path 0:1');
     expect(md).toContain('limit_data(s1r1_client, 20B)');
     expect(md).toContain('**duplicated** (3): 1-0-1, 1-0-2, 1-0-3');
+    expect(md).toContain('Peak RSS per cluster process (MiB): s1r1 210 · toxiproxy 95.');
   });
 
   it('report.html draws the matrix and, per scenario, the most eventful run with its fault windows', () => {

@@ -2,6 +2,7 @@ import type { DeliveryGuarantee } from '../sinks/sink-classes.ts';
 import type { Anomaly } from '../properties/checkers/check-result.ts';
 import type { DeliveryCounts } from '../properties/checkers/total-queue-checker.ts';
 import type { Verdict } from '../properties/verdict.ts';
+import type { ProcessMemory } from '../harness/cluster/process/local-process.ts';
 import type { InsertPerformance } from './performance.ts';
 
 export interface InsertCounts {
@@ -64,6 +65,8 @@ export interface RunResult {
   readonly startedAt: string;
   readonly durationMs: number;
   readonly clusterStartMs: number;
+  /** Current and peak RSS per cluster process at the end of the run; null where the backend does not see them. */
+  readonly clusterMemory: Readonly<Record<string, ProcessMemory>> | null;
   readonly verdict: Verdict;
   readonly classes: Readonly<Record<string, ClassResult>>;
 }

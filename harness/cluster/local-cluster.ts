@@ -8,12 +8,14 @@ import { httpPing, keeperHealthy, waitUntil } from './health.ts';
 import { describeLauncherExit } from './embedded/launcher.ts';
 import { killRunProcesses, removeRunFiles } from './reaper.ts';
 import {
+  processMemory,
   processState,
   signalProcess,
   spawnLocal,
   tailOfFile,
   terminate,
   waitGone,
+  type ProcessMemory,
   type ProcessRecord,
 } from './process/local-process.ts';
 import type { MemberState, StartedCluster } from './started-cluster.ts';
@@ -50,6 +52,20 @@ export class StartedLocalCluster implements StartedCluster {
   async memberState(name: string): Promise<MemberState> {
     const record = this.member(name).state.process;
     return record === undefined ? 'dead' : processState(record);
+  }
+
+  async memoryUsage(): Promise<Readonly<Record<string, ProcessMemory>>> {
+    const members: [string, ProcessRecord | undefined][] = [
+      ...this.state.nodes.map((node) => [node.name, node.process] as [string, ProcessRecord | undefined]),
+      ...this.state.keepers.map((keeper) => [keeper.name, keeper.process] as [string, ProcessRecord | undefined]),
+      ['toxiproxy', this.state.toxiproxy?.process],
+    ];
+    const usage: Record<string, ProcessMemory> = {};
+    for (const [name, record] of members) {
+      const memory = record === undefined ? undefined : processMemory(record);
+      if (memory !== undefined) usage[name] = memory;
+    }
+    return usage;
   }
 
   async kill(name: string): Promise<void> {

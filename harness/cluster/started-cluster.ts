@@ -1,4 +1,5 @@
 import type { ClusterDescription } from './description.ts';
+import type { ProcessMemory } from './process/local-process.ts';
 
 export type MemberState = 'running' | 'paused' | 'dead';
 
@@ -21,6 +22,11 @@ export interface StartedCluster extends AsyncDisposable {
   start(name: string): Promise<void>;
   restart(name: string): Promise<void>;
   waitHealthy(name: string, timeoutMs?: number): Promise<void>;
+  /**
+   * Current and peak RSS of every running member and of the fault proxy (`toxiproxy`), for the
+   * soak trend; undefined where the backend does not see its processes (docker).
+   */
+  memoryUsage(): Promise<Readonly<Record<string, ProcessMemory>> | undefined>;
   /** Stops every process and removes the run directory and its port reservations. */
   down(): Promise<void>;
 }

@@ -38,6 +38,10 @@ export function reportMarkdown(run: RunResult): string {
   }
   const details = Object.values(run.classes).flatMap((result) => result.scenarios.flatMap(scenarioDetail));
   if (details.length > 0) lines.push('', '### Not passing', '', ...details);
+  if (run.clusterMemory !== null) {
+    const members = Object.entries(run.clusterMemory).map(([member, memory]) => `${member} ${memory.peakRssMiB}`);
+    lines.push('', `Peak RSS per cluster process (MiB): ${members.join(' · ') || 'none running at the end'}.`);
+  }
   if (run.backendLimits.length > 0) lines.push('', `Backend limits (\`${run.backend}\`): ${run.backendLimits.join('; ')}.`);
   return `${lines.join('\n')}\n`;
 }

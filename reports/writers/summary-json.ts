@@ -52,6 +52,10 @@ export function summaryJson(run: RunResult): string {
       started_at: run.startedAt,
       duration_ms: run.durationMs,
       cluster_start_ms: run.clusterStartMs,
+      cluster_memory_mib:
+        run.clusterMemory === null
+          ? null
+          : Object.fromEntries(Object.entries(run.clusterMemory).map(([member, memory]) => [member, { rss: memory.rssMiB, peak_rss: memory.peakRssMiB }])),
       verdict: run.verdict,
       classes,
     },

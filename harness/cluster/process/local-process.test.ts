@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isAlive, processState, signalProcess, spawnLocal, terminate, waitGone } from './local-process.ts';
+import { isAlive, processMemory, processStartTime, processState, signalProcess, spawnLocal, terminate, waitGone } from './local-process.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'local-process-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -23,6 +23,16 @@ describe('local processes', () => {
   it('never treats a recycled pid as its process', () => {
     const impostor = { pid: process.pid, startTime: 'not-our-start-time' };
     expect(isAlive(impostor)).toBe(false);
+    expect(processMemory(impostor)).toBeUndefined();
+  });
+
+  it('reads current and peak RSS of a live process', () => {
+    const self = { pid: process.pid, startTime: processStartTime(process.pid) ?? '' };
+    const rssMiB = process.memoryUsage().rss / 2 ** 20;
+    const memory = processMemory(self);
+    expect(memory?.rssMiB).toBeGreaterThan(rssMiB * 0.5);
+    expect(memory?.rssMiB).toBeLessThan(rssMiB * 2);
+    expect(memory?.peakRssMiB).toBeGreaterThanOrEqual(memory?.rssMiB ?? Number.POSITIVE_INFINITY);
   });
 
   it('terminates a paused process and captures its output in the log file', async () => {

@@ -45,6 +45,31 @@ export function isAlive(record: Pick<ProcessRecord, 'pid' | 'startTime'>): boole
   return processState(record) !== 'dead';
 }
 
+export interface ProcessMemory {
+  readonly rssMiB: number;
+  /** The process's peak resident set since it started (VmHWM). */
+  readonly peakRssMiB: number;
+}
+
+/** Current and peak RSS of a recorded process; undefined when it is gone (or its pid is someone else's now). */
+export function processMemory(record: Pick<ProcessRecord, 'pid' | 'startTime'>): ProcessMemory | undefined {
+  if (!isAlive(record)) return undefined;
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${record.pid}/status`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const kib = (field: string): number | undefined => {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status);
+    return match ? Number(match[1]) : undefined;
+  };
+  const rss = kib('VmRSS');
+  const peak = kib('VmHWM');
+  if (rss === undefined || peak === undefined) return undefined;
+  return { rssMiB: Math.round(rss / 1024), peakRssMiB: Math.round(peak / 1024) };
+}
+
 export interface SpawnOptions {
   readonly name: string;
   readonly command: string;

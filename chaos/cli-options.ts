@@ -1,0 +1,49 @@
+import { parseBackend, type BackendName } from '../harness/cluster/index.ts';
+import { HarnessError } from '../harness/errors.ts';
+import { SINK_CLASS_NAMES, type SinkClassName } from '../sinks/domain/sink-class-name.ts';
+import type { Profile } from './chaos-run.ts';
+import { findScenarios } from './scenarios/catalogue.ts';
+import type { ScenarioDefinition } from './scenarios/scenario.ts';
+
+/** The options `npm run chaos` and `npm run soak` share, as `parseArgs` definitions. */
+export const SELECTION_OPTIONS = {
+  backend: { type: 'string', default: 'embedded' },
+  seed: { type: 'string' },
+  sink: { type: 'string' },
+  scenario: { type: 'string' },
+} as const;
+
+export interface Selection {
+  readonly backend: BackendName;
+  /** Random when not given. */
+  readonly seed: number;
+  readonly classes: SinkClassName[];
+  readonly scenarios: ScenarioDefinition[];
+}
+
+/** Sink class names, short or as the C++ classes are spelt (`NYT::NFlow::TClickHouseBatchingSink`). */
+export function parseClasses(value: string | undefined): SinkClassName[] {
+  if (value === undefined) return [...SINK_CLASS_NAMES];
+  return value.split(',').map((raw) => {
+    const name = raw.trim().replace(/^NYT::NFlow::/, '').replace(/^T(?=[A-Z])/, '');
+    const found = SINK_CLASS_NAMES.find((candidate) => candidate === name);
+    if (found === undefined) throw new HarnessError('CLI_USAGE', `unknown sink class '${raw}'; choose from ${SINK_CLASS_NAMES.join(', ')}`);
+    return found;
+  });
+}
+
+export function parseProfile(value: string): Profile {
+  if (value !== 'ci' && value !== 'full') throw new HarnessError('CLI_USAGE', `--profile must be ci or full, got '${value}'`);
+  return value;
+}
+
+/** Everything is checked before a command creates anything: bad input leaves no trace. */
+export function parseSelection(values: { backend: string; seed?: string | undefined; sink?: string | undefined; scenario?: string | undefined }): Selection {
+  if (values.seed !== undefined && !/^-?\d+$/.test(values.seed)) throw new HarnessError('CLI_USAGE', `--seed takes an integer, got '${values.seed}'`);
+  return {
+    seed: values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed),
+    backend: parseBackend(values.backend),
+    classes: parseClasses(values.sink),
+    scenarios: findScenarios(values.scenario?.split(',').map((name) => name.trim())),
+  };
+}

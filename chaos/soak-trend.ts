@@ -1,0 +1,24 @@
+import { HarnessError } from '../harness/errors.ts';
+import type { RunResult } from '../reports/run-result.ts';
+
+export function parseDuration(text: string): number {
+  const match = /^(\d+)(s|m|h)$/.exec(text);
+  if (!match) throw new HarnessError('CLI_USAGE', `--duration takes a number with s, m or h (e.g. 1h), got '${text}'`);
+  return Number(match[1]) * { s: 1000, m: 60_000, h: 3_600_000 }[match[2] as 's' | 'm' | 'h'];
+}
+
+/** Peak RSS per cluster process; null on a backend that does not see its processes. */
+function peakRss(run: RunResult): Record<string, number> | null {
+  return run.clusterMemory === null ? null : Object.fromEntries(Object.entries(run.clusterMemory).map(([member, memory]) => [member, memory.peakRssMiB]));
+}
+
+/** One line of `soak-trend.jsonl`: the figures a nightly dashboard plots across iterations. */
+export function trendLine(iteration: number, run: RunResult, runnerRssMiB: number): Record<string, unknown> {
+  const classes = Object.fromEntries(
+    Object.entries(run.classes).map(([name, result]) => [
+      name,
+      { verdict: result.verdict, ...result.counts, inserts: result.inserts, insert_latency_ms: result.performance.latencyMs, rows_per_second: result.performance.rowsPerSecond },
+    ]),
+  );
+  return { iteration, run_id: run.runId, seed: run.seed, verdict: run.verdict, duration_ms: run.durationMs, rss_mib: runnerRssMiB, cluster_peak_rss_mib: peakRss(run), classes };
+}
