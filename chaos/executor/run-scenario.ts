@@ -109,10 +109,16 @@ export function arbRunInput(options: Pick<ScenarioRunOptions, 'cluster' | 'scena
  */
 export async function runScenario(options: ScenarioRunOptions): Promise<ScenarioOutcome> {
   const runs: ExecutedRun[] = [];
+  let replayHeld = false;
   const property = fc.asyncProperty(arbRunInput(options), async (input) => {
+    // A replay (--path) is about one case: once it held, the cases fast-check would try after it
+    // are skipped instead of run (a failing one still shrinks further).
+    fc.pre(!replayHeld);
     const run = await executeRun(options, input, runs.length);
     runs.push(run);
-    return run.check?.verdict !== 'violation';
+    const held = run.check?.verdict !== 'violation';
+    if (options.path !== undefined && runs.length === 1 && held) replayHeld = true;
+    return held;
   });
   const details = await fc.check(property, {
     seed: options.seed,
