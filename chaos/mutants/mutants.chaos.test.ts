@@ -81,22 +81,30 @@ afterAll(async () => {
   rmSync(reports, { recursive: true, force: true });
 });
 
+const run = (mutant: MutantName, path?: string) => {
+  const { sinkClass, scenario: definition } = CASES[mutant];
+  return runScenario({
+    cluster,
+    toxiproxy,
+    scenario: definition,
+    sinkClass,
+    numRuns: definition.runs.ci,
+    seed: SEED,
+    path,
+    dir: join(reports, path === undefined ? mutant : `${mutant}-replay`),
+    timeLimitMs: 45_000,
+    log: componentLogger('mutant-test', { mutant }),
+    mutant,
+    withoutServerDedup: true,
+  });
+};
+
+const caughtPaths = new Map<MutantName, string>();
+
 describe(`mutant sinks are caught (seed ${SEED})`, () => {
   for (const [mutant, { sinkClass, scenario: definition }] of Object.entries(CASES) as [MutantName, (typeof CASES)[MutantName]][]) {
     it(`${mutant} → ${MUTANTS[mutant].category}`, async () => {
-      const outcome = await runScenario({
-        cluster,
-        toxiproxy,
-        scenario: definition,
-        sinkClass,
-        numRuns: definition.runs.ci,
-        seed: SEED,
-        dir: join(reports, mutant),
-        timeLimitMs: 45_000,
-        log: componentLogger('mutant-test', { mutant }),
-        mutant,
-        withoutServerDedup: true,
-      });
+      const outcome = await run(mutant);
       const result = scenarioResult(definition, sinkClass, outcome, SEED);
       expect(result.notes.filter((note) => note.startsWith('run ')), 'no harness failure').toEqual([]);
       expect(result.verdict).toBe('violation');
@@ -104,6 +112,18 @@ describe(`mutant sinks are caught (seed ${SEED})`, () => {
       expect(result.path).toBeDefined();
       expect(result.replayCommand).toContain(`--seed ${SEED} --path ${result.path}`);
       expect(result.commands.length).toBeGreaterThan(0);
+      if (result.path !== undefined) caughtPaths.set(mutant, result.path);
     });
   }
+
+  it('the replay line reproduces a caught mutant: its first run is the counterexample, failing again', async () => {
+    const mutant: MutantName = 'at-least-once-commits-first';
+    const path = caughtPaths.get(mutant);
+    expect(path, 'the mutant was caught above').toBeDefined();
+    const outcome = await run(mutant, path);
+    expect(outcome.runs[0]?.check?.verdict).toBe('violation');
+    const result = scenarioResult(CASES[mutant].scenario, CASES[mutant].sinkClass, outcome, SEED);
+    expect(result.verdict).toBe('violation');
+    expect(result.anomalies.map((anomaly) => anomaly.category)).toContain(MUTANTS[mutant].category);
+  });
 });
