@@ -29,6 +29,18 @@ describe('RendezvousRouter', () => {
     expect(routeAll(new RendezvousRouter(['s3', 's1', 's2'].map(shardName)), ids)).toEqual(['s1', 's3', 's1', 's1', 's1', 's1', 's2', 's2']);
   });
 
+  it('routes every key to the shard whose spelt-out score is highest, whatever the key and name lengths', () => {
+    fc.assert(
+      fc.property(arbShardNames(1, 8), fc.uint8Array({ maxLength: 80 }), (shards, bytes) => {
+        const key = bytes as Parameters<typeof rendezvousScore>[0];
+        const scores = shards.map((shard) => ({ shard, score: rendezvousScore(key, shard) }));
+        const highest = scores.reduce((best, next) => (next.score > best.score || (next.score === best.score && next.shard < best.shard) ? next : best));
+        expect(new RendezvousRouter(shards).route(key)).toBe(highest.shard);
+      }),
+      { seed: 20261130, numRuns: 500 },
+    );
+  });
+
   it('refuses an empty or duplicated shard list', () => {
     expect(() => new RendezvousRouter([])).toThrow(/at least one shard/);
     expect(() => new RendezvousRouter(['a', 'b', 'a'].map(shardName))).toThrow(/Shard 'a' is listed twice/);

@@ -13,6 +13,9 @@ import type { RoutingKey } from './routing-key.ts';
  */
 export class RendezvousRouter {
   readonly shards: readonly ShardName[];
+  /** Each shard's half of the scored bytes, `len(name) ‖ name`, encoded once. */
+  private readonly suffixes: readonly Uint8Array[];
+  private readonly longestSuffix: number;
 
   constructor(shards: Iterable<ShardName>) {
     const sorted = [...shards].sort(compareShardNames);
@@ -20,24 +23,32 @@ export class RendezvousRouter {
     const duplicate = sorted.find((name, i) => i > 0 && sorted[i - 1] === name);
     if (duplicate !== undefined) throw new HarnessError('SINK_ROUTING_INVALID', `Shard '${duplicate}' is listed twice; shard names must be unique`);
     this.shards = sorted;
+    this.suffixes = sorted.map((shard) => new CanonicalEncoder().text(shard).finish());
+    this.longestSuffix = Math.max(...this.suffixes.map((suffix) => suffix.byteLength));
   }
 
   route(key: RoutingKey): ShardName {
-    let best: ShardName | undefined;
+    // One buffer per message: `len(key) ‖ key` once, then each shard's suffix written behind it.
+    const scored = new Uint8Array(4 + key.byteLength + this.longestSuffix);
+    new DataView(scored.buffer).setUint32(0, key.byteLength, false);
+    scored.set(key, 4);
+    let best = 0;
     let bestScore = -1n;
     // Shards are visited in canonical order and only a strictly higher score wins, so a tie
     // keeps the smaller name whatever order the spec listed them in.
-    for (const shard of this.shards) {
-      const score = rendezvousScore(key, shard);
+    this.suffixes.forEach((suffix, index) => {
+      scored.set(suffix, 4 + key.byteLength);
+      const score = xxhash64(scored.subarray(0, 4 + key.byteLength + suffix.byteLength));
       if (score > bestScore) {
-        best = shard;
+        best = index;
         bestScore = score;
       }
-    }
-    return best as ShardName;
+    });
+    return this.shards[best] as ShardName;
   }
 }
 
+/** A key's score on a shard (what `route` maximises), spelt out for tests and cross-checks. */
 export function rendezvousScore(key: RoutingKey, shard: ShardName): bigint {
   return xxhash64(new CanonicalEncoder().bytes(key).text(shard).finish());
 }
