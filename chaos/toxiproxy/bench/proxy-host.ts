@@ -20,4 +20,6 @@ process.on('message', (message: { command: string }) => {
     void server.stop().then(() => process.exit(0));
   }
 });
+// Without the IPC channel nobody could stop this process: the benchmark is gone.
+process.on('disconnect', () => process.exit(1));
 send({ url: server.url });

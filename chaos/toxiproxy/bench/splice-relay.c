@@ -16,6 +16,8 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -90,6 +92,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: splice-relay <upstream-port>\n");
     return 64;
   }
+  /* Never outlive the benchmark that started us, even if it is killed. */
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() == 1) return 1;
   int upstream_port = atoi(argv[1]);
   int listener = socket(AF_INET, SOCK_STREAM, 0);
   struct sockaddr_in address = loopback(0);
