@@ -55,9 +55,9 @@ export class StartedLocalCluster implements StartedCluster {
   }
 
   async memoryUsage(): Promise<Readonly<Record<string, ProcessMemory>>> {
-    const members: [string, ProcessRecord | undefined][] = [
-      ...this.state.nodes.map((node) => [node.name, node.process] as [string, ProcessRecord | undefined]),
-      ...this.state.keepers.map((keeper) => [keeper.name, keeper.process] as [string, ProcessRecord | undefined]),
+    const members: Array<readonly [string, ProcessRecord | undefined]> = [
+      ...this.state.nodes.map((node) => [node.name, node.process] as const),
+      ...this.state.keepers.map((keeper) => [keeper.name, keeper.process] as const),
       ['toxiproxy', this.state.toxiproxy?.process],
     ];
     const usage: Record<string, ProcessMemory> = {};

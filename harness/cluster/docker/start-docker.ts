@@ -114,7 +114,7 @@ export class StartedDockerCluster implements StartedCluster {
     return [...this.containers.keys()].filter((name) => name !== 'toxiproxy');
   }
 
-  /** Containers' memory is the engine's to report (`docker stats`); the soak trend says "not measured". */
+  /** Containers' memory is the engine's to report (`docker stats`); the soak trend records null. */
   async memoryUsage(): Promise<undefined> {
     return undefined;
   }
