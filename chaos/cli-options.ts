@@ -37,13 +37,25 @@ export function parseProfile(value: string): Profile {
   return value;
 }
 
-/** Everything is checked before a command creates anything: bad input leaves no trace. */
+/**
+ * Everything is checked before a command creates anything: bad input leaves no trace. Without
+ * `--sink`, the classes are those a selected scenario covers (a class with nothing to run would
+ * only report `inconclusive`); a class named with `--sink` that no selected scenario covers is
+ * an error.
+ */
 export function parseSelection(values: { backend: string; seed?: string | undefined; sink?: string | undefined; scenario?: string | undefined }): Selection {
   if (values.seed !== undefined && !/^-?\d+$/.test(values.seed)) throw new HarnessError('CLI_USAGE', `--seed takes an integer, got '${values.seed}'`);
+  const scenarios = findScenarios(values.scenario?.split(',').map((name) => name.trim()));
+  const covered = (sinkClass: SinkClassName) => scenarios.some((scenario) => scenario.classes.includes(sinkClass));
+  const named = parseClasses(values.sink);
+  const uncovered = named.filter((sinkClass) => !covered(sinkClass));
+  if (values.sink !== undefined && uncovered.length > 0) {
+    throw new HarnessError('CLI_USAGE', `no selected scenario covers ${uncovered.join(', ')}: ${scenarios.map((scenario) => `${scenario.name} covers ${scenario.classes.join(', ')}`).join('; ')}`);
+  }
   return {
     seed: values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed),
     backend: parseBackend(values.backend),
-    classes: parseClasses(values.sink),
-    scenarios: findScenarios(values.scenario?.split(',').map((name) => name.trim())),
+    classes: named.filter(covered),
+    scenarios,
   };
 }

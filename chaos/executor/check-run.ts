@@ -88,6 +88,7 @@ export function checkRun(input: CheckInput): RunCheck {
     refusals: facts.refusals.length,
     crashes: facts.crashes,
     reconfiguredInFlight: facts.reconfiguredInFlight,
+    queueDrops: facts.queueDrops,
   };
   const coverage = declaredCoverage(input.scenario, input.sinkClass, input.commands);
   const check = checkScenario(observations, coverage, evidence);

@@ -92,7 +92,7 @@ export function scenarioContext(options: Pick<ScenarioRunOptions, 'cluster'>, sp
 export function arbRunInput(options: Pick<ScenarioRunOptions, 'cluster' | 'scenario' | 'sinkClass'>): fc.Arbitrary<RunInput> {
   const endpoints = clusterEndpoints(options.cluster.description);
   const target = { sinkClass: options.sinkClass, name: 'chaos_sink', database: PLACEHOLDER_DATABASE, table: `${TABLE}_rep`, endpoints };
-  const workload = arbWorkload().map((w) => (options.scenario.partitions === undefined ? w : { ...w, partitions: options.scenario.partitions }));
+  const workload = (options.scenario.workload ?? arbWorkload()).map((w) => (options.scenario.partitions === undefined ? w : { ...w, partitions: options.scenario.partitions }));
   return fc.record({
     workload,
     sourceSeed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),

@@ -18,6 +18,7 @@ function mergeCoverage(runs: readonly ExecutedRun[]): Coverage {
     dedupHit: any((c) => c.dedupHit),
     refusal: any((c) => c.refusal),
     reconfiguredInFlight: any((c) => c.reconfiguredInFlight),
+    queueDrop: any((c) => c.queueDrop),
   };
 }
 
@@ -29,6 +30,7 @@ function sumEvidence(runs: readonly ExecutedRun[]): Evidence {
   let dedupHits = 0;
   let refusals = 0;
   let reconfiguredInFlight = 0;
+  let queueDrops = 0;
   for (const run of runs) {
     const evidence = run.check?.evidence;
     if (evidence === undefined) continue;
@@ -39,8 +41,9 @@ function sumEvidence(runs: readonly ExecutedRun[]): Evidence {
     dedupHits += evidence.dedupHits;
     refusals += evidence.refusals;
     reconfiguredInFlight += evidence.reconfiguredInFlight;
+    queueDrops += evidence.queueDrops;
   }
-  return { faultsFired: faults, crashes, unknownOutcomes, replays, dedupHits, refusals, reconfiguredInFlight };
+  return { faultsFired: faults, crashes, unknownOutcomes, replays, dedupHits, refusals, reconfiguredInFlight, queueDrops };
 }
 
 /** Faults that fired, sink crashes included (as `sink_crash`, the catalogue's name for them). */

@@ -1,12 +1,28 @@
+import fc from 'fast-check';
+import { arbSinkSpec, type RawSinkSpec, type SpecTarget } from '../../properties/arbitraries/arb-sink-spec.ts';
+import { arbWorkload } from '../../properties/arbitraries/arb-workload.ts';
+import { Drain, WriteEpochs } from '../../properties/model/commands.ts';
 import { SINK_CLASS_NAMES, type SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
-import { arbDegradationFault, arbKeeperFault, arbReplicaFault, arbUnknownOutcomeFault } from './fault-arbitraries.ts';
+import { arbDegradationFault, arbKeeperFault, arbOpenConnectionFault, arbReplicaFault, arbUnknownOutcomeFault } from './fault-arbitraries.ts';
 import type { ScenarioDefinition } from './scenario.ts';
 import { arbCrashSchedule, arbFaultSchedule, arbReconfigureSchedule } from './schedules.ts';
 import { topologyGuardScenario } from './topology-guard.ts';
 
 const exactlyOnce = (sinkClass: SinkClassName) => SINK_CLASSES[sinkClass].guarantee === 'exactly-once';
 const replays = (sinkClass: SinkClassName) => SINK_CLASSES[sinkClass].guarantee !== 'at-most-once';
+
+/**
+ * At-most-once in queue mode with a queue of 256-512 bytes, fed epochs of at least ten messages
+ * of 64-108 bytes: every epoch overflows the queue, and a few messages of it are sent (one
+ * INSERT each) while the faults hit the sends.
+ */
+const smallQueueSpecs = (target: SpecTarget): fc.Arbitrary<RawSinkSpec> =>
+  fc.record({ spec: arbSinkSpec(target), limit: fc.integer({ min: 256, max: 512 }) }).map(({ spec, limit }) => ({
+    ...spec,
+    parameters: { ...spec.parameters, at_most_once_strategy: { enabled: true } },
+    dynamic_parameters: { ...spec.dynamic_parameters, at_most_once_strategy: { total_queue_bytes_limit: limit } },
+  }));
 
 /** The core catalogue: every class against every fault family, plus the topology guard. */
 export const CATALOGUE: readonly ScenarioDefinition[] = [
@@ -57,6 +73,18 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
     runs: { ci: 1, full: 6 },
     commands: (context) => arbReconfigureSchedule(context.spec.sink_class_name as SinkClassName, arbUnknownOutcomeFault(context)),
     coverage: (sinkClass) => ({ reconfiguredInFlight: true, unknownOutcome: true, replay: replays(sinkClass), dedupHit: exactlyOnce(sinkClass) }),
+  },
+  {
+    name: 'at-most-once-queue',
+    description: 'at-most-once in queue mode with a queue of a few messages: overflow drops while limit_data, timeout or latency hit the sends on every client link',
+    classes: ['AtMostOnceClickHouseSink'],
+    specs: smallQueueSpecs,
+    workload: arbWorkload({ minMessagesPerEpoch: 10, maxPayloadBytes: 48 }),
+    partitions: 1,
+    runs: { ci: 1, full: 6 },
+    // The first write is drained, so the write session is open before any fault: faults then meet INSERTs.
+    commands: (context) => arbFaultSchedule(arbOpenConnectionFault(context)).map((schedule) => [new WriteEpochs(1), new Drain([0]), ...schedule]),
+    coverage: () => ({ queueDrop: true }),
   },
   topologyGuardScenario,
 ];

@@ -32,6 +32,20 @@ export const arbDegradationFault = (context: ScenarioContext): fc.Arbitrary<Faul
     ),
   );
 
+/**
+ * Faults that act on connections already open, on every client link: the at-most-once queue
+ * sends few INSERTs, one at a time over kept-alive connections, which a reset_peer added later
+ * never touches (it acts at connect time) and a fault on one link may miss.
+ */
+export const arbOpenConnectionFault = (context: ScenarioContext): fc.Arbitrary<Fault> => {
+  const links = context.specReplicas.map((replica) => replica.clientProxy);
+  return fc.oneof(
+      fc.integer({ min: 1, max: 60 }).map((bytes) => limitData(links, bytes)),
+      fc.integer({ min: 200, max: 1500 }).map((ms) => timeout(links, ms)),
+      fc.record({ ms: fc.integer({ min: 50, max: 800 }), jitter: fc.integer({ min: 0, max: 50 }) }).map(({ ms, jitter }) => latency(links, ms, jitter)),
+  );
+};
+
 export const arbReplicaFault = (context: ScenarioContext): fc.Arbitrary<Fault> => {
   const replicas = context.specReplicas;
   // Whichever replica takes an INSERT, its siblings must fetch through a cut endpoint.

@@ -4,6 +4,7 @@ import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import type { HostForm } from '../../sinks/sink-classes.ts';
 import type { RawSinkSpec, SpecTarget } from '../../properties/arbitraries/arb-sink-spec.ts';
 import type { Coverage } from '../../properties/checkers/coverage-checker.ts';
+import type { Workload } from '../../properties/arbitraries/arb-workload.ts';
 import type { ChaosCommand } from '../../properties/model/commands.ts';
 
 /** What a scenario knows of the cluster when it generates a schedule for one spec. */
@@ -25,6 +26,8 @@ export interface ScenarioDefinition {
   readonly forms?: readonly HostForm[];
   /** Replaces the spec arbitrary altogether (a scenario that needs one particular layout). */
   readonly specs?: (target: SpecTarget) => fc.Arbitrary<RawSinkSpec>;
+  /** Replaces the workload arbitrary (a scenario that needs a particular message count or size). */
+  readonly workload?: fc.Arbitrary<Workload>;
   /** Fixes the partition count (the topology guard needs one drained and one undrained partition). */
   readonly partitions?: number;
   /** fast-check runs per profile. */

@@ -47,6 +47,7 @@ const evidence: Evidence = {
   refusals: 0,
   crashes: new Map(),
   reconfiguredInFlight: 0,
+  queueDrops: 0,
 };
 
 const setCount = (truth: ReplicaTruth, id: string, count: number) => (truth.counts as Map<string, number>).set(id, count);
@@ -101,6 +102,12 @@ describe('checkers on a clean history', () => {
     const declared: Coverage = { ...coverage, reconfiguredInFlight: true };
     expect(checkScenario(cleanObservations(5), declared, evidence).results.find((r) => r.checker === 'coverage')?.notes).toEqual(['no reconfiguration met an INSERT in flight']);
     expect(checkScenario(cleanObservations(5), declared, { ...evidence, reconfiguredInFlight: 1 }).verdict).toBe('pass');
+  });
+
+  it('is inconclusive when a declared queue overflow never happened', () => {
+    const declared: Coverage = { ...coverage, queueDrop: true };
+    expect(checkScenario(cleanObservations(5, 'at-most-once'), declared, evidence).results.find((r) => r.checker === 'coverage')?.notes).toEqual(['the at-most-once queue never overflowed']);
+    expect(checkScenario(cleanObservations(5, 'at-most-once'), declared, { ...evidence, queueDrops: 2 }).verdict).toBe('pass');
   });
 
   it('counts an unknown-outcome insert that landed as recovered, not as an anomaly', () => {

@@ -14,6 +14,8 @@ export interface Evidence {
   readonly crashes: ReadonlyMap<string, number>;
   /** Dynamic reconfigurations that began while an INSERT was in flight. */
   readonly reconfiguredInFlight: number;
+  /** Messages the at-most-once queue dropped because it was full. */
+  readonly queueDrops: number;
 }
 
 /** The "sometimes" events a scenario declares; a pass requires every one of them. */
@@ -25,6 +27,7 @@ export interface Coverage {
   readonly refusal?: boolean;
   readonly crashPoints?: readonly string[];
   readonly reconfiguredInFlight?: boolean;
+  readonly queueDrop?: boolean;
 }
 
 export function coverageChecker(declared: Coverage, evidence: Evidence): CheckResult {
@@ -36,6 +39,7 @@ export function coverageChecker(declared: Coverage, evidence: Evidence): CheckRe
   if (declared.dedupHit && evidence.dedupHits === 0) missing.push('ClickHouse deduplicated no insert');
   if (declared.refusal && evidence.refusals === 0) missing.push('the topology guard refused nothing');
   if (declared.reconfiguredInFlight && evidence.reconfiguredInFlight === 0) missing.push('no reconfiguration met an INSERT in flight');
+  if (declared.queueDrop && evidence.queueDrops === 0) missing.push('the at-most-once queue never overflowed');
   return {
     checker: 'coverage',
     verdict: missing.length > 0 ? 'inconclusive' : 'pass',

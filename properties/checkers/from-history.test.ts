@@ -6,6 +6,14 @@ let seq = 0;
 const stamp = (at: number, event: FlowEvent): Stamped => ({ ...event, at, writer: 'w1', pid: 1, seq: ++seq }) as Stamped;
 const key = { sink: 'events', partition: 0, batch: 1, queryId: 'q1', attempt: 1 };
 
+describe('factsFromHistory — at-most-once queue drops', () => {
+  it('counts the dropped acks of every epoch', () => {
+    const acks = (epoch: number, list: Array<'queued' | 'dropped'>) =>
+      stamp(300 + epoch, { type: 'acks', sink: 'events', partition: 0, epoch, acks: list.map((ack, i) => ({ id: `1-0-${epoch * 10 + i}`, ack })) });
+    expect(factsFromHistory([acks(1, ['queued', 'dropped', 'dropped']), acks(2, ['dropped', 'queued'])], 'at-most-once', 1).queueDrops).toBe(3);
+  });
+});
+
 describe('factsFromHistory — reconfigurations in flight', () => {
   const insert = [
     stamp(100, { type: 'insert-invoke', ...key, shard: null, endpoint: 'h:1', messageIds: ['1-0-0'] }),

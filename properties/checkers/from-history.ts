@@ -16,6 +16,8 @@ export interface HistoryFacts {
   readonly crashes: ReadonlyMap<string, number>;
   /** Reconfigurations that began while an INSERT attempt was in flight (started before, ended after). */
   readonly reconfiguredInFlight: number;
+  /** At-most-once queue mode: messages the full queue refused (`dropped` acks). */
+  readonly queueDrops: number;
 }
 
 /**
@@ -83,5 +85,6 @@ export function factsFromHistory(events: readonly Stamped[], guarantee: Delivery
     replays,
     crashes,
     reconfiguredInFlight,
+    queueDrops: eventsOfType(events, 'acks').reduce((total, acks) => total + acks.acks.filter(({ ack }) => ack === 'dropped').length, 0),
   };
 }
