@@ -12,9 +12,17 @@ export const latencyToxic: ToxicType = {
     const latency = attributes.latency ?? 0;
     const jitter = attributes.jitter ?? 0;
     let held: Chunk | undefined;
+    let due = 0;
 
     const delayFor = (): number => (jitter > 0 ? latency + pipe.random.int(jitter * 2) - jitter : latency);
+    // Node's timers run on whole milliseconds of a loop clock cached per tick, so they can fire
+    // up to a millisecond or two early; a latency toxic must never deliver early.
     const release = (): void => {
+      const early = due - performance.now();
+      if (early > 0) {
+        pipe.setTimer(Math.ceil(early), release);
+        return;
+      }
       const chunk = held;
       held = undefined;
       if (chunk) pipe.emit(chunk.data);
@@ -28,12 +36,13 @@ export const latencyToxic: ToxicType = {
           pipe.close();
           return;
         }
-        const wait = chunk.at + delayFor() - performance.now();
+        due = chunk.at + delayFor();
+        const wait = due - performance.now();
         if (wait <= 0) {
           pipe.emit(chunk.data);
         } else {
           held = chunk;
-          pipe.setTimer(wait, release);
+          pipe.setTimer(Math.ceil(wait), release);
         }
       }
     };
