@@ -188,7 +188,7 @@ export class PipelineSystem implements ChaosSystem {
   /** Settles the cluster, delivers everything that can be, stops, returns the history. */
   async finish(drainTimeoutMs = 120_000): Promise<History> {
     this.closeHistory();
-    const died = await settleCluster(this.cluster);
+    const died = await settleCluster(this.cluster, this.database);
     if (died.length > 0) {
       // Every fault was healed before this: a dead member died by itself, and the run proves nothing.
       await this.supervisor.close();

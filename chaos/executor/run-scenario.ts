@@ -141,14 +141,21 @@ async function executeRun(options: ScenarioRunOptions, input: RunInput, index: n
   let trafficMs = 0;
   let healMs = 0;
   try {
-    const revived = await settleCluster(options.cluster);
+    const revived = await settleCluster(options.cluster, database);
     if (revived.length > 0) log.warn({ revived }, 'cluster members were dead at the start of a run and were restarted');
     const clients = options.cluster.description.shards.flatMap((shard) => shard.replicas.map((replica) => harnessClient(replica.direct_http)));
     try {
-      // Only for the classes without a token: the window also carries token dedup, which
-      // exactly-once rests on.
-      const settings = options.withoutServerDedup && !SINK_CLASSES[options.sinkClass].usesDedupToken ? 'replicated_deduplication_window = 0' : undefined;
-      await createShardedTable(clients, { database, name: TABLE, columns: columnsDdl(source), orderBy: 'id', ...(settings ? { settings } : {}) });
+      const settings = [
+        // A chaos table holds a few hundred rows, so one part a SIGKILLed replica wrote but never
+        // committed to Keeper can be half of it, and ClickHouse's start-up sanity check (default
+        // ratio 0.5) would keep that replica read-only for good. At 1 it detaches such parts, as
+        // it does on any table of real size; Keeper's record stays the truth.
+        'replicated_max_ratio_of_wrong_parts = 1',
+        // Only for the classes without a token: the window also carries token dedup, which
+        // exactly-once rests on.
+        ...(options.withoutServerDedup && !SINK_CLASSES[options.sinkClass].usesDedupToken ? ['replicated_deduplication_window = 0'] : []),
+      ];
+      await createShardedTable(clients, { database, name: TABLE, columns: columnsDdl(source), orderBy: 'id', settings: settings.join(', ') });
     } finally {
       await Promise.all(clients.map((client) => client.close()));
     }
@@ -173,7 +180,7 @@ async function executeRun(options: ScenarioRunOptions, input: RunInput, index: n
       system.closeHistory();
       await supervisor.close().catch(() => undefined);
       await options.toxiproxy.reset().catch(() => undefined);
-      await settleCluster(options.cluster).catch(() => undefined);
+      await settleCluster(options.cluster, database).catch(() => undefined);
       throw error;
     }
     const checkStart = Date.now();
