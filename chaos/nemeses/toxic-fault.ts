@@ -38,7 +38,8 @@ export class ToxicFault implements Fault {
       this.toxics.push(await proxy.addToxic({ name: `chaos_${this.type}_${this.stream}`, type: this.type, stream: this.stream, toxicity: 1, attributes: { ...this.attributes } }));
       log.debug({ proxy: name, toxic: this.type }, 'toxic added');
     }
-    const slowerThanMs = this.type === 'latency' ? this.attributes.latency : undefined;
+    // The least a latency toxic adds to a response: the jitter is drawn per chunk, either way.
+    const slowerThanMs = this.type === 'latency' ? (this.attributes.latency ?? 0) - (this.attributes.jitter ?? 0) : undefined;
     return { type: this.type, description: this.toString(), targets: this.targets, appliedAt: Date.now(), ...(slowerThanMs === undefined ? {} : { slowerThanMs }) };
   }
 

@@ -11,6 +11,13 @@ function arbClientLinks(context: ScenarioContext): fc.Arbitrary<readonly string[
   return fc.oneof({ weight: 3, arbitrary: fc.constant(all) }, { weight: 1, arbitrary: fc.constantFrom(...all).map((one) => [one]) });
 }
 
+/**
+ * Latency of at least 150 ms after jitter: the evidence that it fired is an INSERT through it
+ * that took at least latency - jitter, which an unfaulted INSERT here (15-65 ms) never does.
+ */
+const arbLatency = (links: readonly string[]): fc.Arbitrary<Fault> =>
+  fc.record({ ms: fc.integer({ min: 200, max: 800 }), jitter: fc.integer({ min: 0, max: 50 }) }).map(({ ms, jitter }) => latency(links, ms, jitter));
+
 /** Faults that leave an INSERT committed but unanswered, or unanswered and uncommitted. */
 export const arbUnknownOutcomeFault = (context: ScenarioContext): fc.Arbitrary<Fault> =>
   arbClientLinks(context).chain((links) =>
@@ -24,7 +31,7 @@ export const arbUnknownOutcomeFault = (context: ScenarioContext): fc.Arbitrary<F
 export const arbDegradationFault = (context: ScenarioContext): fc.Arbitrary<Fault> =>
   arbClientLinks(context).chain((links) =>
     fc.oneof(
-      fc.record({ ms: fc.integer({ min: 50, max: 800 }), jitter: fc.integer({ min: 0, max: 50 }) }).map(({ ms, jitter }) => latency(links, ms, jitter)),
+      arbLatency(links),
       fc.integer({ min: 20, max: 200 }).map((rate) => bandwidth(links, rate)),
       fc.record({ size: fc.integer({ min: 1, max: 64 }), delay: fc.integer({ min: 0, max: 2000 }) }).map(({ size, delay }) => slicer(links, size, delay)),
       fc.constant(proxyDown(links)),
@@ -42,7 +49,7 @@ export const arbOpenConnectionFault = (context: ScenarioContext): fc.Arbitrary<F
   return fc.oneof(
       fc.integer({ min: 1, max: 60 }).map((bytes) => limitData(links, bytes)),
       fc.integer({ min: 200, max: 1500 }).map((ms) => timeout(links, ms)),
-      fc.record({ ms: fc.integer({ min: 50, max: 800 }), jitter: fc.integer({ min: 0, max: 50 }) }).map(({ ms, jitter }) => latency(links, ms, jitter)),
+      arbLatency(links),
   );
 };
 
