@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { HarnessError } from '../errors.ts';
+import { InsertGate } from './insert-gate.ts';
 import type { EpochOutcome, PartitionStatus } from './runtime/partition-runtime.ts';
 import { WorkerExitedError, WorkerRefusedError, type WorkerExit } from './worker-errors.ts';
 import type { CommandResults, WorkerCommand, WorkerMessage } from './worker-protocol.ts';
@@ -18,7 +19,9 @@ interface Pending {
 export class StartedFlowWorker {
   readonly exited: Promise<WorkerExit>;
   private readonly pending = new Map<number, Pending>();
+  private readonly gates = new Map<number, InsertGate>();
   private nextId = 0;
+  private nextGate = 1;
   private exit: WorkerExit | undefined;
   private startedPartitions: PartitionStatus[] = [];
 
@@ -33,6 +36,8 @@ export class StartedFlowWorker {
         this.exit = { code, signal };
         for (const request of this.pending.values()) request.reject(new WorkerExitedError(id, this.exit, request.op, logFile));
         this.pending.clear();
+        for (const gate of this.gates.values()) gate.onExit(new WorkerExitedError(id, this.exit, `gate ${gate.id}`, logFile));
+        this.gates.clear();
         resolveExit(this.exit);
       });
     });
@@ -72,6 +77,27 @@ export class StartedFlowWorker {
     return this.request({ op: 'reconfigure', dynamic, partitions });
   }
 
+  /**
+   * Arms a one-shot gate on the next INSERT attempt (of `partition`, or of any): the attempt is
+   * held before its request and after its outcome until the returned gate opens each phase.
+   */
+  async armGate(partition?: number): Promise<InsertGate> {
+    const id = this.nextGate++;
+    const gate = new InsertGate(
+      id,
+      (phase) => {
+        if (this.exit === undefined) this.child.send({ type: 'gate-open', gate: id, phase });
+      },
+      async () => {
+        this.gates.delete(id);
+        return this.exit === undefined ? this.request({ op: 'disarm-gate', gate: id }) : false;
+      },
+    );
+    this.gates.set(id, gate);
+    await this.request({ op: 'arm-gate', plan: { id, ...(partition === undefined ? {} : { partition }) } });
+    return gate;
+  }
+
   /** Graceful: sinks closed, store closed, history synced, exit 0. */
   async stop(): Promise<WorkerExit> {
     await this.request({ op: 'stop' });
@@ -97,7 +123,12 @@ export class StartedFlowWorker {
   }
 
   private onMessage(message: WorkerMessage): void {
-    if (message.type === 'started') {
+    if (message.type === 'gate-held') {
+      const gate = this.gates.get(message.attempt.gate);
+      // A gate already disarmed on this side: let the attempt go at once.
+      if (gate === undefined) this.child.send({ type: 'gate-open', gate: message.attempt.gate, phase: message.phase });
+      else gate.onHeld(message.phase, message.attempt, message.outcome);
+    } else if (message.type === 'started') {
       this.startedPartitions = message.partitions;
       this.settle(-1, (request) => request.resolve(this));
     } else if (message.type === 'start-refused') {

@@ -77,4 +77,40 @@ describe('FlowSupervisor with fake sinks in real worker processes', { timeout: 6
     await expect(launch).rejects.toMatchObject({ stage: 'spec', refusalCode: 'SINK_SPEC_INVALID', message: expect.stringMatching(/class-not-registered/) });
     expect(existsSync(supervisor.storePath)).toBe(false);
   });
+
+  it('a gate holds the next INSERT before its request and after its outcome until each phase is opened', async () => {
+    const worker = await supervisor.launch({ spec: spec('AtLeastOnceClickHouseSink') });
+    const gate = await worker.armGate();
+    let written = false;
+    const writing = worker.runEpochs(1).then(() => {
+      written = true;
+    });
+    const attempt = await gate.held;
+    expect(attempt).toMatchObject({ gate: gate.id, partition: 0, attempt: 1 });
+    expect(insertAttempts(supervisor.readHistory().events).find((a) => a.invoke.queryId === attempt.queryId)?.complete).toBeUndefined();
+    gate.openRequest();
+    const ended = await gate.ended;
+    expect(ended.outcome).toBe('ok');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(written, 'the epoch waits for the outcome phase').toBe(false);
+    gate.openOutcome();
+    await writing;
+    const gated = eventsOfType(supervisor.readHistory().events, 'insert-gated');
+    expect(gated.map((event) => [event.phase, event.opened])).toEqual([
+      ['request', true],
+      ['outcome', true],
+    ]);
+    expect(countIds(table).size).toBe(6);
+  });
+
+  it('a disarmed gate holds nothing, and a gate of a dead worker rejects', async () => {
+    const worker = await supervisor.launch({ spec: spec('AtLeastOnceClickHouseSink') });
+    const disarmed = await worker.armGate();
+    await disarmed.disarm();
+    await worker.runEpochs(1);
+    expect(eventsOfType(supervisor.readHistory().events, 'insert-gated')).toEqual([]);
+    const orphan = await worker.armGate();
+    await worker.kill();
+    await expect(orphan.held).rejects.toBeInstanceOf(WorkerExitedError);
+  });
 });

@@ -6,6 +6,7 @@ import { parseSinkSpec, validateDynamicParameters } from '../../sinks/spec/valid
 import { HarnessError } from '../errors.ts';
 import type { HistorySink } from './history/history-sink.ts';
 import { CrashSwitch, type CrashAction } from './runtime/crash-points.ts';
+import { InsertGates, type GateChannel, type GatePlan } from './runtime/insert-gates.ts';
 import { errorFields, type EpochOutcome, type PartitionRuntime, type PartitionStatus } from './runtime/partition-runtime.ts';
 import type { SinkFactory } from './runtime/sink-factory.ts';
 import { startPartition } from './runtime/start-partition.ts';
@@ -27,12 +28,13 @@ export class WorkerHost {
     private readonly store: StateStore,
     private readonly runtimes: ReadonlyMap<number, PartitionRuntime>,
     private readonly history: HistorySink,
+    private readonly gates: InsertGates,
   ) {}
 
   static async start(
     config: WorkerConfig,
     factory: SinkFactory,
-    deps: { readonly history: HistorySink; readonly crashAction: CrashAction; readonly log: Logger },
+    deps: { readonly history: HistorySink; readonly crashAction: CrashAction; readonly log: Logger; readonly gates?: GateChannel },
   ): Promise<WorkerHost | StartRefusal> {
     const { history, log } = deps;
     const env = { ...process.env, ...config.env };
@@ -55,15 +57,16 @@ export class WorkerHost {
     history.append({ type: 'worker-start', worker: config.workerId, sink: spec.name, sinkClass: spec.sink_class_name, partitions: config.partitions });
 
     const crash = new CrashSwitch(config.crash, deps.crashAction);
+    const gates = new InsertGates(deps.gates, history);
     const resolveEndpoint = config.endpoints && addressBook(config.endpoints);
     const runtimes = new Map<number, PartitionRuntime>();
     // One after another: `init` order (and so the history) does not depend on timing.
     for (const partition of config.partitions) {
       const partitionLog = log.child({ partition });
-      const deps = { spec, partition, store, source: new DeterministicSource(config.source, partition), history, crash, log: partitionLog };
+      const deps = { spec, partition, store, source: new DeterministicSource(config.source, partition), history, crash, gates, log: partitionLog };
       runtimes.set(partition, await startPartition(deps, factory, { env, resolveEndpoint, deliveryPaused: config.deliveryPaused ?? false }));
     }
-    return new WorkerHost(spec, store, runtimes, history);
+    return new WorkerHost(spec, store, runtimes, history, gates);
   }
 
   status(): PartitionStatus[] {
@@ -84,6 +87,16 @@ export class WorkerHost {
       }),
     );
     return Object.fromEntries(results);
+  }
+
+  /** Arms a one-shot gate on the next INSERT attempt (see `runtime/insert-gates.ts`). */
+  armGate(plan: GatePlan): void {
+    this.gates.arm(plan);
+  }
+
+  /** True when the gate had not caught an attempt yet. */
+  disarmGate(id: number): boolean {
+    return this.gates.disarm(id);
   }
 
   async drain(partitions?: readonly number[]): Promise<void> {

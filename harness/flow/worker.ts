@@ -10,6 +10,7 @@ import { componentLogger, fileLogger } from '../log.ts';
 import { PROJECT_ROOT } from '../project-root.ts';
 import { HistoryWriter } from './history/history-writer.ts';
 import type { CrashAction } from './runtime/crash-points.ts';
+import type { GateChannel, GatePhase } from './runtime/insert-gates.ts';
 import { errorFields } from './runtime/partition-runtime.ts';
 import type { SinkFactoryModule } from './runtime/sink-factory.ts';
 import type { WorkerConfig } from './worker-config.ts';
@@ -36,6 +37,25 @@ function killSelf(history: HistoryWriter, workerId: string): CrashAction {
   };
 }
 
+/** Gate holds travel to the supervisor over IPC; its `gate-open` answer ends the hold. */
+function ipcGateChannel(): GateChannel {
+  const waiting = new Map<string, () => void>();
+  process.on('message', (message: SupervisorMessage) => {
+    if (message.type !== 'gate-open') return;
+    const key = `${message.gate}/${message.phase}`;
+    waiting.get(key)?.();
+    waiting.delete(key);
+  });
+  return {
+    hold(phase: GatePhase, attempt, outcome) {
+      return new Promise((resolveHold) => {
+        waiting.set(`${attempt.gate}/${phase}`, resolveHold);
+        void send({ type: 'gate-held', phase, attempt, ...(outcome === undefined ? {} : { outcome }) });
+      });
+    },
+  };
+}
+
 async function main(config: WorkerConfig): Promise<void> {
   const log = config.logPath ? fileLogger(config.logPath, 'flow-worker') : componentLogger('flow-worker', { worker: config.workerId });
   const history = HistoryWriter.open(config.historyDir, config.workerId);
@@ -43,7 +63,7 @@ async function main(config: WorkerConfig): Promise<void> {
   const factoryModule = (await import(pathToFileURL(isAbsolute(modulePath) ? modulePath : resolve(PROJECT_ROOT, modulePath)).href)) as SinkFactoryModule;
   const factory = await factoryModule.createSinkFactory({ without: config.without ?? [] });
 
-  const started = await WorkerHost.start(config, factory, { history, crashAction: killSelf(history, config.workerId), log });
+  const started = await WorkerHost.start(config, factory, { history, crashAction: killSelf(history, config.workerId), log, gates: ipcGateChannel() });
   if (!(started instanceof WorkerHost)) {
     history.close();
     await send({ type: 'start-refused', refusal: started });
@@ -64,6 +84,11 @@ async function main(config: WorkerConfig): Promise<void> {
       case 'reconfigure':
         await host.reconfigure(command.dynamic, command.partitions);
         return null;
+      case 'arm-gate':
+        host.armGate(command.plan);
+        return null;
+      case 'disarm-gate':
+        return host.disarmGate(command.gate);
       case 'stop':
         await host.close();
         history.close();

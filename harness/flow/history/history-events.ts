@@ -1,5 +1,6 @@
 import type { AtMostOnceAck, InsertOutcome } from '../../../sinks/api.ts';
 import type { CrashPlan, CrashPoint } from '../runtime/crash-points.ts';
+import type { GatedAttempt, GatePhase } from '../runtime/insert-gates.ts';
 
 /**
  * Every event of a run's history, one JSON object per line. The checkers compute acknowledged /
@@ -22,6 +23,7 @@ export type FlowEvent =
   | InsertInvokeEvent
   | InsertSentEvent
   | InsertCompleteEvent
+  | InsertGatedEvent
   | EpochCommitEvent
   | EpochFailedEvent
   | DeliveredEvent
@@ -30,7 +32,8 @@ export type FlowEvent =
   | CrashEvent
   | ReconfiguredEvent
   | FaultStartEvent
-  | FaultEndEvent;
+  | FaultEndEvent
+  | FaultMissedEvent;
 
 export type FlowEventType = FlowEvent['type'];
 
@@ -154,6 +157,19 @@ export interface InsertCompleteEvent extends AttemptKey {
   readonly error?: { readonly message: string; readonly code?: string; readonly class?: string };
 }
 
+/**
+ * Worker: a gate held this attempt (`request`: before its request started; `outcome`: after it
+ * ended, before the sink acted on it) for `heldMs`; `opened` is false when the hold limit ran out
+ * before the driver answered.
+ */
+export interface InsertGatedEvent extends GatedAttempt {
+  readonly type: 'insert-gated';
+  readonly phase: GatePhase;
+  readonly heldMs: number;
+  readonly opened: boolean;
+  readonly outcome?: InsertOutcome;
+}
+
 export interface EpochCommitEvent {
   readonly type: 'epoch-commit';
   readonly sink: string;
@@ -231,9 +247,21 @@ export interface ReconfiguredEvent {
 }
 
 /**
+ * How a fault shows that it met the sink's traffic, judged on the INSERT it was aimed at (or on
+ * the cluster for `witness`): `error` — that INSERT did not end `ok`; `slow` — it took at least
+ * `slowerThanMs`; `blocked` — it did not end `ok`, or could not end before the heal; `traffic` —
+ * its body went through the faulted link; `witness` — the nemesis saw the effect on the cluster
+ * (a replica's failing fetches, lost Keeper session) and says so in `fault-end`.
+ */
+export type FaultEffect = 'error' | 'slow' | 'blocked' | 'traffic' | 'witness';
+
+/** The kind of unknown outcome a fault is built to produce: the INSERT committed, or it never did. */
+export type UnknownKind = 'landed' | 'absent';
+
+/**
  * The chaos executor's nemesis, as Jepsen records it beside the client operations: a fault took
- * effect (`fault-start`) and was healed (`fault-end`, same `window`). Checkers ignore them; the
- * report draws them as shaded windows on the run's timeline.
+ * effect (`fault-start`) and was healed (`fault-end`, same `window`). A fault aimed at an INSERT
+ * names it (`aimedAt`): the evidence that the fault fired is that attempt's own record.
  */
 export interface FaultStartEvent {
   readonly type: 'fault-start';
@@ -241,10 +269,24 @@ export interface FaultStartEvent {
   readonly fault: string;
   readonly description: string;
   readonly targets: readonly string[];
+  readonly effect: FaultEffect;
+  readonly slowerThanMs?: number;
+  readonly aimedAt?: { readonly gate: number; readonly queryId: string; readonly attempt: number; readonly endpoint: string };
+  readonly expects?: UnknownKind;
 }
 
 export interface FaultEndEvent {
   readonly type: 'fault-end';
   readonly window: number;
   readonly fault: string;
+  /** Process and witness faults: the nemesis observed the effect itself (process state, a replica's tables). */
+  readonly verified?: boolean;
+}
+
+/** A fault was armed on the sink's next INSERT, and none came before the deadline: it never acted. */
+export interface FaultMissedEvent {
+  readonly type: 'fault-missed';
+  readonly fault: string;
+  readonly description: string;
+  readonly reason: string;
 }

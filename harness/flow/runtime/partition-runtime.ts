@@ -4,6 +4,7 @@ import type { HistorySink } from '../history/history-sink.ts';
 import type { DeterministicSource } from '../source/deterministic-source.ts';
 import type { PartitionProgress, StateStore } from '../store/state-store.ts';
 import type { CrashSwitch } from './crash-points.ts';
+import type { InsertGates } from './insert-gates.ts';
 
 /** What every partition runtime is built from. */
 export interface PartitionDeps {
@@ -13,6 +14,7 @@ export interface PartitionDeps {
   readonly source: DeterministicSource;
   readonly history: HistorySink;
   readonly crash: CrashSwitch;
+  readonly gates: InsertGates;
   /** Bound to the partition already. */
   readonly log: Logger;
 }

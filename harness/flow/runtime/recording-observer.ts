@@ -2,13 +2,15 @@ import type { InsertAttempt, InsertObserver, InsertResult } from '../../../sinks
 import type { AttemptKey } from '../history/history-events.ts';
 import type { HistorySink } from '../history/history-sink.ts';
 import type { CrashSwitch } from './crash-points.ts';
+import type { InsertGates } from './insert-gates.ts';
 
 /**
- * The observer every hosted sink gets: records each attempt as invoke / sent / complete and
- * implements the two insert-side crash points. The event is written before the crash point
- * fires, so a crash at `before-insert` still leaves the attempt in the history (never sent).
+ * The observer every hosted sink gets: records each attempt as invoke / sent / complete,
+ * implements the two insert-side crash points and holds attempts an armed gate catches. The
+ * event is written before the crash point fires, so a crash at `before-insert` still leaves the
+ * attempt in the history (never sent).
  */
-export function recordingObserver(history: HistorySink, crash: CrashSwitch, partition: number): InsertObserver {
+export function recordingObserver(history: HistorySink, crash: CrashSwitch, gates: InsertGates, partition: number): InsertObserver {
   const key = (attempt: InsertAttempt): AttemptKey => ({ sink: attempt.sink, partition, batch: attempt.batch, queryId: attempt.queryId, attempt: attempt.attempt });
   return {
     async beforeInsert(attempt: InsertAttempt) {
@@ -22,13 +24,15 @@ export function recordingObserver(history: HistorySink, crash: CrashSwitch, part
         messageIds: attempt.messageIds,
       });
       await crash.at('before-insert', partition, attempt.batch);
+      await gates.beforeRequest(partition, attempt);
     },
     async insertSent(attempt: InsertAttempt) {
       history.append({ type: 'insert-sent', ...key(attempt) });
       await crash.at('during-insert', partition, attempt.batch);
     },
-    afterInsert(attempt: InsertAttempt, result: InsertResult) {
+    async afterInsert(attempt: InsertAttempt, result: InsertResult) {
       history.append({ type: 'insert-complete', ...key(attempt), outcome: result.outcome, startedAt: result.startedAt, endedAt: result.endedAt, error: result.error });
+      await gates.afterOutcome(attempt, result.outcome);
     },
   };
 }

@@ -26,14 +26,14 @@ export interface StartOptions {
  * carrying the exact message; the other partitions are unaffected.
  */
 export async function startPartition(deps: PartitionDeps, factory: SinkFactory, options: StartOptions): Promise<PartitionRuntime> {
-  const { spec, partition, store, history, crash, log } = deps;
+  const { spec, partition, store, history, crash, gates, log } = deps;
   const progress = store.progress(spec.name, partition);
   const undelivered = store.undeliveredSummary(spec.name, partition);
   history.append({ type: 'state-snapshot', sink: spec.name, partition, ...progress, undelivered: undelivered.batches });
 
   const context: SinkContext = {
     partition,
-    observer: recordingObserver(history, crash, partition),
+    observer: recordingObserver(history, crash, gates, partition),
     env: options.env,
     streamSchema: streamSchema(deps.source.config),
     resolveEndpoint: options.resolveEndpoint,

@@ -1,0 +1,97 @@
+import type { InsertAttempt, InsertOutcome } from '../../../sinks/api.ts';
+import type { HistorySink } from '../history/history-sink.ts';
+
+/**
+ * Gates let a driver (the chaos executor) act at an exact moment of the sink's work instead of
+ * over a time window that may or may not meet an INSERT. An armed gate catches the next INSERT
+ * attempt (of one partition, or of any) and holds it twice:
+ * - `request`: right before its request starts — the driver applies a fault, then opens it, so
+ *   the fault meets this INSERT by construction;
+ * - `outcome`: once the attempt ended, before the sink acts on the outcome — the driver heals,
+ *   then opens it, so the sink's retry never meets the fault and the schedule stays deterministic.
+ * A gate is one-shot. Every hold has a deadline: a driver that never answers delays the sink,
+ * never blocks it.
+ */
+export interface GatePlan {
+  readonly id: number;
+  readonly partition?: number;
+}
+
+export type GatePhase = 'request' | 'outcome';
+
+/** The attempt a gate caught, as the driver needs it to aim a fault. */
+export interface GatedAttempt {
+  readonly gate: number;
+  readonly partition: number;
+  readonly batch: number;
+  readonly shard: string | null;
+  /** `host:port` the attempt goes to. */
+  readonly endpoint: string;
+  readonly queryId: string;
+  readonly attempt: number;
+}
+
+/** How a held attempt reaches the driver; each call resolves when the driver opens the gate. */
+export interface GateChannel {
+  hold(phase: GatePhase, attempt: GatedAttempt, outcome?: InsertOutcome): Promise<void>;
+}
+
+export const GATE_HOLD_LIMIT_MS = 60_000;
+
+export class InsertGates {
+  private readonly armed = new Map<number, GatePlan>();
+  /** Attempts caught at `request`, by query id, until their `outcome` hold. */
+  private readonly caught = new Map<string, GatedAttempt>();
+
+  constructor(
+    private readonly channel: GateChannel | undefined,
+    private readonly history: HistorySink,
+    private readonly holdLimitMs = GATE_HOLD_LIMIT_MS,
+  ) {}
+
+  arm(plan: GatePlan): void {
+    this.armed.set(plan.id, plan);
+  }
+
+  /** True when the gate was still waiting for an attempt (false: it caught one, or never existed). */
+  disarm(id: number): boolean {
+    return this.armed.delete(id);
+  }
+
+  async beforeRequest(partition: number, attempt: InsertAttempt): Promise<void> {
+    if (this.channel === undefined) return;
+    const plan = [...this.armed.values()].find((candidate) => candidate.partition === undefined || candidate.partition === partition);
+    if (plan === undefined) return;
+    this.armed.delete(plan.id);
+    const gated: GatedAttempt = {
+      gate: plan.id,
+      partition,
+      batch: attempt.batch,
+      shard: attempt.shard,
+      endpoint: attempt.endpoint,
+      queryId: attempt.queryId,
+      attempt: attempt.attempt,
+    };
+    this.caught.set(attempt.queryId, gated);
+    await this.hold('request', gated);
+  }
+
+  async afterOutcome(attempt: InsertAttempt, outcome: InsertOutcome): Promise<void> {
+    const gated = this.caught.get(attempt.queryId);
+    if (gated === undefined) return;
+    this.caught.delete(attempt.queryId);
+    await this.hold('outcome', gated, outcome);
+  }
+
+  private async hold(phase: GatePhase, gated: GatedAttempt, outcome?: InsertOutcome): Promise<void> {
+    const channel = this.channel;
+    if (channel === undefined) return;
+    const heldAt = Date.now();
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), this.holdLimitMs);
+    });
+    const opened = await Promise.race([channel.hold(phase, gated, outcome).then(() => true), limit]).finally(() => clearTimeout(timer));
+    this.history.append({ type: 'insert-gated', ...gated, phase, heldMs: Date.now() - heldAt, opened, ...(outcome === undefined ? {} : { outcome }) });
+  }
+}
