@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
 import type { Toxiproxy } from 'toxiproxy-node-client';
-import type { Fault, NemesisContext } from '../nemeses/fault.ts';
-import type { WindowWithEffect } from '../nemeses/fired.ts';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { NemesisContext } from '../nemeses/fault.ts';
+import { latencyPlan, type FaultPlan } from '../nemeses/fault-plan.ts';
 import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
-import { insertAttempts, type History } from '../../harness/flow/history/history-reader.ts';
+import type { History } from '../../harness/flow/history/history-reader.ts';
 import { HistoryWriter } from '../../harness/flow/history/history-writer.ts';
 import type { CrashPoint } from '../../harness/flow/runtime/crash-points.ts';
 import type { StartedFlowWorker } from '../../harness/flow/started-worker.ts';
@@ -12,54 +13,19 @@ import { WorkerExitedError, WorkerRefusedError } from '../../harness/flow/worker
 import { HarnessError } from '../../harness/errors.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
 import type { ChaosSystem } from '../../properties/model/chaos-system.ts';
+import { aimedEpisode } from './aimed-episode.ts';
+import { withTimeout } from './background-write.ts';
+import { NemesisRecord } from './nemesis-record.ts';
 import { settleCluster } from './settle-cluster.ts';
 import { topologyKey } from './topology-key.ts';
 
 const STOP_TIMEOUT_MS = 15_000;
-const IN_FLIGHT_WAIT_MS = 5_000;
-const CLOCK_MARGIN_MS = 500;
 const CRASH_WAIT_MS = 30_000;
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new HarnessError('CHAOS_STEP_TIMEOUT', `${what} did not finish within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 /**
- * Epochs and their asynchronous delivery (outbox, at-most-once queue) running while the executor
- * does something else (holds a fault, reconfigures); settled into a value at once, so a
- * rejection meanwhile is never unhandled.
+ * A reconfiguration is aimed like a fault: the next INSERT is held, slowed by this much on its
+ * link, let go, and the change is sent while it is surely still in flight.
  */
-class BackgroundWrite {
-  private done = false;
-  private readonly outcome: Promise<unknown>;
-
-  constructor(worker: StartedFlowWorker, epochs: number) {
-    this.outcome = worker
-      .runEpochs(epochs)
-      .then(() => worker.drain())
-      .then(
-        () => undefined,
-        (error: unknown) => error,
-      )
-      .finally(() => {
-        this.done = true;
-      });
-  }
-
-  get settled(): boolean {
-    return this.done;
-  }
-
-  /** Waits for the writes (bounded) and rethrows their error. */
-  async finish(what: string): Promise<void> {
-    const error = await withTimeout(this.outcome, 120_000, what);
-    if (error !== undefined) throw error;
-  }
-}
+const RECONFIGURE_LATENCY_MS = 400;
 
 /** What the executor's model of the topology guard expects from one partition at one start. */
 export interface StartExpectation {
@@ -68,6 +34,8 @@ export interface StartExpectation {
   /** The routing layout changed (not only a Keeper table): the refusal text is the seed's, exactly. */
   readonly routingChanged: boolean;
   readonly undelivered: number;
+  /** The change the start applies (the schedule's label), for coverage per kind of change. */
+  readonly label: string;
   readonly from: number;
   until: number;
 }
@@ -80,11 +48,10 @@ export interface SpecPeriod {
 
 /**
  * The real system behind the model commands: one sink worker at a time over the run's state
- * store, the nemeses acting on the cluster, the record of every fault window, and an
- * independent model of the topology guard (which starts must refuse).
+ * store, the nemeses acting on the cluster (each aimed at an INSERT, recorded in the history),
+ * and an independent model of the topology guard (which starts must refuse).
  */
 export class PipelineSystem implements ChaosSystem {
-  readonly windows: WindowWithEffect[] = [];
   readonly expectations: StartExpectation[] = [];
   readonly specs: SpecPeriod[] = [];
   private worker: StartedFlowWorker | undefined;
@@ -92,8 +59,8 @@ export class PipelineSystem implements ChaosSystem {
   private readonly nemesis: NemesisContext;
   private readonly startedUnder = new Map<number, string>();
   private readonly undelivered = new Map<number, number>();
-  /** The nemesis's own history file beside the workers' (fault-start / fault-end). */
-  private readonly nemesisHistory: HistoryWriter;
+  /** The nemesis's own history file beside the workers' (fault-start / fault-end / fault-missed). */
+  private readonly record: NemesisRecord;
 
   constructor(
     private readonly supervisor: FlowSupervisor,
@@ -105,8 +72,8 @@ export class PipelineSystem implements ChaosSystem {
     private readonly log: Logger,
   ) {
     this.spec = initialSpec;
-    this.nemesis = { cluster, toxiproxy, log };
-    this.nemesisHistory = HistoryWriter.open(supervisor.historyDir, 'nemesis');
+    this.nemesis = { cluster, toxiproxy, log, database };
+    this.record = new NemesisRecord(HistoryWriter.open(supervisor.historyDir, 'nemesis'));
   }
 
   async start(): Promise<void> {
@@ -117,19 +84,8 @@ export class PipelineSystem implements ChaosSystem {
     await this.running().runEpochs(epochs);
   }
 
-  async faultEpisode(fault: Fault, epochs: number, holdMs: number): Promise<void> {
-    const window = await fault.apply(this.nemesis);
-    const record: WindowWithEffect = { ...window, effect: fault.effect };
-    this.windows.push(record);
-    const id = this.windows.length;
-    this.nemesisHistory.append({ type: 'fault-start', window: id, fault: window.type, description: window.description, targets: window.targets });
-    // The epochs and their delivery both meet the fault.
-    const writing = new BackgroundWrite(this.running(), epochs);
-    await new Promise((resolve) => setTimeout(resolve, holdMs));
-    await fault.probe?.(this.nemesis, record);
-    await fault.heal(this.nemesis, record);
-    this.nemesisHistory.append({ type: 'fault-end', window: id, fault: window.type });
-    await writing.finish(`write(${epochs}) after ${fault.toString()}`);
+  async faultEpisode(plan: FaultPlan, epochs: number, holdMs: number): Promise<void> {
+    await aimedEpisode(this.episodeDeps(), { plan, epochs, holdMs });
   }
 
   async crashSink(point: CrashPoint): Promise<void> {
@@ -158,21 +114,30 @@ export class PipelineSystem implements ChaosSystem {
 
   async reconfigureWhileWriting(dynamic: Readonly<Record<string, unknown>>, epochs: number, afterMs: number): Promise<void> {
     const worker = this.running();
-    // Earlier than now by a margin: the workers stamp events with their own clock.
-    const since = Date.now() - CLOCK_MARGIN_MS;
-    const writing = new BackgroundWrite(worker, epochs);
-    await this.insertInFlight(since, () => writing.settled);
-    await new Promise((resolve) => setTimeout(resolve, afterMs));
     // The dynamic section is replaced as a whole (absent keys would fall back to defaults).
     const next = { ...this.spec.dynamic_parameters, ...dynamic };
-    await worker.reconfigure(next);
+    let sent = false;
+    const reconfigure = async () => {
+      sent = true;
+      await worker.reconfigure(next);
+    };
+    await aimedEpisode(this.episodeDeps(), {
+      plan: latencyPlan(RECONFIGURE_LATENCY_MS, 0),
+      epochs,
+      holdMs: 0,
+      meanwhile: async () => {
+        await delay(afterMs);
+        await reconfigure();
+      },
+    });
+    // No INSERT came to aim at: the change still applies (the coverage check says it met none).
+    if (!sent) await reconfigure();
     // A restart later in the run (a crash) starts from the spec as it now is, like a Flow pipeline would.
     this.spec = { ...this.spec, dynamic_parameters: next };
-    await writing.finish(`write(${epochs}) around a reconfiguration`);
   }
 
   async restartWithSpec(spec: RawSinkSpec, label: string): Promise<void> {
-    await this.relaunch(spec);
+    await this.relaunch(spec, { label });
     this.log.info({ label }, 'restarted with another spec');
   }
 
@@ -205,23 +170,13 @@ export class PipelineSystem implements ChaosSystem {
     return this.supervisor.close();
   }
 
-  /**
-   * Waits (polling the workers' history files) until an INSERT invoked since `since` has no
-   * completion yet, so a change right after meets it in flight; stops waiting when the writes are
-   * over or after a while, and lets the coverage check say whether any change met one.
-   */
-  private async insertInFlight(since: number, writesOver: () => boolean): Promise<void> {
-    const deadline = Date.now() + IN_FLIGHT_WAIT_MS;
-    while (Date.now() < deadline && !writesOver()) {
-      const open = insertAttempts(this.supervisor.readHistory().events).some((attempt) => attempt.invoke.at >= since && attempt.complete === undefined);
-      if (open) return;
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
-  }
-
   /** Closes the nemesis's history file (also on a run that ends in an error). */
   closeHistory(): void {
-    this.nemesisHistory.close();
+    this.record.close();
+  }
+
+  private episodeDeps() {
+    return { worker: this.running(), nemesis: this.nemesis, record: this.record };
   }
 
   private running(): StartedFlowWorker {
@@ -230,7 +185,7 @@ export class PipelineSystem implements ChaosSystem {
   }
 
   /** Stops the current worker, decides which partitions must refuse, launches the next one. */
-  private async relaunch(spec: RawSinkSpec, options: { crash?: CrashPoint; deliveryPaused?: boolean } = {}): Promise<StartedFlowWorker> {
+  private async relaunch(spec: RawSinkSpec, options: { crash?: CrashPoint; deliveryPaused?: boolean; label?: string } = {}): Promise<StartedFlowWorker> {
     const previous = this.worker;
     if (previous !== undefined) {
       try {
@@ -266,6 +221,7 @@ export class PipelineSystem implements ChaosSystem {
         refuse: changed && undelivered > 0,
         routingChanged: changed && routingPart(before) !== routingPart(key),
         undelivered,
+        label: options.label ?? 'the same spec',
         from,
         until: Number.POSITIVE_INFINITY,
       });

@@ -1,6 +1,9 @@
 import type { Logger } from 'pino';
 import type { Toxiproxy } from 'toxiproxy-node-client';
 import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
+import type { FaultEffect } from '../../harness/flow/history/history-events.ts';
+
+export type { FaultEffect } from '../../harness/flow/history/history-events.ts';
 
 /** Every fault type of the catalogue (README.md describes each). */
 export const FAULT_TYPES = [
@@ -24,6 +27,8 @@ export interface NemesisContext {
   readonly cluster: StartedCluster;
   readonly toxiproxy: Toxiproxy;
   readonly log: Logger;
+  /** The run's own database: witnesses look at its tables only, never at an earlier run's. */
+  readonly database: string;
 }
 
 /** When a fault was in force, and on what; the evidence rules read these. */
@@ -34,18 +39,11 @@ export interface FaultWindow {
   readonly targets: readonly string[];
   readonly appliedAt: number;
   healedAt?: number;
-  /** Set by `apply` or `probe` when the fault's effect was verified directly (a process state, a read-only table). */
+  /** Set by `apply` or `probe` when the fault's effect was verified directly (a process state, a replica's failing fetches). */
   verified?: boolean;
   /** For faults that slow traffic: an attempt at least this long through a target counts as affected. */
   readonly slowerThanMs?: number;
 }
-
-/**
- * How a fault shows that it fired: `error` — an INSERT through a target failed or ended unknown
- * inside the window; `slow` — one took at least `slowerThanMs`; `traffic` — an INSERT passed
- * through the target inside the window; `verified` — `apply`/`probe` observed the effect itself.
- */
-export type FaultEffect = 'error' | 'slow' | 'traffic' | 'verified';
 
 /**
  * A fault with its undo. `apply` must make the fault real (and may verify it took effect);
@@ -56,8 +54,8 @@ export interface Fault {
   readonly targets: readonly string[];
   readonly effect: FaultEffect;
   apply(context: NemesisContext): Promise<FaultWindow>;
-  /** Called just before heal, for faults whose effect is checked on the cluster (`verified`). */
-  probe?(context: NemesisContext, window: FaultWindow): Promise<void>;
+  /** Called just before heal, for faults whose effect is witnessed on the cluster; polls until `until` at the latest. */
+  probe?(context: NemesisContext, window: FaultWindow, until: number): Promise<void>;
   heal(context: NemesisContext, window: FaultWindow): Promise<void>;
   toString(): string;
 }

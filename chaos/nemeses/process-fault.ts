@@ -2,14 +2,17 @@ import type { Fault, FaultType, FaultWindow, NemesisContext } from './fault.ts';
 
 type ProcessFaultType = Extract<FaultType, 'replica_kill' | 'replica_pause' | 'keeper_pause'>;
 
-/** SIGKILL or SIGSTOP of a cluster member; heal restarts or continues it and waits for health. */
+/**
+ * SIGKILL or SIGSTOP of a cluster member; heal restarts or continues it and waits for health.
+ * `apply` verifies the process state; the INSERT it is aimed at must also be blocked by it.
+ */
 export class ProcessFault implements Fault {
   constructor(
     readonly type: ProcessFaultType,
     private readonly member: string,
   ) {}
 
-  readonly effect = 'verified';
+  readonly effect = 'blocked';
 
   get targets(): readonly string[] {
     return [this.member];

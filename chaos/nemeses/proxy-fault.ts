@@ -4,6 +4,14 @@ import type { Fault, FaultEffect, FaultType, FaultWindow, NemesisContext } from 
 
 type ProxyFaultType = Extract<FaultType, 'proxy_down' | 'keeper_link_cut' | 'interserver_cut'>;
 
+const EFFECT: Readonly<Record<ProxyFaultType, FaultEffect>> = {
+  proxy_down: 'error',
+  keeper_link_cut: 'blocked',
+  interserver_cut: 'witness',
+};
+
+const PROBE_INTERVAL_MS = 100;
+
 /** The client's update body wants every field; unchanged listen/upstream leave the proxy's sockets alone. */
 async function setEnabled(toxiproxy: Toxiproxy, name: string, enabled: boolean): Promise<void> {
   const proxy = await toxiproxy.get(name);
@@ -24,46 +32,50 @@ async function askDirect(context: NemesisContext, replica: string, query: string
   }
 }
 
+/** Failed fetch tries in the run's own database: an earlier run's leftovers never count. */
+const failedFetches = (database: string) =>
+  `SELECT sum(num_tries) FROM system.replication_queue WHERE database = '${database}' AND type = 'GET_PART' AND last_exception != ''`;
+
 /**
  * Disables proxies (the listener closes first, then live connections drop) and re-enables them
- * on heal. Keeper-link and interserver cuts prove themselves on the cluster before heal.
+ * on heal. An interserver cut proves itself on the cluster: a sibling of the cut replica fails
+ * to fetch the run's new part through it.
  */
 export class ProxyDownFault implements Fault {
+  /** What each witness showed before the cut: only a change caused by the cut counts. */
+  private readonly baseline = new Map<string, number>();
+
   constructor(
     readonly type: ProxyFaultType,
     readonly targets: readonly string[],
     private readonly label: string,
-    /** Replicas whose tables show the cut: Keeper sessions lost, or fetches failing. */
+    /** Replicas whose replication queues show an interserver cut. */
     private readonly witnesses: readonly string[] = [],
   ) {}
 
   get effect(): FaultEffect {
-    return this.type === 'proxy_down' ? 'error' : 'verified';
+    return EFFECT[this.type];
   }
 
-  /** What each witness showed before the cut: only a change caused by the cut counts. */
-  private readonly baseline = new Map<string, number>();
-
   async apply(context: NemesisContext): Promise<FaultWindow> {
-    for (const witness of this.witnesses) this.baseline.set(witness, await askDirect(context, witness, this.witnessQuery()));
+    for (const witness of this.witnesses) this.baseline.set(witness, await askDirect(context, witness, failedFetches(context.database)));
     for (const name of this.targets) await setEnabled(context.toxiproxy, name, false);
     context.log.debug({ proxies: this.targets }, 'proxies disabled');
     return { type: this.type, description: this.toString(), targets: this.targets, appliedAt: Date.now() };
   }
 
-  async probe(context: NemesisContext, window: FaultWindow): Promise<void> {
-    for (const witness of this.witnesses) {
-      if ((await askDirect(context, witness, this.witnessQuery())) > (this.baseline.get(witness) ?? 0)) {
-        window.verified = true;
-        return;
+  async probe(context: NemesisContext, window: FaultWindow, until: number): Promise<void> {
+    if (this.witnesses.length === 0) return;
+    for (;;) {
+      for (const witness of this.witnesses) {
+        if ((await askDirect(context, witness, failedFetches(context.database))) > (this.baseline.get(witness) ?? 0)) {
+          window.verified = true;
+          return;
+        }
       }
+      if (Date.now() >= until) return;
+      await new Promise((resolve) => setTimeout(resolve, PROBE_INTERVAL_MS));
     }
-  }
-
-  private witnessQuery(): string {
-    return this.type === 'keeper_link_cut'
-      ? 'SELECT count() FROM system.replicas WHERE is_readonly OR is_session_expired'
-      : "SELECT sum(num_tries) FROM system.replication_queue WHERE last_exception != ''";
   }
 
   async heal({ toxiproxy, log }: NemesisContext, window: FaultWindow): Promise<void> {
@@ -78,8 +90,7 @@ export class ProxyDownFault implements Fault {
 }
 
 export const proxyDown = (proxies: readonly string[]) => new ProxyDownFault('proxy_down', proxies, proxies.join('+'));
-/** Cuts every Keeper link of the given replicas; they witness it by losing their sessions. */
-export const keeperLinkCut = (proxies: readonly string[], replicas: readonly string[], label: string) =>
-  new ProxyDownFault('keeper_link_cut', proxies, label, replicas);
+/** Cuts every Keeper link of the given replicas: their Keeper operations stall, then fail. */
+export const keeperLinkCut = (proxies: readonly string[], label: string) => new ProxyDownFault('keeper_link_cut', proxies, label);
 /** Cuts replication endpoints; the replicas that fetch from them witness it through failing fetches. */
 export const interserverCut = (proxies: readonly string[], witnesses: readonly string[]) => new ProxyDownFault('interserver_cut', proxies, proxies.join('+'), witnesses);

@@ -1,4 +1,4 @@
-import type { Fault } from '../../chaos/nemeses/fault.ts';
+import type { FaultPlan } from '../../chaos/nemeses/fault-plan.ts';
 import type { CrashPoint } from '../../harness/flow/runtime/crash-points.ts';
 import type { RawSinkSpec } from '../arbitraries/arb-sink-spec.ts';
 
@@ -11,17 +11,18 @@ export interface ChaosSystem {
   /** Processes `epochs` more epochs on every partition; delivery runs alongside. */
   writeEpochs(epochs: number): Promise<void>;
   /**
-   * Applies `fault`, processes `epochs` epochs and delivers them while it holds, heals it after
-   * `holdMs` even if the traffic is still stuck behind it, then waits for the traffic: faults
-   * that stall writes cannot deadlock the schedule.
+   * Processes and delivers `epochs` epochs with `plan` aimed at their first INSERT: the fault is
+   * applied to that INSERT's link or replica right before its request, and healed when it ended
+   * (or after `holdMs`, for a fault that blocks it), before the sink acts on the outcome. Every
+   * wait is bounded: an INSERT that never comes is recorded as a missed fault.
    */
-  faultEpisode(fault: Fault, epochs: number, holdMs: number): Promise<void>;
+  faultEpisode(plan: FaultPlan, epochs: number, holdMs: number): Promise<void>;
   /** Arms a crash point, runs until the sink process dies there (or gives up), restarts it from its store. */
   crashSink(point: CrashPoint): Promise<void>;
   /**
-   * Processes and delivers `epochs` epochs and, `afterMs` after one of their INSERTs started,
-   * gives the running sinks new dynamic parameters (the seed's dynamic reconfiguration: no
-   * restart, no metadata check). Later restarts keep the new parameters.
+   * Processes and delivers `epochs` epochs and, `afterMs` after their first INSERT was sent (held
+   * in flight by a latency aimed at it), gives the running sinks new dynamic parameters (the
+   * seed's dynamic reconfiguration: no restart, no metadata check). Later restarts keep them.
    */
   reconfigureWhileWriting(dynamic: Readonly<Record<string, unknown>>, epochs: number, afterMs: number): Promise<void>;
   /** Restarts the sink worker with another spec (topology, class or dynamic parameters). */

@@ -1,5 +1,5 @@
 import type fc from 'fast-check';
-import type { Fault } from '../../chaos/nemeses/fault.ts';
+import type { FaultPlan } from '../../chaos/nemeses/fault-plan.ts';
 import type { CrashPoint } from '../../harness/flow/runtime/crash-points.ts';
 import type { RawSinkSpec } from '../arbitraries/arb-sink-spec.ts';
 import type { ChaosModel } from './chaos-model.ts';
@@ -18,20 +18,20 @@ export class WriteEpochs implements ChaosCommand {
   toString = () => `write(${this.epochs})`;
 }
 
-/** A fault held for `holdMs` while `epochs` epochs go through, then healed. */
+/** A fault aimed at the first INSERT of `epochs` epochs, healed when it ended (or after `holdMs` when it blocks it). */
 export class FaultEpisode implements ChaosCommand {
   constructor(
-    readonly fault: Fault,
+    readonly plan: FaultPlan,
     readonly epochs: number,
     readonly holdMs: number,
   ) {}
   check = () => true;
   async run(model: ChaosModel, system: ChaosSystem): Promise<void> {
-    await system.faultEpisode(this.fault, this.epochs, this.holdMs);
+    await system.faultEpisode(this.plan, this.epochs, this.holdMs);
     model.epochs += this.epochs;
     model.faults += 1;
   }
-  toString = () => `${this.fault.toString()} for ${this.holdMs}ms over write(${this.epochs})`;
+  toString = () => `${this.plan.toString()}${this.plan.holds ? ` for ${this.holdMs}ms` : ''} at the first INSERT of write(${this.epochs})`;
 }
 
 /** Kills the sink process at a named point and restarts it from its store. */
@@ -58,14 +58,19 @@ export class ReconfigureWhileWriting implements ChaosCommand {
     model.epochs += this.epochs;
     model.reconfigurations += 1;
   }
-  toString = () => `reconfigure ${JSON.stringify(this.dynamic)} ${this.afterMs}ms into an INSERT of write(${this.epochs})`;
+  toString = () => `reconfigure ${JSON.stringify(this.dynamic)} ${this.afterMs}ms into the first INSERT of write(${this.epochs})`;
 }
 
-/** Restarts the sink with another spec: dynamic parameters, topology or class. */
+/**
+ * Restarts the sink with another spec: dynamic parameters, topology or class. `refusal` marks a
+ * restart the scenario made to be refused (a topology change over a backlog): the run must show
+ * one for coverage; whether a start refuses is still judged by the executor's own model.
+ */
 export class RestartWithSpec implements ChaosCommand {
   constructor(
     readonly spec: RawSinkSpec,
     readonly label: string,
+    readonly refusal = false,
   ) {}
   check = () => true;
   async run(_model: ChaosModel, system: ChaosSystem): Promise<void> {

@@ -1,0 +1,88 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { HarnessError } from '../../harness/errors.ts';
+import type { InsertGate } from '../../harness/flow/insert-gate.ts';
+import type { GatedAttempt } from '../../harness/flow/runtime/insert-gates.ts';
+import type { StartedFlowWorker } from '../../harness/flow/started-worker.ts';
+import type { NemesisContext } from '../nemeses/fault.ts';
+import { aimTarget, type FaultPlan } from '../nemeses/fault-plan.ts';
+import { BackgroundWrite } from './background-write.ts';
+import type { NemesisRecord } from './nemesis-record.ts';
+
+/** How long an armed fault waits for the sink's next INSERT before it counts as missed. */
+export const ARM_DEADLINE_MS = 30_000;
+/** A fault healed when its INSERT ended still gives up waiting after this (every wait has a deadline). */
+const UNTIL_ENDED_LIMIT_MS = 20_000;
+
+export interface EpisodeDeps {
+  readonly worker: StartedFlowWorker;
+  readonly nemesis: NemesisContext;
+  readonly record: NemesisRecord;
+}
+
+export interface Episode {
+  readonly plan: FaultPlan;
+  readonly epochs: number;
+  /** How long a holding fault stays (see `FaultPlan.holds`). */
+  readonly holdMs: number;
+  /** Runs while the fault is in force, right after the aimed INSERT was let go. */
+  readonly meanwhile?: (attempt: GatedAttempt) => Promise<void>;
+}
+
+/** Whichever settles first, or `onTimeout` after `ms`; the timer never outlives the race. */
+async function raceDeadline<T, U>(promises: readonly Promise<T>[], ms: number, onTimeout: U): Promise<T | U> {
+  const deadline = new AbortController();
+  try {
+    return await Promise.race([...promises, delay(ms, onTimeout, { signal: deadline.signal })]);
+  } finally {
+    deadline.abort();
+  }
+}
+
+/** The first INSERT the gate holds, or why none came: the writes ended, or the deadline passed. */
+function firstInsert(gate: InsertGate, writing: BackgroundWrite, deadlineMs: number): Promise<GatedAttempt | string> {
+  return raceDeadline<GatedAttempt | string, string>([gate.held, writing.over.then(() => 'the writes ended without an INSERT')], deadlineMs, `no INSERT started within ${deadlineMs / 1000} s`);
+}
+
+/**
+ * One fault episode aimed at the sink's next INSERT: arm a gate, start the writes, and when the
+ * gate holds an INSERT, apply the fault to that INSERT's link or replica, let the INSERT go,
+ * heal when it ended (or after the hold, for a fault that blocks it), and only then let the sink
+ * see the outcome. An INSERT that never comes ends the episode as `fault-missed`, never as a hang.
+ */
+export async function aimedEpisode(deps: EpisodeDeps, episode: Episode, deadlineMs = ARM_DEADLINE_MS): Promise<void> {
+  const { worker, nemesis, record } = deps;
+  const { plan } = episode;
+  const gate = await worker.armGate();
+  const writing = new BackgroundWrite(worker, episode.epochs);
+  const attempt = await firstInsert(gate, writing, deadlineMs);
+  if (typeof attempt === 'string') {
+    await gate.disarm().catch(() => undefined);
+    record.missed(plan, `armed on the next INSERT: ${attempt}`);
+    nemesis.log.warn({ fault: plan.toString(), reason: attempt }, 'an armed fault met no INSERT');
+    await writing.finish(`write(${episode.epochs}) beside ${plan.toString()}`);
+    return;
+  }
+  try {
+    const target = aimTarget(nemesis.cluster.description, attempt.endpoint);
+    if (target === undefined) throw new HarnessError('CHAOS_AIM_UNKNOWN_ENDPOINT', `the INSERT ${attempt.queryId} goes to ${attempt.endpoint}, which is no replica's client address in the cluster description`);
+    const fault = plan.aimAt(target);
+    const window = await fault.apply(nemesis);
+    try {
+      const id = record.start(fault, window, attempt, plan.expects);
+      gate.openRequest();
+      await episode.meanwhile?.(attempt);
+      if (!plan.holds) await raceDeadline([gate.ended.catch(() => undefined)], UNTIL_ENDED_LIMIT_MS, undefined);
+      else if (fault.probe !== undefined) await fault.probe(nemesis, window, Date.now() + episode.holdMs);
+      else await delay(episode.holdMs);
+      await fault.heal(nemesis, window);
+      record.end(id, window);
+    } catch (error) {
+      await fault.heal(nemesis, window).catch(() => undefined);
+      throw error;
+    }
+  } finally {
+    gate.openRequest();
+    gate.openOutcome();
+  }
+  await writing.finish(`write(${episode.epochs}) beside ${plan.toString()}`);
+}

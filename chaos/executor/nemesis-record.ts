@@ -1,0 +1,44 @@
+import type { UnknownKind } from '../../harness/flow/history/history-events.ts';
+import type { HistoryWriter } from '../../harness/flow/history/history-writer.ts';
+import type { GatedAttempt } from '../../harness/flow/runtime/insert-gates.ts';
+import type { Fault, FaultWindow } from '../nemeses/fault.ts';
+import type { FaultPlan } from '../nemeses/fault-plan.ts';
+
+/**
+ * The nemesis's part of the run's history: what was applied, at which INSERT it was aimed, what
+ * the nemesis itself verified, and what never met anything. The checkers judge from these
+ * events alone, so a stored run can be re-checked without the executor's memory.
+ */
+export class NemesisRecord {
+  private windows = 0;
+
+  constructor(private readonly history: HistoryWriter) {}
+
+  start(fault: Fault, window: FaultWindow, aimedAt: GatedAttempt, expects: UnknownKind | undefined): number {
+    this.windows += 1;
+    this.history.append({
+      type: 'fault-start',
+      window: this.windows,
+      fault: window.type,
+      description: window.description,
+      targets: window.targets,
+      effect: fault.effect,
+      ...(window.slowerThanMs === undefined ? {} : { slowerThanMs: window.slowerThanMs }),
+      aimedAt: { gate: aimedAt.gate, queryId: aimedAt.queryId, attempt: aimedAt.attempt, endpoint: aimedAt.endpoint },
+      ...(expects === undefined ? {} : { expects }),
+    });
+    return this.windows;
+  }
+
+  end(id: number, window: FaultWindow): void {
+    this.history.append({ type: 'fault-end', window: id, fault: window.type, ...(window.verified === undefined ? {} : { verified: window.verified }) });
+  }
+
+  missed(plan: FaultPlan, reason: string): void {
+    this.history.append({ type: 'fault-missed', fault: plan.type, description: plan.toString(), reason });
+  }
+
+  close(): void {
+    this.history.close();
+  }
+}
