@@ -4,9 +4,9 @@ import { arbWorkload } from '../../properties/arbitraries/arb-workload.ts';
 import { Drain, WriteEpochs } from '../../properties/model/commands.ts';
 import { SINK_CLASS_NAMES, type SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
-import { arbDegradationFault, arbKeeperFault, arbOpenConnectionFault, arbReplicaFault, arbUnknownOutcomeFault } from './fault-arbitraries.ts';
+import { arbDegradationFault, arbKeeperFault, arbQueueSendFault, arbReplicaFault } from './fault-arbitraries.ts';
 import type { ScenarioDefinition } from './scenario.ts';
-import { arbCrashSchedule, arbFaultSchedule, arbReconfigureSchedule } from './schedules.ts';
+import { arbCrashSchedule, arbFaultSchedule, arbReconfigureSchedule, arbUnknownOutcomeSchedule, inBothStrategyModes } from './schedules.ts';
 import { topologyGuardScenario } from './topology-guard.ts';
 
 const exactlyOnce = (sinkClass: SinkClassName) => SINK_CLASSES[sinkClass].guarantee === 'exactly-once';
@@ -28,33 +28,30 @@ const smallQueueSpecs = (target: SpecTarget): fc.Arbitrary<RawSinkSpec> =>
 export const CATALOGUE: readonly ScenarioDefinition[] = [
   {
     name: 'unknown-outcome',
-    description: 'reset_peer, limit_data or a downstream timeout on the sink\'s client links: INSERTs commit but the answer is lost',
+    description: "both kinds of unknown outcome, aimed at INSERTs: the answer cut after the commit (reset_peer, limit_data, a response timeout), and the request swallowed before the server saw it (a request timeout)",
     classes: SINK_CLASS_NAMES,
-    runs: { ci: 2, full: 8 },
-    commands: (context) => arbFaultSchedule(arbUnknownOutcomeFault(context)),
-    coverage: (sinkClass) => ({ unknownOutcome: true, replay: replays(sinkClass), dedupHit: exactlyOnce(sinkClass) }),
+    // At-most-once runs it in both strategy modes: its two ways of never sending a message twice.
+    commands: (context) => (SINK_CLASSES[context.spec.sink_class_name as SinkClassName].atMostOnceStrategy ? inBothStrategyModes(context.spec, arbUnknownOutcomeSchedule()) : arbUnknownOutcomeSchedule()),
+    coverage: (sinkClass) => ({ unknownLanded: true, unknownAbsent: true, replay: replays(sinkClass), dedupHit: exactlyOnce(sinkClass) }),
   },
   {
     name: 'network-degradation',
-    description: 'latency, bandwidth, slicer, proxy down and a stalled upstream on the client links',
+    description: "latency, bandwidth, slicer, the proxy down or a stalled request on the link of the INSERT they are aimed at",
     classes: SINK_CLASS_NAMES,
-    runs: { ci: 1, full: 6 },
-    commands: (context) => arbFaultSchedule(arbDegradationFault(context)),
+    commands: () => arbFaultSchedule(arbDegradationFault),
     coverage: () => ({}),
   },
   {
     name: 'replica-faults',
-    description: 'SIGKILL or SIGSTOP of a replica the sink writes to, or its replication endpoint cut',
+    description: "SIGKILL or SIGSTOP of the replica an INSERT goes to, or its replication endpoint cut while its siblings must fetch the INSERT's part",
     classes: SINK_CLASS_NAMES,
-    runs: { ci: 1, full: 6 },
-    commands: (context) => arbFaultSchedule(arbReplicaFault(context), 2),
+    commands: () => arbFaultSchedule(arbReplicaFault, 2),
     coverage: () => ({}),
   },
   {
     name: 'keeper-faults',
-    description: 'ZooKeeper paused, or the Keeper links of one replica or of all replicas cut',
+    description: "ZooKeeper paused, or the Keeper links of the INSERT's replica or of all replicas cut, while an INSERT needs Keeper",
     classes: SINK_CLASS_NAMES,
-    runs: { ci: 1, full: 6 },
     commands: (context) => arbFaultSchedule(arbKeeperFault(context), 1),
     coverage: () => ({}),
   },
@@ -62,28 +59,25 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
     name: 'sink-crash',
     description: 'the sink process SIGKILLed at before-insert, during-insert, after-insert-before-state or after-state, then restarted from its store',
     classes: SINK_CLASS_NAMES,
-    runs: { ci: 2, full: 8 },
     commands: () => arbCrashSchedule(),
     coverage: (sinkClass) => ({ replay: replays(sinkClass) }),
   },
   {
     name: 'live-reconfigure',
-    description: 'the dynamic section changed on the running sink while INSERTs are in flight (new clients for a new write_timeout, new retry and batch limits), between unknown-outcome faults',
+    description: 'the dynamic section changed on the running sink while an INSERT is in flight (new clients for a new write_timeout, new retry and batch limits), between both kinds of unknown outcome',
     classes: SINK_CLASS_NAMES,
-    runs: { ci: 1, full: 6 },
-    commands: (context) => arbReconfigureSchedule(context.spec.sink_class_name as SinkClassName, arbUnknownOutcomeFault(context)),
-    coverage: (sinkClass) => ({ reconfiguredInFlight: true, unknownOutcome: true, replay: replays(sinkClass), dedupHit: exactlyOnce(sinkClass) }),
+    commands: (context) => arbReconfigureSchedule(context.spec.sink_class_name as SinkClassName),
+    coverage: (sinkClass) => ({ reconfiguredInFlight: true, unknownLanded: true, unknownAbsent: true, replay: replays(sinkClass), dedupHit: exactlyOnce(sinkClass) }),
   },
   {
     name: 'at-most-once-queue',
-    description: 'at-most-once in queue mode with a queue of a few messages: overflow drops while limit_data, timeout or latency hit the sends on every client link',
+    description: 'at-most-once in queue mode with a queue of a few messages: overflow drops while unknown outcomes of both kinds and latency hit the sends',
     classes: ['AtMostOnceClickHouseSink'],
     specs: smallQueueSpecs,
     workload: arbWorkload({ minMessagesPerEpoch: 10, maxPayloadBytes: 48 }),
     partitions: 1,
-    runs: { ci: 1, full: 6 },
-    // The first write is drained, so the write session is open before any fault: faults then meet INSERTs.
-    commands: (context) => arbFaultSchedule(arbOpenConnectionFault(context)).map((schedule) => [new WriteEpochs(1), new Drain([0]), ...schedule]),
+    // The first write is drained, so the write session is open before any fault.
+    commands: () => arbFaultSchedule(arbQueueSendFault).map((schedule) => [new WriteEpochs(1), new Drain([0]), ...schedule]),
     coverage: () => ({ queueDrop: true }),
   },
   topologyGuardScenario,

@@ -1,48 +1,83 @@
 import fc from 'fast-check';
-import type { Fault } from '../nemeses/fault.ts';
 import { CRASH_POINTS, type CrashPoint } from '../../harness/flow/runtime/crash-points.ts';
+import { arbEveryOnce } from '../../properties/arbitraries/arb-every-once.ts';
 import { arbDynamicParameters } from '../../properties/arbitraries/arb-sink-spec.ts';
-import { CrashSink, FaultEpisode, ReconfigureWhileWriting, WriteEpochs, type ChaosCommand } from '../../properties/model/commands.ts';
+import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
+import { CrashSink, FaultEpisode, ReconfigureWhileWriting, RestartWithSpec, WriteEpochs, type ChaosCommand } from '../../properties/model/commands.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
+import type { FaultPlan } from '../nemeses/fault-plan.ts';
+import { arbAbsentFault, arbLandedFault, arbUnknownOutcomeFault } from './fault-arbitraries.ts';
 
 const arbWrite = fc.integer({ min: 1, max: 2 }).map((epochs) => new WriteEpochs(epochs));
 
-function arbEpisode(arbFault: fc.Arbitrary<Fault>): fc.Arbitrary<ChaosCommand> {
+function arbEpisode(arbFault: fc.Arbitrary<FaultPlan>): fc.Arbitrary<ChaosCommand> {
   return fc
-    .record({ fault: arbFault, epochs: fc.integer({ min: 1, max: 2 }), holdMs: fc.integer({ min: 600, max: 2000 }) })
-    .map(({ fault, epochs, holdMs }) => new FaultEpisode(fault, epochs, holdMs));
+    .record({ plan: arbFault, epochs: fc.integer({ min: 1, max: 2 }), holdMs: fc.integer({ min: 600, max: 2000 }) })
+    .map(({ plan, epochs, holdMs }) => new FaultEpisode(plan, epochs, holdMs));
 }
 
 /**
  * A schedule that starts with a fault episode (so every schedule, even shrunk, exercises the
  * scenario's fault family) followed by up to `more` writes and further episodes.
  */
-export function arbFaultSchedule(arbFault: fc.Arbitrary<Fault>, more = 3): fc.Arbitrary<ChaosCommand[]> {
+export function arbFaultSchedule(arbFault: fc.Arbitrary<FaultPlan>, more = 3): fc.Arbitrary<ChaosCommand[]> {
   return fc
     .tuple(arbWrite, arbEpisode(arbFault), fc.array(fc.oneof(arbWrite, arbEpisode(arbFault)), { maxLength: more }))
     .map(([write, first, rest]) => [write, first, ...rest]);
 }
 
+/**
+ * Both kinds of unknown outcome in every schedule, in either order: an INSERT whose answer is
+ * cut after it committed, and one whose request is cut before it reached the server; then up to
+ * two more of either, or writes.
+ */
+export function arbUnknownOutcomeSchedule(): fc.Arbitrary<ChaosCommand[]> {
+  return fc
+    .tuple(
+      arbWrite,
+      arbEpisode(arbLandedFault),
+      arbEpisode(arbAbsentFault),
+      fc.boolean(),
+      fc.array(fc.oneof(arbWrite, arbEpisode(arbUnknownOutcomeFault)), { maxLength: 2 }),
+    )
+    .map(([write, landed, absent, absentFirst, rest]) => [write, ...(absentFirst ? [absent, landed] : [landed, absent]), ...rest]);
+}
+
 function arbReconfigure(sinkClass: SinkClassName): fc.Arbitrary<ChaosCommand> {
   return fc
-    .record({ dynamic: arbDynamicParameters(sinkClass), epochs: fc.integer({ min: 1, max: 2 }), afterMs: fc.integer({ min: 0, max: 8 }) })
+    .record({ dynamic: arbDynamicParameters(sinkClass), epochs: fc.integer({ min: 1, max: 2 }), afterMs: fc.integer({ min: 0, max: 100 }) })
     .map(({ dynamic, epochs, afterMs }) => new ReconfigureWhileWriting(dynamic, epochs, afterMs));
 }
 
 /**
  * Live reconfiguration between unknown-outcome faults: a change of the whole dynamic section
- * (write timeout, retries, batch limits, queue limit) while INSERTs are in flight, then a fault
- * episode whose replays run under the new parameters, then more of either.
+ * (write timeout, retries, batch limits, queue limit) while an INSERT is in flight, then both
+ * kinds of unknown outcome whose replays run under the new parameters, then more of any.
  */
-export function arbReconfigureSchedule(sinkClass: SinkClassName, arbFault: fc.Arbitrary<Fault>): fc.Arbitrary<ChaosCommand[]> {
+export function arbReconfigureSchedule(sinkClass: SinkClassName): fc.Arbitrary<ChaosCommand[]> {
   return fc
-    .tuple(arbWrite, arbReconfigure(sinkClass), arbEpisode(arbFault), fc.array(fc.oneof(arbWrite, arbReconfigure(sinkClass), arbEpisode(arbFault)), { maxLength: 2 }))
-    .map(([write, reconfigure, episode, rest]) => [write, reconfigure, episode, ...rest]);
+    .tuple(arbReconfigure(sinkClass), arbUnknownOutcomeSchedule(), fc.array(fc.oneof(arbReconfigure(sinkClass), arbEpisode(arbUnknownOutcomeFault)), { maxLength: 1 }))
+    .map(([reconfigure, [write, ...unknowns], rest]) => [write as ChaosCommand, reconfigure, ...unknowns, ...rest]);
 }
 
-/** Crashes at one or two named points, with writes around them. */
+/**
+ * A crash at every named point, in a random order (four points: none is left to chance), each
+ * followed by a write or not, then a last write; a failure shrinks to the crash that matters.
+ */
 export function arbCrashSchedule(points: readonly CrashPoint[] = CRASH_POINTS): fc.Arbitrary<ChaosCommand[]> {
   return fc
-    .tuple(arbWrite, fc.shuffledSubarray([...points], { minLength: 1, maxLength: 2 }), arbWrite)
-    .map(([before, chosen, after]) => [before, ...chosen.map((point) => new CrashSink(point)), after]);
+    .tuple(arbWrite, arbEveryOnce(points), fc.array(fc.boolean(), { minLength: points.length, maxLength: points.length }), arbWrite)
+    .map(([before, order, writeAfter, after]) => [before, ...order.flatMap((point, i) => [new CrashSink(point), ...(writeAfter[i] ? [new WriteEpochs(1)] : [])]), after]);
+}
+
+/**
+ * At-most-once has two delivery paths (ordered pending messages, or the bounded queue); the
+ * schedule runs in the spec's mode, then restarts the sink in the other one and runs again, so
+ * every run covers both.
+ */
+export function inBothStrategyModes(spec: RawSinkSpec, arbSchedule: fc.Arbitrary<ChaosCommand[]>): fc.Arbitrary<ChaosCommand[]> {
+  const strategy = spec.parameters.at_most_once_strategy as { enabled?: boolean } | undefined;
+  const enabled = !(strategy?.enabled ?? false);
+  const other: RawSinkSpec = { ...spec, parameters: { ...spec.parameters, at_most_once_strategy: { ...strategy, enabled } } };
+  return fc.tuple(arbSchedule, arbSchedule).map(([first, second]) => [...first, new RestartWithSpec(other, `at_most_once_strategy.enabled = ${enabled}`), ...second]);
 }
