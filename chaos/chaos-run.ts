@@ -15,11 +15,12 @@ import { runTimelines, type TaggedEvent } from '../reports/timeline.ts';
 import { writeRunReports } from '../reports/write-run.ts';
 import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
 import { SINK_CLASSES } from '../sinks/sink-classes.ts';
+import { BUDGETS, type Profile, type ServerDedupMode } from './executor/run-budget.ts';
 import { runScenario } from './executor/run-scenario.ts';
 import { replayCommand, scenarioResult } from './executor/scenario-result.ts';
 import type { ScenarioDefinition } from './scenarios/scenario.ts';
 
-export type Profile = 'ci' | 'full';
+export type { Profile } from './executor/run-budget.ts';
 
 export interface ChaosRunOptions {
   readonly profile: Profile;
@@ -30,10 +31,8 @@ export interface ChaosRunOptions {
   readonly scenarios: readonly ScenarioDefinition[];
   readonly reportDir: string;
   readonly keepCluster: boolean;
-  /** Targets without ClickHouse's own block dedup (see `ScenarioRunOptions.withoutServerDedup`). */
-  readonly withoutServerDedup?: boolean;
-  /** Per scenario x class: fast-check stops (and the scenario turns inconclusive) after this. */
-  readonly scenarioTimeLimitMs: number;
+  /** ClickHouse's block dedup on the token-less classes' targets (see `ScenarioRunOptions.serverDedup`). */
+  readonly serverDedup: ServerDedupMode;
   readonly log: Logger;
   readonly progress: (line: string) => void;
 }
@@ -94,20 +93,20 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
           toxiproxy,
           scenario,
           sinkClass,
-          numRuns: scenario.runs[options.profile],
+          budget: BUDGETS[options.profile],
           seed: options.seed,
           path: options.path,
           dir,
-          timeLimitMs: options.scenarioTimeLimitMs,
           log: options.log.child({ sinkClass, scenario: scenario.name }),
-          withoutServerDedup: options.withoutServerDedup ?? false,
+          serverDedup: options.serverDedup,
         });
         result = scenarioResult(scenario, sinkClass, outcome, options.seed);
       } catch (error) {
         result = infraResult(scenario, sinkClass, options.seed, describeError(error));
       }
       results.set(sinkClass, [...(results.get(sinkClass) ?? []), result]);
-      options.progress(`[${index + 1}/${pairs.length}] ${sinkClass} / ${scenario.name}: ${result.verdict} (${result.runs} runs, ${(result.durationMs / 1000).toFixed(1)} s)${result.verdict === 'pass' ? '' : ` — ${result.replayCommand}`}`);
+      const shrunk = result.shrinkRuns > 0 ? ` + ${result.shrinkRuns} shrink steps` : '';
+      options.progress(`[${index + 1}/${pairs.length}] ${sinkClass} / ${scenario.name}: ${result.verdict} (${result.runs} runs${shrunk}, ${(result.durationMs / 1000).toFixed(1)} s)${result.verdict === 'pass' ? '' : ` — ${result.replayCommand}`}`);
     }
   } finally {
     clusterMemory = (await cluster.memoryUsage().catch(() => undefined)) ?? null;
@@ -149,8 +148,10 @@ function infraResult(scenario: ScenarioDefinition, sinkClass: SinkClassName, see
     sinkClass,
     verdict: 'infra-error',
     seed,
-    replayCommand: replayCommand(sinkClass, scenario.name, seed),
+    replayCommand: replayCommand({ sinkClass, scenario: scenario.name, seed }),
     runs: 0,
+    shrinkRuns: 0,
+    stopped: 'budget-spent',
     durationMs: 0,
     phases: { clusterMs: 0, trafficMs: 0, healMs: 0, checkMs: 0 },
     counts: { attempted: 0, acknowledged: 0, lost: 0, duplicated: 0, unexpected: 0, recovered: 0 },
@@ -158,6 +159,8 @@ function infraResult(scenario: ScenarioDefinition, sinkClass: SinkClassName, see
     replays: 0,
     dedupHits: 0,
     refusals: 0,
+    unknownOutcomes: { landed: 0, absent: 0, unresolved: 0 },
+    serverDedup: null,
     faults: {},
     anomalies: [],
     notes: [error],

@@ -1,7 +1,7 @@
 import { parseBackend, type BackendName } from '../harness/cluster/index.ts';
 import { HarnessError } from '../harness/errors.ts';
 import { SINK_CLASS_NAMES, type SinkClassName } from '../sinks/domain/sink-class-name.ts';
-import type { Profile } from './chaos-run.ts';
+import { SERVER_DEDUP_MODES, type Profile, type ServerDedupMode } from './executor/run-budget.ts';
 import { findScenarios } from './scenarios/catalogue.ts';
 import type { ScenarioDefinition } from './scenarios/scenario.ts';
 
@@ -11,6 +11,7 @@ export const SELECTION_OPTIONS = {
   seed: { type: 'string' },
   sink: { type: 'string' },
   scenario: { type: 'string' },
+  'server-dedup': { type: 'string', default: 'alternate' },
 } as const;
 
 export interface Selection {
@@ -19,6 +20,7 @@ export interface Selection {
   readonly seed: number;
   readonly classes: SinkClassName[];
   readonly scenarios: ScenarioDefinition[];
+  readonly serverDedup: ServerDedupMode;
 }
 
 /** Sink class names, short or as the C++ classes are spelt (`NYT::NFlow::TClickHouseBatchingSink`). */
@@ -43,7 +45,9 @@ export function parseProfile(value: string): Profile {
  * only report `inconclusive`); a class named with `--sink` that no selected scenario covers is
  * an error.
  */
-export function parseSelection(values: { backend: string; seed?: string | undefined; sink?: string | undefined; scenario?: string | undefined }): Selection {
+export function parseSelection(values: { backend: string; seed?: string | undefined; sink?: string | undefined; scenario?: string | undefined; 'server-dedup'?: string | undefined }): Selection {
+  const serverDedup = values['server-dedup'] ?? 'alternate';
+  if (!SERVER_DEDUP_MODES.includes(serverDedup as ServerDedupMode)) throw new HarnessError('CLI_USAGE', `--server-dedup must be ${SERVER_DEDUP_MODES.join(', ')}, got '${serverDedup}'`);
   if (values.seed !== undefined && !/^-?\d+$/.test(values.seed)) throw new HarnessError('CLI_USAGE', `--seed takes an integer, got '${values.seed}'`);
   const scenarios = findScenarios(values.scenario?.split(',').map((name) => name.trim()));
   const covered = (sinkClass: SinkClassName) => scenarios.some((scenario) => scenario.classes.includes(sinkClass));
@@ -57,5 +61,6 @@ export function parseSelection(values: { backend: string; seed?: string | undefi
     backend: parseBackend(values.backend),
     classes: named.filter(covered),
     scenarios,
+    serverDedup: serverDedup as ServerDedupMode,
   };
 }

@@ -9,7 +9,7 @@ import { parseProfile, parseSelection, SELECTION_OPTIONS } from './cli-options.t
 
 const USAGE = `usage: npm run chaos -- [--profile ci|full] [--backend embedded|docker|binary] [--seed N] [--path P]
                       [--sink CLASS[,CLASS]] [--scenario NAME[,NAME]] [--report-dir DIR] [--keep-cluster]
-                      [--no-server-dedup]`;
+                      [--server-dedup alternate|on|off]`;
 
 async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -21,7 +21,6 @@ async function main(argv: string[]): Promise<number> {
       path: { type: 'string' },
       'report-dir': { type: 'string', default: join(PROJECT_ROOT, 'reports') },
       'keep-cluster': { type: 'boolean', default: false },
-      'no-server-dedup': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -30,7 +29,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const profile = parseProfile(values.profile);
-  const { seed, backend, classes, scenarios } = parseSelection(values);
+  const { seed, backend, classes, scenarios, serverDedup } = parseSelection(values);
   const reportDir = resolve(values['report-dir']);
   mkdirSync(reportDir, { recursive: true });
   const log = fileLogger(join(reportDir, 'chaos-runner.log'), 'chaos');
@@ -45,8 +44,7 @@ async function main(argv: string[]): Promise<number> {
     scenarios,
     reportDir,
     keepCluster: values['keep-cluster'],
-    withoutServerDedup: values['no-server-dedup'],
-    scenarioTimeLimitMs: profile === 'ci' ? 240_000 : 1_800_000,
+    serverDedup,
     log,
     progress,
   });

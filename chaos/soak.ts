@@ -1,6 +1,6 @@
 /**
  * `npm run soak -- --duration 1h [--seed N] [--report-dir DIR] [--profile full|ci]
- * [--sink A,B] [--scenario X,Y] [--backend B]`: the profile (full by default) again and again,
+ * [--sink A,B] [--scenario X,Y] [--backend B] [--server-dedup alternate|on|off]`: the profile (full by default) again and again,
  * the seed advancing every iteration, until the duration is spent. Each iteration leaves its own
  * report; `soak-trend.jsonl` gets one line per iteration (verdict, time, runner memory, each
  * cluster process's peak RSS, and per class the counts, INSERT latency and rows per second),
@@ -43,7 +43,7 @@ async function main(): Promise<number> {
       scenarios: selection.scenarios,
       reportDir,
       keepCluster: false,
-      scenarioTimeLimitMs: Math.max(60_000, Math.min(1_800_000, deadline - Date.now())),
+      serverDedup: selection.serverDedup,
       log,
       progress: (line) => process.stderr.write(`soak #${iteration}: ${line}\n`),
     });

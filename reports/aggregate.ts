@@ -2,10 +2,12 @@ import type { DeliveryGuarantee } from '../sinks/sink-classes.ts';
 import type { DeliveryCounts } from '../properties/checkers/total-queue-checker.ts';
 import { mergeVerdicts } from '../properties/verdict.ts';
 import type { InsertPerformance } from './performance.ts';
-import type { ClassResult, InsertCounts, ScenarioResult } from './run-result.ts';
+import type { ClassResult, InsertCounts, ScenarioResult, ServerDedupRuns, UnknownOutcomes } from './run-result.ts';
 
 const ZERO_COUNTS: DeliveryCounts = { attempted: 0, acknowledged: 0, lost: 0, duplicated: 0, unexpected: 0, recovered: 0 };
 const ZERO_INSERTS: InsertCounts = { ok: 0, failed: 0, unknown: 0 };
+const ZERO_UNKNOWN: UnknownOutcomes = { landed: 0, absent: 0, unresolved: 0 };
+const ZERO_DEDUP: ServerDedupRuns = { offRuns: 0, onRuns: 0, acceptedTwice: 0 };
 
 /** Field-wise sum of count records. */
 function sum<T extends object>(items: readonly T[], zero: T): T {
@@ -26,6 +28,8 @@ export function aggregateClass(guarantee: DeliveryGuarantee, scenarios: readonly
     replays: scenarios.reduce((total, s) => total + s.replays, 0),
     dedupHits: scenarios.reduce((total, s) => total + s.dedupHits, 0),
     refusals: scenarios.reduce((total, s) => total + s.refusals, 0),
+    unknownOutcomes: sum(scenarios.map((s) => s.unknownOutcomes), ZERO_UNKNOWN),
+    serverDedup: scenarios.some((s) => s.serverDedup !== null) ? sum(scenarios.flatMap((s) => (s.serverDedup === null ? [] : [s.serverDedup])), ZERO_DEDUP) : null,
     faults: sum<Record<string, number>>(scenarios.map((s) => ({ ...s.faults })), {}),
     performance,
     scenarios,

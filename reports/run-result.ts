@@ -19,6 +19,24 @@ export interface PhaseTimes {
   readonly checkMs: number;
 }
 
+/** Unknown-outcome INSERTs settled against the servers' logs (Jepsen's recovered vs lost-if-acknowledged). */
+export interface UnknownOutcomes {
+  /** The server had finished it: it committed (or was dropped as a duplicate) unanswered. */
+  readonly landed: number;
+  /** The server never finished it: it never arrived, or failed there. */
+  readonly absent: number;
+  /** Its replica was restarted later and lost the log that would tell. */
+  readonly unresolved: number;
+}
+
+/** Classes without a token: how often ClickHouse's block dedup was off, and what it would have hidden. */
+export interface ServerDedupRuns {
+  readonly offRuns: number;
+  readonly onRuns: number;
+  /** Messages the server accepted in two INSERTs (a duplicate, hidden by its dedup when on). */
+  readonly acceptedTwice: number;
+}
+
 export interface ScenarioResult {
   readonly name: string;
   readonly sinkClass: string;
@@ -27,7 +45,12 @@ export interface ScenarioResult {
   /** fast-check's shrink path of the reported counterexample, when there is one. */
   readonly path?: string | undefined;
   readonly replayCommand: string;
+  /** Runs of the budget (not shrink steps). */
   readonly runs: number;
+  /** Steps spent shrinking a violation (each a full run). */
+  readonly shrinkRuns: number;
+  /** Why exploring ended: the declared coverage happened, or the budget was spent first. */
+  readonly stopped: 'covered' | 'budget-spent';
   readonly durationMs: number;
   readonly phases: PhaseTimes;
   readonly counts: DeliveryCounts;
@@ -35,6 +58,9 @@ export interface ScenarioResult {
   readonly replays: number;
   readonly dedupHits: number;
   readonly refusals: number;
+  readonly unknownOutcomes: UnknownOutcomes;
+  /** Null for the classes that send a token (their target always keeps the window). */
+  readonly serverDedup: ServerDedupRuns | null;
   readonly faults: Readonly<Record<string, number>>;
   readonly anomalies: readonly Anomaly[];
   /** Coverage that did not happen, infrastructure errors, hints. */
@@ -51,6 +77,8 @@ export interface ClassResult {
   readonly replays: number;
   readonly dedupHits: number;
   readonly refusals: number;
+  readonly unknownOutcomes: UnknownOutcomes;
+  readonly serverDedup: ServerDedupRuns | null;
   readonly faults: Readonly<Record<string, number>>;
   readonly performance: InsertPerformance;
   readonly scenarios: readonly ScenarioResult[];

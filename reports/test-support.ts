@@ -27,14 +27,14 @@ export function sampleEvents(scenario = 'ClickHouseBatchingSink__unknown-outcome
     ...attempt(scenario, 'run-0', 'q2', 1, 1_200, 1_260, 'ok', 5),
     tagged(scenario, 'run-0', 1_240, { type: 'reconfigured', startedAt: 1_230, sink: 'events', partitions: [0], dynamic: { write_timeout: 4000 } }),
     tagged(scenario, 'run-1', 10_000, { type: 'worker-start', worker: 'w2', sink: 'events', sinkClass: 'ClickHouseBatchingSink', partitions: [0] }),
-    tagged(scenario, 'run-1', 10_100, { type: 'fault-start', window: 1, fault: 'reset_peer', description: 'reset_peer on s1r1_client <downstream>', targets: ['s1r1_client'] }, 'nemesis'),
+    tagged(scenario, 'run-1', 10_100, { type: 'fault-start', window: 1, fault: 'reset_peer', description: 'reset_peer on s1r1_client <downstream>', targets: ['s1r1_client'], effect: 'error' }, 'nemesis'),
     ...attempt(scenario, 'run-1', 'q3', 1, 10_200, 10_210, 'unknown'),
     tagged(scenario, 'run-1', 10_500, { type: 'fault-end', window: 1, fault: 'reset_peer' }, 'nemesis'),
     ...attempt(scenario, 'run-1', 'q3', 2, 10_600, 10_640, 'ok'),
     ...attempt(scenario, 'run-1', 'q4', 1, 11_000, undefined, 'unknown'),
     tagged(scenario, 'run-1', 11_001, { type: 'crash', worker: 'w2', point: 'during-insert', partition: 0, batch: 2, occurrence: 1 }),
     tagged(scenario, 'run-1', 11_500, { type: 'partition-refused', sink: 'events', sinkClass: 'ClickHouseBatchingSink', partition: 0, code: 'TOPOLOGY_CHANGED', message: 'shards changed' }),
-    tagged(scenario, 'run-1', 11_600, { type: 'fault-start', window: 2, fault: 'timeout', description: 'timeout <s2r1_client>', targets: ['s2r1_client'] }, 'nemesis'),
+    tagged(scenario, 'run-1', 11_600, { type: 'fault-start', window: 2, fault: 'timeout', description: 'timeout <s2r1_client>', targets: ['s2r1_client'], effect: 'error' }, 'nemesis'),
     ...attempt(scenario, 'run-1', 'q5', 1, 11_700, 12_000, 'failed'),
   ];
 }

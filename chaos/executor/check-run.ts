@@ -4,15 +4,16 @@ import type { SourceConfig } from '../../harness/flow/source/source-config.ts';
 import type { GroundTruth } from '../../harness/oracle/ground-truth.ts';
 import { checkScenario, type ScenarioCheck } from '../../properties/checkers/check-scenario.ts';
 import type { Coverage, Evidence } from '../../properties/checkers/coverage-checker.ts';
+import { faultEvidence } from '../../properties/checkers/fault-evidence.ts';
 import { factsFromHistory } from '../../properties/checkers/from-history.ts';
-import type { ExpectedRefusal, Observations } from '../../properties/checkers/observations.ts';
-import { CrashSink, FaultEpisode, type ChaosCommand } from '../../properties/model/commands.ts';
+import type { ExpectedRefusal, Observations, RefusalRecord } from '../../properties/checkers/observations.ts';
+import { acceptedTwice, dedupHits, resolveUnknownOutcomes } from '../../properties/checkers/server-log.ts';
+import { CrashSink, FaultEpisode, RestartWithSpec, type ChaosCommand } from '../../properties/model/commands.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
-import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
-import { faultsFired } from '../nemeses/fired.ts';
+import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
 import type { ScenarioDefinition } from '../scenarios/scenario.ts';
 import { expectedShardOf } from './expected-shard.ts';
-import type { PipelineSystem } from './pipeline-system.ts';
+import type { PipelineSystem, StartExpectation } from './pipeline-system.ts';
 
 export const ROUTING_REFUSAL_PREFIX = 'Refusing to start the ClickHouse sink: the shard topology changed while';
 const REFUSAL_PREFIX = 'Refusing to start the ClickHouse sink: ';
@@ -27,19 +28,22 @@ interface CheckInput {
   readonly cluster: StartedCluster;
   readonly scenario: ScenarioDefinition;
   readonly sinkClass: SinkClassName;
-  readonly guarantee: DeliveryGuarantee;
   readonly source: SourceConfig;
   readonly history: History;
   readonly truth: GroundTruth;
   readonly system: PipelineSystem;
   readonly commands: readonly ChaosCommand[];
+  /** The run's target had `replicated_deduplication_window = 0`. */
+  readonly serverDedupOff: boolean;
 }
 
 /** The declared coverage of a run: the scenario's events plus every fault and crash point its schedule holds. */
 export function declaredCoverage(scenario: ScenarioDefinition, sinkClass: SinkClassName, commands: readonly ChaosCommand[]): Coverage {
-  const faults = [...new Set(commands.filter((c): c is FaultEpisode => c instanceof FaultEpisode).map((c) => c.fault.type))];
+  const faults = [...new Set(commands.filter((c): c is FaultEpisode => c instanceof FaultEpisode).map((c) => c.plan.type))];
   const crashPoints = [...new Set(commands.filter((c): c is CrashSink => c instanceof CrashSink).map((c) => c.point))];
-  return { ...scenario.coverage(sinkClass), faults, crashPoints };
+  const refusedChanges = [...new Set(commands.filter((c): c is RestartWithSpec => c instanceof RestartWithSpec && c.refusal).map((c) => c.label))];
+  const serverDedupOff = !SINK_CLASSES[sinkClass].usesDedupToken;
+  return { serverDedupOff, ...scenario.coverage(sinkClass), faults, crashPoints, refusedChanges };
 }
 
 /**
@@ -65,30 +69,57 @@ function expectedRefusals(input: CheckInput): ExpectedRefusal[] {
     });
 }
 
+/** Topology change label -> refusals observed inside a start that had to refuse under it. */
+function refusedChanges(expectations: readonly StartExpectation[], refusals: readonly RefusalRecord[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const expectation of expectations.filter((e) => e.refuse)) {
+    const seen = refusals.some((refusal) => refusal.partition === expectation.partition && refusal.at >= expectation.from && refusal.at <= expectation.until);
+    if (seen) counts.set(expectation.label, (counts.get(expectation.label) ?? 0) + 1);
+  }
+  return counts;
+}
+
 export function checkRun(input: CheckInput): RunCheck {
-  const facts = factsFromHistory(input.history.events, input.guarantee, input.source.generation);
+  const guarantee = SINK_CLASSES[input.sinkClass].guarantee;
+  const events = input.history.events;
+  const facts = factsFromHistory(events, guarantee, input.source.generation);
   const description = input.cluster.description;
-  const endpoints = new Map(description.shards.flatMap((shard) => shard.replicas.map((replica) => [replica.proxies.client, new URL(replica.http).host] as const)));
+  const replicaOfEndpoint = new Map(description.shards.flatMap((shard) => shard.replicas.map((replica) => [new URL(replica.http).host, replica.name] as const)));
+  const kills = eventsOfType(events, 'fault-start').filter((start) => start.fault === 'replica_kill');
+  const lostLogAfter = (endpoint: string, at: number) => kills.some((kill) => kill.at >= at && kill.targets.includes(replicaOfEndpoint.get(endpoint) ?? ''));
+  const unknown = resolveUnknownOutcomes(facts.attempts, input.truth.serverInserts, lostLogAfter);
+  const tokenless = !SINK_CLASSES[input.sinkClass].usesDedupToken;
+  const twice = tokenless ? acceptedTwice(facts.attempts, input.truth.serverInserts) : new Set<string>();
   const observations: Observations = {
-    guarantee: input.guarantee,
+    guarantee,
     attempts: facts.attempts,
     acknowledged: facts.acknowledged,
     produced: facts.produced,
     replicas: input.truth.replicas,
     viaDistributed: input.truth.viaDistributed,
+    acceptedTwice: twice,
     expectedShard: expectedShardOf(description, input.source, input.system.specs, facts.attempts),
     refusals: facts.refusals,
     expectedRefusals: expectedRefusals(input),
+    sendsToken: !tokenless,
+    serverTokens: new Map(input.truth.serverInserts.map((insert) => [insert.queryId, insert.token])),
   };
+  const faults = faultEvidence(events, facts.attempts);
   const evidence: Evidence = {
-    faultsFired: faultsFired(input.system.windows, facts.attempts, (proxy) => endpoints.get(proxy)),
+    faultsFired: faults.fired,
+    faultsMissed: faults.missed,
     unknownOutcomes: facts.unknownOutcomes,
+    unknownLanded: unknown.landed.length,
+    unknownAbsent: unknown.absent.length,
     replays: facts.replays,
-    dedupHits: input.truth.dedupHits,
+    dedupHits: dedupHits(input.truth.serverInserts),
     refusals: facts.refusals.length,
+    refusedChanges: refusedChanges(input.system.expectations, facts.refusals),
     crashes: facts.crashes,
     reconfiguredInFlight: facts.reconfiguredInFlight,
     queueDrops: facts.queueDrops,
+    serverDedupOffRuns: input.serverDedupOff ? 1 : 0,
+    acceptedTwice: twice.size,
   };
   const coverage = declaredCoverage(input.scenario, input.sinkClass, input.commands);
   const check = checkScenario(observations, coverage, evidence);

@@ -21,8 +21,10 @@ import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
 import { newModel } from '../../properties/model/chaos-model.ts';
 import type { ChaosCommand } from '../../properties/model/commands.ts';
 import type { ScenarioContext, ScenarioDefinition } from '../scenarios/scenario.ts';
+import { CoverageLedger } from '../../properties/checkers/coverage-ledger.ts';
 import { checkRun, type RunCheck } from './check-run.ts';
 import { PipelineSystem } from './pipeline-system.ts';
+import { exploreDecision, serverDedupOff, type ExploreDecision, type RunBudget, type ServerDedupMode } from './run-budget.ts';
 import { settleCluster } from './settle-cluster.ts';
 
 export interface ScenarioRunOptions {
@@ -30,21 +32,19 @@ export interface ScenarioRunOptions {
   readonly toxiproxy: Toxiproxy;
   readonly scenario: ScenarioDefinition;
   readonly sinkClass: SinkClassName;
-  readonly numRuns: number;
+  readonly budget: RunBudget;
   readonly seed: number;
   readonly path?: string | undefined;
   readonly dir: string;
-  readonly timeLimitMs: number;
   readonly log: Logger;
   /** Hosts a deliberately broken sink instead of the real one (the checkers' self-test). */
   readonly mutant?: MutantName;
   /**
-   * For the classes that send no token, turns ClickHouse's own block dedup off
-   * (`replicated_deduplication_window = 0`): it drops a replayed identical block by content
-   * hash, which would hide a sink that re-inserts. The catalogue keeps the server default, as
-   * users' tables have it.
+   * For the classes that send no token: ClickHouse's own block dedup drops a replayed identical
+   * block by content hash, which would hide a sink that re-inserts. `alternate` (the default)
+   * turns it off (`replicated_deduplication_window = 0`) on every other run, first run included.
    */
-  readonly withoutServerDedup?: boolean;
+  readonly serverDedup: ServerDedupMode;
 }
 
 /** One generated run: the workload, the starting spec, the schedule, a seed for the sources. */
@@ -57,7 +57,11 @@ export interface RunInput {
 
 export interface ExecutedRun {
   readonly index: number;
+  /** `explore`: a run of the budget; `shrink`: a step of shrinking a violation (counted apart). */
+  readonly phase: 'explore' | 'shrink';
   readonly input: RunInput;
+  /** The run's target had ClickHouse's block dedup off. */
+  readonly serverDedupOff: boolean;
   readonly check?: RunCheck;
   readonly infraError?: string;
   readonly durationMs: number;
@@ -66,6 +70,10 @@ export interface ExecutedRun {
 
 export interface ScenarioOutcome {
   readonly runs: readonly ExecutedRun[];
+  /** Coverage over the exploring runs that were checked. */
+  readonly ledger: CoverageLedger;
+  /** Why exploring stopped: the declared coverage happened, or the budget ran out. */
+  readonly stopped: ExploreDecision;
   /** fast-check's verdict: the shrunk counterexample when a run violated the guarantee. */
   readonly details: fc.RunDetails<[RunInput]>;
 }
@@ -103,35 +111,59 @@ export function arbRunInput(options: Pick<ScenarioRunOptions, 'cluster' | 'scena
 }
 
 /**
- * Runs a scenario for one class as a fast-check property over real runs: each run gets its own
- * database, state store and history; a violation fails the property (and is shrunk); a harness
- * failure is recorded as infra-error and does not shrink.
+ * Runs a scenario for one class as a fast-check property over real runs, each with its own
+ * database, state store and history. Runs are generated until the scenario's declared coverage
+ * happened or the budget is spent (coverage is earned, not left to a fixed count); a violation
+ * fails the property and is shrunk within the shrink budget, every shrink step under the same
+ * server-dedup setting as the run that failed; a harness failure is recorded as infra-error and
+ * does not shrink.
  */
 export async function runScenario(options: ScenarioRunOptions): Promise<ScenarioOutcome> {
   const runs: ExecutedRun[] = [];
+  const ledger = new CoverageLedger();
+  const usesToken = SINK_CLASSES[options.sinkClass].usesDedupToken;
+  const started = Date.now();
+  let stopped: ExploreDecision = 'run';
+  /** The server-dedup setting of the first violating run: every shrink step keeps it. */
+  let failingDedupOff: boolean | undefined;
+  let shrinkUntil = Number.POSITIVE_INFINITY;
   let replayHeld = false;
   const property = fc.asyncProperty(arbRunInput(options), async (input) => {
-    // A replay (--path) is about one case: once it held, the cases fast-check would try after it
-    // are skipped instead of run (a failing one still shrinks further).
+    // A replay (--path) is about one case: once it held, the cases fast-check would try after it are skipped.
     fc.pre(!replayHeld);
-    const run = await executeRun(options, input, runs.length);
+    if (failingDedupOff === undefined) {
+      stopped = exploreDecision(options.budget, { runs: ledger.runs, elapsedMs: Date.now() - started, covered: ledger.runs > 0 && ledger.complete });
+      fc.pre(stopped === 'run');
+    } else {
+      fc.pre(Date.now() < shrinkUntil);
+    }
+    const phase = failingDedupOff === undefined ? 'explore' : 'shrink';
+    const ordinal = runs.filter((run) => run.phase === 'explore').length;
+    const dedupOff = failingDedupOff ?? serverDedupOff(options.serverDedup, usesToken, ordinal);
+    const run = await executeRun(options, input, runs.length, phase, dedupOff);
     runs.push(run);
+    if (phase === 'explore' && run.check !== undefined) ledger.add(run.check.coverage, run.check.evidence);
     const held = run.check?.verdict !== 'violation';
     if (options.path !== undefined && runs.length === 1 && held) replayHeld = true;
+    if (!held && failingDedupOff === undefined) {
+      failingDedupOff = dedupOff;
+      shrinkUntil = Date.now() + options.budget.shrinkMs;
+    }
     return held;
   });
   const details = await fc.check(property, {
     seed: options.seed,
     ...(options.path ? { path: options.path } : {}),
-    numRuns: options.numRuns,
-    markInterruptAsFailure: true,
-    interruptAfterTimeLimit: options.timeLimitMs,
+    numRuns: options.budget.maxRuns,
     endOnFailure: false,
+    // Exploring stops by skipping; at most every planned run is skipped once.
+    maxSkipsPerRun: 1_000,
   });
-  return { runs, details };
+  if (stopped === 'run') stopped = ledger.runs > 0 && ledger.complete ? 'covered' : 'budget-spent';
+  return { runs, ledger, stopped, details };
 }
 
-async function executeRun(options: ScenarioRunOptions, input: RunInput, index: number): Promise<ExecutedRun> {
+async function executeRun(options: ScenarioRunOptions, input: RunInput, index: number, phase: ExecutedRun['phase'], dedupOff: boolean): Promise<ExecutedRun> {
   const started = Date.now();
   const database = `chaos_${options.sinkClass.toLowerCase()}_${options.scenario.name.replace(/-/g, '_')}_${index}`;
   const dir = join(options.dir, `run-${index}`);
@@ -153,7 +185,7 @@ async function executeRun(options: ScenarioRunOptions, input: RunInput, index: n
         'replicated_max_ratio_of_wrong_parts = 1',
         // Only for the classes without a token: the window also carries token dedup, which
         // exactly-once rests on.
-        ...(options.withoutServerDedup && !SINK_CLASSES[options.sinkClass].usesDedupToken ? ['replicated_deduplication_window = 0'] : []),
+        ...(dedupOff ? ['replicated_deduplication_window = 0'] : []),
       ];
       await createShardedTable(clients, { database, name: TABLE, columns: columnsDdl(source), orderBy: 'id', settings: settings.join(', ') });
     } finally {
@@ -185,11 +217,24 @@ async function executeRun(options: ScenarioRunOptions, input: RunInput, index: n
     }
     const checkStart = Date.now();
     const truth = await collectGroundTruth(options.cluster.description, { database, table: TABLE });
-    const check = checkRun({ cluster: options.cluster, scenario: options.scenario, sinkClass: options.sinkClass, guarantee: SINK_CLASSES[options.sinkClass].guarantee, source, history, truth, system, commands: input.commands });
+    const check = checkRun({ cluster: options.cluster, scenario: options.scenario, sinkClass: options.sinkClass, source, history, truth, system, commands: input.commands, serverDedupOff: dedupOff });
     if (check.verdict !== 'pass') await dumpSystemTables(options.cluster.description, database, join(dir, 'system-tables'));
-    return { index, input, check, durationMs: Date.now() - started, phases: { trafficMs, healMs, checkMs: Date.now() - checkStart } };
+    await dropDatabase(options.cluster, database, log);
+    return { index, phase, input, serverDedupOff: dedupOff, check, durationMs: Date.now() - started, phases: { trafficMs, healMs, checkMs: Date.now() - checkStart } };
   } catch (error) {
     log.error({ err: describeError(error) }, 'run failed in the harness');
-    return { index, input, infraError: describeError(error), durationMs: Date.now() - started, phases: { trafficMs, healMs, checkMs: 0 } };
+    return { index, phase, input, serverDedupOff: dedupOff, infraError: describeError(error), durationMs: Date.now() - started, phases: { trafficMs, healMs, checkMs: 0 } };
+  }
+}
+
+/** A checked run's database goes: no later run's witness or query may ever read it. */
+async function dropDatabase(cluster: StartedCluster, database: string, log: Logger): Promise<void> {
+  const clients = cluster.description.shards.flatMap((shard) => shard.replicas.map((replica) => harnessClient(replica.direct_http)));
+  try {
+    await Promise.all(clients.map((client) => client.command({ query: `DROP DATABASE IF EXISTS ${database} SYNC` })));
+  } catch (error) {
+    log.warn({ err: describeError(error) }, 'dropping the run database failed; later runs use their own databases');
+  } finally {
+    await Promise.all(clients.map((client) => client.close()));
   }
 }

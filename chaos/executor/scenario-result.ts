@@ -1,50 +1,12 @@
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
-import { coverageChecker, type Coverage, type Evidence } from '../../properties/checkers/coverage-checker.ts';
+import { NO_EVIDENCE, addEvidence } from '../../properties/checkers/coverage-ledger.ts';
+import type { Evidence } from '../../properties/checkers/coverage-checker.ts';
 import type { DeliveryCounts } from '../../properties/checkers/total-queue-checker.ts';
 import type { Verdict } from '../../properties/verdict.ts';
 import type { ScenarioResult } from '../../reports/run-result.ts';
+import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
 import type { ScenarioDefinition } from '../scenarios/scenario.ts';
 import type { ExecutedRun, ScenarioOutcome } from './run-scenario.ts';
-
-function mergeCoverage(runs: readonly ExecutedRun[]): Coverage {
-  const declared = runs.flatMap((run) => (run.check ? [run.check.coverage] : []));
-  const union = (pick: (c: Coverage) => readonly string[] | undefined) => [...new Set(declared.flatMap((c) => pick(c) ?? []))];
-  const any = (pick: (c: Coverage) => boolean | undefined) => declared.some((c) => pick(c) === true);
-  return {
-    faults: union((c) => c.faults),
-    crashPoints: union((c) => c.crashPoints),
-    unknownOutcome: any((c) => c.unknownOutcome),
-    replay: any((c) => c.replay),
-    dedupHit: any((c) => c.dedupHit),
-    refusal: any((c) => c.refusal),
-    reconfiguredInFlight: any((c) => c.reconfiguredInFlight),
-    queueDrop: any((c) => c.queueDrop),
-  };
-}
-
-function sumEvidence(runs: readonly ExecutedRun[]): Evidence {
-  const faults = new Map<string, number>();
-  const crashes = new Map<string, number>();
-  let unknownOutcomes = 0;
-  let replays = 0;
-  let dedupHits = 0;
-  let refusals = 0;
-  let reconfiguredInFlight = 0;
-  let queueDrops = 0;
-  for (const run of runs) {
-    const evidence = run.check?.evidence;
-    if (evidence === undefined) continue;
-    for (const [type, n] of evidence.faultsFired) faults.set(type, (faults.get(type) ?? 0) + n);
-    for (const [point, n] of evidence.crashes) crashes.set(point, (crashes.get(point) ?? 0) + n);
-    unknownOutcomes += evidence.unknownOutcomes;
-    replays += evidence.replays;
-    dedupHits += evidence.dedupHits;
-    refusals += evidence.refusals;
-    reconfiguredInFlight += evidence.reconfiguredInFlight;
-    queueDrops += evidence.queueDrops;
-  }
-  return { faultsFired: faults, crashes, unknownOutcomes, replays, dedupHits, refusals, reconfiguredInFlight, queueDrops };
-}
 
 /** Faults that fired, sink crashes included (as `sink_crash`, the catalogue's name for them). */
 function faultCounts(evidence: Evidence): Record<string, number> {
@@ -52,37 +14,24 @@ function faultCounts(evidence: Evidence): Record<string, number> {
   return { ...Object.fromEntries(evidence.faultsFired), ...(crashes > 0 ? { sink_crash: crashes } : {}) };
 }
 
-export function replayCommand(sinkClass: string, scenario: string, seed: number, path?: string): string {
-  return `npm run chaos -- --sink ${sinkClass} --scenario ${scenario} --seed ${seed}${path ? ` --path ${path}` : ''}`;
+export interface ReplayLine {
+  readonly sinkClass: string;
+  readonly scenario: string;
+  readonly seed: number;
+  readonly path?: string | undefined;
+  /** Token-less classes: the server-dedup setting of the failing run, so the replay runs under it. */
+  readonly serverDedupOff?: boolean | undefined;
 }
 
-/**
- * The verdict of a scenario for one class over all its runs: a violation in any run wins, then a
- * harness failure; otherwise the declared coverage must have happened across the runs, and a
- * time-limited check that did not finish its runs is inconclusive.
- */
-export function scenarioResult(scenario: ScenarioDefinition, sinkClass: SinkClassName, outcome: ScenarioOutcome, seed: number): ScenarioResult {
-  const { runs, details } = outcome;
-  const violating = runs.filter((run) => run.check?.verdict === 'violation');
-  const reported = violating.at(-1) ?? runs.at(-1);
-  const notes: string[] = [];
-  let verdict: Verdict;
-  const infra = runs.filter((run) => run.infraError !== undefined);
-  if (violating.length > 0) {
-    verdict = 'violation';
-  } else if (infra.length > 0) {
-    verdict = 'infra-error';
-    notes.push(...infra.map((run) => `run ${run.index}: ${run.infraError}`));
-  } else if (runs.length === 0 || details.interrupted) {
-    verdict = 'inconclusive';
-    notes.push(`the time limit stopped the check after ${runs.length} of the planned runs`);
-  } else {
-    const coverage = coverageChecker(mergeCoverage(runs), sumEvidence(runs));
-    verdict = coverage.verdict;
-    notes.push(...(coverage.notes ?? []));
-  }
-  const zero: DeliveryCounts = { attempted: 0, acknowledged: 0, lost: 0, duplicated: 0, unexpected: 0, recovered: 0 };
-  const counts = runs.reduce<DeliveryCounts>((total, run) => {
+export function replayCommand(line: ReplayLine): string {
+  const dedup = line.serverDedupOff === undefined ? '' : ` --server-dedup ${line.serverDedupOff ? 'off' : 'on'}`;
+  return `npm run chaos -- --sink ${line.sinkClass} --scenario ${line.scenario} --seed ${line.seed}${line.path ? ` --path ${line.path}` : ''}${dedup}`;
+}
+
+const ZERO: DeliveryCounts = { attempted: 0, acknowledged: 0, lost: 0, duplicated: 0, unexpected: 0, recovered: 0 };
+
+function sumCounts(runs: readonly ExecutedRun[]): DeliveryCounts {
+  return runs.reduce<DeliveryCounts>((total, run) => {
     const c = run.check?.counts;
     if (!c) return total;
     return {
@@ -93,35 +42,73 @@ export function scenarioResult(scenario: ScenarioDefinition, sinkClass: SinkClas
       unexpected: total.unexpected + c.unexpected,
       recovered: total.recovered + c.recovered,
     };
-  }, zero);
-  const evidence = sumEvidence(runs);
-  const path = details.failed && violating.length > 0 ? details.counterexamplePath ?? undefined : undefined;
+  }, ZERO);
+}
+
+/**
+ * The verdict of a scenario for one class: a violation in any run wins (its shrunk case is
+ * reported), then a harness failure of an exploring run; otherwise the coverage accumulated over
+ * the exploring runs decides — `pass` once everything declared happened, `inconclusive` when the
+ * budget ran out first, naming what never happened. The figures come from the runs that define
+ * the verdict: the reported counterexample, or every exploring run (never the shrink steps).
+ */
+export function scenarioResult(scenario: ScenarioDefinition, sinkClass: SinkClassName, outcome: ScenarioOutcome, seed: number): ScenarioResult {
+  const { runs, details, ledger } = outcome;
+  const explored = runs.filter((run) => run.phase === 'explore');
+  const violating = runs.filter((run) => run.check?.verdict === 'violation');
+  const counterexample = violating.at(-1);
+  const notes: string[] = [];
+  let verdict: Verdict;
+  const infra = explored.filter((run) => run.infraError !== undefined);
+  if (counterexample !== undefined) {
+    verdict = 'violation';
+  } else if (infra.length > 0) {
+    verdict = 'infra-error';
+    notes.push(...infra.map((run) => `run ${run.index}: ${run.infraError}`));
+  } else if (ledger.complete) {
+    verdict = 'pass';
+  } else {
+    verdict = 'inconclusive';
+    const spent = `the budget ran out after ${explored.length} run(s) in ${(explored.reduce((total, run) => total + run.durationMs, 0) / 1000).toFixed(0)} s`;
+    notes.push(...ledger.missing().map((missing) => `${missing} (${spent})`));
+  }
+  const defining = counterexample === undefined ? explored : [counterexample];
+  const evidence = defining.reduce<Evidence>((total, run) => (run.check ? addEvidence(total, run.check.evidence) : total), NO_EVIDENCE);
+  const tokenless = !SINK_CLASSES[sinkClass].usesDedupToken;
+  const path = details.failed && counterexample !== undefined ? (details.counterexamplePath ?? undefined) : undefined;
+  const serverDedupOff = tokenless ? (counterexample?.serverDedupOff ?? undefined) : undefined;
   return {
     name: scenario.name,
     sinkClass,
     verdict,
     seed,
     path,
-    replayCommand: replayCommand(sinkClass, scenario.name, seed, path),
-    runs: runs.length,
+    replayCommand: replayCommand({ sinkClass, scenario: scenario.name, seed, path, serverDedupOff }),
+    runs: explored.length,
+    shrinkRuns: runs.length - explored.length,
+    stopped: outcome.stopped === 'covered' ? 'covered' : 'budget-spent',
     durationMs: runs.reduce((total, run) => total + run.durationMs, 0),
     phases: {
       clusterMs: 0,
-      trafficMs: runs.reduce((total, run) => total + run.phases.trafficMs, 0),
-      healMs: runs.reduce((total, run) => total + run.phases.healMs, 0),
-      checkMs: runs.reduce((total, run) => total + run.phases.checkMs, 0),
+      trafficMs: defining.reduce((total, run) => total + run.phases.trafficMs, 0),
+      healMs: defining.reduce((total, run) => total + run.phases.healMs, 0),
+      checkMs: defining.reduce((total, run) => total + run.phases.checkMs, 0),
     },
-    counts,
-    inserts: runs.reduce(
+    counts: sumCounts(defining),
+    inserts: defining.reduce(
       (total, run) => ({ ok: total.ok + (run.check?.inserts.ok ?? 0), failed: total.failed + (run.check?.inserts.failed ?? 0), unknown: total.unknown + (run.check?.inserts.unknown ?? 0) }),
       { ok: 0, failed: 0, unknown: 0 },
     ),
     replays: evidence.replays,
     dedupHits: evidence.dedupHits,
     refusals: evidence.refusals,
+    unknownOutcomes: { landed: evidence.unknownLanded, absent: evidence.unknownAbsent, unresolved: evidence.unknownOutcomes - evidence.unknownLanded - evidence.unknownAbsent },
+    serverDedup: tokenless
+      ? { offRuns: defining.filter((run) => run.serverDedupOff).length, onRuns: defining.filter((run) => !run.serverDedupOff).length, acceptedTwice: evidence.acceptedTwice }
+      : null,
     faults: faultCounts(evidence),
-    anomalies: reported?.check?.results.flatMap((result) => result.anomalies) ?? [],
+    anomalies: counterexample?.check?.results.flatMap((result) => result.anomalies) ?? [],
     notes,
-    commands: reported?.input.commands.map((command) => command.toString()) ?? [],
+    commands: (counterexample ?? explored.at(-1))?.input.commands.map((command) => command.toString()) ?? [],
   };
 }

@@ -4,11 +4,26 @@ import { harnessClient, queryRows } from '../clickhouse/client.ts';
 import type { ClusterDescription } from '../cluster/description.ts';
 import { HarnessError } from '../errors.ts';
 
+/** What one replica's query_log says of one INSERT of the run's database. */
+export interface ServerInsert {
+  readonly queryId: string;
+  readonly replica: string;
+  /** The query finished without an exception: its rows committed, or were dropped as a duplicate. */
+  readonly finished: boolean;
+  /** ClickHouse dropped a block of it as a duplicate (ProfileEvents DuplicatedInsertedBlocks > 0). */
+  readonly deduplicated: boolean;
+  /** The `insert_deduplication_token` the server received ('' when none). */
+  readonly token: string;
+}
+
 export interface GroundTruth {
   readonly replicas: readonly ReplicaTruth[];
   readonly viaDistributed: ReadonlyMap<string, number>;
-  /** INSERTs that ClickHouse deduplicated (query_log ProfileEvents DuplicatedInsertedBlocks > 0). */
-  readonly dedupHits: number;
+  /**
+   * Every INSERT into the run's database the replicas logged (query_log, flushed every 500 ms; a
+   * node restarted by a nemesis starts with an empty log, so this can miss what it saw before).
+   */
+  readonly serverInserts: readonly ServerInsert[];
   readonly readAt: number;
 }
 
@@ -42,10 +57,28 @@ async function waitForInsertsToEnd(clients: readonly ClickHouseClient[], names: 
   }
 }
 
+/** The replica's query_log of INSERTs into `database` (ended ones: finished or failed). */
+async function serverInserts(client: ClickHouseClient, replica: string, database: string): Promise<ServerInsert[]> {
+  try {
+    const rows = await queryRows<{ query_id: string; finished: number; deduplicated: number; token: string }>(
+      client,
+      `SELECT query_id, type = 'QueryFinish' AS finished, ProfileEvents['DuplicatedInsertedBlocks'] > 0 AS deduplicated, Settings['insert_deduplication_token'] AS token
+       FROM system.query_log
+       WHERE type IN ('QueryFinish', 'ExceptionWhileProcessing') AND query_kind = 'Insert' AND has(databases, '${database}')`,
+    );
+    return rows.map((row) => ({ queryId: row.query_id, replica, finished: Boolean(Number(row.finished)), deduplicated: Boolean(Number(row.deduplicated)), token: row.token }));
+  } catch (error) {
+    // A node restarted by a nemesis creates its query_log on the first flush after it has
+    // logged something: until then it has nothing to show.
+    if (error instanceof ClickHouseError && error.type === 'UNKNOWN_TABLE') return [];
+    throw error;
+  }
+}
+
 /**
  * What ClickHouse holds once healed: every replica of every shard read DIRECTLY (bypassing the
- * fault proxies) once no INSERT runs anywhere and after SYSTEM SYNC REPLICA, the `_dist` union as a user reads it, and the dedup
- * hits from every replica's query_log. A replica that cannot sync is an infrastructure error.
+ * fault proxies) once no INSERT runs anywhere and after SYSTEM SYNC REPLICA, the `_dist` union as a
+ * user reads it, and every replica's own log of the INSERTs it ran. A replica that cannot sync is an infrastructure error.
  */
 export async function collectGroundTruth(description: ClusterDescription, target: TruthTarget, syncTimeoutS = 120): Promise<GroundTruth> {
   const replicas = description.shards.flatMap((shard) => shard.replicas.map((replica) => ({ shard: shard.name, replica })));
@@ -74,23 +107,8 @@ export async function collectGroundTruth(description: ClusterDescription, target
     const [first] = clients;
     if (first === undefined) throw new HarnessError('ORACLE_NO_REPLICA', 'the cluster description lists no replica');
     const viaDistributed = await countsById(first, `${target.database}.${target.table}_dist`);
-    const hits = await Promise.all(
-      clients.map(async (client) => {
-        try {
-          const rows = await queryRows<{ c: string }>(
-            client,
-            `SELECT count() AS c FROM system.query_log WHERE type = 'QueryFinish' AND query_kind = 'Insert' AND has(databases, '${target.database}') AND ProfileEvents['DuplicatedInsertedBlocks'] > 0`,
-          );
-          return Number(rows[0]?.c ?? 0);
-        } catch (error) {
-          // A node restarted by a nemesis creates its query_log on the first flush after it has
-          // logged something: until then it has no dedup hits to show.
-          if (error instanceof ClickHouseError && error.type === 'UNKNOWN_TABLE') return 0;
-          throw error;
-        }
-      }),
-    );
-    return { replicas: truths, viaDistributed, dedupHits: hits.reduce((a, b) => a + b, 0), readAt: Date.now() };
+    const logged = await Promise.all(clients.map((client, index) => serverInserts(client, replicas[index]?.replica.name ?? '?', target.database)));
+    return { replicas: truths, viaDistributed, serverInserts: logged.flat(), readAt: Date.now() };
   } finally {
     await Promise.all(clients.map((client) => client.close()));
   }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
 import { checkScenario } from './check-scenario.ts';
 import type { Coverage, Evidence } from './coverage-checker.ts';
+import { NO_EVIDENCE } from './coverage-ledger.ts';
 import type { AttemptRecord, Observations, ReplicaTruth } from './observations.ts';
 
 /** A clean history: `n` messages over 2 shards x 2 replicas, every batch inserted once and acknowledged. */
@@ -18,6 +19,8 @@ function cleanObservations(n: number, guarantee: DeliveryGuarantee = 'exactly-on
     queryId: `q-${shard}`,
     messageIds: ids.filter((id) => shardOf(id) === shard),
     outcome: 'ok',
+    sent: true,
+    invokedAt: 9,
     startedAt: 10,
     endedAt: 20,
   }));
@@ -32,23 +35,17 @@ function cleanObservations(n: number, guarantee: DeliveryGuarantee = 'exactly-on
     produced: new Set(ids),
     replicas,
     viaDistributed: new Map(ids.map((id) => [id, 1])),
+    acceptedTwice: new Set(),
     expectedShard: shardOf,
     refusals: [],
     expectedRefusals: [],
+    sendsToken: guarantee === 'exactly-once',
+    serverTokens: new Map(attempts.map((attempt) => [attempt.queryId, guarantee === 'exactly-once' ? (attempt.dedupToken ?? '') : ''])),
   };
 }
 
-const coverage: Coverage = { faults: ['reset_peer'], unknownOutcome: true };
-const evidence: Evidence = {
-  faultsFired: new Map([['reset_peer', 1]]),
-  unknownOutcomes: 1,
-  replays: 1,
-  dedupHits: 1,
-  refusals: 0,
-  crashes: new Map(),
-  reconfiguredInFlight: 0,
-  queueDrops: 0,
-};
+const coverage: Coverage = { faults: ['reset_peer'], unknownLanded: true };
+const evidence: Evidence = { ...NO_EVIDENCE, faultsFired: new Map([['reset_peer', 1]]), unknownOutcomes: 1, unknownLanded: 1, replays: 1, dedupHits: 1 };
 
 const setCount = (truth: ReplicaTruth, id: string, count: number) => (truth.counts as Map<string, number>).set(id, count);
 const everyReplicaOf = (o: Observations, shard: string) => o.replicas.filter((r) => r.shard === shard);
@@ -95,7 +92,7 @@ describe('checkers on a clean history', () => {
   it('is inconclusive, never a pass, when a declared fault never fired', () => {
     const check = checkScenario(cleanObservations(5), coverage, { ...evidence, faultsFired: new Map() });
     expect(check.verdict).toBe('inconclusive');
-    expect(check.results.find((r) => r.checker === 'coverage')?.notes).toEqual(['fault reset_peer never fired']);
+    expect(check.results.find((r) => r.checker === 'coverage')?.notes).toEqual(['fault reset_peer never met an INSERT']);
   });
 
   it('is inconclusive when a declared reconfiguration never met an INSERT in flight', () => {
@@ -152,6 +149,24 @@ describe('planted anomalies are flagged in the right category (seeded property)'
     expect(checkScenario(lostAmo, coverage, evidence).verdict).toBe('pass');
     const dupAmo = planted('at-most-once', 'duplicated');
     expect(checkScenario(dupAmo, coverage, evidence).verdict).toBe('violation');
+  });
+
+  it('flags an INSERT the server received without the token the class owes it, or with one it does not owe', () => {
+    const noToken = { ...cleanObservations(4), serverTokens: new Map([['q-s1', ''], ['q-s2', '1-0-3:s2']]) };
+    const check = checkScenario(noToken, coverage, evidence);
+    expect(check.verdict).toBe('violation');
+    expect(check.results.flatMap((r) => r.anomalies)).toEqual([{ category: 'token-not-as-owed', count: 1, examples: ["q-s1 got '', owed '1-0-3:s1'"] }]);
+    const tokenless = { ...cleanObservations(4, 'at-least-once'), serverTokens: new Map([['q-s1', 'x']]) };
+    expect(checkScenario(tokenless, coverage, evidence).results.flatMap((r) => r.anomalies).map((a) => a.category)).toEqual(['token-not-as-owed']);
+  });
+
+  it('counts a message the server accepted twice as duplicated even when its block dedup kept one row', () => {
+    const hidden = (guarantee: DeliveryGuarantee) => ({ ...cleanObservations(4, guarantee), acceptedTwice: new Set(['1-0-2']) });
+    const amo = checkScenario(hidden('at-most-once'), coverage, evidence);
+    expect(amo.verdict).toBe('violation');
+    expect(amo.results.flatMap((r) => r.anomalies).find((a) => a.category === 'duplicated')?.examples).toEqual(['1-0-2']);
+    expect(checkScenario(hidden('at-least-once'), coverage, evidence).results.find((r) => r.checker === 'total-queue')?.verdict).toBe('pass');
+    expect(checkScenario(hidden('at-least-once'), coverage, evidence).counts.duplicated).toBe(1);
   });
 });
 

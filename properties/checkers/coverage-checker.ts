@@ -1,49 +1,74 @@
 import type { CheckResult } from './check-result.ts';
 
-/** What a run observed happening, gathered from the history, the nemeses and ClickHouse's logs. */
+/** What a run observed happening, gathered from the stored history and ClickHouse's own logs. */
 export interface Evidence {
-  /** Fault type -> times it demonstrably affected the system (not merely applied). */
+  /** Fault type -> times it met the INSERT it was aimed at (or was witnessed on the cluster). */
   readonly faultsFired: ReadonlyMap<string, number>;
+  /** Faults that were armed or applied and acted on nothing, with the reason. */
+  readonly faultsMissed: readonly string[];
   readonly unknownOutcomes: number;
+  /** Unknown-outcome INSERTs the server finished (committed, or dropped as a duplicate). */
+  readonly unknownLanded: number;
+  /** Unknown-outcome INSERTs the server never finished. */
+  readonly unknownAbsent: number;
   /** Attempts of a batch/epoch already attempted before that reached ClickHouse. */
   readonly replays: number;
   /** INSERTs ClickHouse deduplicated (query_log ProfileEvents DuplicatedInsertedBlocks > 0). */
   readonly dedupHits: number;
   readonly refusals: number;
+  /** Topology change (the schedule's label) -> times a start under it was refused as expected. */
+  readonly refusedChanges: ReadonlyMap<string, number>;
   /** Crash point -> times the sink process was killed there. */
   readonly crashes: ReadonlyMap<string, number>;
   /** Dynamic reconfigurations that began while an INSERT was in flight. */
   readonly reconfiguredInFlight: number;
   /** Messages the at-most-once queue dropped because it was full. */
   readonly queueDrops: number;
+  /** Runs whose target had ClickHouse's block dedup off (`replicated_deduplication_window = 0`). */
+  readonly serverDedupOffRuns: number;
+  /** Token-less classes: messages the server accepted in two INSERTs (one of them maybe dropped as a duplicate). */
+  readonly acceptedTwice: number;
 }
 
 /** The "sometimes" events a scenario declares; a pass requires every one of them. */
 export interface Coverage {
   readonly faults: readonly string[];
-  readonly unknownOutcome?: boolean;
+  readonly unknownLanded?: boolean;
+  readonly unknownAbsent?: boolean;
   readonly replay?: boolean;
   readonly dedupHit?: boolean;
   readonly refusal?: boolean;
+  /** Each of these topology changes must have been refused at least once. */
+  readonly refusedChanges?: readonly string[];
   readonly crashPoints?: readonly string[];
   readonly reconfiguredInFlight?: boolean;
   readonly queueDrop?: boolean;
+  /** A token-less class must run at least once without the server's block dedup, which could hide its duplicates. */
+  readonly serverDedupOff?: boolean;
 }
 
-export function coverageChecker(declared: Coverage, evidence: Evidence): CheckResult {
+/** What of the declared coverage never happened, one line each (empty: all of it happened). */
+export function missingCoverage(declared: Coverage, evidence: Evidence): string[] {
   const missing: string[] = [];
-  for (const fault of declared.faults) if ((evidence.faultsFired.get(fault) ?? 0) === 0) missing.push(`fault ${fault} never fired`);
+  for (const fault of declared.faults) {
+    if ((evidence.faultsFired.get(fault) ?? 0) > 0) continue;
+    const why = evidence.faultsMissed.filter((line) => line.startsWith(`${fault}(`));
+    missing.push(`fault ${fault} never met an INSERT${why.length > 0 ? ` (${why.join('; ')})` : ''}`);
+  }
   for (const point of declared.crashPoints ?? []) if ((evidence.crashes.get(point) ?? 0) === 0) missing.push(`no crash at ${point}`);
-  if (declared.unknownOutcome && evidence.unknownOutcomes === 0) missing.push('no insert ended with an unknown outcome');
+  if (declared.unknownLanded && evidence.unknownLanded === 0) missing.push('no unknown-outcome INSERT that had committed (unknown → landed)');
+  if (declared.unknownAbsent && evidence.unknownAbsent === 0) missing.push('no unknown-outcome INSERT that never reached the server (unknown → absent)');
   if (declared.replay && evidence.replays === 0) missing.push('no replay reached ClickHouse');
   if (declared.dedupHit && evidence.dedupHits === 0) missing.push('ClickHouse deduplicated no insert');
   if (declared.refusal && evidence.refusals === 0) missing.push('the topology guard refused nothing');
+  for (const change of declared.refusedChanges ?? []) if ((evidence.refusedChanges.get(change) ?? 0) === 0) missing.push(`no refusal under '${change}'`);
   if (declared.reconfiguredInFlight && evidence.reconfiguredInFlight === 0) missing.push('no reconfiguration met an INSERT in flight');
   if (declared.queueDrop && evidence.queueDrops === 0) missing.push('the at-most-once queue never overflowed');
-  return {
-    checker: 'coverage',
-    verdict: missing.length > 0 ? 'inconclusive' : 'pass',
-    anomalies: [],
-    notes: missing,
-  };
+  if (declared.serverDedupOff && evidence.serverDedupOffRuns === 0) missing.push("no run with the server's block dedup off (its duplicates could have been hidden)");
+  return missing;
+}
+
+export function coverageChecker(declared: Coverage, evidence: Evidence): CheckResult {
+  const missing = missingCoverage(declared, evidence);
+  return { checker: 'coverage', verdict: missing.length > 0 ? 'inconclusive' : 'pass', anomalies: [], notes: missing };
 }

@@ -14,7 +14,7 @@ export interface HistoryFacts {
   /** Attempts of an INSERT unit (partition, batch, shard) attempted before, that reached the server. */
   readonly replays: number;
   readonly crashes: ReadonlyMap<string, number>;
-  /** Reconfigurations that began while an INSERT attempt was in flight (started before, ended after). */
+  /** Reconfigurations that began while an INSERT attempt was in flight (invoked before, ended after). */
   readonly reconfiguredInFlight: number;
   /** At-most-once queue mode: messages the full queue refused (`dropped` acks). */
   readonly queueDrops: number;
@@ -37,6 +37,8 @@ export function factsFromHistory(events: readonly Stamped[], guarantee: Delivery
     queryId: record.invoke.queryId,
     messageIds: record.invoke.messageIds,
     outcome: record.outcome,
+    sent: record.sent,
+    invokedAt: record.invoke.at,
     startedAt: record.complete?.startedAt ?? record.invoke.at,
     endedAt: record.complete?.endedAt ?? Number.POSITIVE_INFINITY,
   }));
@@ -73,7 +75,7 @@ export function factsFromHistory(events: readonly Stamped[], guarantee: Delivery
   for (const crash of eventsOfType(events, 'crash')) crashes.set(crash.point, (crashes.get(crash.point) ?? 0) + 1);
 
   const reconfiguredInFlight = eventsOfType(events, 'reconfigured').filter((event) =>
-    attempts.some((attempt) => attempt.startedAt < event.startedAt && attempt.endedAt > event.startedAt),
+    attempts.some((attempt) => attempt.invokedAt < event.startedAt && attempt.endedAt > event.startedAt),
   ).length;
 
   return {

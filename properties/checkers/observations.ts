@@ -11,6 +11,10 @@ export interface AttemptRecord {
   readonly queryId: string;
   readonly messageIds: readonly string[];
   readonly outcome: InsertOutcome;
+  /** The whole body was handed to the socket (the server may have it). */
+  readonly sent: boolean;
+  /** When the sink began the attempt (before any gate held it); `startedAt` is when its request began. */
+  readonly invokedAt: number;
   readonly startedAt: number;
   readonly endedAt: number;
 }
@@ -53,8 +57,18 @@ export interface Observations {
   readonly replicas: readonly ReplicaTruth[];
   /** Counts as a user sees them through the `_dist` table. */
   readonly viaDistributed: ReadonlyMap<string, number>;
+  /**
+   * Classes that send no token: messages the server accepted in two finished INSERTs (query_log),
+   * one of them perhaps dropped by its block dedup — a duplicate the table hides. Empty for the
+   * token classes, whose replays are meant to be dropped.
+   */
+  readonly acceptedTwice: ReadonlySet<string>;
   /** The shard a message must live on, or null when any shard is fine (unsharded forms). */
   readonly expectedShard: (messageId: string) => string | null;
   readonly refusals: readonly RefusalRecord[];
   readonly expectedRefusals: readonly ExpectedRefusal[];
+  /** The class owes every INSERT a dedup token (the exactly-once classes). */
+  readonly sendsToken: boolean;
+  /** Query id -> the `insert_deduplication_token` the server received ('' for none), from query_log. */
+  readonly serverTokens: ReadonlyMap<string, string>;
 }

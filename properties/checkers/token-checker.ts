@@ -1,10 +1,33 @@
+import { maxMessageId, type MessageId } from '../../sinks/domain/message-id.ts';
 import { anomaly, resultOf, type CheckResult } from './check-result.ts';
 import type { Observations } from './observations.ts';
 
+/** The token an INSERT of these rows must carry: the batch's largest message id, `:<shard>` when sharded. */
+function expectedTokens(observations: Observations): Map<string, string> {
+  const bounds = new Map<string, MessageId>();
+  const batchOf = (partition: number, batch: number) => `${partition}|${batch}`;
+  for (const attempt of observations.attempts) {
+    const key = batchOf(attempt.partition, attempt.batch);
+    const bound = maxMessageId([...(bounds.has(key) ? [bounds.get(key) as MessageId] : []), ...(attempt.messageIds as readonly MessageId[])]);
+    if (bound !== undefined) bounds.set(key, bound);
+  }
+  return new Map(
+    observations.attempts.map((attempt) => {
+      const bound = bounds.get(batchOf(attempt.partition, attempt.batch)) ?? '';
+      return [attempt.queryId, attempt.shard === null ? bound : `${bound}:${attempt.shard}`];
+    }),
+  );
+}
+
 /**
- * One dedup token never covers two different row sets. ClickHouse drops a block whose token it
- * has seen, so a replay that reuses a token for other rows silently loses them — and a token
- * that changes between replays of the same rows duplicates them (caught by total-queue).
+ * Tokens, from what the sink did and from what ClickHouse received:
+ * - one dedup token never covers two different row sets: ClickHouse drops a block whose token it
+ *   has seen, so a replay that reuses a token for other rows silently loses them (a token that
+ *   changes between replays of the same rows duplicates them, caught by total-queue);
+ * - every INSERT the server logged carries the token the class owes it (query_log `Settings`):
+ *   the batch bound for the token classes, none for the others. A token class that sends none
+ *   would still look exactly-once here, its identical replays dropped by content hash; this is
+ *   where it shows.
  */
 export function tokenChecker(observations: Observations): CheckResult {
   const rowSets = new Map<string, Set<string>>();
@@ -17,5 +40,11 @@ export function tokenChecker(observations: Observations): CheckResult {
     rowSets.set(key, seen);
   }
   const reused = [...rowSets].filter(([, sets]) => sets.size > 1).map(([key]) => key.split('|')[1] ?? key);
-  return resultOf('token', [anomaly('token-covers-two-row-sets', reused)]);
+  const expected = observations.sendsToken ? expectedTokens(observations) : new Map<string, string>();
+  const wrong: string[] = [];
+  for (const [queryId, received] of observations.serverTokens) {
+    const owed = observations.sendsToken ? expected.get(queryId) : '';
+    if (owed !== undefined && received !== owed) wrong.push(`${queryId} got '${received}', owed '${owed}'`);
+  }
+  return resultOf('token', [anomaly('token-covers-two-row-sets', reused), anomaly('token-not-as-owed', wrong)]);
 }

@@ -24,7 +24,8 @@ export interface TotalQueueResult extends CheckResult {
  * holds once healed. The count of a message is the number of its rows across all shards, each
  * shard counted once (its replicas are compared by the convergence checker):
  * - lost: acknowledged but absent;
- * - duplicated: present more than once;
+ * - duplicated: present more than once, or accepted by the server in two INSERTs although its
+ *   block dedup kept one row (`acceptedTwice`, filled for the classes that send no token);
  * - unexpected: present but never produced by the sources (or never attempted);
  * - recovered: present although none of its attempts was acknowledged by ClickHouse (an
  *   unknown-outcome insert that in fact landed) — not an anomaly, evidence the case happened.
@@ -40,7 +41,7 @@ export function totalQueueChecker(observations: Observations): TotalQueueResult 
   }
   const present = countsAcrossShards(observations);
   const lost = [...observations.acknowledged].filter((id) => (present.get(id) ?? 0) === 0).sort();
-  const duplicated = [...present].filter(([, count]) => count > 1).map(([id]) => id).sort();
+  const duplicated = [...new Set([...[...present].filter(([, count]) => count > 1).map(([id]) => id), ...observations.acceptedTwice])].sort();
   const unexpected = [...present.keys()].filter((id) => !observations.produced.has(id) || !attempted.has(id)).sort();
   const recovered = [...present.keys()].filter((id) => attempted.has(id) && !confirmed.has(id)).sort();
 

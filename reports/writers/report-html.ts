@@ -1,6 +1,7 @@
 import type { Verdict } from '../../properties/verdict.ts';
 import type { ClassResult, RunResult, ScenarioResult } from '../run-result.ts';
 import { mostEventfulRun, type RunTimeline } from '../timeline.ts';
+import { dedupStatement, unknownSplit } from './figures.ts';
 
 const VERDICT_COLOUR: Readonly<Record<Verdict, string>> = { pass: '#2e7d32', violation: '#c62828', inconclusive: '#ef6c00', 'infra-error': '#6a1b9a' };
 const OUTCOME_COLOUR = { ok: '#2e7d32', failed: '#c62828', unknown: '#ef6c00' } as const;
@@ -140,7 +141,7 @@ function classSection(name: string, result: ClassResult, timelines: readonly Run
   const c = result.counts;
   return [
     `<section class="class"><h2>${escape(name)} <span class="badge" style="background:${VERDICT_COLOUR[result.verdict]}">${escape(result.verdict)}</span></h2>`,
-    `<p>${escape(`${result.guarantee} · attempted ${c.attempted} · acknowledged ${c.acknowledged} · lost ${c.lost} · duplicated ${c.duplicated} · unexpected ${c.unexpected} · recovered ${c.recovered} · inserts ok/failed/unknown ${result.inserts.ok}/${result.inserts.failed}/${result.inserts.unknown} · replays ${result.replays} · dedup hits ${result.dedupHits} · refusals ${result.refusals}`)}</p>`,
+    `<p>${escape(`${result.guarantee} · attempted ${c.attempted} · acknowledged ${c.acknowledged} · lost ${c.lost} · duplicated ${c.duplicated} · unexpected ${c.unexpected} · recovered ${c.recovered} · inserts ok/failed/unknown ${result.inserts.ok}/${result.inserts.failed}/${result.inserts.unknown} · unknown → landed/absent ${unknownSplit(result.unknownOutcomes)} · replays ${result.replays} · dedup hits ${result.dedupHits} · refusals ${result.refusals} · server dedup ${dedupStatement(result.serverDedup)}`)}</p>`,
     ...result.scenarios.map((scenario) => scenarioPanel(name, scenario, timelines)),
     '</section>',
   ].join('');

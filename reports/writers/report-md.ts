@@ -1,4 +1,5 @@
 import type { RunResult, ScenarioResult } from '../run-result.ts';
+import { dedupStatement, unknownSplit } from './figures.ts';
 
 const ICON: Readonly<Record<string, string>> = { pass: '✅ pass', violation: '❌ violation', inconclusive: '⚠️ inconclusive', 'infra-error': '🛠️ infra-error' };
 
@@ -20,8 +21,8 @@ export function reportMarkdown(run: RunResult): string {
     '',
     `run \`${run.runId}\` · backend \`${run.backend}\` · profile \`${run.profile}\` · seed \`${run.seed}\` · ${(run.durationMs / 1000).toFixed(1)} s`,
     '',
-    '| class | guarantee | verdict | attempted | acknowledged | lost | duplicated | unexpected | recovered | inserts ok/failed/unknown | replays | dedup hits | refusals | faults fired | INSERT p50/p95 ms | rows/s |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| class | guarantee | verdict | attempted | acknowledged | lost | duplicated | unexpected | recovered | inserts ok/failed/unknown | unknown → landed/absent | replays | dedup hits | refusals | server dedup | faults fired | INSERT p50/p95 ms | rows/s |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const [name, result] of Object.entries(run.classes)) {
     const c = result.counts;
@@ -29,12 +30,15 @@ export function reportMarkdown(run: RunResult): string {
     const latency = result.performance.latencyMs;
     const speed = `${latency === null ? '—' : `${latency.p50.toFixed(0)}/${latency.p95.toFixed(0)}`} | ${result.performance.rowsPerSecond?.toFixed(0) ?? '—'}`;
     lines.push(
-      `| ${name} | ${result.guarantee} | ${ICON[result.verdict]} | ${c.attempted} | ${c.acknowledged} | ${c.lost} | ${c.duplicated} | ${c.unexpected} | ${c.recovered} | ${result.inserts.ok}/${result.inserts.failed}/${result.inserts.unknown} | ${result.replays} | ${result.dedupHits} | ${result.refusals} | ${faults} | ${speed} |`,
+      `| ${name} | ${result.guarantee} | ${ICON[result.verdict]} | ${c.attempted} | ${c.acknowledged} | ${c.lost} | ${c.duplicated} | ${c.unexpected} | ${c.recovered} | ${result.inserts.ok}/${result.inserts.failed}/${result.inserts.unknown} | ${unknownSplit(result.unknownOutcomes)} | ${result.replays} | ${result.dedupHits} | ${result.refusals} | ${dedupStatement(result.serverDedup)} | ${faults} | ${speed} |`,
     );
   }
-  lines.push('', '### Scenarios', '', '| class | scenario | verdict | runs | time |', '|---|---|---|---|---|');
+  lines.push('', '### Scenarios', '', '| class | scenario | verdict | runs (shrink steps) | stopped | time |', '|---|---|---|---|---|---|');
   for (const [name, result] of Object.entries(run.classes)) {
-    for (const s of result.scenarios) lines.push(`| ${name} | ${s.name} | ${ICON[s.verdict]} | ${s.runs} | ${(s.durationMs / 1000).toFixed(1)} s |`);
+    for (const s of result.scenarios) {
+      const stopped = s.verdict === 'violation' ? 'violation' : s.stopped === 'covered' ? 'coverage met' : 'budget spent';
+      lines.push(`| ${name} | ${s.name} | ${ICON[s.verdict]} | ${s.runs}${s.shrinkRuns > 0 ? ` (${s.shrinkRuns})` : ''} | ${stopped} | ${(s.durationMs / 1000).toFixed(1)} s |`);
+    }
   }
   const details = Object.values(run.classes).flatMap((result) => result.scenarios.flatMap(scenarioDetail));
   if (details.length > 0) lines.push('', '### Not passing', '', ...details);

@@ -1,0 +1,46 @@
+/** `ci`: until the declared coverage happened, within a small budget; `full`: explores longer. */
+export type Profile = 'ci' | 'full';
+
+/**
+ * How many runs a scenario may spend, per class. Runs are generated until the declared coverage
+ * happened (at least `minRuns`), at most `maxRuns` or `maxMs`; a violation is then shrunk for at
+ * most `shrinkMs` more (each shrink step is a full run on the cluster).
+ */
+export interface RunBudget {
+  readonly minRuns: number;
+  readonly maxRuns: number;
+  readonly maxMs: number;
+  readonly shrinkMs: number;
+}
+
+export const BUDGETS: Readonly<Record<Profile, RunBudget>> = {
+  ci: { minRuns: 1, maxRuns: 4, maxMs: 120_000, shrinkMs: 60_000 },
+  full: { minRuns: 6, maxRuns: 24, maxMs: 1_200_000, shrinkMs: 600_000 },
+};
+
+export type ExploreDecision = 'run' | 'covered' | 'budget-spent';
+
+/**
+ * Whether to generate one more exploring run: always below `minRuns` while time is left; then
+ * only while something declared has not happened yet and the budget allows.
+ */
+export function exploreDecision(budget: RunBudget, state: { readonly runs: number; readonly elapsedMs: number; readonly covered: boolean }): ExploreDecision {
+  if (state.elapsedMs >= budget.maxMs || state.runs >= budget.maxRuns) return state.covered ? 'covered' : 'budget-spent';
+  if (state.runs < budget.minRuns) return 'run';
+  return state.covered ? 'covered' : 'run';
+}
+
+/** ClickHouse's block dedup on a token-less class's target: on, off, or off every other run (off first). */
+export type ServerDedupMode = 'alternate' | 'on' | 'off';
+
+export const SERVER_DEDUP_MODES: readonly ServerDedupMode[] = ['alternate', 'on', 'off'];
+
+/**
+ * Whether the `ordinal`-th exploring run of a token-less class gets `replicated_deduplication_window = 0`.
+ * The token classes always keep the window: their token dedup lives in it.
+ */
+export function serverDedupOff(mode: ServerDedupMode, usesToken: boolean, ordinal: number): boolean {
+  if (usesToken) return false;
+  if (mode === 'alternate') return ordinal % 2 === 0;
+  return mode === 'off';
+}

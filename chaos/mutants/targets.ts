@@ -1,0 +1,46 @@
+import fc from 'fast-check';
+import { arbSinkSpec, type RawSinkSpec, type SpecTarget } from '../../properties/arbitraries/arb-sink-spec.ts';
+import { WriteEpochs } from '../../properties/model/commands.ts';
+import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
+import { findScenarios } from '../scenarios/catalogue.ts';
+import type { ScenarioDefinition } from '../scenarios/scenario.ts';
+import type { MutantName } from './mutants.ts';
+
+/** Two shard names over the two replicas of ONE table: only the `:<shard>` suffix keeps their tokens apart. */
+const twoNamesOneTable = (target: SpecTarget): fc.Arbitrary<RawSinkSpec> => {
+  const [r1, r2] = target.endpoints.shards.get('s1') ?? [];
+  return arbSinkSpec(target).map((spec) => ({
+    ...spec,
+    parameters: { ...spec.parameters, shard_hosts: { a: [r1], b: [r2] }, sharding_key_columns: undefined },
+    // Batches large enough that both shard names get rows of one batch.
+    dynamic_parameters: { ...spec.dynamic_parameters, max_rows_per_batch: 16, max_bytes_per_batch: 5_242_880 },
+  }));
+};
+
+/**
+ * The one layout the catalogue never writes (its shard names are distinct tables): plain writes
+ * are enough, since the two names share one table and one dedup log.
+ */
+const twoShardNamesOneTable: ScenarioDefinition = {
+  name: 'two-shard-names-one-table',
+  description: 'two shard names over the replicas of one table, plain writes',
+  classes: ['ShardedClickHouseBatchingSink'],
+  specs: twoNamesOneTable,
+  commands: () => fc.integer({ min: 1, max: 2 }).map((epochs) => [new WriteEpochs(1), new WriteEpochs(epochs)]),
+  coverage: () => ({}),
+};
+
+const catalogue = (name: string): ScenarioDefinition => {
+  const [found] = findScenarios([name]);
+  if (found === undefined) throw new Error(`no scenario ${name}`);
+  return found;
+};
+
+/** Which class and scenario each shipped mutant is run against: the catalogue's own wherever it can catch it. */
+export const MUTANT_TARGETS: Readonly<Record<MutantName, { readonly sinkClass: SinkClassName; readonly scenario: ScenarioDefinition }>> = {
+  'token-changes-on-replay': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('sink-crash') },
+  'shard-suffix-dropped': { sinkClass: 'ShardedClickHouseBatchingSink', scenario: twoShardNamesOneTable },
+  'topology-guard-disabled': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('topology-guard') },
+  'at-most-once-reinserts': { sinkClass: 'AtMostOnceClickHouseSink', scenario: catalogue('unknown-outcome') },
+  'at-least-once-commits-first': { sinkClass: 'AtLeastOnceClickHouseSink', scenario: catalogue('sink-crash') },
+};

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import type { Coverage, Evidence } from './coverage-checker.ts';
+import { CoverageLedger, NO_EVIDENCE } from './coverage-ledger.ts';
+
+const declared: Coverage = { faults: ['reset_peer'], unknownLanded: true, unknownAbsent: true, serverDedupOff: true };
+const evidence = (over: Partial<Evidence>): Evidence => ({ ...NO_EVIDENCE, ...over });
+
+describe('CoverageLedger', () => {
+  it('is not complete before a first run, however little was declared', () => {
+    const ledger = new CoverageLedger();
+    expect(ledger.complete).toBe(false);
+    expect(ledger.missing()).toEqual(['no run finished']);
+  });
+
+  it('accumulates evidence across runs until every declared event happened', () => {
+    const ledger = new CoverageLedger();
+    ledger.add(declared, evidence({ faultsFired: new Map([['reset_peer', 1]]), unknownLanded: 2 }));
+    expect(ledger.missing()).toEqual([
+      'no unknown-outcome INSERT that never reached the server (unknown → absent)',
+      "no run with the server's block dedup off (its duplicates could have been hidden)",
+    ]);
+    ledger.add(declared, evidence({ unknownAbsent: 1, serverDedupOffRuns: 1 }));
+    expect(ledger.complete).toBe(true);
+    expect(ledger.runs).toBe(2);
+    expect(ledger.evidence.faultsFired.get('reset_peer')).toBe(1);
+  });
+
+  it('a fault a later run draws is owed too, with the reason it missed', () => {
+    const ledger = new CoverageLedger();
+    ledger.add({ faults: ['reset_peer'] }, evidence({ faultsFired: new Map([['reset_peer', 1]]) }));
+    ledger.add({ faults: ['latency'] }, evidence({ faultsMissed: ["latency(the INSERT's link, 200ms±0): armed on the next INSERT: the writes ended without an INSERT"] }));
+    expect(ledger.missing()).toEqual(["fault latency never met an INSERT (latency(the INSERT's link, 200ms±0): armed on the next INSERT: the writes ended without an INSERT)"]);
+  });
+
+  it('owes each topology change its own refusal', () => {
+    const ledger = new CoverageLedger();
+    ledger.add({ faults: [], refusedChanges: ['shard s2 added', 'shard s2 removed'] }, evidence({ refusedChanges: new Map([['shard s2 added', 1]]) }));
+    expect(ledger.missing()).toEqual(["no refusal under 'shard s2 removed'"]);
+  });
+});
