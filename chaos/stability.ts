@@ -1,0 +1,72 @@
+/**
+ * `npm run chaos:stability -- --seeds 20 [--profile ci] [--sink ...] [--scenario ...] [--seed N]
+ * [--report-dir DIR]`: the chaos job over N seeds (random and printed, or N in a row from
+ * `--seed`), each on a fresh cluster; prints the verdict distribution and the coverage per class
+ * and writes `stability.json`. Exit 0 only when every seed passed: a verdict that depends on the
+ * seed is a bug to find.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { describeError, HarnessError } from '../harness/errors.ts';
+import { fileLogger } from '../harness/log.ts';
+import { PROJECT_ROOT } from '../harness/project-root.ts';
+import type { RunResult } from '../reports/run-result.ts';
+import { runChaos } from './chaos-run.ts';
+import { parseProfile, parseSelection, SELECTION_OPTIONS } from './cli-options.ts';
+import { findScenarios } from './scenarios/catalogue.ts';
+import { stabilityTable, summarizeStability } from './stability-summary.ts';
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    strict: true,
+    options: {
+      ...SELECTION_OPTIONS,
+      seeds: { type: 'string', default: '20' },
+      profile: { type: 'string', default: 'ci' },
+      'report-dir': { type: 'string', default: join(PROJECT_ROOT, 'reports', 'stability') },
+    },
+  });
+  const count = Number(values.seeds);
+  if (!Number.isSafeInteger(count) || count < 1) throw new HarnessError('CLI_USAGE', `--seeds takes a positive integer, got '${values.seeds}'`);
+  const profile = parseProfile(values.profile);
+  const selection = parseSelection(values);
+  const seeds = Array.from({ length: count }, (_, i) => (values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : selection.seed + i));
+  const reportDir = resolve(values['report-dir']);
+  mkdirSync(reportDir, { recursive: true });
+  const log = fileLogger(join(reportDir, 'stability.log'), 'stability');
+  process.stderr.write(`stability: ${count} seeds (${seeds.join(', ')}), profile ${profile}\n`);
+  const runs: RunResult[] = [];
+  for (const [index, seed] of seeds.entries()) {
+    const run = await runChaos({
+      profile,
+      backend: selection.backend,
+      seed,
+      classes: selection.classes,
+      scenarios: selection.scenarios,
+      reportDir,
+      keepCluster: false,
+      serverDedup: selection.serverDedup,
+      log,
+      progress: (line) => log.info({ seed }, line),
+    });
+    runs.push(run);
+    process.stderr.write(`stability: [${index + 1}/${count}] seed ${seed}: ${run.verdict} in ${(run.durationMs / 1000).toFixed(0)} s (${join(reportDir, run.runId)})\n`);
+  }
+  const declaresBothKinds = (name: string) => {
+    const [scenario] = findScenarios([name]);
+    return scenario !== undefined && selection.classes.some((sinkClass) => scenario.coverage(sinkClass).unknownAbsent === true);
+  };
+  const stability = summarizeStability(runs, declaresBothKinds);
+  writeFileSync(join(reportDir, 'stability.json'), `${JSON.stringify(stability, null, 2)}\n`);
+  process.stdout.write(stabilityTable(stability));
+  return stability.verdicts.pass === runs.length ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`stability: ${describeError(error)}\n`);
+    process.exit(2);
+  },
+);
