@@ -141,8 +141,8 @@ export class PipelineSystem implements ChaosSystem {
     this.log.info({ label }, 'restarted with another spec');
   }
 
-  async holdAndWrite(epochs: number): Promise<void> {
-    const worker = await this.relaunch(this.spec, { deliveryPaused: true });
+  async holdAndWrite(epochs: number, spec: RawSinkSpec, label: string): Promise<void> {
+    const worker = await this.relaunch(spec, { deliveryPaused: true, label });
     await worker.runEpochs(epochs);
   }
 

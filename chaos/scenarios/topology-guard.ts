@@ -28,10 +28,13 @@ function withoutHostForms(parameters: Record<string, unknown>): Record<string, u
   return rest;
 }
 
+const otherPolicy = (spec: RawSinkSpec) => (spec.parameters.host_selection_policy === 'random_start' ? 'ordered_round_robin' : 'random_start');
+
 /**
  * Every kind of change the seed's guard knows, each from a spec where it makes sense: sharded —
  * a shard added, removed, renamed, the sharding key changed; unsharded — the target moved to
- * another Keeper table, and the migration to the sharded class under the same sink name.
+ * another Keeper table, and the migration to the sharded class under the same sink name; and
+ * the changes it must let through (other hosts of the same Keeper tables, shard order, policy).
  */
 export function topologyChanges(context: ScenarioContext): TopologyChanges {
   const spec = context.spec;
@@ -59,7 +62,15 @@ export function topologyChanges(context: ScenarioContext): TopologyChanges {
           after: sharded(shardHosts, keys.length > 0 ? {} : { sharding_key_columns: ['key'] }),
         },
       ],
-      allowed: [{ label: `shard ${second.name} down to one host (same Keeper table)`, before: spec, after: sharded({ ...shardHosts, [second.name]: second.hosts.slice(0, 1) }) }],
+      allowed: [
+        { label: `shard ${second.name} down to one host (same Keeper table)`, before: spec, after: sharded({ ...shardHosts, [second.name]: second.hosts.slice(0, 1) }) },
+        {
+          // The routing fingerprint sorts shard names; the policy only moves where failover starts.
+          label: 'shards listed in the other order, the other host_selection_policy',
+          before: spec,
+          after: withParameters(spec, { ...base, ...keyed, host_selection_policy: otherPolicy(spec), shard_hosts: Object.fromEntries(Object.entries(shardHosts).reverse()) }),
+        },
+      ],
     };
   }
   const sameTableOtherHosts = spec.parameters.host !== undefined && first.hosts.length > 1 ? { hosts: first.hosts } : { host: first.hosts[0] };
@@ -72,7 +83,7 @@ export function topologyChanges(context: ScenarioContext): TopologyChanges {
         after: withParameters(spec, { ...base, shard_hosts: Object.fromEntries(shards.map((shard) => [shard.name, shard.hosts])) }, 'ShardedClickHouseBatchingSink'),
       },
     ],
-    allowed: [{ label: 'other hosts of the same Keeper table', before: spec, after: withParameters(spec, { ...base, ...sameTableOtherHosts }) }],
+    allowed: [{ label: 'other hosts of the same Keeper table, the other host_selection_policy', before: spec, after: withParameters(spec, { ...base, ...sameTableOtherHosts, host_selection_policy: otherPolicy(spec) }) }],
   };
 }
 
@@ -83,8 +94,7 @@ export function topologyChanges(context: ScenarioContext): TopologyChanges {
  */
 function refusedCycle(change: TopologyChange): ChaosCommand[] {
   return [
-    new RestartWithSpec(change.before, `before: ${change.label}`),
-    new HoldAndWrite(2),
+    new HoldAndWrite(2, change.before, `before: ${change.label}`),
     new Drain([0]),
     new RestartWithSpec(change.after, change.label, true),
     new WriteEpochs(1),
@@ -99,7 +109,7 @@ function refusedCycle(change: TopologyChange): ChaosCommand[] {
 
 /** A change the guard must let through: the backlog is replayed under it. */
 function allowedCycle(change: TopologyChange): ChaosCommand[] {
-  return [new RestartWithSpec(change.before, `before: ${change.label}`), new HoldAndWrite(1), new RestartWithSpec(change.after, change.label), new Drain([0, 1])];
+  return [new HoldAndWrite(1, change.before, `before: ${change.label}`), new RestartWithSpec(change.after, change.label), new Drain([0, 1])];
 }
 
 /**

@@ -27,8 +27,8 @@ export interface ChaosSystem {
   reconfigureWhileWriting(dynamic: Readonly<Record<string, unknown>>, epochs: number, afterMs: number): Promise<void>;
   /** Restarts the sink worker with another spec (topology, class or dynamic parameters). */
   restartWithSpec(spec: RawSinkSpec, label: string): Promise<void>;
-  /** Restarts the worker with delivery held, then writes: the epochs' batches stay undelivered. */
-  holdAndWrite(epochs: number): Promise<void>;
+  /** Restarts the worker with `spec` and delivery held, then writes: the epochs' batches stay undelivered. */
+  holdAndWrite(epochs: number, spec: RawSinkSpec, label: string): Promise<void>;
   /** Delivers every undelivered batch of these partitions. */
   drain(partitions: readonly number[]): Promise<void>;
 }

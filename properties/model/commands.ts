@@ -79,15 +79,19 @@ export class RestartWithSpec implements ChaosCommand {
   toString = () => `restart with ${this.label}`;
 }
 
-/** Writes with delivery held, leaving undelivered batches in every partition. */
+/** Restarts the sink with `spec` and delivery held, then writes: every partition is left with undelivered batches. */
 export class HoldAndWrite implements ChaosCommand {
-  constructor(readonly epochs: number) {}
+  constructor(
+    readonly epochs: number,
+    readonly spec: RawSinkSpec,
+    readonly label: string,
+  ) {}
   check = () => true;
   async run(model: ChaosModel, system: ChaosSystem): Promise<void> {
-    await system.holdAndWrite(this.epochs);
+    await system.holdAndWrite(this.epochs, this.spec, this.label);
     model.epochs += this.epochs;
   }
-  toString = () => `write(${this.epochs}) with delivery held`;
+  toString = () => `restart with ${this.label}, write(${this.epochs}) with delivery held`;
 }
 
 /** Drains the given partitions only. */
