@@ -7,10 +7,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
 const SOAK = fileURLToPath(new URL('./soak.ts', import.meta.url));
+const STABILITY = fileURLToPath(new URL('./stability.ts', import.meta.url));
+const MUTANTS = fileURLToPath(new URL('./mutants/cli.ts', import.meta.url));
 
 describe.each([
   ['chaos', CLI],
   ['soak', SOAK],
+  ['chaos:stability', STABILITY],
 ])('npm run %s on bad input', (_name, script) => {
   const reportDir = mkdtempSync(join(tmpdir(), 'chaos-cli-'));
   afterAll(() => rmSync(reportDir, { recursive: true, force: true }));
@@ -23,6 +26,7 @@ describe.each([
     [['--seed', '1.5'], "--seed takes an integer, got '1.5'"],
     [['--backend', 'podman'], 'podman'],
     [['--seed', 'abc'], "--seed takes an integer, got 'abc'"],
+    [['--server-dedup', 'maybe'], "--server-dedup must be alternate, on, off, got 'maybe'"],
   ])('%j exits 2 with one line naming the problem, starting nothing', (args, message) => {
     const result = run(...args);
     expect(result.status).toBe(2);
@@ -39,6 +43,25 @@ describe('npm run soak on bad input', () => {
       const result = spawnSync(process.execPath, ['--import', 'tsx', SOAK, '--report-dir', reportDir, '--duration', '1x'], { encoding: 'utf8', timeout: 30_000 });
       expect(result.status).toBe(2);
       expect(result.stderr.trim()).toBe("soak: --duration takes a number with s, m or h (e.g. 1h), got '1x' [CLI_USAGE]");
+      expect(readdirSync(reportDir)).toEqual([]);
+    } finally {
+      rmSync(reportDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.each([
+  ['chaos:stability', STABILITY, ['--seeds', '0'], "--seeds takes a positive integer, got '0'"],
+  ['mutants', MUTANTS, ['--seeds', 'ten'], "--seeds takes a positive integer, got 'ten'"],
+  ['mutants', MUTANTS, ['--mutant', 'nope'], "unknown mutant 'nope'; the mutants are token-changes-on-replay"],
+])('npm run %s on bad input', (_name, script, args, message) => {
+  it(`${args.join(' ')} exits 2 with one line, starting nothing`, () => {
+    const reportDir = mkdtempSync(join(tmpdir(), 'chaos-cli-'));
+    try {
+      const result = spawnSync(process.execPath, ['--import', 'tsx', script, '--report-dir', reportDir, ...args], { encoding: 'utf8', timeout: 30_000 });
+      expect(result.status).toBe(2);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toContain(message);
       expect(readdirSync(reportDir)).toEqual([]);
     } finally {
       rmSync(reportDir, { recursive: true, force: true });
