@@ -12,6 +12,8 @@ import type { NemesisRecord } from './nemesis-record.ts';
 export const ARM_DEADLINE_MS = 30_000;
 /** A fault healed when its INSERT ended still gives up waiting after this (every wait has a deadline). */
 const UNTIL_ENDED_LIMIT_MS = 20_000;
+/** A witnessed fault holds until its witness saw it, or this long at least (the witness returns at once when it does). */
+const WITNESS_LIMIT_MS = 10_000;
 
 export interface EpisodeDeps {
   readonly worker: StartedFlowWorker;
@@ -72,7 +74,7 @@ export async function aimedEpisode(deps: EpisodeDeps, episode: Episode, deadline
       gate.openRequest();
       await episode.meanwhile?.(attempt);
       if (!plan.holds) await raceDeadline([gate.ended.catch(() => undefined)], UNTIL_ENDED_LIMIT_MS, undefined);
-      else if (fault.probe !== undefined) await fault.probe(nemesis, window, Date.now() + episode.holdMs);
+      else if (fault.probe !== undefined) await fault.probe(nemesis, window, Date.now() + Math.max(episode.holdMs, WITNESS_LIMIT_MS));
       else await delay(episode.holdMs);
       await fault.heal(nemesis, window);
       record.end(id, window);

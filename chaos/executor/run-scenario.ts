@@ -156,6 +156,9 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
     ...(options.path ? { path: options.path } : {}),
     numRuns: options.budget.maxRuns,
     endOnFailure: false,
+    // A backstop beyond the budgets (each run bounds its own waits): an interrupted check never passes.
+    interruptAfterTimeLimit: options.budget.maxMs + options.budget.shrinkMs + 600_000,
+    markInterruptAsFailure: true,
     // Exploring stops by skipping; at most every planned run is skipped once.
     maxSkipsPerRun: 1_000,
   });

@@ -65,8 +65,11 @@ export function scenarioResult(scenario: ScenarioDefinition, sinkClass: SinkClas
   } else if (infra.length > 0) {
     verdict = 'infra-error';
     notes.push(...infra.map((run) => `run ${run.index}: ${run.infraError}`));
-  } else if (ledger.complete) {
+  } else if (ledger.complete && !details.interrupted) {
     verdict = 'pass';
+  } else if (details.interrupted) {
+    verdict = 'inconclusive';
+    notes.push(`the check was interrupted after ${explored.length} run(s): a run outlived every budget`);
   } else {
     verdict = 'inconclusive';
     const spent = `the budget ran out after ${explored.length} run(s) in ${(explored.reduce((total, run) => total + run.durationMs, 0) / 1000).toFixed(0)} s`;
