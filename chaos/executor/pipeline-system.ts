@@ -14,6 +14,7 @@ import { HarnessError } from '../../harness/errors.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
 import type { ChaosSystem } from '../../properties/model/chaos-system.ts';
 import { aimedEpisode } from './aimed-episode.ts';
+import { GuardModel } from './guard-model.ts';
 import { withTimeout } from './background-write.ts';
 import { NemesisRecord } from './nemesis-record.ts';
 import { settleCluster } from './settle-cluster.ts';
@@ -57,7 +58,7 @@ export class PipelineSystem implements ChaosSystem {
   private worker: StartedFlowWorker | undefined;
   private spec: RawSinkSpec;
   private readonly nemesis: NemesisContext;
-  private readonly startedUnder = new Map<number, string>();
+  private readonly guard = new GuardModel();
   private readonly undelivered = new Map<number, number>();
   /** The nemesis's own history file beside the workers' (fault-start / fault-end / fault-missed). */
   private readonly record: NemesisRecord;
@@ -213,19 +214,16 @@ export class PipelineSystem implements ChaosSystem {
       throw error;
     }
     for (const status of worker.partitions) {
-      const before = this.startedUnder.get(status.partition);
       const undelivered = this.undelivered.get(status.partition) ?? 0;
-      const changed = before !== undefined && before !== key;
       this.expectations.push({
         partition: status.partition,
-        refuse: changed && undelivered > 0,
-        routingChanged: changed && routingPart(before) !== routingPart(key),
+        ...this.guard.expect(status.partition, key, undelivered),
         undelivered,
         label: options.label ?? 'the same spec',
         from,
         until: Number.POSITIVE_INFINITY,
       });
-      if (status.state === 'running') this.startedUnder.set(status.partition, key);
+      if (status.state === 'running') this.guard.started(status.partition, key);
     }
     this.worker = worker;
     return worker;
@@ -242,5 +240,3 @@ export class PipelineSystem implements ChaosSystem {
     }
   }
 }
-
-const routingPart = (key: string | undefined) => key?.split(' ')[0];
