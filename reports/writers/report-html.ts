@@ -33,7 +33,7 @@ function matrix(run: RunResult): string {
   const rows = Object.entries(run.classes).map(([name, result]) => {
     const cells = scenarios.map((scenarioName) => {
       const scenario = result.scenarios.find((candidate) => candidate.name === scenarioName);
-      return scenario === undefined ? '<td class="none">—</td>' : verdictCell(scenario.verdict, `${scenario.verdict} · ${scenario.runs} runs`);
+      return scenario === undefined ? '<td class="none">—</td>' : verdictCell(scenario.verdict, `${scenario.verdict} · ${scenario.runs} run${scenario.runs === 1 ? '' : 's'}${scenario.shrinkRuns > 0 ? ` + ${scenario.shrinkRuns} shrinking` : ''}`);
     });
     const latency = result.performance.latencyMs;
     const rowsPerSecond = result.performance.rowsPerSecond;
