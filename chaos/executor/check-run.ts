@@ -98,7 +98,7 @@ export function checkRun(input: CheckInput): RunCheck {
     replicas: input.truth.replicas,
     viaDistributed: input.truth.viaDistributed,
     acceptedTwice: twice,
-    expectedShard: expectedShardOf(description, input.source, input.system.specs, facts.attempts),
+    expectedShard: expectedShardOf(description, input.system.specs, facts.attempts, input.truth),
     refusals: facts.refusals,
     expectedRefusals: expectedRefusals(input),
     sendsToken: !tokenless,

@@ -1,46 +1,56 @@
 import type { ClusterDescription } from '../../harness/cluster/description.ts';
-import { DeterministicSource } from '../../harness/flow/source/deterministic-source.ts';
-import type { SourceConfig } from '../../harness/flow/source/source-config.ts';
-import { parseMessageId } from '../../sinks/domain/message-id.ts';
-import { shardName } from '../../sinks/domain/shard-name.ts';
-import { RendezvousRouter } from '../../sinks/routing/rendezvous-router.ts';
-import { routingKeyFor } from '../../sinks/routing/routing-key.ts';
+import type { GroundTruth } from '../../harness/oracle/ground-truth.ts';
+import { layoutKey, type RoutingLayout } from '../../harness/oracle/rendezvous-sql.ts';
+import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
 import type { AttemptRecord } from '../../properties/checkers/observations.ts';
 import type { SpecPeriod } from './pipeline-system.ts';
 import { clusterShardOf } from './topology-key.ts';
 
-/**
- * Where each row must live, recomputed independently of the sink: rendezvous over the shard
- * names of the spec that was in force when the row's last successful INSERT started (the row's
- * values re-derived from the deterministic source), mapped to the cluster shard those hosts
- * serve. Rows never inserted successfully get no expectation (null).
- */
-export function expectedShardOf(
-  description: ClusterDescription,
-  source: SourceConfig,
-  specs: readonly SpecPeriod[],
-  attempts: readonly AttemptRecord[],
-): (messageId: string) => string | null {
-  const insertedAt = new Map<string, number>();
-  for (const attempt of attempts) {
-    if (attempt.outcome === 'ok') for (const id of attempt.messageIds) insertedAt.set(id, attempt.startedAt);
+const shardHostsOf = (spec: RawSinkSpec) => spec.parameters.shard_hosts as Record<string, string[]> | undefined;
+
+/** The sharded routing layout of a spec (shard names, key columns); none for `host` / `hosts`. */
+export function routingLayout(spec: RawSinkSpec): RoutingLayout | undefined {
+  const shardHosts = shardHostsOf(spec);
+  if (shardHosts === undefined) return undefined;
+  return { shards: Object.keys(shardHosts), keyColumns: (spec.parameters.sharding_key_columns as string[] | undefined) ?? [] };
+}
+
+/** Every distinct sharded layout the run's specs used. */
+export function routingLayouts(specs: readonly SpecPeriod[]): RoutingLayout[] {
+  const layouts = new Map<string, RoutingLayout>();
+  for (const period of specs) {
+    const layout = routingLayout(period.spec);
+    if (layout !== undefined) layouts.set(layoutKey(layout), layout);
   }
-  const sources = new Map<number, DeterministicSource>();
+  return [...layouts.values()];
+}
+
+/**
+ * Where each row must live, judged independently of the sink's own routing code: the spec in
+ * force when the INSERT that put the row there started — the latest one the server finished
+ * (an unknown-outcome INSERT that landed included), else the latest `ok` one — and that spec's
+ * layout as ClickHouse computed it over the stored row (`truth.routed`), mapped to the cluster
+ * shard the named hosts serve. Unsharded forms: the shard of the host. A row no INSERT can
+ * account for gets no expectation (null): it is `unexpected`, judged elsewhere.
+ */
+export function expectedShardOf(description: ClusterDescription, specs: readonly SpecPeriod[], attempts: readonly AttemptRecord[], truth: GroundTruth): (messageId: string) => string | null {
+  const finished = new Set(truth.serverInserts.filter((insert) => insert.finished).map((insert) => insert.queryId));
+  const insertedAt = new Map<string, number>();
+  const byStart = [...attempts].sort((a, b) => a.startedAt - b.startedAt);
+  for (const attempt of byStart) if (attempt.outcome === 'ok') for (const id of attempt.messageIds) insertedAt.set(id, attempt.startedAt);
+  for (const attempt of byStart) if (finished.has(attempt.queryId)) for (const id of attempt.messageIds) insertedAt.set(id, attempt.startedAt);
   return (messageId) => {
     const at = insertedAt.get(messageId);
     if (at === undefined) return null;
     const period = [...specs].reverse().find((candidate) => candidate.from <= at) ?? specs[0];
     if (period === undefined) return null;
-    const parameters = period.spec.parameters;
-    const shardHosts = parameters.shard_hosts as Record<string, string[]> | undefined;
-    if (shardHosts === undefined) return clusterShardOf(description, (parameters.host as string | undefined) ?? (parameters.hosts as string[] | undefined)?.[0] ?? '');
-    const { partition, seq } = parseMessageId(messageId);
-    const partitionSource = sources.get(partition) ?? new DeterministicSource(source, partition);
-    sources.set(partition, partitionSource);
-    const row = partitionSource.message(seq).row;
-    const router = new RendezvousRouter(Object.keys(shardHosts).map(shardName));
-    const keys = (parameters.sharding_key_columns as string[] | undefined) ?? [];
-    const routed = router.route(routingKeyFor(partitionSource.message(seq).id, row, keys));
-    return clusterShardOf(description, shardHosts[routed]?.[0] ?? '');
+    const shardHosts = shardHostsOf(period.spec);
+    const layout = routingLayout(period.spec);
+    if (shardHosts === undefined || layout === undefined) {
+      const parameters = period.spec.parameters;
+      return clusterShardOf(description, (parameters.host as string | undefined) ?? (parameters.hosts as string[] | undefined)?.[0] ?? '');
+    }
+    const name = truth.routed.get(layoutKey(layout))?.get(messageId);
+    return name === undefined ? `unrouted:${messageId}` : clusterShardOf(description, shardHosts[name]?.[0] ?? '');
   };
 }

@@ -23,6 +23,7 @@ import type { ChaosCommand } from '../../properties/model/commands.ts';
 import type { ScenarioContext, ScenarioDefinition } from '../scenarios/scenario.ts';
 import { CoverageLedger } from '../../properties/checkers/coverage-ledger.ts';
 import { checkRun, type RunCheck } from './check-run.ts';
+import { routingLayouts } from './expected-shard.ts';
 import { PipelineSystem } from './pipeline-system.ts';
 import { exploreDecision, serverDedupOff, type ExploreDecision, type RunBudget, type ServerDedupMode } from './run-budget.ts';
 import { settleCluster } from './settle-cluster.ts';
@@ -219,7 +220,7 @@ async function executeRun(options: ScenarioRunOptions, input: RunInput, index: n
       throw error;
     }
     const checkStart = Date.now();
-    const truth = await collectGroundTruth(options.cluster.description, { database, table: TABLE });
+    const truth = await collectGroundTruth(options.cluster.description, { database, table: TABLE, layouts: routingLayouts(system.specs) });
     const check = checkRun({ cluster: options.cluster, scenario: options.scenario, sinkClass: options.sinkClass, source, history, truth, system, commands: input.commands, serverDedupOff: dedupOff });
     if (check.verdict !== 'pass') await dumpSystemTables(options.cluster.description, database, join(dir, 'system-tables'));
     await dropDatabase(options.cluster, database, log);

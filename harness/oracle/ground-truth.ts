@@ -3,6 +3,7 @@ import type { ReplicaTruth } from '../../properties/checkers/observations.ts';
 import { harnessClient, queryRows } from '../clickhouse/client.ts';
 import type { ClusterDescription } from '../cluster/description.ts';
 import { HarnessError } from '../errors.ts';
+import { layoutKey, rendezvousSql, type RoutingLayout } from './rendezvous-sql.ts';
 
 /** What one replica's query_log says of one INSERT of the run's database. */
 export interface ServerInsert {
@@ -24,6 +25,11 @@ export interface GroundTruth {
    * node restarted by a nemesis starts with an empty log, so this can miss what it saw before).
    */
   readonly serverInserts: readonly ServerInsert[];
+  /**
+   * Layout key (`layoutKey`) -> message id -> the shard name that layout routes the row to,
+   * computed by ClickHouse over the stored row (`rendezvous-sql.ts`), for every row on any replica.
+   */
+  readonly routed: ReadonlyMap<string, ReadonlyMap<string, string>>;
   readonly readAt: number;
 }
 
@@ -31,6 +37,16 @@ export interface TruthTarget {
   readonly database: string;
   /** Base table name: the oracle reads `<name>_rep` on every replica and `<name>_dist` once. */
   readonly table: string;
+  /** The sharded routing layouts the run used: where each stored row must live under each. */
+  readonly layouts?: readonly RoutingLayout[];
+}
+
+/** Where each layout routes every row of one replica, computed by the server. */
+async function routedRows(client: ClickHouseClient, table: string, layouts: readonly RoutingLayout[]): Promise<{ id: string; names: string[] }[]> {
+  if (layouts.length === 0) return [];
+  const columns = layouts.map((layout, i) => `${rendezvousSql(layout)} AS l${i}`).join(', ');
+  const rows = await queryRows<Record<string, string>>(client, `SELECT DISTINCT id, ${columns} FROM ${table}`);
+  return rows.map((row) => ({ id: row.id ?? '', names: layouts.map((_, i) => row[`l${i}`] ?? '') }));
 }
 
 async function countsById(client: ClickHouseClient, table: string): Promise<Map<string, number>> {
@@ -108,7 +124,12 @@ export async function collectGroundTruth(description: ClusterDescription, target
     if (first === undefined) throw new HarnessError('ORACLE_NO_REPLICA', 'the cluster description lists no replica');
     const viaDistributed = await countsById(first, `${target.database}.${target.table}_dist`);
     const logged = await Promise.all(clients.map((client, index) => serverInserts(client, replicas[index]?.replica.name ?? '?', target.database)));
-    return { replicas: truths, viaDistributed, serverInserts: logged.flat(), readAt: Date.now() };
+    const layouts = target.layouts ?? [];
+    const routed = new Map(layouts.map((layout) => [layoutKey(layout), new Map<string, string>()]));
+    for (const rows of await Promise.all(clients.map((client) => routedRows(client, local, layouts)))) {
+      for (const { id, names } of rows) names.forEach((name, i) => routed.get(layoutKey(layouts[i] as RoutingLayout))?.set(id, name));
+    }
+    return { replicas: truths, viaDistributed, serverInserts: logged.flat(), routed, readAt: Date.now() };
   } finally {
     await Promise.all(clients.map((client) => client.close()));
   }

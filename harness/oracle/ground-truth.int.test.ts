@@ -1,0 +1,90 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { harnessClient } from '../clickhouse/client.ts';
+import { distributedTableDdl } from '../clickhouse/ddl.ts';
+import { startEmbeddedCluster } from '../cluster/embedded/start-embedded.ts';
+import type { StartedLocalCluster } from '../cluster/local-cluster.ts';
+import { DeterministicSource } from '../flow/source/deterministic-source.ts';
+import { columnsDdl, sourceConfig } from '../flow/source/source-config.ts';
+import { RendezvousRouter } from '../../sinks/routing/rendezvous-router.ts';
+import { routingKeyFor } from '../../sinks/routing/routing-key.ts';
+import { shardName } from '../../sinks/domain/shard-name.ts';
+import { placementChecker } from '../../properties/checkers/placement-checker.ts';
+import { replicaConvergenceChecker } from '../../properties/checkers/replica-convergence-checker.ts';
+import type { Observations } from '../../properties/checkers/observations.ts';
+import { collectGroundTruth } from './ground-truth.ts';
+import { layoutKey, type RoutingLayout } from './rendezvous-sql.ts';
+
+// The oracle on a real 2x2 cluster: every replica read directly, and ClickHouse's own xxHash64
+// placing each stored row. Here each replica has a Keeper table of its own, so rows can be
+// planted on one replica only: a duplicate on one, a missing row on another, a row on the wrong
+// shard — the checkers fed with what the oracle read must flag each, and nothing else.
+
+const DATABASE = 'oracle';
+let cluster: StartedLocalCluster;
+const clients = new Map<string, ClickHouseClient>();
+const source = sourceConfig({ seed: 17, partitions: 1, messagesPerEpoch: 1 });
+const messages = new DeterministicSource(source, 0).read(0, 60);
+const LAYOUTS: readonly RoutingLayout[] = [
+  { shards: ['s1', 's2'], keyColumns: [] },
+  { shards: ['s1', 's2'], keyColumns: ['key'] },
+  { shards: ['a', 'b', 'c'], keyColumns: [] },
+];
+
+const client = (replica: string) => {
+  const found = clients.get(replica);
+  if (found === undefined) throw new Error(`no client for ${replica}`);
+  return found;
+};
+const insert = (replica: string, ids: readonly (typeof messages)[number][]) =>
+  client(replica).insert({ table: `${DATABASE}.events_rep`, values: ids.map((m) => m.row), format: 'JSONEachRow', clickhouse_settings: { insert_deduplicate: 0 } });
+
+beforeAll(async () => {
+  cluster = await startEmbeddedCluster({ topology: { shards: 2, replicas: 2, keepers: 1 } });
+  for (const replica of cluster.description.shards.flatMap((shard) => shard.replicas)) clients.set(replica.name, harnessClient(replica.direct_http));
+  for (const [name, each] of clients) {
+    await each.command({ query: `CREATE DATABASE ${DATABASE}` });
+    await each.command({ query: `CREATE TABLE ${DATABASE}.events_rep (${columnsDdl(source)}) ENGINE = ReplicatedMergeTree('/clickhouse/tables/own_${name}/${DATABASE}/events', 'only') ORDER BY id` });
+    await each.command({ query: distributedTableDdl({ database: DATABASE, name: 'events', columns: '', orderBy: 'id' }) });
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([...clients.values()].map((each) => each.close()));
+  await cluster?.down();
+});
+
+describe('the ground-truth oracle on the real cluster', { timeout: 120_000 }, () => {
+  it('routes every stored row exactly as the sinks’ rendezvous router does, by ClickHouse’s own xxHash64', async () => {
+    await insert('s1r1', messages);
+    const truth = await collectGroundTruth(cluster.description, { database: DATABASE, table: 'events', layouts: LAYOUTS });
+    for (const layout of LAYOUTS) {
+      const router = new RendezvousRouter(layout.shards.map(shardName));
+      const routed = truth.routed.get(layoutKey(layout));
+      expect(routed?.size).toBe(messages.length);
+      for (const m of messages) expect(routed?.get(m.id), `${m.id} under ${layoutKey(layout)}`).toBe(router.route(routingKeyFor(m.id, m.row, layout.keyColumns)));
+    }
+    await Promise.all([...clients.values()].map((each) => each.command({ query: `TRUNCATE TABLE ${DATABASE}.events_rep` })));
+  });
+
+  it('reads a duplicate on one replica, a row missing on another and a row on the wrong shard, and the checkers flag each', async () => {
+    const layout = LAYOUTS[0] as RoutingLayout;
+    const router = new RendezvousRouter(layout.shards.map(shardName));
+    const home = (m: (typeof messages)[number]) => router.route(routingKeyFor(m.id, m.row, []));
+    const onS1 = messages.filter((m) => home(m) === 's1');
+    const onS2 = messages.filter((m) => home(m) === 's2');
+    const [duplicated, missing, misplaced] = [onS1[0]!, onS2[0]!, onS1[1]!];
+    const rest1 = onS1.filter((m) => m !== misplaced);
+    await Promise.all([insert('s1r1', rest1), insert('s1r2', [...rest1, duplicated]), insert('s2r1', [...onS2, misplaced]), insert('s2r2', [...onS2.filter((m) => m !== missing), misplaced])]);
+
+    const truth = await collectGroundTruth(cluster.description, { database: DATABASE, table: 'events', layouts: [layout] });
+    const routed = truth.routed.get(layoutKey(layout));
+    const observations = { replicas: truth.replicas, viaDistributed: truth.viaDistributed, expectedShard: (id: string) => routed?.get(id) ?? null } as unknown as Observations;
+    const diverged = replicaConvergenceChecker(observations).anomalies.filter((a) => a.category.startsWith('diverged:'));
+    expect(diverged.map((a) => [a.category, a.examples])).toEqual([
+      ['diverged:s1r2', [duplicated.id]],
+      ['diverged:s2r2', [missing.id]],
+    ]);
+    expect(placementChecker(observations).anomalies).toEqual([{ category: 'misplaced', count: 2, examples: [`${misplaced.id}@s2r1(expected s1)`, `${misplaced.id}@s2r2(expected s1)`] }]);
+  });
+});
