@@ -1,5 +1,5 @@
 import type { StartedFlowWorker } from '../../harness/flow/started-worker.ts';
-import { HarnessError } from '../../harness/errors.ts';
+import { HarnessError, isHarnessError } from '../../harness/errors.ts';
 
 const WRITE_LIMIT_MS = 120_000;
 
@@ -9,6 +9,24 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
     timer = setTimeout(() => reject(new HarnessError('CHAOS_STEP_TIMEOUT', `${what} did not finish within ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * A drain that ends because the sink refused to start (the topology guard) or gave up: the sink's
+ * own behaviour, recorded in the history and judged by the checkers, never a harness failure.
+ */
+export function isSinkOutcome(error: unknown): boolean {
+  return isHarnessError(error, 'FLOW_PARTITION_REFUSED') || isHarnessError(error, 'FLOW_DELIVERY_FAILED');
+}
+
+/** Delivers what the running partitions hold; a refused or given-up partition is left as the sink left it. */
+export async function drainRunning(worker: StartedFlowWorker, partitions?: readonly number[]): Promise<void> {
+  const running = (await worker.status()).filter((status) => status.state === 'running' && (partitions === undefined || partitions.includes(status.partition)));
+  try {
+    await worker.drain(running.map((status) => status.partition));
+  } catch (error) {
+    if (!isSinkOutcome(error)) throw error;
+  }
 }
 
 /**
@@ -24,7 +42,7 @@ export class BackgroundWrite {
   constructor(worker: StartedFlowWorker, epochs: number) {
     this.outcome = worker
       .runEpochs(epochs)
-      .then(() => worker.drain())
+      .then(() => drainRunning(worker))
       .then(
         () => undefined,
         (error: unknown) => error,

@@ -15,7 +15,7 @@ import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts'
 import type { ChaosSystem } from '../../properties/model/chaos-system.ts';
 import { aimedEpisode } from './aimed-episode.ts';
 import { GuardModel } from './guard-model.ts';
-import { withTimeout } from './background-write.ts';
+import { drainRunning, withTimeout } from './background-write.ts';
 import { NemesisRecord } from './nemesis-record.ts';
 import { settleCluster } from './settle-cluster.ts';
 import { topologyKey } from './topology-key.ts';
@@ -148,10 +148,14 @@ export class PipelineSystem implements ChaosSystem {
   }
 
   async drain(partitions: readonly number[]): Promise<void> {
-    await withTimeout(this.running().drain(partitions), 120_000, `drain of partitions ${partitions.join(', ')}`);
+    await withTimeout(drainRunning(this.running(), partitions), 120_000, `drain of partitions ${partitions.join(', ')}`);
   }
 
-  /** Settles the cluster, delivers everything that can be, stops, returns the history. */
+  /**
+   * Settles the cluster, delivers everything that can be, stops, returns the history. A
+   * partition whose sink gave up is restarted once with a new instance, as the seed's operator
+   * does after a give-up, so its undelivered batches are judged after their replay.
+   */
   async finish(drainTimeoutMs = 120_000): Promise<History> {
     this.closeHistory();
     const died = await settleCluster(this.cluster, this.database);
@@ -160,10 +164,12 @@ export class PipelineSystem implements ChaosSystem {
       await this.supervisor.close();
       throw new HarnessError('CLUSTER_MEMBER_DIED', `cluster member(s) ${died.join(', ')} died during the run without a nemesis; see cluster-logs/ in the report`);
     }
-    const worker = this.worker;
-    if (worker !== undefined) {
-      const running = (await worker.status()).filter((partition) => partition.state === 'running').map((partition) => partition.partition);
-      if (running.length > 0) await withTimeout(worker.drain(running), drainTimeoutMs, 'the final drain');
+    if (this.worker !== undefined) {
+      await withTimeout(drainRunning(this.worker), drainTimeoutMs, 'the final drain');
+      if ((await this.worker.status()).some((partition) => partition.state === 'failed')) {
+        await this.relaunch(this.spec, { label: 'restarted after a give-up' });
+        await withTimeout(drainRunning(this.running()), drainTimeoutMs, 'the drain after a give-up');
+      }
     }
     await this.stopWorker();
     const end = Date.now();
