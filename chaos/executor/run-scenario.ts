@@ -8,7 +8,9 @@ import { createShardedTable } from '../../harness/clickhouse/ddl.ts';
 import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
 import { describeError } from '../../harness/errors.ts';
 import { PROJECT_ROOT } from '../../harness/project-root.ts';
-import type { MutantName } from '../mutants/mutants.ts';
+import type { MutantName } from '../mutants/catalogue.ts';
+import { createMutatedTree } from '../mutants/mutated-tree.ts';
+import { isSourceMutantName, SOURCE_MUTANTS } from '../mutants/source-mutants.ts';
 import { FlowSupervisor } from '../../harness/flow/supervisor.ts';
 import { columnsDdl, sourceConfig, type SourceConfig } from '../../harness/flow/source/source-config.ts';
 import { collectGroundTruth } from '../../harness/oracle/ground-truth.ts';
@@ -38,7 +40,7 @@ export interface ScenarioRunOptions {
   readonly path?: string | undefined;
   readonly dir: string;
   readonly log: Logger;
-  /** Hosts a deliberately broken sink instead of the real one (the checkers' self-test). */
+  /** Hosts a deliberately broken sink instead of the real one (the checkers' self-test, `npm run mutants`). */
   readonly mutant?: MutantName;
   /**
    * For the classes that send no token: ClickHouse's own block dedup drops a replayed identical
@@ -120,6 +122,9 @@ export function arbRunInput(options: Pick<ScenarioRunOptions, 'cluster' | 'scena
  * does not shrink.
  */
 export async function runScenario(options: ScenarioRunOptions): Promise<ScenarioOutcome> {
+  const mutant = options.mutant;
+  // A source mutant runs its workers from an edited copy of the tree, made once per scenario.
+  const workerRoot = mutant !== undefined && isSourceMutantName(mutant) ? createMutatedTree(mutant, SOURCE_MUTANTS[mutant], options.dir) : undefined;
   const runs: ExecutedRun[] = [];
   const ledger = new CoverageLedger();
   const usesToken = SINK_CLASSES[options.sinkClass].usesDedupToken;
@@ -141,7 +146,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
     const phase = failingDedupOff === undefined ? 'explore' : 'shrink';
     const ordinal = runs.filter((run) => run.phase === 'explore').length;
     const dedupOff = failingDedupOff ?? serverDedupOff(options.serverDedup, usesToken, ordinal);
-    const run = await executeRun(options, input, runs.length, phase, dedupOff);
+    const run = await executeRun(options, input, runs.length, phase, dedupOff, workerRoot);
     runs.push(run);
     if (phase === 'explore' && run.check !== undefined) ledger.add(run.check.coverage, run.check.evidence);
     const held = run.check?.verdict !== 'violation';
@@ -167,7 +172,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
   return { runs, ledger, stopped, details };
 }
 
-async function executeRun(options: ScenarioRunOptions, input: RunInput, index: number, phase: ExecutedRun['phase'], dedupOff: boolean): Promise<ExecutedRun> {
+async function executeRun(options: ScenarioRunOptions, input: RunInput, index: number, phase: ExecutedRun['phase'], dedupOff: boolean, workerRoot: string | undefined): Promise<ExecutedRun> {
   const started = Date.now();
   const database = `chaos_${options.sinkClass.toLowerCase()}_${options.scenario.name.replace(/-/g, '_')}_${index}`;
   const dir = join(options.dir, `run-${index}`);
@@ -199,7 +204,8 @@ async function executeRun(options: ScenarioRunOptions, input: RunInput, index: n
       dir,
       source,
       log,
-      ...(options.mutant ? { factoryModule: MUTANT_FACTORY, env: { CHAOS_MUTANT: options.mutant } } : {}),
+      ...(options.mutant !== undefined && workerRoot === undefined ? { factoryModule: MUTANT_FACTORY, env: { CHAOS_MUTANT: options.mutant } } : {}),
+      ...(workerRoot === undefined ? {} : { workerRoot }),
     });
     const system = new PipelineSystem(supervisor, options.cluster, options.toxiproxy, input.spec, database, log);
     const trafficStart = Date.now();

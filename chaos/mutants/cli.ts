@@ -17,7 +17,7 @@ import { PROJECT_ROOT } from '../../harness/project-root.ts';
 import { BUDGETS } from '../executor/run-budget.ts';
 import { runScenario } from '../executor/run-scenario.ts';
 import { detection, type Detection } from './detection.ts';
-import { isMutantName, MUTANTS, type MutantName } from './mutants.ts';
+import { isMutantName, MUTANTS, type MutantName } from './catalogue.ts';
 import { MUTANT_TARGETS } from './targets.ts';
 
 async function main(): Promise<number> {

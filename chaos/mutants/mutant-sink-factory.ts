@@ -6,11 +6,11 @@ import { HarnessError } from '../../harness/errors.ts';
 import { createSinkFactory as createRealSinkFactory } from '../../harness/flow/runtime/real-sink-factory.ts';
 import type { SinkFactory } from '../../harness/flow/runtime/sink-factory.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
-import { isMutantName, mutate, SuffixDroppedShardedSink } from './mutants.ts';
+import { isWrapperMutantName, mutate, SuffixDroppedShardedSink } from './mutants.ts';
 
 export function createSinkFactory(options: { readonly without: readonly SinkClassName[] }): SinkFactory {
   const name = process.env.CHAOS_MUTANT ?? '';
-  if (!isMutantName(name)) throw new HarnessError('CHAOS_MUTANT_UNKNOWN', `CHAOS_MUTANT='${name}' names no mutant (see chaos/mutants/mutants.ts)`);
+  if (!isWrapperMutantName(name)) throw new HarnessError('CHAOS_MUTANT_UNKNOWN', `CHAOS_MUTANT='${name}' names no mutant (see chaos/mutants/mutants.ts)`);
   const real = createRealSinkFactory(options);
   return {
     registry: real.registry,

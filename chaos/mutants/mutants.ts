@@ -4,27 +4,43 @@ import { dedupToken, type BatchToken, type DedupToken } from '../../sinks/domain
 import { formatMessageId, parseMessageId } from '../../sinks/domain/message-id.ts';
 
 /**
- * Deliberately broken sinks: each breaks one rule the guarantee rests on. They exist only to
- * prove that the same checkers that pass the real sinks flag each breakage in the right
- * category. They are never registered in the production registry.
+ * Deliberately broken sinks built by wrapping the real ones (the other kind edits the source:
+ * `source-mutants.ts`): each breaks one rule the guarantee rests on, to prove that the same
+ * checkers that pass the real sinks flag each breakage in the right category. They are never
+ * registered in the production registry.
  */
-export const MUTANTS = {
-  /** The batch token changes between a delivery and its replay (salted per worker process). */
-  'token-changes-on-replay': { category: 'duplicated', classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink'] },
-  /** The sharded token loses its `:<shard>` suffix: two shard names on one table collide. */
-  'shard-suffix-dropped': { category: 'lost', classes: ['ShardedClickHouseBatchingSink'] },
-  /** `init` never sees the undelivered batches, so the topology guard never refuses. */
-  'topology-guard-disabled': { category: 'refusal-missing', classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink'] },
-  /** At-most-once inserts again a message whose INSERT started and failed. */
-  'at-most-once-reinserts': { category: 'duplicated', classes: ['AtMostOnceClickHouseSink'] },
-  /** At-least-once reports the epoch written before the INSERT finished: the epoch commits first. */
-  'at-least-once-commits-first': { category: 'lost', classes: ['AtLeastOnceClickHouseSink'] },
+export const WRAPPER_MUTANTS = {
+  'token-changes-on-replay': {
+    category: 'duplicated',
+    classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink'],
+    why: 'A token built from something that differs between processes (a per-process counter, a random salt, the worker id) is unique and stable within one process, so every test that retries in place passes; only a replay after a restart carries another token, and ClickHouse inserts the batch again.',
+  },
+  'shard-suffix-dropped': {
+    category: 'lost',
+    classes: ['ShardedClickHouseBatchingSink'],
+    why: 'The batch token alone already looks unique; the `:<shard>` suffix seems redundant until two shard names point at one table, where the second shard\'s part of every batch is dropped as a duplicate of the first.',
+  },
+  'topology-guard-disabled': {
+    category: 'refusal-missing',
+    classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink'],
+    why: '`init` given the state without its undelivered batches (read lazily, or filtered by a query that only looks at the current topology) never sees a backlog, so the guard never refuses and replays old batches under a new routing.',
+  },
+  'at-most-once-reinserts': {
+    category: 'duplicated',
+    classes: ['AtMostOnceClickHouseSink'],
+    why: 'Retrying a message that was acknowledged with an error feels like the robust thing to do; for a message whose INSERT reached the server it breaks the one promise at-most-once makes.',
+  },
+  'at-least-once-commits-first': {
+    category: 'lost',
+    classes: ['AtLeastOnceClickHouseSink'],
+    why: 'Firing the INSERT without awaiting it (a missing `await`) lets the epoch commit before the rows are written; a crash or a failed INSERT then loses an epoch that is already acknowledged.',
+  },
 } as const;
 
-export type MutantName = keyof typeof MUTANTS;
+export type WrapperMutantName = keyof typeof WRAPPER_MUTANTS;
 
-export function isMutantName(name: string): name is MutantName {
-  return name in MUTANTS;
+export function isWrapperMutantName(name: string): name is WrapperMutantName {
+  return name in WRAPPER_MUTANTS;
 }
 
 /** `shard-suffix-dropped`: every shard of a batch gets the bare batch token. */
@@ -41,7 +57,7 @@ function saltedToken(token: BatchToken): BatchToken {
   return formatMessageId({ generation: SALT, partition, seq }) as unknown as BatchToken;
 }
 
-function batching(sink: BatchingSink, mutant: MutantName): BatchingSink {
+function batching(sink: BatchingSink, mutant: WrapperMutantName): BatchingSink {
   if (mutant === 'token-changes-on-replay') {
     return Object.assign(Object.create(sink) as BatchingSink, {
       deliver: (batch: OutboxBatch) => sink.deliver({ ...batch, token: saltedToken(batch.token) }),
@@ -78,7 +94,7 @@ function atLeastOnce(sink: AtLeastOnceSink): AtLeastOnceSink {
  * Wraps a real sink into the named mutant (a class the mutant does not concern stays as it is;
  * `shard-suffix-dropped` is a subclass, built by the factory).
  */
-export function mutate(sink: AnySink, mutant: MutantName): AnySink {
+export function mutate(sink: AnySink, mutant: WrapperMutantName): AnySink {
   switch (sink.kind) {
     case 'batching':
       return batching(sink, mutant);

@@ -4,7 +4,7 @@ import { WriteEpochs } from '../../properties/model/commands.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import { findScenarios } from '../scenarios/catalogue.ts';
 import type { ScenarioDefinition } from '../scenarios/scenario.ts';
-import type { MutantName } from './mutants.ts';
+import type { MutantName } from './catalogue.ts';
 
 /** Two shard names over the two replicas of ONE table: only the `:<shard>` suffix keeps their tokens apart. */
 const twoNamesOneTable = (target: SpecTarget): fc.Arbitrary<RawSinkSpec> => {
@@ -43,4 +43,11 @@ export const MUTANT_TARGETS: Readonly<Record<MutantName, { readonly sinkClass: S
   'topology-guard-disabled': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('topology-guard') },
   'at-most-once-reinserts': { sinkClass: 'AtMostOnceClickHouseSink', scenario: catalogue('unknown-outcome') },
   'at-least-once-commits-first': { sinkClass: 'AtLeastOnceClickHouseSink', scenario: catalogue('sink-crash') },
+  'unknown-outcome-as-ok': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('unknown-outcome') },
+  'reset-means-not-started': { sinkClass: 'AtMostOnceClickHouseSink', scenario: catalogue('unknown-outcome') },
+  // The topology scenario writes under keyed and unkeyed layouts in every run.
+  'sharding-key-ignored': { sinkClass: 'ShardedClickHouseBatchingSink', scenario: catalogue('topology-guard') },
+  'token-only-with-async-insert': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('network-degradation') },
+  'epoch-bound-as-batch-token': { sinkClass: 'ShardedClickHouseBatchingSink', scenario: catalogue('unknown-outcome') },
+  'routing-fingerprint-with-hosts': { sinkClass: 'ShardedClickHouseBatchingSink', scenario: catalogue('topology-guard') },
 };

@@ -12,7 +12,7 @@ import type { SourceConfig } from './source/source-config.ts';
 import { StartedFlowWorker } from './started-worker.ts';
 import type { WorkerConfig } from './worker-config.ts';
 
-const WORKER_ENTRY = resolve(PROJECT_ROOT, 'harness/flow/worker.ts');
+const WORKER_ENTRY = 'harness/flow/worker.ts';
 
 export interface SupervisorOptions {
   /** The run directory: `state.sqlite`, `history/` (one file per process), `logs/`, `history.jsonl` after `close`. */
@@ -25,6 +25,8 @@ export interface SupervisorOptions {
   /** Spec host → `http://ip:port`, see `WorkerConfig.endpoints`. */
   readonly endpoints?: Readonly<Record<string, string>>;
   readonly log?: Logger;
+  /** The source tree workers run from (a mutated copy, for the mutation tests); default this repository. */
+  readonly workerRoot?: string;
 }
 
 export interface LaunchOptions {
@@ -85,8 +87,9 @@ export class FlowSupervisor implements AsyncDisposable {
     };
     const outputFile = join(this.options.dir, 'logs', `${workerId}.out`);
     const output = openSync(outputFile, 'a');
-    const child = fork(WORKER_ENTRY, [], {
-      cwd: PROJECT_ROOT,
+    const root = this.options.workerRoot ?? PROJECT_ROOT;
+    const child = fork(resolve(root, WORKER_ENTRY), [], {
+      cwd: root,
       execArgv: ['--import', 'tsx'],
       env: { ...process.env, ...config.env },
       stdio: ['ignore', output, output, 'ipc'],

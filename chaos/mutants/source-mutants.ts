@@ -1,0 +1,74 @@
+import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
+
+/**
+ * A bug as a person would ship it: one edit to the sinks' source, applied to a copy of the tree
+ * the sink workers then run from (`mutated-tree.ts`) — the way a broken sink from outside the
+ * repository reaches the harness. `find` must occur exactly once in `file`, so a refactor that
+ * moves the code fails loudly instead of leaving a mutant that changes nothing.
+ */
+export interface SourceMutant {
+  readonly category: string;
+  readonly classes: readonly SinkClassName[];
+  readonly file: string;
+  readonly find: string;
+  readonly replace: string;
+  /** Why a real engineer could write this. */
+  readonly why: string;
+}
+
+export const SOURCE_MUTANTS = {
+  'unknown-outcome-as-ok': {
+    category: 'lost',
+    classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink', 'AtLeastOnceClickHouseSink'],
+    file: 'sinks/insert/insert-runner.ts',
+    find: "if (report.result.outcome === 'ok') return { delivered: true, attempts: number };",
+    replace: "if (report.result.outcome !== 'failed') return { delivered: true, attempts: number };",
+    why: 'Reading "failed" as the only bad outcome is natural: the INSERT was sent and nothing said it failed, and most of the time the row is indeed there. When the request was cut before the server saw it, the batch (or epoch) is marked written and its rows are gone.',
+  },
+  'reset-means-not-started': {
+    category: 'duplicated',
+    classes: ['AtMostOnceClickHouseSink'],
+    file: 'sinks/insert/attempt-outcome.ts',
+    find: "  return { outcome: 'unknown', started: true };\n}",
+    replace: "  return { outcome: 'unknown', started: false };\n}",
+    why: 'A connection reset before any answer looks like the request never went anywhere, so the at-most-once sink believes it may send the message again. When the reset cut only the answer, the server had committed it: the message lands twice.',
+  },
+  'sharding-key-ignored': {
+    category: 'misplaced',
+    classes: ['ShardedClickHouseBatchingSink'],
+    file: 'sinks/classes/slot-routing.ts',
+    find: 'const keyOf = (message: SinkMessage) => routingKeyFor(message.id, message.row, keyColumns);',
+    replace: 'const keyOf = (message: SinkMessage) => routingKeyFor(message.id, message.row, []);',
+    why: 'The message id is the documented default routing key, and a refactor that threads it through can easily drop the sharding_key_columns argument: every row still lands somewhere plausible, exactly once, just not on the shard its key names, and co-location is silently gone.',
+  },
+  'token-only-with-async-insert': {
+    category: 'token-not-as-owed',
+    classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink'],
+    file: 'sinks/settings/insert-settings.ts',
+    find: 'if (token !== undefined) settings.insert_deduplication_token = token;',
+    replace: 'if (token !== undefined && dynamic.async_insert) settings.insert_deduplication_token = token;',
+    why: 'The seed names the token in the same sentence as async_insert_deduplicate, so sending it only with async inserts reads like the rule. On a replicated table nobody notices: identical replayed blocks are still dropped by content hash, until a block is cut differently or the window is off.',
+  },
+  'epoch-bound-as-batch-token': {
+    category: 'lost',
+    classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink'],
+    file: 'sinks/classes/batching-sink.ts',
+    find: 'return batches.map((batch, i) => ({ number: firstBatchNumber + i, token: batch.token, messages: batch.messages }));',
+    replace: 'return batches.map((batch, i) => ({ number: firstBatchNumber + i, token: batches.at(-1)?.token ?? batch.token, messages: batch.messages }));',
+    why: 'An epoch-level design ("the epoch\'s largest id is the dedup key") carried into per-batch code gives every batch of an epoch the same token. ClickHouse then drops every batch after the first as a duplicate: the rows of all but one batch per epoch never land.',
+  },
+  'routing-fingerprint-with-hosts': {
+    category: 'refusal-unexpected',
+    classes: ['ShardedClickHouseBatchingSink'],
+    file: 'sinks/topology/spec-topology.ts',
+    find: 'return { sharded: true, shards: [...topology.shards.keys()], shardingKeyColumns: parameters.sharding_key_columns };',
+    replace: "return { sharded: true, shards: [...topology.shards].map(([name, hosts]) => `${name}=${hosts.join(',')}`) as never, shardingKeyColumns: parameters.sharding_key_columns };",
+    why: 'Fingerprinting shard_hosts as written, hosts and all, is the obvious first cut of "the routing layout". Routing never looks at hosts, but the guard now sees a new topology whenever an operator replaces a dead host or drops a replica from a shard, and refuses to start while batches are undelivered.',
+  },
+} as const satisfies Readonly<Record<string, SourceMutant>>;
+
+export type SourceMutantName = keyof typeof SOURCE_MUTANTS;
+
+export function isSourceMutantName(name: string): name is SourceMutantName {
+  return name in SOURCE_MUTANTS;
+}
