@@ -77,6 +77,8 @@ export interface ScenarioOutcome {
   readonly ledger: CoverageLedger;
   /** Why exploring stopped: the declared coverage happened, or the budget ran out. */
   readonly stopped: ExploreDecision;
+  /** The shrink budget ran out while fast-check still had smaller cases to try. */
+  readonly shrinkTruncated: boolean;
   /** fast-check's verdict: the shrunk counterexample when a run violated the guarantee. */
   readonly details: fc.RunDetails<[RunInput]>;
 }
@@ -134,14 +136,16 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
   let failingDedupOff: boolean | undefined;
   let shrinkUntil = Number.POSITIVE_INFINITY;
   let replayHeld = false;
+  let shrinkTruncated = false;
   const property = fc.asyncProperty(arbRunInput(options), async (input) => {
     // A replay (--path) is about one case: once it held, the cases fast-check would try after it are skipped.
     fc.pre(!replayHeld);
     if (failingDedupOff === undefined) {
       stopped = exploreDecision(options.budget, { runs: ledger.runs, elapsedMs: Date.now() - started, covered: ledger.runs > 0 && ledger.complete });
       fc.pre(stopped === 'run');
-    } else {
-      fc.pre(Date.now() < shrinkUntil);
+    } else if (Date.now() >= shrinkUntil) {
+      shrinkTruncated = true;
+      fc.pre(false);
     }
     const phase = failingDedupOff === undefined ? 'explore' : 'shrink';
     const ordinal = runs.filter((run) => run.phase === 'explore').length;
@@ -169,7 +173,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
     maxSkipsPerRun: 1_000,
   });
   if (stopped === 'run') stopped = ledger.runs > 0 && ledger.complete ? 'covered' : 'budget-spent';
-  return { runs, ledger, stopped, details };
+  return { runs, ledger, stopped, shrinkTruncated, details };
 }
 
 async function executeRun(options: ScenarioRunOptions, input: RunInput, index: number, phase: ExecutedRun['phase'], dedupOff: boolean, workerRoot: string | undefined): Promise<ExecutedRun> {

@@ -28,7 +28,7 @@ function run(index: number, phase: ExecutedRun['phase'], verdict: Verdict, evide
 function outcome(runs: ExecutedRun[], details: Partial<fc.RunDetails<[RunInput]>> = {}): ScenarioOutcome {
   const ledger = new CoverageLedger();
   for (const r of runs.filter((x) => x.phase === 'explore')) if (r.check) ledger.add(r.check.coverage, r.check.evidence);
-  return { runs, ledger, stopped: ledger.complete ? 'covered' : 'budget-spent', details: { failed: false, interrupted: false, counterexamplePath: null, ...details } as fc.RunDetails<[RunInput]> };
+  return { runs, ledger, stopped: ledger.complete ? 'covered' : 'budget-spent', shrinkTruncated: false, details: { failed: false, interrupted: false, counterexamplePath: null, ...details } as fc.RunDetails<[RunInput]> };
 }
 
 const fired = { faultsFired: new Map([['reset_peer', 1]]) };
