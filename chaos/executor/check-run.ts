@@ -5,9 +5,9 @@ import type { GroundTruth } from '../../harness/oracle/ground-truth.ts';
 import { checkScenario, type ScenarioCheck } from '../../properties/checkers/check-scenario.ts';
 import type { Coverage, Evidence } from '../../properties/checkers/coverage-checker.ts';
 import { faultEvidence } from '../../properties/checkers/fault-evidence.ts';
-import { factsFromHistory } from '../../properties/checkers/from-history.ts';
-import type { ExpectedRefusal, Observations, RefusalRecord } from '../../properties/checkers/observations.ts';
-import { acceptedTwice, dedupHits, resolveUnknownOutcomes } from '../../properties/checkers/server-log.ts';
+import type { ExpectedRefusal, RefusalRecord } from '../../properties/checkers/observations.ts';
+import { observe } from '../../properties/checkers/observe.ts';
+import { dedupHits } from '../../properties/checkers/server-log.ts';
 import { CrashSink, FaultEpisode, RestartWithSpec, type ChaosCommand } from '../../properties/model/commands.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
@@ -80,30 +80,20 @@ function refusedChanges(expectations: readonly StartExpectation[], refusals: rea
 }
 
 export function checkRun(input: CheckInput): RunCheck {
-  const guarantee = SINK_CLASSES[input.sinkClass].guarantee;
+  const descriptor = SINK_CLASSES[input.sinkClass];
   const events = input.history.events;
-  const facts = factsFromHistory(events, guarantee, input.source.generation);
   const description = input.cluster.description;
   const replicaOfEndpoint = new Map(description.shards.flatMap((shard) => shard.replicas.map((replica) => [new URL(replica.http).host, replica.name] as const)));
-  const kills = eventsOfType(events, 'fault-start').filter((start) => start.fault === 'replica_kill');
-  const lostLogAfter = (endpoint: string, at: number) => kills.some((kill) => kill.at >= at && kill.targets.includes(replicaOfEndpoint.get(endpoint) ?? ''));
-  const unknown = resolveUnknownOutcomes(facts.attempts, input.truth.serverInserts, lostLogAfter);
-  const tokenless = !SINK_CLASSES[input.sinkClass].usesDedupToken;
-  const twice = tokenless ? acceptedTwice(facts.attempts, input.truth.serverInserts) : new Set<string>();
-  const observations: Observations = {
-    guarantee,
-    attempts: facts.attempts,
-    acknowledged: facts.acknowledged,
-    produced: facts.produced,
-    replicas: input.truth.replicas,
-    viaDistributed: input.truth.viaDistributed,
-    acceptedTwice: twice,
-    expectedShard: expectedShardOf(description, input.system.specs, facts.attempts, input.truth),
-    refusals: facts.refusals,
+  const { observations, facts, unknown } = observe({
+    guarantee: descriptor.guarantee,
+    sendsToken: descriptor.usesDedupToken,
+    generation: input.source.generation,
+    events,
+    truth: input.truth,
+    replicaOf: (endpoint) => replicaOfEndpoint.get(endpoint),
+    expectedShard: (attempts) => expectedShardOf(description, input.system.specs, attempts, input.truth),
     expectedRefusals: expectedRefusals(input),
-    sendsToken: !tokenless,
-    serverTokens: new Map(input.truth.serverInserts.map((insert) => [insert.queryId, insert.token])),
-  };
+  });
   const faults = faultEvidence(events, facts.attempts);
   const evidence: Evidence = {
     faultsFired: faults.fired,
@@ -119,7 +109,7 @@ export function checkRun(input: CheckInput): RunCheck {
     reconfiguredInFlight: facts.reconfiguredInFlight,
     queueDrops: facts.queueDrops,
     serverDedupOffRuns: input.serverDedupOff ? 1 : 0,
-    acceptedTwice: twice.size,
+    acceptedTwice: observations.acceptedTwice.size,
   };
   const coverage = declaredCoverage(input.scenario, input.sinkClass, input.commands);
   const check = checkScenario(observations, coverage, evidence);

@@ -50,6 +50,8 @@ export function factsFromHistory(events: readonly Stamped[], guarantee: Delivery
   for (const epoch of [...eventsOfType(events, 'epoch-commit'), ...eventsOfType(events, 'epoch-failed')]) {
     for (const id of ids(epoch.partition, epoch.fromSeq, epoch.toSeq)) produced.add(id);
   }
+  // A kill from outside can cut off a commit's event; the store's progress still shows the epoch was read.
+  for (const snapshot of eventsOfType(events, 'state-snapshot')) for (const id of ids(snapshot.partition, 0, snapshot.nextSeq)) produced.add(id);
 
   const acknowledged = new Set<string>();
   if (guarantee === 'at-most-once') {

@@ -1,0 +1,56 @@
+import { eventsOfType } from '../../harness/flow/history/history-reader.ts';
+import type { Stamped } from '../../harness/flow/history/history-events.ts';
+import type { GroundTruth } from '../../harness/oracle/ground-truth.ts';
+import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
+import { factsFromHistory, type HistoryFacts } from './from-history.ts';
+import type { ExpectedRefusal, Observations } from './observations.ts';
+import { acceptedTwice, resolveUnknownOutcomes, type UnknownResolution } from './server-log.ts';
+
+export interface ObserveInput {
+  readonly guarantee: DeliveryGuarantee;
+  /** The class owes every INSERT a dedup token (the exactly-once classes). */
+  readonly sendsToken: boolean;
+  /** The sources' generation (message ids `<generation>-<partition>-<seq>`). */
+  readonly generation: number;
+  readonly events: readonly Stamped[];
+  readonly truth: Pick<GroundTruth, 'replicas' | 'viaDistributed' | 'serverInserts'>;
+  /** Replica name behind an attempt's `host:port` (a killed replica's log is gone). */
+  readonly replicaOf: (endpoint: string) => string | undefined;
+  /** Where each message must live, given the run's attempts (the executor knows the specs in force). */
+  readonly expectedShard: (attempts: Observations['attempts']) => (messageId: string) => string | null;
+  readonly expectedRefusals: readonly ExpectedRefusal[];
+}
+
+export interface Observed {
+  readonly observations: Observations;
+  readonly facts: HistoryFacts;
+  readonly unknown: UnknownResolution;
+}
+
+/**
+ * The one translation from what a run stored (its history, and what the replicas held and
+ * logged) into what the checkers read: acknowledged and produced ids, attempts, the unknown
+ * outcomes settled against the servers' logs, messages the server accepted twice (for classes
+ * without a token), the tokens the server received.
+ */
+export function observe(input: ObserveInput): Observed {
+  const facts = factsFromHistory(input.events, input.guarantee, input.generation);
+  const kills = eventsOfType(input.events, 'fault-start').filter((start) => start.fault === 'replica_kill');
+  const lostLogAfter = (endpoint: string, at: number) => kills.some((kill) => kill.at >= at && kill.targets.includes(input.replicaOf(endpoint) ?? ''));
+  const unknown = resolveUnknownOutcomes(facts.attempts, input.truth.serverInserts, lostLogAfter);
+  const observations: Observations = {
+    guarantee: input.guarantee,
+    attempts: facts.attempts,
+    acknowledged: facts.acknowledged,
+    produced: facts.produced,
+    replicas: input.truth.replicas,
+    viaDistributed: input.truth.viaDistributed,
+    acceptedTwice: input.sendsToken ? new Set() : acceptedTwice(facts.attempts, input.truth.serverInserts),
+    expectedShard: input.expectedShard(facts.attempts),
+    refusals: facts.refusals,
+    expectedRefusals: input.expectedRefusals,
+    sendsToken: input.sendsToken,
+    serverTokens: new Map(input.truth.serverInserts.map((insert) => [insert.queryId, insert.token])),
+  };
+  return { observations, facts, unknown };
+}
