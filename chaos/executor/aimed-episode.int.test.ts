@@ -92,6 +92,6 @@ describe('faults aimed at the sink’s next INSERT', { timeout: 240_000 }, () =>
     record.close();
     const history = await supervisor.close();
     expect(eventsOfType(history.events, 'fault-missed').map((event) => event.reason)).toEqual(['armed on the next INSERT: the writes ended without an INSERT']);
-    expect(faultEvidence(history.events, []).missed).toEqual(["reset_peer(the INSERT's response): armed on the next INSERT: the writes ended without an INSERT"]);
+    expect(faultEvidence(history.events, []).missed).toEqual([{ fault: 'reset_peer', reason: "reset_peer(the INSERT's response): armed on the next INSERT: the writes ended without an INSERT" }]);
   });
 });

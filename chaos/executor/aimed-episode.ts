@@ -74,10 +74,11 @@ export async function aimedEpisode(deps: EpisodeDeps, episode: Episode, deadline
       gate.openRequest();
       await episode.meanwhile?.(attempt);
       if (!plan.holds) await raceDeadline([gate.ended.catch(() => undefined)], UNTIL_ENDED_LIMIT_MS, undefined);
-      else if (fault.probe !== undefined) await fault.probe(nemesis, window, Date.now() + Math.max(episode.holdMs, WITNESS_LIMIT_MS));
+      else if (fault.effect === 'witness' && fault.probe !== undefined) await fault.probe(nemesis, window, Date.now() + Math.max(episode.holdMs, WITNESS_LIMIT_MS));
       else await delay(episode.holdMs);
+      const healStartedAt = Date.now();
       await fault.heal(nemesis, window);
-      record.end(id, window);
+      record.end(id, window, healStartedAt);
     } catch (error) {
       await fault.heal(nemesis, window).catch(() => undefined);
       throw error;

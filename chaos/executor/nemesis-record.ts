@@ -30,8 +30,8 @@ export class NemesisRecord {
     return this.windows;
   }
 
-  end(id: number, window: FaultWindow): void {
-    this.history.append({ type: 'fault-end', window: id, fault: window.type, ...(window.verified === undefined ? {} : { verified: window.verified }) });
+  end(id: number, window: FaultWindow, healStartedAt: number): void {
+    this.history.append({ type: 'fault-end', window: id, fault: window.type, healStartedAt, ...(window.verified === undefined ? {} : { verified: window.verified }) });
   }
 
   missed(plan: FaultPlan, reason: string): void {

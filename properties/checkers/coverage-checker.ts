@@ -1,11 +1,12 @@
 import type { CheckResult } from './check-result.ts';
+import type { MissedFault } from './fault-evidence.ts';
 
 /** What a run observed happening, gathered from the stored history and ClickHouse's own logs. */
 export interface Evidence {
   /** Fault type -> times it met the INSERT it was aimed at (or was witnessed on the cluster). */
   readonly faultsFired: ReadonlyMap<string, number>;
   /** Faults that were armed or applied and acted on nothing, with the reason. */
-  readonly faultsMissed: readonly string[];
+  readonly faultsMissed: readonly MissedFault[];
   readonly unknownOutcomes: number;
   /** Unknown-outcome INSERTs the server finished (committed, or dropped as a duplicate). */
   readonly unknownLanded: number;
@@ -52,7 +53,7 @@ export function missingCoverage(declared: Coverage, evidence: Evidence): string[
   const missing: string[] = [];
   for (const fault of declared.faults) {
     if ((evidence.faultsFired.get(fault) ?? 0) > 0) continue;
-    const why = evidence.faultsMissed.filter((line) => line.startsWith(`${fault}(`));
+    const why = evidence.faultsMissed.filter((miss) => miss.fault === fault).map((miss) => miss.reason);
     missing.push(`fault ${fault} never met an INSERT${why.length > 0 ? ` (${why.join('; ')})` : ''}`);
   }
   for (const point of declared.crashPoints ?? []) if ((evidence.crashes.get(point) ?? 0) === 0) missing.push(`no crash at ${point}`);

@@ -28,7 +28,7 @@ describe('CoverageLedger', () => {
   it('a fault a later run draws is owed too, with the reason it missed', () => {
     const ledger = new CoverageLedger();
     ledger.add({ faults: ['reset_peer'] }, evidence({ faultsFired: new Map([['reset_peer', 1]]) }));
-    ledger.add({ faults: ['latency'] }, evidence({ faultsMissed: ["latency(the INSERT's link, 200ms±0): armed on the next INSERT: the writes ended without an INSERT"] }));
+    ledger.add({ faults: ['latency'] }, evidence({ faultsMissed: [{ fault: 'latency', reason: "latency(the INSERT's link, 200ms±0): armed on the next INSERT: the writes ended without an INSERT" }] }));
     expect(ledger.missing()).toEqual(["fault latency never met an INSERT (latency(the INSERT's link, 200ms±0): armed on the next INSERT: the writes ended without an INSERT)"]);
   });
 

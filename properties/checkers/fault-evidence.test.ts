@@ -32,14 +32,14 @@ const aimed = (window: number, fault: string, effect: 'error' | 'slow' | 'blocke
     ...(slowerThanMs === undefined ? {} : { slowerThanMs }),
     aimedAt: { gate: window, queryId, attempt: 1, endpoint: 'a:1' },
   });
-const healed = (window: number, fault: string, at: number, verified?: boolean) => stamped(at, { type: 'fault-end', window, fault, ...(verified === undefined ? {} : { verified }) });
+const healed = (window: number, fault: string, at: number, verified?: boolean) => stamped(at, { type: 'fault-end', window, fault, healStartedAt: at - 5, ...(verified === undefined ? {} : { verified }) });
 
 describe('faultEvidence', () => {
   it('counts an error fault when the INSERT it was aimed at did not end ok', () => {
     const events = [aimed(1, 'reset_peer', 'error', 'q1'), healed(1, 'reset_peer', 140), aimed(2, 'limit_data', 'error', 'q2'), healed(2, 'limit_data', 140)];
     const result = faultEvidence(events, [attempt('q1'), attempt('q2', { outcome: 'ok' })]);
     expect(result.fired).toEqual(new Map([['reset_peer', 1]]));
-    expect(result.missed).toEqual(['limit_data(x): the aimed INSERT q2 still succeeded']);
+    expect(result.missed).toEqual([{ fault: 'limit_data', reason: 'limit_data(x): the aimed INSERT q2 still succeeded' }]);
   });
 
   it('judges slowness on the aimed INSERT itself', () => {
@@ -52,14 +52,23 @@ describe('faultEvidence', () => {
     const kill = (verified: boolean, endedAt: number, outcome: AttemptRecord['outcome']) =>
       faultEvidence([aimed(1, 'replica_pause', 'blocked', 'q1'), healed(1, 'replica_pause', 1_000, verified)], [attempt('q1', { outcome, endedAt })]).fired.get('replica_pause');
     expect(kill(true, 1_200, 'ok')).toBe(1);
+    // Ended between the process continuing and the heal being written down: still blocked.
+    expect(kill(true, 997, 'ok')).toBe(1);
     expect(kill(true, 300, 'failed')).toBe(1);
     expect(kill(true, 300, 'ok')).toBeUndefined();
     expect(kill(false, 1_200, 'ok')).toBeUndefined();
   });
 
+  it('a fault healed right after its INSERT started proves nothing by the INSERT ending later', () => {
+    const events = [aimed(1, 'keeper_link_cut', 'blocked', 'q1'), healed(1, 'keeper_link_cut', 125)];
+    expect(faultEvidence(events, [attempt('q1', { outcome: 'ok', startedAt: 110, endedAt: 300 })]).missed).toEqual([
+      { fault: 'keeper_link_cut', reason: 'keeper_link_cut(x): healed 10 ms after the aimed INSERT started, too soon to show it was blocked' },
+    ]);
+  });
+
   it('a witnessed fault fires only when the nemesis saw its effect', () => {
     expect(faultEvidence([aimed(1, 'interserver_cut', 'witness', 'q1'), healed(1, 'interserver_cut', 500, true)], []).fired.get('interserver_cut')).toBe(1);
-    expect(faultEvidence([aimed(1, 'interserver_cut', 'witness', 'q1'), healed(1, 'interserver_cut', 500, false)], []).missed).toEqual(['interserver_cut(x): the cluster never showed its effect']);
+    expect(faultEvidence([aimed(1, 'interserver_cut', 'witness', 'q1'), healed(1, 'interserver_cut', 500, false)], []).missed).toEqual([{ fault: 'interserver_cut', reason: 'interserver_cut(x): the cluster never showed its effect' }]);
   });
 
   it('a fault never healed, one whose INSERT is missing, and one that never met an INSERT all fire nothing', () => {
@@ -71,7 +80,7 @@ describe('faultEvidence', () => {
     ];
     const result = faultEvidence(events, [attempt('q1')]);
     expect(result.fired.size).toBe(0);
-    expect(result.missed).toEqual([
+    expect(result.missed.map((miss) => miss.reason)).toEqual([
       'reset_peer(x): never healed (the run ended inside it)',
       'timeout(x): the INSERT it was aimed at is not in the history',
       'latency(x): armed on the next INSERT: no INSERT started within 30 s',

@@ -2,12 +2,20 @@ import { eventsOfType } from '../../harness/flow/history/history-reader.ts';
 import type { FaultEndEvent, FaultStartEvent, Stamped } from '../../harness/flow/history/history-events.ts';
 import type { AttemptRecord } from './observations.ts';
 
+/** A fault that was applied or armed and acted on nothing, and why. */
+export interface MissedFault {
+  readonly fault: string;
+  readonly reason: string;
+}
+
 export interface FaultEvidence {
   /** Fault type -> times it met the INSERT it was aimed at (or was witnessed on the cluster). */
   readonly fired: ReadonlyMap<string, number>;
-  /** One line per fault that was applied or armed and never acted on anything. */
-  readonly missed: readonly string[];
+  readonly missed: readonly MissedFault[];
 }
+
+/** Held by the fault at least this long before its heal (an unfaulted INSERT here takes 15-65 ms). */
+export const BLOCKED_MIN_MS = 200;
 
 /**
  * Which faults of a run demonstrably fired, from the stored history alone: each `fault-start`
@@ -19,15 +27,15 @@ export function faultEvidence(events: readonly Stamped[], attempts: readonly Att
   const byQuery = new Map(attempts.map((attempt) => [attempt.queryId, attempt]));
   const ends = new Map(eventsOfType(events, 'fault-end').map((end) => [end.window, end]));
   const fired = new Map<string, number>();
-  const missed: string[] = [];
+  const missed: MissedFault[] = [];
   for (const start of eventsOfType(events, 'fault-start')) {
     const end = ends.get(start.window);
     const aimed = start.aimedAt === undefined ? undefined : byQuery.get(start.aimedAt.queryId);
     const reason = notFired(start, end, aimed);
     if (reason === undefined) fired.set(start.fault, (fired.get(start.fault) ?? 0) + 1);
-    else missed.push(`${start.description}: ${reason}`);
+    else missed.push({ fault: start.fault, reason: `${start.description}: ${reason}` });
   }
-  for (const miss of eventsOfType(events, 'fault-missed')) missed.push(`${miss.description}: ${miss.reason}`);
+  for (const miss of eventsOfType(events, 'fault-missed')) missed.push({ fault: miss.fault, reason: `${miss.description}: ${miss.reason}` });
   return { fired, missed };
 }
 
@@ -43,8 +51,12 @@ function notFired(start: Stamped<FaultStartEvent>, end: Stamped<FaultEndEvent> |
       return aimed.outcome !== 'ok' ? undefined : `the aimed INSERT ${aimed.queryId} still succeeded`;
     case 'slow':
       return aimed.endedAt - aimed.startedAt >= (start.slowerThanMs ?? 0) ? undefined : `the aimed INSERT took ${Math.round(aimed.endedAt - aimed.startedAt)} ms, less than ${start.slowerThanMs} ms`;
-    case 'blocked':
-      return aimed.outcome !== 'ok' || aimed.endedAt >= end.at ? undefined : `the aimed INSERT ${aimed.queryId} succeeded before the heal`;
+    case 'blocked': {
+      if (aimed.outcome !== 'ok') return undefined;
+      const healStart = end.healStartedAt ?? end.at;
+      if (healStart - aimed.startedAt < BLOCKED_MIN_MS) return `healed ${Math.round(healStart - aimed.startedAt)} ms after the aimed INSERT started, too soon to show it was blocked`;
+      return aimed.endedAt >= healStart ? undefined : `the aimed INSERT ${aimed.queryId} succeeded before the heal`;
+    }
     case 'traffic':
       return aimed.sent ? undefined : `the aimed INSERT ${aimed.queryId} never sent its body`;
   }

@@ -249,9 +249,10 @@ export interface ReconfiguredEvent {
 /**
  * How a fault shows that it met the sink's traffic, judged on the INSERT it was aimed at (or on
  * the cluster for `witness`): `error` — that INSERT did not end `ok`; `slow` — it took at least
- * `slowerThanMs`; `blocked` — it did not end `ok`, or could not end before the heal; `traffic` —
- * its body went through the faulted link; `witness` — the nemesis saw the effect on the cluster
- * (a replica's failing fetches, lost Keeper session) and says so in `fault-end`.
+ * `slowerThanMs`; `blocked` — it did not end `ok`, or the fault held it for a while (200 ms,
+ * several unfaulted INSERTs) and it ended only after the heal began; `traffic` — its body went
+ * through the faulted link; `witness` — the nemesis saw the effect on the cluster (a replica's
+ * failing fetches) and says so in `fault-end`.
  */
 export type FaultEffect = 'error' | 'slow' | 'blocked' | 'traffic' | 'witness';
 
@@ -279,6 +280,8 @@ export interface FaultEndEvent {
   readonly type: 'fault-end';
   readonly window: number;
   readonly fault: string;
+  /** When the heal began (a process continued, a proxy came back): a blocked INSERT ends after it. */
+  readonly healStartedAt?: number;
   /** Process and witness faults: the nemesis observed the effect itself (process state, a replica's tables). */
   readonly verified?: boolean;
 }
