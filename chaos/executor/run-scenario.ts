@@ -89,17 +89,7 @@ const TABLE = 'events';
 
 export function scenarioContext(options: Pick<ScenarioRunOptions, 'cluster'>, spec: RawSinkSpec): ScenarioContext {
   const description = options.cluster.description;
-  const named = new Set<string>();
-  const parameters = spec.parameters;
-  for (const host of [parameters.host, ...((parameters.hosts as string[] | undefined) ?? []), ...Object.values((parameters.shard_hosts as Record<string, string[]> | undefined) ?? {}).flat()]) {
-    if (typeof host === 'string') named.add(host);
-  }
-  const specReplicas = description.shards.flatMap((shard) =>
-    shard.replicas
-      .filter((replica) => named.has(new URL(replica.http).hostname))
-      .map((replica) => ({ name: replica.name, shard: shard.name, clientProxy: replica.proxies.client, keeperProxies: replica.proxies.keepers })),
-  );
-  return { description, specReplicas, keepers: description.keepers.map((keeper) => keeper.name), spec };
+  return { description, keepers: description.keepers.map((keeper) => keeper.name), spec };
 }
 
 export function arbRunInput(options: Pick<ScenarioRunOptions, 'cluster' | 'scenario' | 'sinkClass'>): fc.Arbitrary<RunInput> {

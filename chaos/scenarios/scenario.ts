@@ -7,11 +7,9 @@ import type { Coverage } from '../../properties/checkers/coverage-checker.ts';
 import type { Workload } from '../../properties/arbitraries/arb-workload.ts';
 import type { ChaosCommand } from '../../properties/model/commands.ts';
 
-/** What a scenario knows of the cluster when it generates a schedule for one spec. */
+/** What a scenario knows of the cluster when it generates a schedule for one spec (faults are aimed later, at the INSERT they meet). */
 export interface ScenarioContext {
   readonly description: ClusterDescription;
-  /** Replicas whose client endpoints the spec names, with their proxies. */
-  readonly specReplicas: readonly { readonly name: string; readonly shard: string; readonly clientProxy: string; readonly keeperProxies: readonly string[] }[];
   readonly keepers: readonly string[];
   /** The spec the run starts with (topology scenarios derive their changes from it). */
   readonly spec: RawSinkSpec;
