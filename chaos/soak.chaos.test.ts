@@ -17,16 +17,15 @@ describe('npm run soak on the embedded cluster', () => {
       ['--import', 'tsx', SOAK, '--duration', '1s', '--profile', 'ci', '--sink', 'AtMostOnceClickHouseSink', '--scenario', 'live-reconfigure', '--seed', '5', '--report-dir', reportDir],
       { encoding: 'utf8', timeout: 180_000 },
     );
-    // What is under test is the soak loop; the scenario's own verdict is the chaos job's business
-    // (a violation would still fail here: neither pass nor inconclusive).
+    // Coverage is earned within the budget, so one iteration of a healthy sink passes.
     expect(result.stderr).toContain('soak #1: [1/1] AtMostOnceClickHouseSink / live-reconfigure: ');
     expect(result.stderr).not.toContain('soak #2');
     const lines = readFileSync(join(reportDir, 'soak-trend.jsonl'), 'utf8').trim().split('\n');
     expect(lines).toHaveLength(1);
     const line = JSON.parse(lines[0] ?? '{}');
     expect(line).toMatchObject({ iteration: 1, seed: 5 });
-    expect(['pass', 'inconclusive']).toContain(line.verdict);
-    expect(result.status).toBe(line.verdict === 'pass' ? 0 : 1);
+    expect(line.verdict).toBe('pass');
+    expect(result.status).toBe(0);
     expect(Object.keys(line.cluster_peak_rss_mib).sort()).toEqual(['k1', 's1r1', 's1r2', 's2r1', 's2r2', 'toxiproxy']);
     for (const peak of Object.values(line.cluster_peak_rss_mib)) expect(peak).toBeGreaterThan(10);
     const atMostOnce = line.classes.AtMostOnceClickHouseSink;
