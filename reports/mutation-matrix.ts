@@ -46,7 +46,7 @@ const median = (values: readonly number[]): number | undefined => (values.length
 const range = (values: readonly number[], digits = 0) => (values.length === 0 ? '—' : `${median(values)?.toFixed(digits)} / ${Math.max(...values).toFixed(digits)}`);
 
 /** One line per row, the figures a reader asks for first. */
-export function rowFigures(row: MatrixRow): { caught: string; runs: string; seconds: string; shrink: string; replay: string } {
+function rowFigures(row: MatrixRow): { caught: string; runs: string; seconds: string; shrink: string; replay: string } {
   const good = row.detections.filter((d) => (row.kind === 'control' ? d.verdict === 'pass' : d.caughtInCategory)).length;
   const pick = (f: (d: Detection) => number | undefined) => row.detections.map(f).filter((v): v is number => v !== undefined);
   const shrink = pick((d) => d.shrink?.seconds);

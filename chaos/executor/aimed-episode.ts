@@ -9,7 +9,7 @@ import { BackgroundWrite } from './background-write.ts';
 import type { NemesisRecord } from './nemesis-record.ts';
 
 /** How long an armed fault waits for the sink's next INSERT before it counts as missed. */
-export const ARM_DEADLINE_MS = 30_000;
+const ARM_DEADLINE_MS = 30_000;
 /** A fault healed when its INSERT ended still gives up waiting after this (every wait has a deadline). */
 const UNTIL_ENDED_LIMIT_MS = 20_000;
 /** A witnessed fault holds until its witness saw it, or this long at least (the witness returns at once when it does). */

@@ -15,7 +15,7 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
  * A drain that ends because the sink refused to start (the topology guard) or gave up: the sink's
  * own behaviour, recorded in the history and judged by the checkers, never a harness failure.
  */
-export function isSinkOutcome(error: unknown): boolean {
+function isSinkOutcome(error: unknown): boolean {
   return isHarnessError(error, 'FLOW_PARTITION_REFUSED') || isHarnessError(error, 'FLOW_DELIVERY_FAILED');
 }
 

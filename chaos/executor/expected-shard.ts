@@ -9,7 +9,7 @@ import { clusterShardOf } from './topology-key.ts';
 const shardHostsOf = (spec: RawSinkSpec) => spec.parameters.shard_hosts as Record<string, string[]> | undefined;
 
 /** The sharded routing layout of a spec (shard names, key columns); none for `host` / `hosts`. */
-export function routingLayout(spec: RawSinkSpec): RoutingLayout | undefined {
+function routingLayout(spec: RawSinkSpec): RoutingLayout | undefined {
   const shardHosts = shardHostsOf(spec);
   if (shardHosts === undefined) return undefined;
   return { shards: Object.keys(shardHosts), keyColumns: (spec.parameters.sharding_key_columns as string[] | undefined) ?? [] };

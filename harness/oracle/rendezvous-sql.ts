@@ -25,7 +25,7 @@ const be32Literal = (n: number): string => `unhex('${n.toString(16).padStart(8, 
 const be32 = (expression: string): string => `unhex(leftPad(hex(toUInt32(${expression})), 8, '0'))`;
 
 /** The SQL expression of the routing key's bytes over the row's columns (`id` and the key columns). */
-export function routingKeySql(keyColumns: readonly string[]): string {
+function routingKeySql(keyColumns: readonly string[]): string {
   if (keyColumns.length === 0) return 'id';
   for (const column of keyColumns) if (!SAFE_COLUMN.test(column)) throw new Error(`not a plain column name: '${column}'`);
   const fields = keyColumns.map((column) => `${be32(`1 + length(${column})`)}, 's', ${column}`);

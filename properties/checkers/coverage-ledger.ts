@@ -46,7 +46,7 @@ export function addEvidence(a: Evidence, b: Evidence): Evidence {
 }
 
 /** Two declarations as one: every fault, point and change of either; an event either requires. */
-export function addCoverage(a: Coverage, b: Coverage): Coverage {
+function addCoverage(a: Coverage, b: Coverage): Coverage {
   const any = (pick: (c: Coverage) => boolean | undefined) => pick(a) === true || pick(b) === true;
   return {
     faults: union(a.faults, b.faults),

@@ -15,7 +15,7 @@ export interface FaultEvidence {
 }
 
 /** Held by the fault at least this long before its heal (an unfaulted INSERT here takes 15-65 ms). */
-export const BLOCKED_MIN_MS = 200;
+const BLOCKED_MIN_MS = 200;
 
 /**
  * Which faults of a run demonstrably fired, from the stored history alone: each `fault-start`

@@ -36,7 +36,7 @@ export interface GateChannel {
   hold(phase: GatePhase, attempt: GatedAttempt, outcome?: InsertOutcome): Promise<void>;
 }
 
-export const GATE_HOLD_LIMIT_MS = 60_000;
+const GATE_HOLD_LIMIT_MS = 60_000;
 
 export class InsertGates {
   private readonly armed = new Map<number, GatePlan>();
