@@ -42,8 +42,9 @@ export function declaredCoverage(scenario: ScenarioDefinition, sinkClass: SinkCl
   const faults = [...new Set(commands.filter((c): c is FaultEpisode => c instanceof FaultEpisode).map((c) => c.plan.type))];
   const crashPoints = [...new Set(commands.filter((c): c is CrashSink => c instanceof CrashSink).map((c) => c.point))];
   const refusedChanges = [...new Set(commands.filter((c): c is RestartWithSpec => c instanceof RestartWithSpec && c.refusal).map((c) => c.label))];
-  const serverDedupOff = !SINK_CLASSES[sinkClass].usesDedupToken;
-  return { serverDedupOff, ...scenario.coverage(sinkClass), faults, crashPoints, refusedChanges };
+  const descriptor = SINK_CLASSES[sinkClass];
+  // Every class owes what its own mechanism turns on: a run without server dedup (no token), an epoch of several batches (batching).
+  return { serverDedupOff: !descriptor.usesDedupToken, multiBatchEpoch: descriptor.batching, ...scenario.coverage(sinkClass), faults, crashPoints, refusedChanges };
 }
 
 /**
@@ -110,6 +111,7 @@ export function checkRun(input: CheckInput): RunCheck {
     queueDrops: facts.queueDrops,
     serverDedupOffRuns: input.serverDedupOff ? 1 : 0,
     acceptedTwice: observations.acceptedTwice.size,
+    multiBatchEpochs: facts.multiBatchEpochs,
   };
   const coverage = declaredCoverage(input.scenario, input.sinkClass, input.commands);
   const check = checkScenario(observations, coverage, evidence);

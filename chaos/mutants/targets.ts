@@ -12,8 +12,8 @@ const twoNamesOneTable = (target: SpecTarget): fc.Arbitrary<RawSinkSpec> => {
   return arbSinkSpec(target).map((spec) => ({
     ...spec,
     parameters: { ...spec.parameters, shard_hosts: { a: [r1], b: [r2] }, sharding_key_columns: undefined },
-    // Batches large enough that both shard names get rows of one batch.
-    dynamic_parameters: { ...spec.dynamic_parameters, max_rows_per_batch: 16, max_bytes_per_batch: 5_242_880 },
+    // Batches of four rows: both shard names mostly get rows of one batch, and epochs cut into several.
+    dynamic_parameters: { ...spec.dynamic_parameters, max_rows_per_batch: 4, max_bytes_per_batch: 5_242_880 },
   }));
 };
 

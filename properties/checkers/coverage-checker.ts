@@ -29,6 +29,8 @@ export interface Evidence {
   readonly serverDedupOffRuns: number;
   /** Token-less classes: messages the server accepted in two INSERTs (one of them maybe dropped as a duplicate). */
   readonly acceptedTwice: number;
+  /** Batching classes: committed epochs cut into more than one batch. */
+  readonly multiBatchEpochs: number;
 }
 
 /** The "sometimes" events a scenario declares; a pass requires every one of them. */
@@ -46,6 +48,8 @@ export interface Coverage {
   readonly queueDrop?: boolean;
   /** A token-less class must run at least once without the server's block dedup, which could hide its duplicates. */
   readonly serverDedupOff?: boolean;
+  /** A batching class must cut an epoch into several batches, each under its own token. */
+  readonly multiBatchEpoch?: boolean;
 }
 
 /** What of the declared coverage never happened, one line each (empty: all of it happened). */
@@ -65,6 +69,7 @@ export function missingCoverage(declared: Coverage, evidence: Evidence): string[
   for (const change of declared.refusedChanges ?? []) if ((evidence.refusedChanges.get(change) ?? 0) === 0) missing.push(`no refusal under '${change}'`);
   if (declared.reconfiguredInFlight && evidence.reconfiguredInFlight === 0) missing.push('no reconfiguration met an INSERT in flight');
   if (declared.queueDrop && evidence.queueDrops === 0) missing.push('the at-most-once queue never overflowed');
+  if (declared.multiBatchEpoch && evidence.multiBatchEpochs === 0) missing.push('no epoch was cut into several batches');
   if (declared.serverDedupOff && evidence.serverDedupOffRuns === 0) missing.push("no run with the server's block dedup off (its duplicates could have been hidden)");
   return missing;
 }

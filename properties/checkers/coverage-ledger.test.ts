@@ -32,6 +32,14 @@ describe('CoverageLedger', () => {
     expect(ledger.missing()).toEqual(["fault latency never met an INSERT (latency(the INSERT's link, 200ms±0): armed on the next INSERT: the writes ended without an INSERT)"]);
   });
 
+  it('owes a batching class an epoch cut into several batches', () => {
+    const ledger = new CoverageLedger();
+    ledger.add({ faults: [], multiBatchEpoch: true }, evidence({}));
+    expect(ledger.missing()).toEqual(['no epoch was cut into several batches']);
+    ledger.add({ faults: [] }, evidence({ multiBatchEpochs: 2 }));
+    expect(ledger.complete).toBe(true);
+  });
+
   it('owes each topology change its own refusal', () => {
     const ledger = new CoverageLedger();
     ledger.add({ faults: [], refusedChanges: ['shard s2 added', 'shard s2 removed'] }, evidence({ refusedChanges: new Map([['shard s2 added', 1]]) }));

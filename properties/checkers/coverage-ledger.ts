@@ -23,6 +23,7 @@ export const NO_EVIDENCE: Evidence = {
   queueDrops: 0,
   serverDedupOffRuns: 0,
   acceptedTwice: 0,
+  multiBatchEpochs: 0,
 };
 
 /** Two runs' evidence as one: counts add up, reasons are kept. */
@@ -42,6 +43,7 @@ export function addEvidence(a: Evidence, b: Evidence): Evidence {
     queueDrops: a.queueDrops + b.queueDrops,
     serverDedupOffRuns: a.serverDedupOffRuns + b.serverDedupOffRuns,
     acceptedTwice: a.acceptedTwice + b.acceptedTwice,
+    multiBatchEpochs: a.multiBatchEpochs + b.multiBatchEpochs,
   };
 }
 
@@ -60,6 +62,7 @@ function addCoverage(a: Coverage, b: Coverage): Coverage {
     reconfiguredInFlight: any((c) => c.reconfiguredInFlight),
     queueDrop: any((c) => c.queueDrop),
     serverDedupOff: any((c) => c.serverDedupOff),
+    multiBatchEpoch: any((c) => c.multiBatchEpoch),
   };
 }
 

@@ -18,6 +18,8 @@ export interface HistoryFacts {
   readonly reconfiguredInFlight: number;
   /** At-most-once queue mode: messages the full queue refused (`dropped` acks). */
   readonly queueDrops: number;
+  /** Batching classes: committed epochs cut into more than one batch (each batch its own token). */
+  readonly multiBatchEpochs: number;
 }
 
 /**
@@ -90,5 +92,6 @@ export function factsFromHistory(events: readonly Stamped[], guarantee: Delivery
     crashes,
     reconfiguredInFlight,
     queueDrops: eventsOfType(events, 'acks').reduce((total, acks) => total + acks.acks.filter(({ ack }) => ack === 'dropped').length, 0),
+    multiBatchEpochs: eventsOfType(events, 'epoch-commit').filter((commit) => commit.batches.length > 1).length,
   };
 }
