@@ -92,17 +92,30 @@ export function scenarioContext(options: Pick<ScenarioRunOptions, 'cluster'>, sp
   return { description, keepers: description.keepers.map((keeper) => keeper.name), spec };
 }
 
+/**
+ * A batching spec whose batches hold fewer rows than an epoch: every epoch is cut into several
+ * batches, each under its own token (the batching classes' own mechanism, owed by coverage),
+ * by construction rather than by the luck of two independent draws.
+ */
+function severalBatchesPerEpoch(spec: RawSinkSpec, workload: Workload): RawSinkSpec {
+  const rows = spec.dynamic_parameters.max_rows_per_batch;
+  if (typeof rows !== 'number' || rows < workload.messagesPerEpoch) return spec;
+  return { ...spec, dynamic_parameters: { ...spec.dynamic_parameters, max_rows_per_batch: Math.max(1, workload.messagesPerEpoch - 1) } };
+}
+
 export function arbRunInput(options: Pick<ScenarioRunOptions, 'cluster' | 'scenario' | 'sinkClass'>): fc.Arbitrary<RunInput> {
   const endpoints = clusterEndpoints(options.cluster.description);
   const target = { sinkClass: options.sinkClass, name: 'chaos_sink', database: PLACEHOLDER_DATABASE, table: `${TABLE}_rep`, endpoints };
   const workload = (options.scenario.workload ?? arbWorkload()).map((w) => (options.scenario.partitions === undefined ? w : { ...w, partitions: options.scenario.partitions }));
+  const specs = options.scenario.specs?.(target) ?? arbSinkSpec(target, options.scenario.forms ? { forms: options.scenario.forms } : {});
   return fc.record({
-    workload,
     sourceSeed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
-    specAndCommands: (options.scenario.specs?.(target) ?? arbSinkSpec(target, options.scenario.forms ? { forms: options.scenario.forms } : {})).chain((spec) =>
-      options.scenario.commands(scenarioContext(options, spec)).map((commands) => ({ spec, commands })),
+    rest: workload.chain((w) =>
+      specs
+        .map((spec) => severalBatchesPerEpoch(spec, w))
+        .chain((spec) => options.scenario.commands(scenarioContext(options, spec)).map((commands) => ({ workload: w, spec, commands }))),
     ),
-  }).map(({ workload: w, sourceSeed, specAndCommands }) => ({ workload: w, sourceSeed, ...specAndCommands }));
+  }).map(({ sourceSeed, rest }) => ({ sourceSeed, ...rest }));
 }
 
 /**
