@@ -16,9 +16,9 @@ export const WRAPPER_MUTANTS = {
     why: 'A token built from something that differs between processes (a per-process counter, a random salt, the worker id) is unique and stable within one process, so every test that retries in place passes; only a replay after a restart carries another token, and ClickHouse inserts the batch again.',
   },
   'shard-suffix-dropped': {
-    category: 'lost',
+    category: 'token-not-as-owed',
     classes: ['ShardedClickHouseBatchingSink'],
-    why: 'The batch token alone already looks unique; the `:<shard>` suffix seems redundant until two shard names point at one table, where the second shard\'s part of every batch is dropped as a duplicate of the first.',
+    why: 'The batch token alone already looks unique; the `:<shard>` suffix seems redundant until two shard names point at one table, where the second shard\'s part of a batch is dropped as a duplicate of the first (lost rows, whenever a batch has rows for both names).',
   },
   'topology-guard-disabled': {
     category: 'refusal-missing',
