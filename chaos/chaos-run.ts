@@ -35,6 +35,8 @@ export interface ChaosRunOptions {
   readonly serverDedup: ServerDedupMode;
   readonly log: Logger;
   readonly progress: (line: string) => void;
+  /** Aborted by an interrupt: the scenario in flight and those not started are `interrupted`. */
+  readonly signal?: AbortSignal;
 }
 
 /** Keeps the cluster's own logs with the report (the cluster directory goes away on down). */
@@ -87,26 +89,37 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
     for (const [index, { sinkClass, scenario }] of pairs.entries()) {
       const dir = join(runDir, `${sinkClass}__${scenario.name}`);
       let result: ScenarioResult;
-      try {
-        const outcome = await runScenario({
-          cluster,
-          toxiproxy,
-          scenario,
-          sinkClass,
-          budget: BUDGETS[options.profile],
-          seed: options.seed,
-          path: options.path,
-          dir,
-          log: options.log.child({ sinkClass, scenario: scenario.name }),
-          serverDedup: options.serverDedup,
-        });
-        result = scenarioResult(scenario, sinkClass, outcome, options.seed);
-      } catch (error) {
-        result = infraResult(scenario, sinkClass, options.seed, describeError(error));
+      if (options.signal?.aborted === true) {
+        result = interruptedResult(scenario, sinkClass, options.seed, 'not started: the runner was interrupted');
+      } else {
+        const started = Date.now();
+        try {
+          const outcome = await untilAborted(
+            runScenario({
+              cluster,
+              toxiproxy,
+              scenario,
+              sinkClass,
+              budget: BUDGETS[options.profile],
+              seed: options.seed,
+              path: options.path,
+              dir,
+              log: options.log.child({ sinkClass, scenario: scenario.name }),
+              serverDedup: options.serverDedup,
+            }),
+            options.signal,
+          );
+          result =
+            outcome === undefined
+              ? interruptedResult(scenario, sinkClass, options.seed, `interrupted after ${((Date.now() - started) / 1000).toFixed(1)} s: ${String((options.signal?.reason as Error | undefined)?.message ?? 'aborted')}`)
+              : scenarioResult(scenario, sinkClass, outcome, options.seed);
+        } catch (error) {
+          result = infraResult(scenario, sinkClass, options.seed, describeError(error));
+        }
       }
       results.set(sinkClass, [...(results.get(sinkClass) ?? []), result]);
       const shrunk = result.shrinkRuns > 0 ? ` + ${result.shrinkRuns} shrink steps` : '';
-      options.progress(`[${index + 1}/${pairs.length}] ${sinkClass} / ${scenario.name}: ${result.verdict} (${result.runs} runs${shrunk}, ${(result.durationMs / 1000).toFixed(1)} s)${result.verdict === 'pass' ? '' : ` — ${result.replayCommand}`}`);
+      options.progress(`[${index + 1}/${pairs.length}] ${sinkClass} / ${scenario.name}: ${result.verdict} (${result.runs} runs${shrunk}, ${(result.durationMs / 1000).toFixed(1)} s)${result.verdict === 'pass' || result.verdict === 'interrupted' ? '' : ` — ${result.replayCommand}`}`);
     }
   } finally {
     clusterMemory = (await cluster.memoryUsage().catch(() => undefined)) ?? null;
@@ -142,11 +155,44 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
   return run;
 }
 
+/**
+ * The work's result, or undefined once `signal` aborts. The work is left running: the cluster
+ * going down under it ends it, and the process exits right after the report is written.
+ */
+async function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
+  if (signal === undefined) return work;
+  work.catch(() => undefined);
+  if (signal.aborted) return undefined;
+  return new Promise<T | undefined>((resolve, reject) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
 function infraResult(scenario: ScenarioDefinition, sinkClass: SinkClassName, seed: number, error: string): ScenarioResult {
+  return unjudgedResult(scenario, sinkClass, seed, 'infra-error', error);
+}
+
+function interruptedResult(scenario: ScenarioDefinition, sinkClass: SinkClassName, seed: number, note: string): ScenarioResult {
+  return unjudgedResult(scenario, sinkClass, seed, 'interrupted', note);
+}
+
+/** A scenario that produced no judged run: the harness failed, or a signal stopped it. */
+function unjudgedResult(scenario: ScenarioDefinition, sinkClass: SinkClassName, seed: number, verdict: 'infra-error' | 'interrupted', note: string): ScenarioResult {
   return {
     name: scenario.name,
     sinkClass,
-    verdict: 'infra-error',
+    verdict,
     seed,
     replayCommand: replayCommand({ sinkClass, scenario: scenario.name, seed }),
     runs: 0,
@@ -163,7 +209,7 @@ function infraResult(scenario: ScenarioDefinition, sinkClass: SinkClassName, see
     serverDedup: null,
     faults: {},
     anomalies: [],
-    notes: [error],
+    notes: [note],
     commands: [],
   };
 }

@@ -1,7 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeError } from '../harness/errors.ts';
+import { installInterrupt, interruptExitCode } from '../harness/cli/interrupt.ts';
+import { prepareWritableDir } from '../harness/cli/writable-dir.ts';
+import { reapRunsOwnedBy } from '../harness/cluster/reaper.ts';
+import { describeError, HarnessError } from '../harness/errors.ts';
 import { fileLogger } from '../harness/log.ts';
 import { PROJECT_ROOT } from '../harness/project-root.ts';
 import { runChaos } from './chaos-run.ts';
@@ -29,9 +31,11 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const profile = parseProfile(values.profile);
+  // A path names a case of one seed's generation: without its seed it would replay nothing.
+  if (values.path !== undefined && values.seed === undefined) throw new HarnessError('CLI_USAGE', '--path replays a case of a given seed: give --seed with it (the replay line in report.md has both)');
   const { seed, backend, classes, scenarios, serverDedup } = parseSelection(values);
-  const reportDir = resolve(values['report-dir']);
-  mkdirSync(reportDir, { recursive: true });
+  const reportDir = prepareWritableDir(values['report-dir'], '--report-dir');
+  const interrupt = installInterrupt({ name: 'chaos' });
   const log = fileLogger(join(reportDir, 'chaos-runner.log'), 'chaos');
   const progress = (line: string) => process.stderr.write(`chaos: ${line}\n`);
   progress(`profile ${profile}, seed ${seed}${values.path ? `, path ${values.path}` : ''}`);
@@ -47,9 +51,16 @@ async function main(argv: string[]): Promise<number> {
     serverDedup,
     log,
     progress,
+    signal: interrupt.signal,
   });
   for (const [name, result] of Object.entries(run.classes)) progress(`${name} (${result.guarantee}): ${result.verdict}`);
   progress(`verdict: ${run.verdict} — ${join(reportDir, run.runId, 'report.md')}`);
+  const signal = interrupt.received();
+  if (signal !== undefined) {
+    await reapRunsOwnedBy(process.pid);
+    return interruptExitCode(signal);
+  }
+  interrupt.dispose();
   return run.verdict === 'pass' ? 0 : 1;
 }
 

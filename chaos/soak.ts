@@ -6,9 +6,12 @@
  * cluster process's peak RSS, and per class the counts, INSERT latency and rows per second),
  * the series a nightly dashboard plots.
  */
-import { appendFileSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { installInterrupt, interruptExitCode } from '../harness/cli/interrupt.ts';
+import { prepareWritableDir } from '../harness/cli/writable-dir.ts';
+import { reapRunsOwnedBy } from '../harness/cluster/reaper.ts';
 import { describeError } from '../harness/errors.ts';
 import { fileLogger } from '../harness/log.ts';
 import { PROJECT_ROOT } from '../harness/project-root.ts';
@@ -30,11 +33,11 @@ async function main(): Promise<number> {
   const profile = parseProfile(values.profile);
   const selection = parseSelection(values);
   const deadline = Date.now() + durationMs;
-  const reportDir = resolve(values['report-dir']);
-  mkdirSync(reportDir, { recursive: true });
+  const reportDir = prepareWritableDir(values['report-dir'], '--report-dir');
+  const interrupt = installInterrupt({ name: 'soak' });
   const log = fileLogger(join(reportDir, 'soak.log'), 'soak');
   let failures = 0;
-  for (let iteration = 1, seed = selection.seed; Date.now() < deadline; iteration++, seed++) {
+  for (let iteration = 1, seed = selection.seed; Date.now() < deadline && !interrupt.signal.aborted; iteration++, seed++) {
     const run = await runChaos({
       profile,
       backend: selection.backend,
@@ -46,10 +49,17 @@ async function main(): Promise<number> {
       serverDedup: selection.serverDedup,
       log,
       progress: (line) => process.stderr.write(`soak #${iteration}: ${line}\n`),
+      signal: interrupt.signal,
     });
     if (run.verdict !== 'pass') failures += 1;
     appendFileSync(join(reportDir, 'soak-trend.jsonl'), `${JSON.stringify(trendLine(iteration, run, Math.round(process.memoryUsage().rss / 2 ** 20)))}\n`);
   }
+  const signal = interrupt.received();
+  if (signal !== undefined) {
+    await reapRunsOwnedBy(process.pid);
+    return interruptExitCode(signal);
+  }
+  interrupt.dispose();
   return failures === 0 ? 0 : 1;
 }
 

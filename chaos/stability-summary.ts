@@ -19,7 +19,7 @@ export interface Stability {
   readonly classes: Readonly<Record<string, ClassStability>>;
 }
 
-const NO_VERDICTS: Record<Verdict, number> = { pass: 0, violation: 0, inconclusive: 0, 'infra-error': 0 };
+const NO_VERDICTS: Record<Verdict, number> = { pass: 0, violation: 0, inconclusive: 0, interrupted: 0, 'infra-error': 0 };
 
 function median(values: readonly number[]): number {
   if (values.length === 0) return 0;

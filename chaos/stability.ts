@@ -5,9 +5,12 @@
  * and writes `stability.json`. Exit 0 only when every seed passed: a verdict that depends on the
  * seed is a bug to find.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { installInterrupt, interruptExitCode } from '../harness/cli/interrupt.ts';
+import { prepareWritableDir } from '../harness/cli/writable-dir.ts';
+import { reapRunsOwnedBy } from '../harness/cluster/reaper.ts';
 import { describeError, HarnessError } from '../harness/errors.ts';
 import { fileLogger } from '../harness/log.ts';
 import { PROJECT_ROOT } from '../harness/project-root.ts';
@@ -32,12 +35,13 @@ async function main(): Promise<number> {
   const profile = parseProfile(values.profile);
   const selection = parseSelection(values);
   const seeds = Array.from({ length: count }, (_, i) => (values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : selection.seed + i));
-  const reportDir = resolve(values['report-dir']);
-  mkdirSync(reportDir, { recursive: true });
+  const reportDir = prepareWritableDir(values['report-dir'], '--report-dir');
+  const interrupt = installInterrupt({ name: 'stability' });
   const log = fileLogger(join(reportDir, 'stability.log'), 'stability');
   process.stderr.write(`stability: ${count} seeds (${seeds.join(', ')}), profile ${profile}\n`);
   const runs: RunResult[] = [];
   for (const [index, seed] of seeds.entries()) {
+    if (interrupt.signal.aborted) break;
     const run = await runChaos({
       profile,
       backend: selection.backend,
@@ -49,6 +53,7 @@ async function main(): Promise<number> {
       serverDedup: selection.serverDedup,
       log,
       progress: (line) => log.info({ seed }, line),
+      signal: interrupt.signal,
     });
     runs.push(run);
     process.stderr.write(`stability: [${index + 1}/${count}] seed ${seed}: ${run.verdict} in ${(run.durationMs / 1000).toFixed(0)} s (${join(reportDir, run.runId)})\n`);
@@ -60,6 +65,12 @@ async function main(): Promise<number> {
   const stability = summarizeStability(runs, declaresBothKinds);
   writeFileSync(join(reportDir, 'stability.json'), `${JSON.stringify(stability, null, 2)}\n`);
   process.stdout.write(stabilityTable(stability));
+  const signal = interrupt.received();
+  if (signal !== undefined) {
+    await reapRunsOwnedBy(process.pid);
+    return interruptExitCode(signal);
+  }
+  interrupt.dispose();
   return stability.verdicts.pass === runs.length ? 0 : 1;
 }
 

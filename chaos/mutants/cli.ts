@@ -8,9 +8,11 @@
  * mutant was caught in its category on every seed and every control run passed.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Toxiproxy } from 'toxiproxy-node-client';
+import { installInterrupt } from '../../harness/cli/interrupt.ts';
+import { prepareWritableDir } from '../../harness/cli/writable-dir.ts';
 import { startCluster } from '../../harness/cluster/index.ts';
 import { newRunId } from '../../harness/cluster/run-dir.ts';
 import { describeError, HarnessError } from '../../harness/errors.ts';
@@ -51,7 +53,7 @@ function parseOptions() {
     return name;
   });
   const seeds = Array.from({ length: count }, (_, i) => (values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed) + i));
-  return { mutants, seeds, control: !values['no-control'], shrink: !values['no-shrink'], reportDir: resolve(values['report-dir']) };
+  return { mutants, seeds, control: !values['no-control'], shrink: !values['no-shrink'], reportDir: prepareWritableDir(values['report-dir'], '--report-dir') };
 }
 
 /** Each mutant at its target; the control once per distinct target (class x scenario). */
@@ -63,6 +65,8 @@ function subjects(mutants: readonly MutantName[], control: boolean): Subject[] {
 
 async function main(): Promise<number> {
   const options = parseOptions();
+  // The matrix is only worth its full set of seeds: an interrupt tears the cluster down at once.
+  installInterrupt({ name: 'mutants', graceMs: 0 });
   const runId = newRunId();
   const dir = join(options.reportDir, runId);
   mkdirSync(dir, { recursive: true });

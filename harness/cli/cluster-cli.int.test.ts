@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ClusterState } from '../cluster/cluster-state.ts';
+import { readClusterState, stateProcesses, type ClusterState } from '../cluster/cluster-state.ts';
 import type { ClusterDescription } from '../cluster/description.ts';
 import { canBind } from '../cluster/ports.ts';
 import { isAlive } from '../cluster/process/local-process.ts';
@@ -87,6 +87,33 @@ describe('cluster up / status / down', () => {
     expect(orphanProcesses.some(isAlive)).toBe(false);
     expect(existsSync(orphan.dir)).toBe(false);
     expect((await cli(['down'])).code).toBe(0);
+  });
+
+  it('a foreground up interrupted half-way (Ctrl-C) tears down what it started and exits 130', async () => {
+    const up = spawn(process.execPath, ['--import', 'tsx', resolve(PROJECT_ROOT, CLI), 'up', '--shards', '2', '--replicas', '2'], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, ...env },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolveExit) => up.once('exit', (code) => resolveExit(code)));
+    const registry = join(stateDir, 'registry');
+    // The moment the first processes exist: the state file names them.
+    let processes: ReturnType<typeof stateProcesses> = [];
+    while (processes.length === 0) {
+      await new Promise((resolveWait) => setTimeout(resolveWait, 50));
+      const [runId] = existsSync(registry) ? readdirSync(registry) : [];
+      if (runId === undefined) continue;
+      try {
+        processes = stateProcesses(readClusterState(readlinkSync(join(registry, runId))));
+      } catch {
+        // Not written yet.
+      }
+    }
+    process.kill(-(up.pid ?? 0), 'SIGINT');
+    expect(await exited).toBe(130);
+    expect(processes.some(isAlive)).toBe(false);
+    expect(readdirSync(registry)).toEqual([]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { rmSync, symlinkSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { describeError, HarnessError } from '../errors.ts';
+import { installInterrupt } from './interrupt.ts';
 import { attachCluster, currentClusterDir, registeredRunDirs } from '../cluster/attach.ts';
 import { DEFAULT_TOPOLOGY, parseBackend, startCluster } from '../cluster/index.ts';
 import { StartedLocalCluster } from '../cluster/local-cluster.ts';
@@ -39,8 +40,11 @@ async function up(values: Record<string, string | boolean | undefined>): Promise
   if (backend === 'docker') {
     description = await upDetachedDocker(options);
   } else {
+    // Until the cluster is handed over, a signal tears down whatever part of it is up.
+    const interrupt = installInterrupt({ name: 'cluster', graceMs: 0 });
     const cluster = await startCluster(backend, options);
     if (cluster instanceof StartedLocalCluster) cluster.handOver();
+    interrupt.dispose();
     description = cluster.description;
   }
   const current = statePaths().current;

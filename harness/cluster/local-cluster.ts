@@ -26,6 +26,9 @@ type Member = { kind: 'node'; state: NodeState } | { kind: 'keeper'; state: Keep
 
 /** A cluster of local processes (embedded and binary backends), driven from its state file. */
 export class StartedLocalCluster implements StartedCluster {
+  /** Set when `down` begins: work still running against the cluster (an interrupted run) must not revive a member. */
+  private closed = false;
+
   constructor(
     private readonly state: ClusterState,
     private readonly log: Logger,
@@ -96,6 +99,7 @@ export class StartedLocalCluster implements StartedCluster {
   }
 
   async start(name: string): Promise<void> {
+    if (this.closed) throw new HarnessError('CLUSTER_DOWN', `cannot start ${name}: the cluster is being torn down`);
     const member = this.member(name);
     const previous = member.state.process;
     if (previous === undefined) throw new HarnessError('MEMBER_UNKNOWN', `${name} was never started`);
@@ -138,6 +142,7 @@ export class StartedLocalCluster implements StartedCluster {
   }
 
   async down(): Promise<void> {
+    this.closed = true;
     const killed = await killRunProcesses(this.state);
     removeRunFiles(this.state);
     this.log.info({ runId: this.state.runId, killed }, 'cluster down');

@@ -53,6 +53,25 @@ export function removeRunFiles(state: Pick<ClusterState, 'runId' | 'dir'>, base?
   if (!existsSync(paths.current)) rmSync(paths.current, { force: true });
 }
 
+/** Every registered run directory, as the registry's links name them. */
+function registeredRuns(base?: string): Array<{ readonly runId: string; readonly link: string; readonly dir: string }> {
+  const registry = statePaths(base).registry;
+  let entries: string[] = [];
+  try {
+    entries = readdirSync(registry);
+  } catch {
+    return [];
+  }
+  return entries.flatMap((runId) => {
+    const link = join(registry, runId);
+    try {
+      return [{ runId, link, dir: readlinkSync(link) }];
+    } catch {
+      return [];
+    }
+  });
+}
+
 /**
  * Finds runs left by a killed runner (or whose processes all died) and removes them: processes,
  * port reservations, directory. Called at every start so leftovers never pile up.
@@ -60,20 +79,7 @@ export function removeRunFiles(state: Pick<ClusterState, 'runId' | 'dir'>, base?
 export async function reapLeftovers(base?: string): Promise<ReapedRun[]> {
   const paths = statePaths(base);
   const reaped: ReapedRun[] = [];
-  let entries: string[] = [];
-  try {
-    entries = readdirSync(paths.registry);
-  } catch {
-    return reaped;
-  }
-  for (const runId of entries) {
-    const link = join(paths.registry, runId);
-    let dir: string;
-    try {
-      dir = readlinkSync(link);
-    } catch {
-      continue;
-    }
+  for (const { runId, link, dir } of registeredRuns(base)) {
     const holder = readHolder(dir);
     if (holder !== undefined) {
       // A detached docker cluster: its containers go with its holder process (testcontainers' reaper).
@@ -98,6 +104,27 @@ export async function reapLeftovers(base?: string): Promise<ReapedRun[]> {
     const killed = await killRunProcesses(state);
     removeRunFiles(state, base);
     reaped.push({ runId, dir, reason, killed });
+  }
+  return reaped;
+}
+
+/**
+ * Tears down every run this process owns, whatever stage it reached (a cluster half started
+ * included): the interrupt path, which cannot wait for the code that started it to unwind.
+ */
+export async function reapRunsOwnedBy(pid: number, base?: string): Promise<ReapedRun[]> {
+  const reaped: ReapedRun[] = [];
+  for (const { runId, dir } of registeredRuns(base)) {
+    let state: ClusterState;
+    try {
+      state = readClusterState(dir);
+    } catch {
+      continue;
+    }
+    if (state.owner?.pid !== pid) continue;
+    const killed = await killRunProcesses(state);
+    removeRunFiles(state, base);
+    reaped.push({ runId, dir, reason: `its runner (pid ${pid}) was interrupted`, killed });
   }
   return reaped;
 }

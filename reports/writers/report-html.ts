@@ -3,7 +3,7 @@ import type { ClassResult, RunResult, ScenarioResult } from '../run-result.ts';
 import { mostEventfulRun, type RunTimeline } from '../timeline.ts';
 import { dedupStatement, unknownSplit } from './figures.ts';
 
-const VERDICT_COLOUR: Readonly<Record<Verdict, string>> = { pass: '#2e7d32', violation: '#c62828', inconclusive: '#ef6c00', 'infra-error': '#6a1b9a' };
+const VERDICT_COLOUR: Readonly<Record<Verdict, string>> = { pass: '#2e7d32', violation: '#c62828', inconclusive: '#ef6c00', interrupted: '#546e7a', 'infra-error': '#6a1b9a' };
 const OUTCOME_COLOUR = { ok: '#2e7d32', failed: '#c62828', unknown: '#ef6c00' } as const;
 const MARK_COLOUR = { crash: '#c62828', refusal: '#6a1b9a', 'worker-start': '#9e9e9e', reconfigure: '#00838f' } as const;
 

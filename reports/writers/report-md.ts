@@ -1,7 +1,7 @@
 import type { RunResult, ScenarioResult } from '../run-result.ts';
 import { dedupStatement, unknownSplit } from './figures.ts';
 
-const ICON: Readonly<Record<string, string>> = { pass: '✅ pass', violation: '❌ violation', inconclusive: '⚠️ inconclusive', 'infra-error': '🛠️ infra-error' };
+const ICON: Readonly<Record<string, string>> = { pass: '✅ pass', violation: '❌ violation', inconclusive: '⚠️ inconclusive', interrupted: '⏹️ interrupted', 'infra-error': '🛠️ infra-error' };
 
 function scenarioDetail(scenario: ScenarioResult): string[] {
   if (scenario.verdict === 'pass') return [];

@@ -1,0 +1,110 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readClusterState, stateProcesses } from '../harness/cluster/cluster-state.ts';
+import { isAlive, type ProcessRecord } from '../harness/cluster/process/local-process.ts';
+import { PROJECT_ROOT } from '../harness/project-root.ts';
+
+const stateDir = mkdtempSync(join(tmpdir(), 'chaos-interrupt-state-'));
+const reportDir = mkdtempSync(join(tmpdir(), 'chaos-interrupt-reports-'));
+afterAll(() => {
+  rmSync(stateDir, { recursive: true, force: true });
+  rmSync(reportDir, { recursive: true, force: true });
+});
+
+interface Started {
+  readonly child: ChildProcess;
+  readonly stderr: () => string;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
+}
+
+/** The real chaos CLI in its own process group, as a terminal or a CI runner starts it. */
+function startChaos(args: readonly string[]): Started {
+  const child = spawn(process.execPath, ['--import', 'tsx', resolve(PROJECT_ROOT, 'chaos/cli.ts'), ...args], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, CHAOS_STATE_DIR: stateDir },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  child.stdout?.resume();
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolvePromise) => {
+    child.once('exit', (code, signal) => resolvePromise({ code, signal, at: Date.now() }));
+  });
+  return { child, stderr: () => stderr, exited };
+}
+
+async function waitFor(what: string, condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolvePromise) => setTimeout(resolvePromise, 200));
+  }
+}
+
+/** Every process the run's cluster state names, read while it is up. */
+function clusterProcesses(): { dir: string; processes: ProcessRecord[] } {
+  const registry = join(stateDir, 'registry');
+  const [runId] = readdirSync(registry);
+  if (runId === undefined) throw new Error('no registered cluster run');
+  const dir = readlinkSync(join(registry, runId));
+  return { dir, processes: stateProcesses(readClusterState(dir)) };
+}
+
+/** Processes still in the runner's process group (its Flow workers, tsx's children). */
+function groupMembers(pgid: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === pgid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+describe.each([
+  { name: 'SIGINT to the process group (Ctrl-C)', signal: 'SIGINT' as const, group: true, code: 130 },
+  { name: 'SIGTERM to the runner (a cancelled CI job)', signal: 'SIGTERM' as const, group: false, code: 143 },
+])('npm run chaos interrupted by $name', ({ signal, group, code }) => {
+  it('stops within 10 s, records the run as interrupted, writes the report and leaves no process, port or cluster directory', async () => {
+    const runReports = join(reportDir, signal);
+    // The full profile's several runs keep the scenario in flight when the signal comes.
+    const run = startChaos(['--profile', 'full', '--seed', '7', '--sink', 'AtLeastOnceClickHouseSink', '--scenario', 'unknown-outcome', '--report-dir', runReports]);
+    const pid = run.child.pid ?? 0;
+    await waitFor('the cluster', () => run.stderr().includes('cluster up in'), 90_000);
+    const cluster = clusterProcesses();
+    expect(cluster.processes.length).toBeGreaterThanOrEqual(6);
+    // Into the scenario: a run's workers writing its history.
+    const history = () => readdirSync(runReports).some((runId) => existsSync(join(runReports, runId, 'AtLeastOnceClickHouseSink__unknown-outcome', 'run-0', 'history.jsonl')));
+    await waitFor('the first run', history, 60_000);
+    await new Promise((resolvePromise) => setTimeout(resolvePromise, 1_000));
+    const sent = Date.now();
+    process.kill(group ? -pid : pid, signal);
+    const exit = await run.exited;
+    expect(exit.code, run.stderr()).toBe(code);
+    expect(exit.at - sent).toBeLessThan(10_000);
+    expect(run.stderr()).toMatch(new RegExp(`${signal} received`));
+
+    await waitFor('the last process', () => !cluster.processes.some(isAlive) && groupMembers(pid).length === 0, 10_000 - (Date.now() - sent));
+    expect(existsSync(cluster.dir)).toBe(false);
+    expect(readdirSync(join(stateDir, 'registry'))).toEqual([]);
+    expect(readdirSync(join(stateDir, 'ports')).length).toBe(0);
+
+    const [runId] = readdirSync(runReports).filter((entry) => existsSync(join(runReports, entry, 'summary.json')));
+    expect(runId).toBeDefined();
+    const summary = JSON.parse(readFileSync(join(runReports, runId ?? '', 'summary.json'), 'utf8')) as { verdict: string; classes: Record<string, { scenarios: Array<{ verdict: string; notes: string[] }> }> };
+    expect(summary.verdict).toBe('interrupted');
+    const scenario = summary.classes.AtLeastOnceClickHouseSink?.scenarios[0];
+    expect(scenario?.verdict).toBe('interrupted');
+    expect(scenario?.notes.join(' ')).toMatch(new RegExp(`interrupted by ${signal}`));
+  });
+});

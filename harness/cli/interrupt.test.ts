@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { installInterrupt, interruptExitCode, type Interrupt } from './interrupt.ts';
+
+describe('installInterrupt', () => {
+  let interrupt: Interrupt | undefined;
+  afterEach(() => interrupt?.dispose());
+
+  const harness = (graceMs?: number) => {
+    const lines: string[] = [];
+    const exits: number[] = [];
+    let teardowns = 0;
+    interrupt = installInterrupt({
+      name: 'test',
+      ...(graceMs === undefined ? {} : { graceMs }),
+      write: (line) => lines.push(line),
+      exit: (code) => exits.push(code),
+      teardown: async () => {
+        teardowns += 1;
+      },
+    });
+    return { lines, exits, teardowns: () => teardowns, interrupt };
+  };
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+  it('aborts at the first signal and leaves the graceful path its grace period', async () => {
+    const { lines, exits, teardowns, interrupt } = harness(10_000);
+    process.emit('SIGTERM', 'SIGTERM');
+    await settle();
+    expect(interrupt.signal.aborted).toBe(true);
+    expect(interrupt.received()).toBe('SIGTERM');
+    expect(teardowns()).toBe(0);
+    expect(exits).toEqual([]);
+    expect(lines[0]).toMatch(/SIGTERM received; finishing the report/);
+  });
+
+  it('a second signal tears down and exits at once with the first signal\'s status', async () => {
+    const { exits, teardowns } = harness(10_000);
+    process.emit('SIGINT', 'SIGINT');
+    process.emit('SIGTERM', 'SIGTERM');
+    await settle();
+    expect(teardowns()).toBe(1);
+    expect(exits).toEqual([130]);
+  });
+
+  it('forces the stop when the grace period ends', async () => {
+    const { exits, teardowns } = harness(5);
+    process.emit('SIGTERM', 'SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(teardowns()).toBe(1);
+    expect(exits).toEqual([143]);
+  });
+
+  it('with no graceful path, the first signal tears down at once', async () => {
+    const { exits, teardowns } = harness(0);
+    process.emit('SIGINT', 'SIGINT');
+    await settle();
+    expect(teardowns()).toBe(1);
+    expect(exits).toEqual([130]);
+  });
+
+  it('maps signals to the shell\'s exit statuses', () => {
+    expect(interruptExitCode('SIGINT')).toBe(130);
+    expect(interruptExitCode('SIGTERM')).toBe(143);
+  });
+});

@@ -1,0 +1,79 @@
+import { reapRunsOwnedBy } from '../cluster/reaper.ts';
+
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+export type InterruptSignal = (typeof SIGNALS)[number];
+
+/** The exit status a shell gives a process that a signal ended: 128 + the signal's number. */
+export function interruptExitCode(signal: InterruptSignal): number {
+  return signal === 'SIGINT' ? 130 : 143;
+}
+
+export interface InterruptOptions {
+  /** The command's name, for the one line the user sees. */
+  readonly name: string;
+  /** From the first signal to the forced stop when the graceful path has not exited by then; 0: no graceful path. */
+  readonly graceMs?: number;
+  readonly write?: (line: string) => void;
+  /** What the forced stop tears down; every cluster run this process owns by default. */
+  readonly teardown?: () => Promise<unknown>;
+  readonly exit?: (code: number) => void;
+}
+
+export interface Interrupt {
+  /** Aborted at the first signal: long work checks it and unwinds, writing what it has. */
+  readonly signal: AbortSignal;
+  /** The first signal received, if any. */
+  readonly received: () => InterruptSignal | undefined;
+  /** Removes the handlers (the command finished on its own). */
+  dispose(): void;
+}
+
+/**
+ * SIGINT / SIGTERM handling for a long-running command. The first signal aborts `signal` so the
+ * command stops its current run, records it as interrupted, writes its report and tears its
+ * cluster down; if that has not ended the process within the grace period, or a second signal
+ * comes, the forced stop kills every process of the runs this process owns and exits at once.
+ * Either way nothing the command started outlives it.
+ */
+export function installInterrupt(options: InterruptOptions): Interrupt {
+  const write = options.write ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const teardown = options.teardown ?? (() => reapRunsOwnedBy(process.pid));
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  const controller = new AbortController();
+  let received: InterruptSignal | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let forcing = false;
+
+  const force = async (signal: InterruptSignal) => {
+    if (forcing) return;
+    forcing = true;
+    write(`${options.name}: stopping now; tearing down what this run started`);
+    await teardown().catch((error: unknown) => write(`${options.name}: teardown failed: ${(error as Error).message}`));
+    exit(interruptExitCode(signal));
+  };
+  const handler = (signal: InterruptSignal) => {
+    if (received !== undefined) {
+      void force(received);
+      return;
+    }
+    received = signal;
+    controller.abort(new Error(`interrupted by ${signal}`));
+    if (options.graceMs === 0) {
+      void force(signal);
+      return;
+    }
+    write(`${options.name}: ${signal} received; finishing the report and tearing the cluster down (a second signal stops at once)`);
+    timer = setTimeout(() => void force(signal), options.graceMs ?? 8_000);
+    timer.unref();
+  };
+  const listeners = SIGNALS.map((signal) => [signal, () => handler(signal)] as const);
+  for (const [signal, listener] of listeners) process.on(signal, listener);
+  return {
+    signal: controller.signal,
+    received: () => received,
+    dispose: () => {
+      if (timer !== undefined) clearTimeout(timer);
+      for (const [signal, listener] of listeners) process.off(signal, listener);
+    },
+  };
+}
