@@ -1,6 +1,9 @@
 import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
 import { eventsOfType, type History } from '../../harness/flow/history/history-reader.ts';
+import { DeterministicSource } from '../../harness/flow/source/deterministic-source.ts';
 import type { SourceConfig } from '../../harness/flow/source/source-config.ts';
+import { rowForm } from '../../harness/oracle/row-form.ts';
+import { isMessageId, parseMessageId } from '../../sinks/domain/message-id.ts';
 import type { GroundTruth } from '../../harness/oracle/ground-truth.ts';
 import { checkScenario, type ScenarioCheck } from '../../properties/checkers/check-scenario.ts';
 import type { Coverage, Evidence } from '../../properties/checkers/coverage-checker.ts';
@@ -80,6 +83,19 @@ function refusedChanges(expectations: readonly StartExpectation[], refusals: rea
   return counts;
 }
 
+/** The form of the row the run's source produced under a message id (the source is deterministic). */
+function producedForms(config: SourceConfig): (messageId: string) => string | undefined {
+  const sources = new Map<number, DeterministicSource>();
+  return (messageId) => {
+    if (!isMessageId(messageId)) return undefined;
+    const { generation, partition, seq } = parseMessageId(messageId);
+    if (generation !== config.generation || partition >= config.partitions) return undefined;
+    const source = sources.get(partition) ?? new DeterministicSource(config, partition);
+    sources.set(partition, source);
+    return rowForm(source.message(seq).row);
+  };
+}
+
 export function checkRun(input: CheckInput): RunCheck {
   const descriptor = SINK_CLASSES[input.sinkClass];
   const events = input.history.events;
@@ -94,6 +110,7 @@ export function checkRun(input: CheckInput): RunCheck {
     replicaOf: (endpoint) => replicaOfEndpoint.get(endpoint),
     expectedShard: (attempts) => expectedShardOf(description, input.system.specs, attempts, input.truth),
     expectedRefusals: expectedRefusals(input),
+    producedForm: producedForms(input.source),
   });
   const faults = faultEvidence(events, facts.attempts);
   const evidence: Evidence = {

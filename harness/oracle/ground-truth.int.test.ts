@@ -14,6 +14,7 @@ import { replicaConvergenceChecker } from '../../properties/checkers/replica-con
 import type { Observations } from '../../properties/checkers/observations.ts';
 import { collectGroundTruth } from './ground-truth.ts';
 import { layoutKey, type RoutingLayout } from './rendezvous-sql.ts';
+import { rowForm } from './row-form.ts';
 
 // The oracle on a real 2x2 cluster: every replica read directly, and ClickHouse's own xxHash64
 // placing each stored row. Here each replica has a Keeper table of its own, so rows can be
@@ -86,5 +87,16 @@ describe('the ground-truth oracle on the real cluster', { timeout: 120_000 }, ()
       ['diverged:s2r2', [missing.id]],
     ]);
     expect(placementChecker(observations).anomalies).toEqual([{ category: 'misplaced', count: 2, examples: [`${misplaced.id}@s2r1(expected s1)`, `${misplaced.id}@s2r2(expected s1)`] }]);
+  });
+
+  it('reads every stored row in the form the source produced it, and a row stored with a cut payload as a second form', async () => {
+    await Promise.all([...clients.values()].map((each) => each.command({ query: `TRUNCATE TABLE ${DATABASE}.events_rep` })));
+    const [altered] = messages;
+    const cut = { ...altered!.row, payload: String(altered!.row.payload).slice(0, -1) };
+    await insert('s1r1', messages);
+    await client('s1r2').insert({ table: `${DATABASE}.events_rep`, values: [cut], format: 'JSONEachRow' });
+    const truth = await collectGroundTruth(cluster.description, { database: DATABASE, table: 'events' });
+    for (const m of messages.slice(1)) expect([...(truth.forms.get(m.id) ?? [])], m.id).toEqual([rowForm(m.row)]);
+    expect(new Set(truth.forms.get(altered!.id))).toEqual(new Set([rowForm(altered!.row), rowForm(cut)]));
   });
 });

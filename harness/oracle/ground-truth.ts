@@ -4,6 +4,7 @@ import { harnessClient, queryRows } from '../clickhouse/client.ts';
 import type { ClusterDescription } from '../cluster/description.ts';
 import { HarnessError } from '../errors.ts';
 import { layoutKey, rendezvousSql, type RoutingLayout } from './rendezvous-sql.ts';
+import { rowForm } from './row-form.ts';
 
 /** What one replica's query_log says of one INSERT of the run's database. */
 export interface ServerInsert {
@@ -30,6 +31,11 @@ export interface GroundTruth {
    * computed by ClickHouse over the stored row (`rendezvous-sql.ts`), for every row on any replica.
    */
   readonly routed: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /**
+   * Message id -> every distinct form (`rowForm`) its rows take on any replica: a row that landed
+   * with other values than the source produced shows here as a second or foreign form.
+   */
+  readonly forms: ReadonlyMap<string, ReadonlySet<string>>;
   readonly readAt: number;
 }
 
@@ -47,6 +53,15 @@ async function routedRows(client: ClickHouseClient, table: string, layouts: read
   const columns = layouts.map((layout, i) => `${rendezvousSql(layout)} AS l${i}`).join(', ');
   const rows = await queryRows<Record<string, string>>(client, `SELECT DISTINCT id, ${columns} FROM ${table}`);
   return rows.map((row) => ({ id: row.id ?? '', names: layouts.map((_, i) => row[`l${i}`] ?? '') }));
+}
+
+async function storedForms(client: ClickHouseClient, table: string, forms: Map<string, Set<string>>): Promise<void> {
+  for (const row of await queryRows<Record<string, unknown>>(client, `SELECT DISTINCT * FROM ${table}`, { output_format_json_quote_64bit_integers: 1 })) {
+    const id = String(row.id);
+    const known = forms.get(id) ?? new Set<string>();
+    known.add(rowForm(row));
+    forms.set(id, known);
+  }
 }
 
 async function countsById(client: ClickHouseClient, table: string): Promise<Map<string, number>> {
@@ -129,7 +144,9 @@ export async function collectGroundTruth(description: ClusterDescription, target
     for (const rows of await Promise.all(clients.map((client) => routedRows(client, local, layouts)))) {
       for (const { id, names } of rows) names.forEach((name, i) => routed.get(layoutKey(layouts[i] as RoutingLayout))?.set(id, name));
     }
-    return { replicas: truths, viaDistributed, serverInserts: logged.flat(), routed, readAt: Date.now() };
+    const forms = new Map<string, Set<string>>();
+    for (const client of clients) await storedForms(client, local, forms);
+    return { replicas: truths, viaDistributed, serverInserts: logged.flat(), routed, forms, readAt: Date.now() };
   } finally {
     await Promise.all(clients.map((client) => client.close()));
   }

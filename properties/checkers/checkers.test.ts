@@ -33,6 +33,7 @@ function cleanObservations(n: number, guarantee: DeliveryGuarantee = 'exactly-on
     attempts,
     acknowledged: new Set(ids),
     produced: new Set(ids),
+    altered: new Set(),
     replicas,
     viaDistributed: new Map(ids.map((id) => [id, 1])),
     acceptedTwice: new Set(),
@@ -67,6 +68,7 @@ const PLANTS: Record<string, { plant: Plant; flagged: string }> = {
   },
   duplicated: { plant: (o, id) => everyReplicaOf(o, o.expectedShard(id) ?? 's1').forEach((r) => setCount(r, id, 2)), flagged: 'duplicated' },
   unexpected: { plant: (o) => everyReplicaOf(o, 's1').forEach((r) => setCount(r, '9-9-9', 1)), flagged: 'unexpected' },
+  altered: { plant: (o, id) => (o.altered as Set<string>).add(id), flagged: 'unexpected' },
   diverged: { plant: (o, id) => setCount(everyReplicaOf(o, o.expectedShard(id) ?? 's1')[1]!, id, 0), flagged: 'diverged:' },
   misplaced: {
     plant: (o, id) => {

@@ -28,6 +28,10 @@ interface Case {
   readonly serverInserts: readonly ServerInsert[];
   /** Anomaly categories every checker together must report (empty: a pass). */
   readonly flagged: readonly string[];
+  /** Another case's stored history, when only what the replicas hold differs. */
+  readonly history?: string;
+  /** Ids whose stored row differs from what the source produced. */
+  readonly altered?: readonly string[];
 }
 
 const ONCE = { '1-0-0': 1, '1-0-1': 1, '1-0-2': 1, '1-0-3': 1 };
@@ -40,18 +44,21 @@ const CASES: Record<string, Case> = {
   'acknowledged-by-snapshot': { guarantee: 'exactly-once', rows: { '1-0-0': 1, '1-0-2': 1, '1-0-3': 1 }, serverInserts: EO_LOG, flagged: ['lost'] },
   'token-two-row-sets': { guarantee: 'exactly-once', rows: ONCE, serverInserts: [logged('q1', '1-0-3'), logged('q2', '1-0-3')], flagged: ['token-covers-two-row-sets', 'token-not-as-owed'] },
   'at-least-once-written-twice': { guarantee: 'at-least-once', rows: { '1-0-0': 2, '1-0-1': 2, '1-0-2': 2, '1-0-3': 2 }, serverInserts: [logged('q1'), logged('q2')], flagged: [] },
+  'exactly-once-altered-row': { guarantee: 'exactly-once', history: 'exactly-once-replayed', rows: ONCE, serverInserts: [logged('q1a1', '1-0-1'), logged('q1a2', '1-0-1', true), logged('q2', '1-0-3')], altered: ['1-0-2'], flagged: ['unexpected'] },
   'at-most-once-reinserted': { guarantee: 'at-most-once', rows: { '1-0-0': 1, '1-0-1': 1 }, serverInserts: [logged('q1'), logged('q2', '', true), logged('q3')], flagged: ['duplicated'] },
 };
 
 describe('golden histories through the translation into every checker', () => {
   it.each(Object.entries(CASES))('%s', (name, golden) => {
-    const history = readHistory(join(GOLDEN, `${name}.jsonl`));
+    const history = readHistory(join(GOLDEN, `${golden.history ?? name}.jsonl`));
+    const forms = new Map(Object.keys(golden.rows).map((id) => [id, new Set([golden.altered?.includes(id) === true ? `cut ${id}` : `row ${id}`])]));
     const { observations, facts, unknown } = observe({
       guarantee: golden.guarantee,
       sendsToken: golden.guarantee === 'exactly-once',
       generation: 1,
       events: history.events,
-      truth: { replicas: replicas(golden.rows), viaDistributed: new Map(Object.entries(golden.rows)), serverInserts: golden.serverInserts },
+      truth: { replicas: replicas(golden.rows), viaDistributed: new Map(Object.entries(golden.rows)), serverInserts: golden.serverInserts, forms },
+      producedForm: (id) => `row ${id}`,
       replicaOf: () => 's1r1',
       expectedShard: () => () => 's1',
       expectedRefusals: [],

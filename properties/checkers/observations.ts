@@ -54,6 +54,8 @@ export interface Observations {
   readonly acknowledged: ReadonlySet<string>;
   /** Every message id the sources produced for this sink. */
   readonly produced: ReadonlySet<string>;
+  /** Produced messages stored with other values than the source gave them (a column dropped, a value cut). */
+  readonly altered: ReadonlySet<string>;
   readonly replicas: readonly ReplicaTruth[];
   /** Counts as a user sees them through the `_dist` table. */
   readonly viaDistributed: ReadonlyMap<string, number>;

@@ -13,7 +13,9 @@ export interface ObserveInput {
   /** The sources' generation (message ids `<generation>-<partition>-<seq>`). */
   readonly generation: number;
   readonly events: readonly Stamped[];
-  readonly truth: Pick<GroundTruth, 'replicas' | 'viaDistributed' | 'serverInserts'>;
+  readonly truth: Pick<GroundTruth, 'replicas' | 'viaDistributed' | 'serverInserts' | 'forms'>;
+  /** The form (`rowForm`) of the row the source produced under a message id, undefined for an id it never produced. */
+  readonly producedForm: (messageId: string) => string | undefined;
   /** Replica name behind an attempt's `host:port` (a killed replica's log is gone). */
   readonly replicaOf: (endpoint: string) => string | undefined;
   /** Where each message must live, given the run's attempts (the executor knows the specs in force). */
@@ -43,6 +45,7 @@ export function observe(input: ObserveInput): Observed {
     attempts: facts.attempts,
     acknowledged: facts.acknowledged,
     produced: facts.produced,
+    altered: alteredMessages(input.truth.forms, facts.produced, input.producedForm),
     replicas: input.truth.replicas,
     viaDistributed: input.truth.viaDistributed,
     acceptedTwice: input.sendsToken ? new Set() : acceptedTwice(facts.attempts, input.truth.serverInserts),
@@ -53,4 +56,15 @@ export function observe(input: ObserveInput): Observed {
     serverTokens: new Map(input.truth.serverInserts.map((insert) => [insert.queryId, insert.token])),
   };
   return { observations, facts, unknown };
+}
+
+/** Produced messages some replica holds in a form other than the source's. */
+function alteredMessages(forms: GroundTruth['forms'], produced: ReadonlySet<string>, producedForm: (messageId: string) => string | undefined): Set<string> {
+  const altered = new Set<string>();
+  for (const [id, stored] of forms) {
+    if (!produced.has(id)) continue;
+    const expected = producedForm(id);
+    if ([...stored].some((form) => form !== expected)) altered.add(id);
+  }
+  return altered;
 }

@@ -26,7 +26,8 @@ export interface TotalQueueResult extends CheckResult {
  * - lost: acknowledged but absent;
  * - duplicated: present more than once, or accepted by the server in two INSERTs although its
  *   block dedup kept one row (`acceptedTwice`, filled for the classes that send no token);
- * - unexpected: present but never produced by the sources (or never attempted);
+ * - unexpected: present but never produced by the sources (or never attempted), or stored with
+ *   other values than the source produced (`altered`: a row nobody wrote, under a known id);
  * - recovered: present although none of its attempts was acknowledged by ClickHouse (an
  *   unknown-outcome insert that in fact landed) — not an anomaly, evidence the case happened.
  */
@@ -42,7 +43,7 @@ export function totalQueueChecker(observations: Observations): TotalQueueResult 
   const present = countsAcrossShards(observations);
   const lost = [...observations.acknowledged].filter((id) => (present.get(id) ?? 0) === 0).sort();
   const duplicated = [...new Set([...[...present].filter(([, count]) => count > 1).map(([id]) => id), ...observations.acceptedTwice])].sort();
-  const unexpected = [...present.keys()].filter((id) => !observations.produced.has(id) || !attempted.has(id)).sort();
+  const unexpected = [...present.keys()].filter((id) => !observations.produced.has(id) || !attempted.has(id) || observations.altered.has(id)).sort();
   const recovered = [...present.keys()].filter((id) => attempted.has(id) && !confirmed.has(id)).sort();
 
   const policy = POLICIES[observations.guarantee];
