@@ -40,7 +40,7 @@ describe('summarizeStability', () => {
       run(20, [scenario({ runs: 3, verdict: 'inconclusive', notes: ['no unknown-outcome INSERT that never reached the server (unknown → absent)'], unknownOutcomes: { landed: 2, absent: 0, unresolved: 0 } })]),
     ];
     const stability = summarizeStability(runs, (name) => name === 'unknown-outcome');
-    expect(stability.verdicts).toEqual({ pass: 1, violation: 0, inconclusive: 1, 'infra-error': 0 });
+    expect(stability.verdicts).toEqual({ pass: 1, violation: 0, inconclusive: 1, interrupted: 0, 'infra-error': 0 });
     expect(stability.wallSeconds).toEqual({ median: 15, max: 20 });
     const c = stability.classes.AtLeastOnceClickHouseSink!;
     expect(c.runsPerScenario).toEqual({ median: 1, max: 3 });
