@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
+import { chainTailFirst } from '../../properties/arbitraries/chain-tail-first.ts';
 import type { Logger } from 'pino';
 import type { Toxiproxy } from 'toxiproxy-node-client';
 import { harnessClient } from '../../harness/clickhouse/client.ts';
@@ -108,12 +109,15 @@ export function arbRunInput(options: Pick<ScenarioRunOptions, 'cluster' | 'scena
   const target = { sinkClass: options.sinkClass, name: 'chaos_sink', database: PLACEHOLDER_DATABASE, table: `${TABLE}_rep`, endpoints };
   const workload = (options.scenario.workload ?? arbWorkload()).map((w) => (options.scenario.partitions === undefined ? w : { ...w, partitions: options.scenario.partitions }));
   const specs = options.scenario.specs?.(target) ?? arbSinkSpec(target, options.scenario.forms ? { forms: options.scenario.forms } : {});
+  // Shrink order, each step a full real run: the schedule first, then the spec, then the
+  // workload; the source seed only picks payload bytes and is never shrunk.
   return fc.record({
-    sourceSeed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
-    rest: workload.chain((w) =>
-      specs
-        .map((spec) => severalBatchesPerEpoch(spec, w))
-        .chain((spec) => options.scenario.commands(scenarioContext(options, spec)).map((commands) => ({ workload: w, spec, commands }))),
+    sourceSeed: fc.noShrink(fc.integer({ min: 1, max: 2 ** 31 - 1 })),
+    rest: chainTailFirst(workload, (w) =>
+      chainTailFirst(
+        specs.map((spec) => severalBatchesPerEpoch(spec, w)),
+        (spec) => options.scenario.commands(scenarioContext(options, spec)).map((commands) => ({ workload: w, spec, commands })),
+      ),
     ),
   }).map(({ sourceSeed, rest }) => ({ sourceSeed, ...rest }));
 }
