@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -58,6 +58,20 @@ describe('cluster up / status / down', () => {
     expect(existsSync(description.dir)).toBe(false);
     expect(readdirSync(join(stateDir, 'ports'))).toEqual([]);
     for (const port of state.ports) expect(await canBind(port, '127.0.0.1')).toBe(true);
+  });
+
+  it('two clusters started at once on one machine both come up, on disjoint ports and directories', async () => {
+    const [first, second] = await Promise.all([cli(['up', '--shards', '1', '--replicas', '2']), cli(['up', '--shards', '1', '--replicas', '2'])]);
+    expect(first?.code, first?.stderr).toBe(0);
+    expect(second?.code, second?.stderr).toBe(0);
+    const [a, b] = [first, second].map((result) => JSON.parse(result?.stdout.trim() ?? '') as ClusterDescription);
+    expect(a?.dir).not.toBe(b?.dir);
+    const portsOf = (description: ClusterDescription | undefined) => (JSON.parse(readFileSync(join(description?.dir ?? '', 'cluster.json'), 'utf8')) as ClusterState).ports;
+    const shared = portsOf(a).filter((port) => portsOf(b).includes(port));
+    expect(shared).toEqual([]);
+    for (const description of [a, b]) expect(await (await fetch(`${description?.shards[0]?.replicas[1]?.http}/ping`)).text()).toBe('Ok.\n');
+    for (const description of [a, b]) expect((await cli(['down', '--dir', description?.dir ?? ''])).code).toBe(0);
+    expect(readdirSync(join(stateDir, 'ports'))).toEqual([]);
   });
 
   it('detects the run directory of a killed runner and cleans it at the next up', async () => {
