@@ -16,6 +16,7 @@ import { writeRunReports } from '../reports/write-run.ts';
 import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
 import { SINK_CLASSES } from '../sinks/sink-classes.ts';
 import { BUDGETS, type Profile, type ServerDedupMode } from './executor/run-budget.ts';
+import { formatSlice, slicePairs, type MatrixSlice } from './matrix-slice.ts';
 import { runScenario } from './executor/run-scenario.ts';
 import { replayCommand, scenarioResult } from './executor/scenario-result.ts';
 import type { ScenarioDefinition } from './scenarios/scenario.ts';
@@ -37,6 +38,8 @@ export interface ChaosRunOptions {
   readonly progress: (line: string) => void;
   /** Aborted by an interrupt: the scenario in flight and those not started are `interrupted`. */
   readonly signal?: AbortSignal;
+  /** Run only this slice of the class x scenario matrix (`--shard I/N`). */
+  readonly slice?: MatrixSlice;
 }
 
 /** Keeps the cluster's own logs with the report (the cluster directory goes away on down). */
@@ -84,7 +87,12 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
   const toxiproxy = new Toxiproxy(cluster.description.toxiproxy ?? '');
   const results = new Map<SinkClassName, ScenarioResult[]>();
   let clusterMemory: RunResult['clusterMemory'] = null;
-  const pairs = options.classes.flatMap((sinkClass) => options.scenarios.filter((scenario) => scenario.classes.includes(sinkClass)).map((scenario) => ({ sinkClass, scenario })));
+  const pairs = slicePairs(
+    options.classes.flatMap((sinkClass) => options.scenarios.filter((scenario) => scenario.classes.includes(sinkClass)).map((scenario) => ({ sinkClass, scenario }))),
+    options.slice,
+  );
+  // A slice reports the classes it ran; the whole matrix reports every selected class (one with nothing to run is inconclusive).
+  const reported = options.slice === undefined ? options.classes : options.classes.filter((sinkClass) => pairs.some((pair) => pair.sinkClass === sinkClass));
   try {
     for (const [index, { sinkClass, scenario }] of pairs.entries()) {
       const dir = join(runDir, `${sinkClass}__${scenario.name}`);
@@ -133,7 +141,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
   }
   const timelines = runTimelines(collectHistories(runDir));
   const classes = Object.fromEntries(
-    options.classes.map((sinkClass) => [
+    reported.map((sinkClass) => [
       sinkClass,
       aggregateClass(SINK_CLASSES[sinkClass].guarantee, results.get(sinkClass) ?? [], insertPerformance(timelines.filter((timeline) => timeline.sinkClass === sinkClass))),
     ]),
@@ -144,6 +152,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
     backendLimits: cluster.description.backend_limits,
     seed: options.seed,
     profile: options.profile,
+    slice: options.slice === undefined ? null : formatSlice(options.slice),
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
     clusterStartMs,

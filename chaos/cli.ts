@@ -7,11 +7,12 @@ import { describeError, HarnessError } from '../harness/errors.ts';
 import { fileLogger } from '../harness/log.ts';
 import { PROJECT_ROOT } from '../harness/project-root.ts';
 import { runChaos } from './chaos-run.ts';
+import { parseSlice } from './matrix-slice.ts';
 import { parseProfile, parseSelection, SELECTION_OPTIONS } from './cli-options.ts';
 
 const USAGE = `usage: npm run chaos -- [--profile ci|full] [--backend embedded|docker|binary] [--seed N] [--path P]
                       [--sink CLASS[,CLASS]] [--scenario NAME[,NAME]] [--report-dir DIR] [--keep-cluster]
-                      [--server-dedup alternate|on|off]`;
+                      [--server-dedup alternate|on|off] [--shard I/N]`;
 
 async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -23,6 +24,7 @@ async function main(argv: string[]): Promise<number> {
       path: { type: 'string' },
       'report-dir': { type: 'string', default: join(PROJECT_ROOT, 'reports') },
       'keep-cluster': { type: 'boolean', default: false },
+      shard: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -34,11 +36,14 @@ async function main(argv: string[]): Promise<number> {
   // A path names a case of one seed's generation: without its seed it would replay nothing.
   if (values.path !== undefined && values.seed === undefined) throw new HarnessError('CLI_USAGE', '--path replays a case of a given seed: give --seed with it (the replay line in report.md has both)');
   const { seed, backend, classes, scenarios, serverDedup } = parseSelection(values);
+  // Slices of one CI matrix must share a seed, or their union would be no one run's matrix.
+  if (values.shard !== undefined && values.seed === undefined) throw new HarnessError('CLI_USAGE', '--shard runs one slice of a matrix the other slices share: give every slice the same --seed');
+  const slice = values.shard === undefined ? undefined : parseSlice(values.shard);
   const reportDir = prepareWritableDir(values['report-dir'], '--report-dir');
   const interrupt = installInterrupt({ name: 'chaos' });
   const log = fileLogger(join(reportDir, 'chaos-runner.log'), 'chaos');
   const progress = (line: string) => process.stderr.write(`chaos: ${line}\n`);
-  progress(`profile ${profile}, seed ${seed}${values.path ? `, path ${values.path}` : ''}`);
+  progress(`profile ${profile}, seed ${seed}${values.path ? `, path ${values.path}` : ''}${values.shard ? `, slice ${values.shard}` : ''}`);
   const run = await runChaos({
     profile,
     backend,
@@ -52,6 +57,7 @@ async function main(argv: string[]): Promise<number> {
     log,
     progress,
     signal: interrupt.signal,
+    ...(slice === undefined ? {} : { slice }),
   });
   for (const [name, result] of Object.entries(run.classes)) progress(`${name} (${result.guarantee}): ${result.verdict}`);
   progress(`verdict: ${run.verdict} — ${join(reportDir, run.runId, 'report.md')}`);

@@ -25,6 +25,7 @@ describe('trendLine', () => {
     backendLimits: [],
     seed: 9,
     profile: 'full',
+    slice: null,
     startedAt: '2026-11-30T00:00:00.000Z',
     durationMs: 1000,
     clusterStartMs: 2000,

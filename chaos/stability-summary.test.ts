@@ -30,7 +30,7 @@ const scenario = (over: Partial<ScenarioResult>): ScenarioResult => ({
 const run = (seed: number, scenarios: ScenarioResult[]): RunResult => {
   const verdict = scenarios.every((s) => s.verdict === 'pass') ? 'pass' : 'inconclusive';
   const result = { verdict, scenarios, unknownOutcomes: { landed: scenarios.reduce((t, s) => t + s.unknownOutcomes.landed, 0), absent: scenarios.reduce((t, s) => t + s.unknownOutcomes.absent, 0), unresolved: 0 } } as unknown as ClassResult;
-  return { runId: `r${seed}`, backend: 'embedded', backendLimits: [], seed, profile: 'ci', startedAt: '', durationMs: seed * 1000, clusterStartMs: 0, clusterMemory: null, verdict, classes: { AtLeastOnceClickHouseSink: result } };
+  return { runId: `r${seed}`, backend: 'embedded', backendLimits: [], seed, profile: 'ci', slice: null, startedAt: '', durationMs: seed * 1000, clusterStartMs: 0, clusterMemory: null, verdict, classes: { AtLeastOnceClickHouseSink: result } };
 };
 
 describe('summarizeStability', () => {

@@ -53,6 +53,7 @@ function run(): RunResult {
     backendLimits: ['async_insert executes synchronously'],
     seed: 42,
     profile: 'ci',
+    slice: null,
     startedAt: '2026-11-29T00:00:00.000Z',
     durationMs: 5000,
     clusterStartMs: 2200,

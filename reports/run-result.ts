@@ -90,6 +90,8 @@ export interface RunResult {
   readonly backendLimits: readonly string[];
   readonly seed: number;
   readonly profile: string;
+  /** `I/N` when the run was one slice of the class x scenario matrix (`--shard`), or the slices a merged report joined. */
+  readonly slice: string | null;
   readonly startedAt: string;
   readonly durationMs: number;
   readonly clusterStartMs: number;

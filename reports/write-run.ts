@@ -15,6 +15,8 @@ export interface Reporter {
 
 export const REPORTERS: readonly Reporter[] = [
   { file: 'summary.json', render: summaryJson },
+  // The result as the harness holds it: what `chaos:merge` reads back to join slices.
+  { file: 'run-result.json', render: (run) => `${JSON.stringify(run, null, 2)}\n` },
   { file: 'report.md', render: reportMarkdown },
   { file: 'junit.xml', render: junitXml },
   { file: 'report.html', render: reportHtml },

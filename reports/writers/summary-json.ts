@@ -55,6 +55,7 @@ export function summaryJson(run: RunResult): string {
       backend_limits: run.backendLimits,
       seed: run.seed,
       profile: run.profile,
+      slice: run.slice,
       started_at: run.startedAt,
       duration_ms: run.durationMs,
       cluster_start_ms: run.clusterStartMs,

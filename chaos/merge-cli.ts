@@ -1,0 +1,68 @@
+/**
+ * `npm run chaos:merge -- [--report-dir DIR] SLICE_RUN_DIR...`: joins the reports of the slices of
+ * one matrix (`npm run chaos -- --shard I/N --seed S`, one per CI job) into one `summary.json`,
+ * `report.md`, `report.html`, `junit.xml` and `history.jsonl` under `<report-dir>/<run-id>/`,
+ * with the unsliced run's verdict rules. Exit 0 when the merged verdict is pass, 1 when not, 2
+ * when the slices do not make one matrix (one missing, one twice, another seed).
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { prepareWritableDir } from '../harness/cli/writable-dir.ts';
+import { newRunId } from '../harness/cluster/run-dir.ts';
+import { describeError, HarnessError } from '../harness/errors.ts';
+import { PROJECT_ROOT } from '../harness/project-root.ts';
+import { mergeSliceRuns, MergeError, type SliceRun } from '../reports/merge-runs.ts';
+import type { RunResult } from '../reports/run-result.ts';
+import type { TaggedEvent } from '../reports/timeline.ts';
+import { writeRunReports } from '../reports/write-run.ts';
+import { SINK_CLASS_NAMES } from '../sinks/domain/sink-class-name.ts';
+import { findScenarios } from './scenarios/catalogue.ts';
+
+const CATALOGUE_ORDER = findScenarios(undefined).map((scenario) => scenario.name);
+
+function readSlice(dir: string): SliceRun {
+  const file = join(dir, 'run-result.json');
+  if (!existsSync(file)) throw new HarnessError('CLI_USAGE', `${dir} holds no run-result.json: give the run directories the slices wrote (reports/<run-id>/)`);
+  const run = JSON.parse(readFileSync(file, 'utf8')) as RunResult;
+  const history = join(dir, 'history.jsonl');
+  const events = existsSync(history)
+    ? readFileSync(history, 'utf8')
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as TaggedEvent)
+    : [];
+  return { run, events };
+}
+
+function main(): number {
+  const { values, positionals } = parseArgs({
+    strict: true,
+    allowPositionals: true,
+    options: { 'report-dir': { type: 'string', default: join(PROJECT_ROOT, 'reports') } },
+  });
+  // One run reached twice (its directory and `latest`, which a glob also matches) counts once.
+  const slices = [...new Map(positionals.map((dir) => readSlice(resolve(dir))).map((slice) => [slice.run.runId, slice])).values()];
+  const reportDir = prepareWritableDir(values['report-dir'], '--report-dir');
+  const runId = newRunId();
+  let merged;
+  try {
+    merged = mergeSliceRuns(slices, { classRank: (name) => SINK_CLASS_NAMES.indexOf(name as never), scenarioRank: (name) => CATALOGUE_ORDER.indexOf(name) }, runId);
+  } catch (error) {
+    if (error instanceof MergeError) throw new HarnessError('CLI_USAGE', error.message);
+    throw error;
+  }
+  const runDir = join(reportDir, runId);
+  writeRunReports(merged.run, merged.timelines, runDir, reportDir);
+  writeFileSync(join(runDir, 'history.jsonl'), slices.flatMap((slice) => slice.events.map((event) => `${JSON.stringify(event)}\n`)).join(''));
+  for (const [name, result] of Object.entries(merged.run.classes)) process.stderr.write(`merge: ${name} (${result.guarantee}): ${result.verdict}\n`);
+  process.stderr.write(`merge: ${merged.run.slice}: ${merged.run.verdict} — ${join(runDir, 'report.md')}\n`);
+  return merged.run.verdict === 'pass' ? 0 : 1;
+}
+
+try {
+  process.exit(main());
+} catch (error) {
+  process.stderr.write(`merge: ${describeError(error)}\n`);
+  process.exit(2);
+}
