@@ -12,13 +12,17 @@ function peakRss(run: RunResult): Record<string, number> | null {
   return run.clusterMemory === null ? null : Object.fromEntries(Object.entries(run.clusterMemory).map(([member, memory]) => [member, memory.peakRssMiB]));
 }
 
-/** One line of `soak-trend.jsonl`: the figures a nightly dashboard plots across iterations. */
-export function trendLine(iteration: number, run: RunResult, runnerRssMiB: number): Record<string, unknown> {
+/**
+ * One line of `soak-trend.jsonl`: the figures a nightly dashboard plots across iterations.
+ * `reproduced`: for an iteration that did not pass, whether re-running its failing scenarios with
+ * the same seed and path failed the same way (null when there was nothing to re-run).
+ */
+export function trendLine(iteration: number, run: RunResult, runnerRssMiB: number, reproduced: boolean | null = null): Record<string, unknown> {
   const classes = Object.fromEntries(
     Object.entries(run.classes).map(([name, result]) => [
       name,
       { verdict: result.verdict, ...result.counts, inserts: result.inserts, insert_latency_ms: result.performance.latencyMs, rows_per_second: result.performance.rowsPerSecond },
     ]),
   );
-  return { iteration, run_id: run.runId, seed: run.seed, verdict: run.verdict, duration_ms: run.durationMs, rss_mib: runnerRssMiB, cluster_peak_rss_mib: peakRss(run), classes };
+  return { iteration, run_id: run.runId, seed: run.seed, verdict: run.verdict, duration_ms: run.durationMs, rss_mib: runnerRssMiB, cluster_peak_rss_mib: peakRss(run), reproduced, classes };
 }

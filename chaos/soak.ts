@@ -1,23 +1,64 @@
 /**
  * `npm run soak -- --duration 1h [--seed N] [--report-dir DIR] [--profile full|ci]
- * [--sink A,B] [--scenario X,Y] [--backend B] [--server-dedup alternate|on|off]`: the profile (full by default) again and again,
- * the seed advancing every iteration, until the duration is spent. Each iteration leaves its own
- * report; `soak-trend.jsonl` gets one line per iteration (verdict, time, runner memory, each
- * cluster process's peak RSS, and per class the counts, INSERT latency and rows per second),
- * the series a nightly dashboard plots.
+ * [--sink A,B] [--scenario X,Y] [--backend B] [--server-dedup alternate|on|off]`: the profile
+ * (full by default) again and again, the seed advancing every iteration, until the duration is
+ * spent. Each iteration leaves its own report; a scenario that did not pass is re-run once with
+ * its seed and path, and the iteration is labelled reproduced or not reproduced.
+ * `soak-trend.jsonl` gets one line per iteration (verdict, time, runner memory, each cluster
+ * process's peak RSS, and per class the counts, INSERT latency and rows per second), and
+ * `soak-trend.html` draws the whole file after every iteration.
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { Logger } from 'pino';
 import { installInterrupt, interruptExitCode } from '../harness/cli/interrupt.ts';
 import { prepareWritableDir } from '../harness/cli/writable-dir.ts';
 import { reapRunsOwnedBy } from '../harness/cluster/reaper.ts';
 import { describeError } from '../harness/errors.ts';
 import { fileLogger } from '../harness/log.ts';
 import { PROJECT_ROOT } from '../harness/project-root.ts';
-import { runChaos } from './chaos-run.ts';
+import type { RunResult } from '../reports/run-result.ts';
+import { soakTrendHtml, type TrendLine } from '../reports/writers/soak-trend-html.ts';
+import { SINK_CLASS_NAMES } from '../sinks/domain/sink-class-name.ts';
+import { runChaos, type ChaosRunOptions } from './chaos-run.ts';
 import { parseProfile, parseSelection, SELECTION_OPTIONS } from './cli-options.ts';
+import { findScenarios } from './scenarios/catalogue.ts';
 import { parseDuration, trendLine } from './soak-trend.ts';
+
+/**
+ * Re-runs every scenario of the iteration that did not pass, alone, with its seed and shrunk
+ * path: reproduced when each fails the same way again. Null when nothing failed or a signal came.
+ */
+async function reproduce(run: RunResult, base: Omit<ChaosRunOptions, 'seed' | 'classes' | 'scenarios' | 'path'>, log: Logger): Promise<boolean | null> {
+  if (run.verdict === 'pass' || run.verdict === 'interrupted' || base.signal?.aborted === true) return null;
+  const failing = Object.entries(run.classes).flatMap(([sinkClass, result]) => result.scenarios.filter((scenario) => scenario.verdict !== 'pass').map((scenario) => ({ sinkClass, scenario })));
+  let reproduced = true;
+  for (const { sinkClass, scenario } of failing) {
+    const again = await runChaos({
+      ...base,
+      seed: scenario.seed,
+      path: scenario.path,
+      classes: SINK_CLASS_NAMES.filter((name) => name === sinkClass),
+      scenarios: findScenarios([scenario.name]),
+    });
+    const verdict = again.classes[sinkClass]?.verdict;
+    log.info({ sinkClass, scenario: scenario.name, first: scenario.verdict, again: verdict }, 're-ran a failing scenario');
+    if (verdict !== scenario.verdict) reproduced = false;
+  }
+  return reproduced;
+}
+
+function writeTrendPage(reportDir: string): void {
+  const file = join(reportDir, 'soak-trend.jsonl');
+  const lines = existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as TrendLine)
+    : [];
+  writeFileSync(join(reportDir, 'soak-trend.html'), soakTrendHtml(lines));
+}
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -38,21 +79,14 @@ async function main(): Promise<number> {
   const log = fileLogger(join(reportDir, 'soak.log'), 'soak');
   let failures = 0;
   for (let iteration = 1, seed = selection.seed; Date.now() < deadline && !interrupt.signal.aborted; iteration++, seed++) {
-    const run = await runChaos({
-      profile,
-      backend: selection.backend,
-      seed,
-      classes: selection.classes,
-      scenarios: selection.scenarios,
-      reportDir,
-      keepCluster: false,
-      serverDedup: selection.serverDedup,
-      log,
-      progress: (line) => process.stderr.write(`soak #${iteration}: ${line}\n`),
-      signal: interrupt.signal,
-    });
+    const progress = (line: string) => process.stderr.write(`soak #${iteration}: ${line}\n`);
+    const base = { profile, backend: selection.backend, reportDir, keepCluster: false, serverDedup: selection.serverDedup, log, progress, signal: interrupt.signal };
+    const run = await runChaos({ ...base, seed, classes: selection.classes, scenarios: selection.scenarios });
     if (run.verdict !== 'pass') failures += 1;
-    appendFileSync(join(reportDir, 'soak-trend.jsonl'), `${JSON.stringify(trendLine(iteration, run, Math.round(process.memoryUsage().rss / 2 ** 20)))}\n`);
+    const reproduced = await reproduce(run, { ...base, progress: (line) => progress(`re-run: ${line}`) }, log);
+    if (reproduced !== null) progress(`${run.verdict} ${reproduced ? 'reproduced' : 'not reproduced'} by a re-run with the same seed and path`);
+    appendFileSync(join(reportDir, 'soak-trend.jsonl'), `${JSON.stringify(trendLine(iteration, run, Math.round(process.memoryUsage().rss / 2 ** 20), reproduced))}\n`);
+    writeTrendPage(reportDir);
   }
   const signal = interrupt.received();
   if (signal !== undefined) {

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { soakTrendHtml, type TrendLine } from './soak-trend-html.ts';
+
+const line = (iteration: number, over: Partial<TrendLine> = {}): TrendLine => ({
+  iteration,
+  run_id: `r${iteration}`,
+  seed: 100 + iteration,
+  verdict: 'pass',
+  duration_ms: 200_000 + iteration * 1000,
+  rss_mib: 180 + iteration,
+  cluster_peak_rss_mib: { s1r1: 300 + iteration, k1: 90, toxiproxy: 70 },
+  reproduced: null,
+  classes: {
+    ClickHouseBatchingSink: { verdict: 'pass', insert_latency_ms: { p50: 20 + iteration, p95: 80 + iteration }, rows_per_second: 900 },
+    'AtMostOnce<Sink>': { verdict: 'pass', insert_latency_ms: null, rows_per_second: null },
+  },
+  ...over,
+});
+
+describe('soakTrendHtml', () => {
+  const lines = [line(1), line(2, { verdict: 'violation', reproduced: true, classes: { ...line(2).classes, ClickHouseBatchingSink: { verdict: 'violation', insert_latency_ms: null, rows_per_second: 10 } } }), line(3, { verdict: 'inconclusive', reproduced: false })];
+  const html = soakTrendHtml(lines);
+
+  it('heads the page with how many iterations passed', () => {
+    expect(html).toContain('Soak trend: 1 of 3 iterations passed');
+  });
+
+  it('draws a verdict per class and iteration, and labels re-runs', () => {
+    expect(html).toContain('violation · reproduced');
+    expect(html).toContain('inconclusive · not reproduced');
+    expect(html.match(/<td class="verdict"/g)).toHaveLength(9);
+    expect(html).toContain('AtMostOnce&#60;Sink&#62;');
+  });
+
+  it('plots latency, throughput, every process peak RSS and the runner, one point per value', () => {
+    for (const title of ['INSERT latency p95 per class', 'Rows per second of successful INSERTs per class', 'Peak RSS per process', 'Iteration wall time']) expect(html).toContain(title);
+    for (const member of ['s1r1', 'k1', 'toxiproxy', 'runner']) expect(html).toContain(`>${member}</text>`);
+    expect(html).toContain('ClickHouseBatchingSink, iteration #3: 83.0 ms');
+    // Iteration 2 has no latency for the class: no point is invented for it.
+    expect(html).not.toMatch(/ClickHouseBatchingSink, iteration #2: [\d.]+ ms/);
+    expect(html).toContain('ClickHouseBatchingSink, iteration #2: 10.0 rows/s');
+  });
+
+  it('says so when there is no iteration or no data', () => {
+    expect(soakTrendHtml([])).toContain('no iteration yet');
+    expect(soakTrendHtml([line(1, { cluster_peak_rss_mib: null })])).toContain('Peak RSS per process');
+  });
+});
