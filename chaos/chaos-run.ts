@@ -2,6 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFi
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { Toxiproxy } from 'toxiproxy-node-client';
+import { attachExternalCluster } from '../harness/cluster/external/external-cluster.ts';
 import { startCluster, type BackendName, type StartedCluster } from '../harness/cluster/index.ts';
 import type { StartedLocalCluster } from '../harness/cluster/local-cluster.ts';
 import { describeError } from '../harness/errors.ts';
@@ -23,9 +24,14 @@ import type { ScenarioDefinition } from './scenarios/scenario.ts';
 
 export type { Profile } from './executor/run-budget.ts';
 
+/** Where the chaos job runs: a cluster it starts, or one it attaches to (`external`, described by `clusterFile`). */
+export type ChaosBackend = BackendName | 'external';
+
 export interface ChaosRunOptions {
   readonly profile: Profile;
-  readonly backend: BackendName;
+  readonly backend: ChaosBackend;
+  /** The cluster file of the external backend. */
+  readonly clusterFile?: string | undefined;
   readonly seed: number;
   readonly path?: string | undefined;
   readonly classes: readonly SinkClassName[];
@@ -81,9 +87,12 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
   mkdirSync(runDir, { recursive: true });
   const started = Date.now();
   const clusterStart = Date.now();
-  const cluster = await startCluster(options.backend, { topology: { shards: 2, replicas: 2, keepers: 1 }, seed: options.seed, logger: options.log });
+  const cluster =
+    options.backend === 'external'
+      ? await attachExternalCluster(options.clusterFile ?? '', options.log)
+      : await startCluster(options.backend, { topology: { shards: 2, replicas: 2, keepers: 1 }, seed: options.seed, logger: options.log });
   const clusterStartMs = Date.now() - clusterStart;
-  options.progress(`cluster up in ${(clusterStartMs / 1000).toFixed(1)} s (${options.backend}); reports in ${runDir}`);
+  options.progress(`cluster ${options.backend === 'external' ? 'attached' : 'up'} in ${(clusterStartMs / 1000).toFixed(1)} s (${options.backend}); reports in ${runDir}`);
   const toxiproxy = new Toxiproxy(cluster.description.toxiproxy ?? '');
   const results = new Map<SinkClassName, ScenarioResult[]>();
   let clusterMemory: RunResult['clusterMemory'] = null;
@@ -97,8 +106,12 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
     for (const [index, { sinkClass, scenario }] of pairs.entries()) {
       const dir = join(runDir, `${sinkClass}__${scenario.name}`);
       let result: ScenarioResult;
+      const lacking = (scenario.processActions ?? []).filter((action) => cluster.processActions !== undefined && !cluster.processActions.has(action));
       if (options.signal?.aborted === true) {
         result = interruptedResult(scenario, sinkClass, options.seed, 'not started: the runner was interrupted');
+      } else if (lacking.length > 0) {
+        // Never run half-way: its faults would fail at the first kill or pause it draws.
+        result = unjudgedResult(scenario, sinkClass, options.seed, 'inconclusive', `not run: the cluster gives no way to ${lacking.join(' / ')} a member (process_commands in the cluster file)`);
       } else {
         const started = Date.now();
         try {
@@ -114,6 +127,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
               dir,
               log: options.log.child({ sinkClass, scenario: scenario.name }),
               serverDedup: options.serverDedup,
+              databasePrefix: `chaos_${runId.slice(-4)}`,
             }),
             options.signal,
           );
@@ -196,8 +210,8 @@ function interruptedResult(scenario: ScenarioDefinition, sinkClass: SinkClassNam
   return unjudgedResult(scenario, sinkClass, seed, 'interrupted', note);
 }
 
-/** A scenario that produced no judged run: the harness failed, or a signal stopped it. */
-function unjudgedResult(scenario: ScenarioDefinition, sinkClass: SinkClassName, seed: number, verdict: 'infra-error' | 'interrupted', note: string): ScenarioResult {
+/** A scenario that produced no judged run: the harness failed, a signal stopped it, or the cluster cannot take its faults. */
+function unjudgedResult(scenario: ScenarioDefinition, sinkClass: SinkClassName, seed: number, verdict: 'infra-error' | 'interrupted' | 'inconclusive', note: string): ScenarioResult {
   return {
     name: scenario.name,
     sinkClass,

@@ -1,6 +1,10 @@
-import { parseBackend, type BackendName } from '../harness/cluster/index.ts';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { readClusterFile } from '../harness/cluster/external/external-cluster.ts';
+import { parseBackend } from '../harness/cluster/index.ts';
 import { HarnessError } from '../harness/errors.ts';
 import { SINK_CLASS_NAMES, type SinkClassName } from '../sinks/domain/sink-class-name.ts';
+import type { ChaosBackend } from './chaos-run.ts';
 import { SERVER_DEDUP_MODES, type Profile, type ServerDedupMode } from './executor/run-budget.ts';
 import { findScenarios } from './scenarios/catalogue.ts';
 import type { ScenarioDefinition } from './scenarios/scenario.ts';
@@ -8,6 +12,7 @@ import type { ScenarioDefinition } from './scenarios/scenario.ts';
 /** The options `npm run chaos` and `npm run soak` share, as `parseArgs` definitions. */
 export const SELECTION_OPTIONS = {
   backend: { type: 'string', default: 'embedded' },
+  cluster: { type: 'string' },
   seed: { type: 'string' },
   sink: { type: 'string' },
   scenario: { type: 'string' },
@@ -15,7 +20,9 @@ export const SELECTION_OPTIONS = {
 } as const;
 
 export interface Selection {
-  readonly backend: BackendName;
+  readonly backend: ChaosBackend;
+  /** The external backend's cluster file, absolute. */
+  readonly clusterFile?: string;
   /** Random when not given. */
   readonly seed: number;
   readonly classes: SinkClassName[];
@@ -45,7 +52,7 @@ export function parseProfile(value: string): Profile {
  * only report `inconclusive`); a class named with `--sink` that no selected scenario covers is
  * an error.
  */
-export function parseSelection(values: { backend: string; seed?: string | undefined; sink?: string | undefined; scenario?: string | undefined; 'server-dedup'?: string | undefined }): Selection {
+export function parseSelection(values: { backend: string; cluster?: string | undefined; seed?: string | undefined; sink?: string | undefined; scenario?: string | undefined; 'server-dedup'?: string | undefined }): Selection {
   const serverDedup = values['server-dedup'] ?? 'alternate';
   if (!SERVER_DEDUP_MODES.includes(serverDedup as ServerDedupMode)) throw new HarnessError('CLI_USAGE', `--server-dedup must be ${SERVER_DEDUP_MODES.join(', ')}, got '${serverDedup}'`);
   if (values.seed !== undefined && !/^-?\d+$/.test(values.seed)) throw new HarnessError('CLI_USAGE', `--seed takes an integer, got '${values.seed}'`);
@@ -58,9 +65,21 @@ export function parseSelection(values: { backend: string; seed?: string | undefi
   }
   return {
     seed: values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed),
-    backend: parseBackend(values.backend),
+    ...parseTarget(values.backend, values.cluster),
     classes: named.filter(covered),
     scenarios,
     serverDedup: serverDedup as ServerDedupMode,
   };
+}
+
+/** `--backend external` attaches to the cluster `--cluster FILE` describes; every other backend starts its own. */
+function parseTarget(backend: string, cluster: string | undefined): { backend: ChaosBackend; clusterFile?: string } {
+  if (backend !== 'external') {
+    if (cluster !== undefined) throw new HarnessError('CLI_USAGE', `--cluster describes a cluster to attach to: it goes with --backend external, not ${backend}`);
+    return { backend: parseBackend(backend) };
+  }
+  if (cluster === undefined) throw new HarnessError('CLI_USAGE', '--backend external needs --cluster FILE: the JSON `npm run cluster -- up` prints, with process_commands for the process faults');
+  if (!existsSync(cluster)) throw new HarnessError('CLI_USAGE', `--cluster ${cluster}: no such file`);
+  readClusterFile(cluster);
+  return { backend: 'external', clusterFile: resolve(cluster) };
 }

@@ -10,7 +10,7 @@ import { runChaos } from './chaos-run.ts';
 import { parseSlice } from './matrix-slice.ts';
 import { parseProfile, parseSelection, SELECTION_OPTIONS } from './cli-options.ts';
 
-const USAGE = `usage: npm run chaos -- [--profile ci|full] [--backend embedded|docker|binary] [--seed N] [--path P]
+const USAGE = `usage: npm run chaos -- [--profile ci|full] [--backend embedded|docker|binary|external --cluster FILE] [--seed N] [--path P]
                       [--sink CLASS[,CLASS]] [--scenario NAME[,NAME]] [--report-dir DIR] [--keep-cluster]
                       [--server-dedup alternate|on|off] [--shard I/N]`;
 
@@ -35,7 +35,7 @@ async function main(argv: string[]): Promise<number> {
   const profile = parseProfile(values.profile);
   // A path names a case of one seed's generation: without its seed it would replay nothing.
   if (values.path !== undefined && values.seed === undefined) throw new HarnessError('CLI_USAGE', '--path replays a case of a given seed: give --seed with it (the replay line in report.md has both)');
-  const { seed, backend, classes, scenarios, serverDedup } = parseSelection(values);
+  const { seed, backend, clusterFile, classes, scenarios, serverDedup } = parseSelection(values);
   // Slices of one CI matrix must share a seed, or their union would be no one run's matrix.
   if (values.shard !== undefined && values.seed === undefined) throw new HarnessError('CLI_USAGE', '--shard runs one slice of a matrix the other slices share: give every slice the same --seed');
   const slice = values.shard === undefined ? undefined : parseSlice(values.shard);
@@ -47,6 +47,7 @@ async function main(argv: string[]): Promise<number> {
   const run = await runChaos({
     profile,
     backend,
+    clusterFile,
     seed,
     path: values.path,
     classes,

@@ -80,7 +80,7 @@ async function main(): Promise<number> {
   let failures = 0;
   for (let iteration = 1, seed = selection.seed; Date.now() < deadline && !interrupt.signal.aborted; iteration++, seed++) {
     const progress = (line: string) => process.stderr.write(`soak #${iteration}: ${line}\n`);
-    const base = { profile, backend: selection.backend, reportDir, keepCluster: false, serverDedup: selection.serverDedup, log, progress, signal: interrupt.signal };
+    const base = { profile, backend: selection.backend, clusterFile: selection.clusterFile, reportDir, keepCluster: false, serverDedup: selection.serverDedup, log, progress, signal: interrupt.signal };
     const run = await runChaos({ ...base, seed, classes: selection.classes, scenarios: selection.scenarios });
     if (run.verdict !== 'pass') failures += 1;
     const reproduced = await reproduce(run, { ...base, progress: (line) => progress(`re-run: ${line}`) }, log);

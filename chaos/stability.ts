@@ -45,6 +45,7 @@ async function main(): Promise<number> {
     const run = await runChaos({
       profile,
       backend: selection.backend,
+      clusterFile: selection.clusterFile,
       seed,
       classes: selection.classes,
       scenarios: selection.scenarios,

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { chainTailFirst } from '../../properties/arbitraries/chain-tail-first.ts';
+import { describedProxies, healProxies } from '../nemeses/heal-proxies.ts';
 import type { Logger } from 'pino';
 import type { Toxiproxy } from 'toxiproxy-node-client';
 import { harnessClient } from '../../harness/clickhouse/client.ts';
@@ -49,6 +50,8 @@ export interface ScenarioRunOptions {
    * turns it off (`replicated_deduplication_window = 0`) on every other run, first run included.
    */
   readonly serverDedup: ServerDedupMode;
+  /** Run databases are `<prefix>_<class>_<scenario>_<n>`: a chaos job's own tag keeps them apart from anything else on a cluster it did not start. */
+  readonly databasePrefix?: string;
 }
 
 /** One generated run: the workload, the starting spec, the schedule, a seed for the sources. */
@@ -185,7 +188,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
 
 async function executeRun(options: ScenarioRunOptions, input: RunInput, index: number, phase: ExecutedRun['phase'], dedupOff: boolean, workerRoot: string | undefined): Promise<ExecutedRun> {
   const started = Date.now();
-  const database = `chaos_${options.sinkClass.toLowerCase()}_${options.scenario.name.replace(/-/g, '_')}_${index}`;
+  const database = `${options.databasePrefix ?? 'chaos'}_${options.sinkClass.toLowerCase()}_${options.scenario.name.replace(/-/g, '_')}_${index}`;
   const dir = join(options.dir, `run-${index}`);
   mkdirSync(dir, { recursive: true });
   const source: SourceConfig = sourceConfig({ seed: input.sourceSeed, partitions: input.workload.partitions, messagesPerEpoch: input.workload.messagesPerEpoch, keySpace: input.workload.keySpace, payloadBytes: input.workload.payloadBytes });
@@ -232,7 +235,7 @@ async function executeRun(options: ScenarioRunOptions, input: RunInput, index: n
       // Leave nothing behind for the next run: workers killed, every proxy healed, the cluster settled.
       system.closeHistory();
       await supervisor.close().catch(() => undefined);
-      await options.toxiproxy.reset().catch(() => undefined);
+      await healProxies(options.cluster.description.toxiproxy ?? '', describedProxies(options.cluster.description)).catch(() => undefined);
       await settleCluster(options.cluster, database).catch(() => undefined);
       throw error;
     }

@@ -46,6 +46,7 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
     description: "SIGKILL or SIGSTOP of the replica an INSERT goes to, or its replication endpoint cut while its siblings must fetch the INSERT's part",
     classes: SINK_CLASS_NAMES,
     commands: () => arbFaultSchedule(arbReplicaFault, 2),
+    processActions: ['kill', 'start', 'pause', 'resume'],
     coverage: () => ({}),
   },
   {
@@ -53,6 +54,7 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
     description: "ZooKeeper paused, or the Keeper links of the INSERT's replica or of all replicas cut, while an INSERT needs Keeper",
     classes: SINK_CLASS_NAMES,
     commands: (context) => arbFaultSchedule(arbKeeperFault(context), 1),
+    processActions: ['pause', 'resume'],
     coverage: () => ({}),
   },
   {

@@ -29,6 +29,8 @@ export interface ScenarioDefinition {
   /** Fixes the partition count (the topology guard needs one drained and one undrained partition). */
   readonly partitions?: number;
   readonly commands: (context: ScenarioContext) => fc.Arbitrary<ChaosCommand[]>;
+  /** Process actions on cluster members its faults take (`kill`, `pause`, `resume`, `start`); on a cluster that lacks one it is not run. */
+  readonly processActions?: readonly string[];
   /**
    * The "sometimes" events beyond what the schedule itself declares (its faults, crash points and
    * topology changes) and beyond a run without server dedup, which every token-less class owes. Runs are generated

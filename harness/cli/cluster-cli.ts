@@ -14,7 +14,8 @@ import { statePaths } from '../cluster/state-dir.ts';
 const USAGE = `usage: npm run cluster -- up [--shards N] [--replicas M] [--keepers K] [--backend embedded|docker|binary]
                               [--dir DIR] [--no-proxies] [--toxiproxy-port P] [--seed N]
        npm run cluster -- status [--dir DIR]
-       npm run cluster -- down [--dir DIR | --all]`;
+       npm run cluster -- down [--dir DIR | --all]
+       npm run cluster -- member kill|pause|resume|start|status NAME [--dir DIR]`;
 
 function wholeNumber(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -79,6 +80,31 @@ async function down(dir: string | undefined, all: boolean): Promise<void> {
   }
 }
 
+/**
+ * One process action on one member, from any shell: what an external cluster file's
+ * process_commands call when the cluster is one `up` started (kill -9 / SIGSTOP / SIGCONT / a
+ * fresh start that waits for health; status prints running, paused or dead).
+ */
+async function member(action: string | undefined, name: string | undefined, dir: string | undefined): Promise<void> {
+  if (name === undefined) throw new HarnessError('CLI_USAGE', `member needs an action and a member name\n${USAGE}`);
+  const cluster = attachCluster(dir);
+  switch (action) {
+    case 'kill':
+      return cluster.kill(name);
+    case 'pause':
+      return cluster.pause(name);
+    case 'resume':
+      return cluster.resume(name);
+    case 'start':
+      return cluster.start(name);
+    case 'status':
+      process.stdout.write(`${await cluster.memberState(name)}\n`);
+      return;
+    default:
+      throw new HarnessError('CLI_USAGE', `unknown member action '${action}'; the actions are kill, pause, resume, start, status`);
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
     args: argv,
@@ -102,6 +128,7 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  if (command === 'member') return member(rest[0], rest[1], values.dir);
   if (rest.length > 0) throw new HarnessError('CLI_USAGE', `unexpected argument '${rest[0]}'\n${USAGE}`);
   switch (command) {
     case 'up':

@@ -10,6 +10,11 @@ export type MemberState = 'running' | 'paused' | 'dead';
 export interface StartedCluster extends AsyncDisposable {
   readonly description: ClusterDescription;
   readonly memberNames: readonly string[];
+  /**
+   * The process actions (kill, pause, resume, start) the harness can take on members; undefined:
+   * all of them (a cluster it started). A scenario that needs a missing one is not run.
+   */
+  readonly processActions?: ReadonlySet<string>;
   memberState(name: string): Promise<MemberState>;
   /** SIGKILL: no shutdown, no flush. */
   kill(name: string): Promise<void>;

@@ -1,0 +1,83 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { harnessClient, queryRows } from '../harness/clickhouse/client.ts';
+import type { ClusterDescription } from '../harness/cluster/description.ts';
+import { runTs } from '../harness/cluster/testing/run-cli.ts';
+import { PROJECT_ROOT } from '../harness/project-root.ts';
+
+// The external backend used the way a team with its own cluster uses it: a cluster started
+// elsewhere (here by `npm run cluster -- up`, in another process), reached through its cluster
+// file alone, left running and clean afterwards.
+
+const stateDir = mkdtempSync(join(tmpdir(), 'external-state-'));
+const work = mkdtempSync(join(tmpdir(), 'external-work-'));
+const env = { CHAOS_STATE_DIR: stateDir };
+let description: ClusterDescription;
+
+beforeAll(async () => {
+  const up = await runTs('harness/cli/cluster-cli.ts', ['up', '--shards', '2', '--replicas', '2'], env);
+  expect(up.code, up.stderr).toBe(0);
+  description = JSON.parse(up.stdout.trim()) as ClusterDescription;
+}, 120_000);
+
+afterAll(async () => {
+  await runTs('harness/cli/cluster-cli.ts', ['down', '--all'], env);
+  rmSync(stateDir, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
+});
+
+function clusterFile(name: string, withCommands: boolean): string {
+  const cli = `CHAOS_STATE_DIR=${stateDir} ${process.execPath} --import tsx ${resolve(PROJECT_ROOT, 'harness/cli/cluster-cli.ts')}`;
+  const commands = Object.fromEntries(['kill', 'pause', 'resume', 'start', 'status'].map((action) => [action, `cd ${PROJECT_ROOT} && ${cli} member ${action} {member} --dir ${description.dir}`]));
+  const file = join(work, name);
+  writeFileSync(file, JSON.stringify({ ...description, ...(withCommands ? { process_commands: commands } : {}) }));
+  return file;
+}
+
+const chaos = (args: string[]) => runTs('chaos/cli.ts', ['--backend', 'external', '--seed', '11', '--sink', 'AtLeastOnceClickHouseSink', '--report-dir', join(work, 'reports'), ...args], env, 600_000);
+
+async function databases(): Promise<string[]> {
+  const client = harnessClient(description.shards[0]?.replicas[0]?.direct_http ?? '');
+  try {
+    return (await queryRows<{ name: string }>(client, "SELECT name FROM system.databases WHERE name LIKE 'chaos%'")).map((row) => row.name);
+  } finally {
+    await client.close();
+  }
+}
+
+describe('--backend external --cluster FILE', { timeout: 600_000 }, () => {
+  it('runs scenarios with process faults through the file’s commands, and leaves the cluster running with none of its databases', async () => {
+    const run = await chaos(['--cluster', clusterFile('with-commands.json', true), '--scenario', 'unknown-outcome,replica-faults']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/cluster attached in/);
+    expect(run.stderr).toMatch(/replica-faults: pass/);
+    expect(await databases()).toEqual([]);
+    const status = await runTs('harness/cli/cluster-cli.ts', ['status', '--dir', description.dir], env);
+    expect(Object.values((JSON.parse(status.stdout) as { members: Record<string, string> }).members).every((state) => state === 'running')).toBe(true);
+  });
+
+  it('does not run a scenario whose process faults the file gives no command for, and says why', async () => {
+    const run = await chaos(['--cluster', clusterFile('no-commands.json', false), '--scenario', 'unknown-outcome,replica-faults']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/unknown-outcome: pass/);
+    expect(run.stderr).toMatch(/replica-faults: inconclusive \(0 runs/);
+    const latest = join(work, 'reports', 'latest', 'summary.json');
+    expect(existsSync(latest)).toBe(true);
+    const summary = JSON.parse(readFileSync(latest, 'utf8')) as { classes: Record<string, { scenarios: Array<{ name: string; notes: string[] }> }> };
+    const notes = summary.classes.AtLeastOnceClickHouseSink?.scenarios.find((scenario) => scenario.name === 'replica-faults')?.notes ?? [];
+    expect(notes.join(' ')).toMatch(/not run: the cluster gives no way to kill \/ start \/ pause \/ resume a member/);
+  });
+
+  it('refuses a file whose Toxiproxy lacks a proxy it names, before running anything', async () => {
+    const file = join(work, 'missing-proxy.json');
+    const [first, ...others] = description.shards;
+    const renamed = { ...first, replicas: first?.replicas.map((replica, i) => (i === 0 ? { ...replica, proxies: { ...replica.proxies, client: 'no_such_proxy' } } : replica)) };
+    writeFileSync(file, JSON.stringify({ ...description, shards: [renamed, ...others] }));
+    const run = await chaos(['--cluster', file, '--scenario', 'unknown-outcome']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/has no proxy no_such_proxy/);
+  });
+});
+

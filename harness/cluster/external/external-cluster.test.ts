@@ -1,0 +1,54 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readClusterFile } from './external-cluster.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'cluster-file-'));
+const replica = (name: string) => ({
+  name,
+  http: 'http://127.0.0.1:18123',
+  direct_http: 'http://127.0.0.1:8123',
+  tcp: '127.0.0.1:9000',
+  proxies: { client: `${name}_client`, keeper: `${name}_keeper_k1`, keepers: [`${name}_keeper_k1`], interserver: `${name}_interserver` },
+});
+const VALID = {
+  backend: 'embedded',
+  cluster: 'chaos',
+  run_id: 'r',
+  dir: '/tmp/x',
+  toxiproxy: 'http://127.0.0.1:8474',
+  proxies_enabled: true,
+  keepers: [{ name: 'k1', address: '127.0.0.1:2181' }],
+  shards: [{ name: 's1', replicas: [replica('s1r1'), replica('s1r2')] }],
+  backend_limits: [],
+  process_commands: { kill: 'kubectl delete pod {member} --force', start: 'true {member}' },
+};
+
+function write(content: unknown, name = `f${Math.random()}`): string {
+  const file = join(dir, name);
+  writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
+  return file;
+}
+
+describe('the external cluster file', () => {
+  it('accepts what `cluster up` prints, with process command templates', () => {
+    expect(readClusterFile(write(VALID)).process_commands?.kill).toContain('{member}');
+  });
+
+  it.each([
+    ['not JSON', '{', /not a readable JSON document/],
+    ['no shards', { ...VALID, shards: [] }, /`shards` must list at least one shard/],
+    ['a replica without a URL', { ...VALID, shards: [{ name: 's1', replicas: [{ ...replica('s1r1'), direct_http: 'nope' }] }] }, /replica s1r1: `direct_http` must be a URL/],
+    ['a replica without proxies', { ...VALID, shards: [{ name: 's1', replicas: [{ ...replica('s1r1'), proxies: {} }] }] }, /`proxies` must name its client, interserver and keeper proxies/],
+    ['no Toxiproxy', { ...VALID, toxiproxy: null }, /`toxiproxy` must be the URL of the Toxiproxy API/],
+    ['a keeper without host:port', { ...VALID, keepers: [{ name: 'k1', address: 'zk' }] }, /every keeper needs a `name` and an `address` host:port/],
+    ['a password written in', { ...VALID, password: 'secret' }, /credentials are not supported yet/],
+    ['an unknown action', { ...VALID, process_commands: { reboot: 'x {member}' } }, /process_commands.reboot is not an action/],
+    ['a template without {member}', { ...VALID, process_commands: { kill: 'pkill clickhouse' } }, /process_commands.kill must be a command template containing \{member\}/],
+  ])('refuses %s with one clear line naming the file', (_, content, message) => {
+    const file = write(content);
+    expect(() => readClusterFile(file)).toThrow(message);
+    expect(() => readClusterFile(file)).toThrow(file);
+  });
+});
