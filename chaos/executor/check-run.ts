@@ -1,5 +1,6 @@
-import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
-import { eventsOfType, type History } from '../../harness/flow/history/history-reader.ts';
+import type { ClusterDescription } from '../../harness/cluster/description.ts';
+import type { Stamped } from '../../harness/flow/history/history-events.ts';
+import { eventsOfType } from '../../harness/flow/history/history-reader.ts';
 import { DeterministicSource } from '../../harness/flow/source/deterministic-source.ts';
 import type { SourceConfig } from '../../harness/flow/source/source-config.ts';
 import { rowForm } from '../../harness/oracle/row-form.ts';
@@ -16,7 +17,7 @@ import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
 import type { ScenarioDefinition } from '../scenarios/scenario.ts';
 import { expectedShardOf } from './expected-shard.ts';
-import type { PipelineSystem, StartExpectation } from './pipeline-system.ts';
+import type { SpecPeriod, StartExpectation } from './pipeline-system.ts';
 
 export const ROUTING_REFUSAL_PREFIX = 'Refusing to start the ClickHouse sink: the shard topology changed while';
 const REFUSAL_PREFIX = 'Refusing to start the ClickHouse sink: ';
@@ -27,15 +28,22 @@ export interface RunCheck extends ScenarioCheck {
   readonly inserts: { readonly ok: number; readonly failed: number; readonly unknown: number };
 }
 
-interface CheckInput {
-  readonly cluster: StartedCluster;
-  readonly scenario: ScenarioDefinition;
+/**
+ * Everything a run's check reads, as plain data: what the run stored in its directory
+ * (`check-input.json` beside `history.jsonl`) is enough to judge it again, without a cluster.
+ */
+export interface CheckInput {
+  readonly description: ClusterDescription;
   readonly sinkClass: SinkClassName;
   readonly source: SourceConfig;
-  readonly history: History;
+  readonly events: readonly Stamped[];
   readonly truth: GroundTruth;
-  readonly system: PipelineSystem;
-  readonly commands: readonly ChaosCommand[];
+  /** The coverage the run declared (`declaredCoverage`: its scenario and its schedule). */
+  readonly coverage: Coverage;
+  /** The spec in force from each moment on. */
+  readonly specs: readonly SpecPeriod[];
+  /** The executor's model of the topology guard: which starts had to refuse. */
+  readonly expectations: readonly StartExpectation[];
   /** The run's target had `replicated_deduplication_window = 0`. */
   readonly serverDedupOff: boolean;
 }
@@ -56,10 +64,10 @@ export function declaredCoverage(scenario: ScenarioDefinition, sinkClass: SinkCl
  * undelivered batch bound (from the store snapshot of the refusing start).
  */
 function expectedRefusals(input: CheckInput): ExpectedRefusal[] {
-  const events = input.history.events;
+  const events = input.events;
   const started = eventsOfType(events, 'partition-started');
   const snapshots = eventsOfType(events, 'state-snapshot');
-  return input.system.expectations
+  return input.expectations
     .filter((expectation) => expectation.refuse)
     .map((expectation) => {
       const details: string[] = [];
@@ -98,8 +106,8 @@ function producedForms(config: SourceConfig): (messageId: string) => string | un
 
 export function checkRun(input: CheckInput): RunCheck {
   const descriptor = SINK_CLASSES[input.sinkClass];
-  const events = input.history.events;
-  const description = input.cluster.description;
+  const events = input.events;
+  const description = input.description;
   const replicaOfEndpoint = new Map(description.shards.flatMap((shard) => shard.replicas.map((replica) => [new URL(replica.http).host, replica.name] as const)));
   const { observations, facts, unknown } = observe({
     guarantee: descriptor.guarantee,
@@ -108,7 +116,7 @@ export function checkRun(input: CheckInput): RunCheck {
     events,
     truth: input.truth,
     replicaOf: (endpoint) => replicaOfEndpoint.get(endpoint),
-    expectedShard: (attempts) => expectedShardOf(description, input.system.specs, attempts, input.truth),
+    expectedShard: (attempts) => expectedShardOf(description, input.specs, attempts, input.truth),
     expectedRefusals: expectedRefusals(input),
     producedForm: producedForms(input.source),
   });
@@ -122,7 +130,7 @@ export function checkRun(input: CheckInput): RunCheck {
     replays: facts.replays,
     dedupHits: dedupHits(input.truth.serverInserts),
     refusals: facts.refusals.length,
-    refusedChanges: refusedChanges(input.system.expectations, facts.refusals),
+    refusedChanges: refusedChanges(input.expectations, facts.refusals),
     crashes: facts.crashes,
     reconfiguredInFlight: facts.reconfiguredInFlight,
     queueDrops: facts.queueDrops,
@@ -130,7 +138,7 @@ export function checkRun(input: CheckInput): RunCheck {
     acceptedTwice: observations.acceptedTwice.size,
     multiBatchEpochs: facts.multiBatchEpochs,
   };
-  const coverage = declaredCoverage(input.scenario, input.sinkClass, input.commands);
+  const coverage = input.coverage;
   const check = checkScenario(observations, coverage, evidence);
   const count = (outcome: string) => facts.attempts.filter((attempt) => attempt.outcome === outcome).length;
   return { ...check, coverage, evidence, inserts: { ok: count('ok'), failed: count('failed'), unknown: count('unknown') } };

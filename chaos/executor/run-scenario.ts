@@ -26,7 +26,8 @@ import { newModel } from '../../properties/model/chaos-model.ts';
 import type { ChaosCommand } from '../../properties/model/commands.ts';
 import type { ScenarioContext, ScenarioDefinition } from '../scenarios/scenario.ts';
 import { CoverageLedger } from '../../properties/checkers/coverage-ledger.ts';
-import { checkRun, type RunCheck } from './check-run.ts';
+import { checkRun, declaredCoverage, type CheckInput, type RunCheck } from './check-run.ts';
+import { writeCheckRecord } from './check-record.ts';
 import { routingLayouts } from './expected-shard.ts';
 import { PipelineSystem } from './pipeline-system.ts';
 import { exploreDecision, serverDedupOff, type ExploreDecision, type RunBudget, type ServerDedupMode } from './run-budget.ts';
@@ -241,7 +242,20 @@ async function executeRun(options: ScenarioRunOptions, input: RunInput, index: n
     }
     const checkStart = Date.now();
     const truth = await collectGroundTruth(options.cluster.description, { database, table: TABLE, layouts: routingLayouts(system.specs) });
-    const check = checkRun({ cluster: options.cluster, scenario: options.scenario, sinkClass: options.sinkClass, source, history, truth, system, commands: input.commands, serverDedupOff: dedupOff });
+    const checkInput: CheckInput = {
+      description: options.cluster.description,
+      sinkClass: options.sinkClass,
+      source,
+      events: history.events,
+      truth,
+      coverage: declaredCoverage(options.scenario, options.sinkClass, input.commands),
+      specs: system.specs,
+      expectations: system.expectations,
+      serverDedupOff: dedupOff,
+    };
+    const check = checkRun(checkInput);
+    // Everything the check read stays with the run: `npm run check` judges it again from files.
+    writeCheckRecord(dir, { scenario: options.scenario.name, phase, input: checkInput, verdict: check.verdict, anomalies: check.results.flatMap((result) => result.anomalies) });
     if (check.verdict !== 'pass') await dumpSystemTables(options.cluster.description, database, join(dir, 'system-tables'));
     await dropDatabase(options.cluster, database, log);
     return { index, phase, input, serverDedupOff: dedupOff, check, durationMs: Date.now() - started, phases: { trafficMs, healMs, checkMs: Date.now() - checkStart } };

@@ -1,0 +1,66 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readHistory } from '../../harness/flow/history/history-reader.ts';
+import type { GroundTruth } from '../../harness/oracle/ground-truth.ts';
+import type { Anomaly } from '../../properties/checkers/check-result.ts';
+import type { Verdict } from '../../properties/verdict.ts';
+import type { CheckInput } from './check-run.ts';
+
+export const CHECK_INPUT_FILE = 'check-input.json';
+
+/** What one run recorded for its check, beside its `history.jsonl`; the history itself is not repeated. */
+export interface CheckRecord {
+  readonly version: 1;
+  readonly scenario: string;
+  readonly phase: 'explore' | 'shrink';
+  readonly input: Omit<CheckInput, 'events' | 'truth'> & { readonly truth: StoredTruth };
+  /** What the check said when the run ended. */
+  readonly verdict: Verdict;
+  readonly anomalies: readonly Anomaly[];
+}
+
+/** GroundTruth with its maps and sets as arrays of entries (JSON has neither). */
+interface StoredTruth {
+  readonly replicas: ReadonlyArray<{ readonly shard: string; readonly replica: string; readonly counts: ReadonlyArray<readonly [string, number]> }>;
+  readonly viaDistributed: ReadonlyArray<readonly [string, number]>;
+  readonly serverInserts: GroundTruth['serverInserts'];
+  readonly routed: ReadonlyArray<readonly [string, ReadonlyArray<readonly [string, string]>]>;
+  readonly forms: ReadonlyArray<readonly [string, readonly string[]]>;
+  readonly readAt: number;
+}
+
+function storeTruth(truth: GroundTruth): StoredTruth {
+  return {
+    replicas: truth.replicas.map((replica) => ({ shard: replica.shard, replica: replica.replica, counts: [...replica.counts] })),
+    viaDistributed: [...truth.viaDistributed],
+    serverInserts: truth.serverInserts,
+    routed: [...truth.routed].map(([layout, ids]) => [layout, [...ids]] as const),
+    forms: [...truth.forms].map(([id, forms]) => [id, [...forms]] as const),
+    readAt: truth.readAt,
+  };
+}
+
+function loadTruth(stored: StoredTruth): GroundTruth {
+  return {
+    replicas: stored.replicas.map((replica) => ({ shard: replica.shard, replica: replica.replica, counts: new Map(replica.counts) })),
+    viaDistributed: new Map(stored.viaDistributed),
+    serverInserts: stored.serverInserts,
+    routed: new Map(stored.routed.map(([layout, ids]) => [layout, new Map(ids)])),
+    forms: new Map(stored.forms.map(([id, forms]) => [id, new Set(forms)])),
+    readAt: stored.readAt,
+  };
+}
+
+export function writeCheckRecord(runDir: string, record: { scenario: string; phase: CheckRecord['phase']; input: CheckInput; verdict: Verdict; anomalies: readonly Anomaly[] }): void {
+  const { events: _events, truth, ...rest } = record.input;
+  void _events;
+  const stored: CheckRecord = { version: 1, scenario: record.scenario, phase: record.phase, input: { ...rest, truth: storeTruth(truth) }, verdict: record.verdict, anomalies: record.anomalies };
+  writeFileSync(join(runDir, CHECK_INPUT_FILE), `${JSON.stringify(stored)}\n`);
+}
+
+/** A run's check input rebuilt from its directory alone: `check-input.json` and `history.jsonl`. */
+export function readCheckRecord(runDir: string): { record: CheckRecord; input: CheckInput } {
+  const record = JSON.parse(readFileSync(join(runDir, CHECK_INPUT_FILE), 'utf8')) as CheckRecord;
+  const history = readHistory(join(runDir, 'history.jsonl'));
+  return { record, input: { ...record.input, truth: loadTruth(record.input.truth), events: history.events } };
+}

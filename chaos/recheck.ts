@@ -1,0 +1,83 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CoverageLedger } from '../properties/checkers/coverage-ledger.ts';
+import type { Anomaly } from '../properties/checkers/check-result.ts';
+import { mergeVerdicts, type Verdict } from '../properties/verdict.ts';
+import type { RunResult } from '../reports/run-result.ts';
+import { CHECK_INPUT_FILE, readCheckRecord } from './executor/check-record.ts';
+import { checkRun } from './executor/check-run.ts';
+
+export interface RunRecheck {
+  readonly run: string;
+  readonly phase: 'explore' | 'shrink';
+  readonly recorded: Verdict;
+  readonly rechecked: Verdict;
+  /** `category×count`, sorted: what the verdict rests on. */
+  readonly recordedAnomalies: readonly string[];
+  readonly recheckedAnomalies: readonly string[];
+}
+
+export interface ScenarioRecheck {
+  readonly sinkClass: string;
+  readonly scenario: string;
+  /** From the run's `run-result.json`; undefined when the report has none. */
+  readonly recorded: Verdict | undefined;
+  /** Undefined when no run of it stored a check (a harness failure, a scenario not run or interrupted). */
+  readonly rechecked: Verdict | undefined;
+  readonly runs: readonly RunRecheck[];
+}
+
+const summarize = (anomalies: readonly Anomaly[]) => anomalies.map((anomaly) => `${anomaly.category}×${anomaly.count}`).sort();
+
+/** A run's verdict and anomalies as the checkers judge its stored files today. */
+export function recheckRun(runDir: string): RunRecheck {
+  const { record, input } = readCheckRecord(runDir);
+  const check = checkRun(input);
+  return {
+    run: runDir.split('/').at(-1) ?? runDir,
+    phase: record.phase,
+    recorded: record.verdict,
+    rechecked: check.verdict,
+    recordedAnomalies: summarize(record.anomalies),
+    recheckedAnomalies: summarize(check.results.flatMap((result) => result.anomalies)),
+  };
+}
+
+/**
+ * Every scenario of a chaos run's report directory judged again from its files alone: each run
+ * by the checkers, the scenario by the same rule as the live job (a violating run wins, then
+ * the coverage the exploring runs earned together). Needs no cluster.
+ */
+export function recheckReport(reportRunDir: string): ScenarioRecheck[] {
+  const resultFile = join(reportRunDir, 'run-result.json');
+  const recorded = existsSync(resultFile) ? (JSON.parse(readFileSync(resultFile, 'utf8')) as RunResult) : undefined;
+  const scenarioDirs = readdirSync(reportRunDir, { withFileTypes: true }).filter((entry) => entry.isDirectory() && entry.name.includes('__'));
+  return scenarioDirs.map((entry) => {
+    const [sinkClass = '', scenario = ''] = entry.name.split('__');
+    const dir = join(reportRunDir, entry.name);
+    const runDirs = readdirSync(dir)
+      .filter((name) => /^run-\d+$/.test(name) && existsSync(join(dir, name, CHECK_INPUT_FILE)))
+      .sort((a, b) => Number(a.slice(4)) - Number(b.slice(4)));
+    const runs = runDirs.map((name) => recheckRun(join(dir, name)));
+    const ledger = new CoverageLedger();
+    for (const name of runDirs) {
+      const { record, input } = readCheckRecord(join(dir, name));
+      if (record.phase === 'explore') {
+        const check = checkRun(input);
+        ledger.add(check.coverage, check.evidence);
+      }
+    }
+    const violated = runs.some((run) => run.rechecked === 'violation');
+    const rechecked: Verdict | undefined = runs.length === 0 ? undefined : violated ? 'violation' : ledger.complete ? 'pass' : 'inconclusive';
+    const recordedVerdict = recorded?.classes[sinkClass]?.scenarios.find((candidate) => candidate.name === scenario)?.verdict;
+    return { sinkClass, scenario, recorded: recordedVerdict, rechecked, runs };
+  });
+}
+
+/** Whether a recheck agrees with the record: verdicts of scenarios and runs, and each run's anomalies. */
+export function agrees(scenario: ScenarioRecheck): boolean {
+  const runsAgree = scenario.runs.every((run) => run.recorded === run.rechecked && run.recordedAnomalies.join() === run.recheckedAnomalies.join());
+  return runsAgree && (scenario.rechecked === undefined || scenario.recorded === undefined || scenario.recorded === scenario.rechecked);
+}
+
+export const overallVerdict = (scenarios: readonly ScenarioRecheck[]) => mergeVerdicts(scenarios.flatMap((scenario) => (scenario.rechecked === undefined ? [] : [scenario.rechecked])));
