@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Toxiproxy } from 'toxiproxy-node-client';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { NemesisContext } from '../nemeses/fault.ts';
-import { latencyPlan, type FaultPlan } from '../nemeses/fault-plan.ts';
+import { isFaultPlan, latencyPlan } from '../nemeses/fault-plan.ts';
 import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
 import type { History } from '../../harness/flow/history/history-reader.ts';
 import { HistoryWriter } from '../../harness/flow/history/history-writer.ts';
@@ -12,7 +12,7 @@ import type { FlowSupervisor } from '../../harness/flow/supervisor.ts';
 import { WorkerExitedError, WorkerRefusedError } from '../../harness/flow/worker-errors.ts';
 import { HarnessError } from '../../harness/errors.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
-import type { ChaosSystem } from '../../properties/model/chaos-system.ts';
+import type { ChaosSystem, ScheduledFault } from '../../properties/model/chaos-system.ts';
 import { aimedEpisode } from './aimed-episode.ts';
 import { GuardModel } from './guard-model.ts';
 import { drainRunning, withTimeout } from './background-write.ts';
@@ -85,7 +85,8 @@ export class PipelineSystem implements ChaosSystem {
     await this.running().runEpochs(epochs);
   }
 
-  async faultEpisode(plan: FaultPlan, epochs: number, holdMs: number): Promise<void> {
+  async faultEpisode(plan: ScheduledFault, epochs: number, holdMs: number): Promise<void> {
+    if (!isFaultPlan(plan)) throw new HarnessError('CHAOS_FAULT_UNKNOWN', `the schedule holds ${plan.toString()}, which is not one of the catalogue's fault plans`);
     await aimedEpisode(this.episodeDeps(), { plan, epochs, holdMs });
   }
 

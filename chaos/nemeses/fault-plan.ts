@@ -29,6 +29,10 @@ export interface FaultPlan {
   toString(): string;
 }
 
+export function isFaultPlan(plan: { readonly type: string }): plan is FaultPlan {
+  return typeof (plan as Partial<FaultPlan>).aimAt === 'function';
+}
+
 class AimedPlan implements FaultPlan {
   constructor(
     readonly type: FaultType,

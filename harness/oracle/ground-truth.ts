@@ -1,10 +1,16 @@
 import { ClickHouseError, type ClickHouseClient } from '@clickhouse/client';
-import type { ReplicaTruth } from '../../properties/checkers/observations.ts';
 import { harnessClient, queryRows } from '../clickhouse/client.ts';
 import type { ClusterDescription } from '../cluster/description.ts';
 import { HarnessError } from '../errors.ts';
 import { layoutKey, rendezvousSql, type RoutingLayout } from './rendezvous-sql.ts';
 import { rowForm } from './row-form.ts';
+
+/** Row counts per message id as one replica holds them, read directly after SYSTEM SYNC REPLICA. */
+export interface ReplicaTruth {
+  readonly shard: string;
+  readonly replica: string;
+  readonly counts: ReadonlyMap<string, number>;
+}
 
 /** What one replica's query_log says of one INSERT of the run's database. */
 export interface ServerInsert {

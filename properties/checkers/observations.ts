@@ -1,4 +1,5 @@
 import type { InsertOutcome } from '../../sinks/api.ts';
+import type { ReplicaTruth } from '../../harness/oracle/ground-truth.ts';
 import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
 
 /** One INSERT attempt as the history recorded it. */
@@ -19,12 +20,7 @@ export interface AttemptRecord {
   readonly endedAt: number;
 }
 
-/** Row counts per message id as one replica holds them, read directly after SYSTEM SYNC REPLICA. */
-export interface ReplicaTruth {
-  readonly shard: string;
-  readonly replica: string;
-  readonly counts: ReadonlyMap<string, number>;
-}
+export type { ReplicaTruth } from '../../harness/oracle/ground-truth.ts';
 
 /** A topology refusal the runtime recorded, and what the scenario expected at that start. */
 export interface RefusalRecord {

@@ -1,6 +1,15 @@
-import type { FaultPlan } from '../../chaos/nemeses/fault-plan.ts';
 import type { CrashPoint } from '../../harness/flow/runtime/crash-points.ts';
 import type { RawSinkSpec } from '../arbitraries/arb-sink-spec.ts';
+
+/**
+ * A fault as a schedule holds it: an immutable description (what kind, whether it holds the
+ * INSERT it meets). The executor that implements `ChaosSystem` knows how to aim and apply it.
+ */
+export interface ScheduledFault {
+  readonly type: string;
+  readonly holds: boolean;
+  toString(): string;
+}
 
 /**
  * The real system a chaos scenario drives: the pipeline (sink workers hosted by the runtime) and
@@ -16,7 +25,7 @@ export interface ChaosSystem {
    * (or after `holdMs`, for a fault that blocks it), before the sink acts on the outcome. Every
    * wait is bounded: an INSERT that never comes is recorded as a missed fault.
    */
-  faultEpisode(plan: FaultPlan, epochs: number, holdMs: number): Promise<void>;
+  faultEpisode(plan: ScheduledFault, epochs: number, holdMs: number): Promise<void>;
   /** Arms a crash point, runs until the sink process dies there (or gives up), restarts it from its store. */
   crashSink(point: CrashPoint): Promise<void>;
   /**

@@ -1,9 +1,8 @@
 import type fc from 'fast-check';
-import type { FaultPlan } from '../../chaos/nemeses/fault-plan.ts';
 import type { CrashPoint } from '../../harness/flow/runtime/crash-points.ts';
 import type { RawSinkSpec } from '../arbitraries/arb-sink-spec.ts';
 import type { ChaosModel } from './chaos-model.ts';
-import type { ChaosSystem } from './chaos-system.ts';
+import type { ChaosSystem, ScheduledFault } from './chaos-system.ts';
 
 export type ChaosCommand = fc.AsyncCommand<ChaosModel, ChaosSystem>;
 
@@ -21,7 +20,7 @@ export class WriteEpochs implements ChaosCommand {
 /** A fault aimed at the first INSERT of `epochs` epochs, healed when it ended (or after `holdMs` when it blocks it). */
 export class FaultEpisode implements ChaosCommand {
   constructor(
-    readonly plan: FaultPlan,
+    readonly plan: ScheduledFault,
     readonly epochs: number,
     readonly holdMs: number,
   ) {}

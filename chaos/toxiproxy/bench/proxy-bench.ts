@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Toxiproxy } from 'toxiproxy-node-client';
-import { PROXY_ALLOCATOR_ENV } from '../process-env.ts';
+import { PROXY_ALLOCATOR_ENV } from '../../../harness/cluster/proxy-process-env.ts';
 import { startToxiproxyServer } from '../server.ts';
 
 /**

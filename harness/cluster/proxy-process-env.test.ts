@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../harness/project-root.ts';
-import { PROXY_ALLOCATOR_ENV } from './process-env.ts';
+import { PROJECT_ROOT } from '../project-root.ts';
+import { PROXY_ALLOCATOR_ENV } from './proxy-process-env.ts';
 
 describe('PROXY_ALLOCATOR_ENV', () => {
   const scripts = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
