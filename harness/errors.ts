@@ -1,24 +1,19 @@
+import { CodedError, hasErrorCode } from '../sinks/errors.ts';
+
 /**
- * The one base error of the project. `code` is stable (tests and the CLI match on it), the
- * message says what failed, which identifiers were involved and what to do next.
+ * An error of the harness itself (cluster, runtime, executor, CLIs). It shares its base with the
+ * sinks' errors, so `isHarnessError` and `describeError` treat a sink's refusal travelling
+ * through the runtime like the harness's own.
  */
-export class HarnessError extends Error {
-  readonly code: string;
+export class HarnessError extends CodedError {}
 
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'HarnessError';
-    this.code = code;
-  }
-}
-
-export function isHarnessError(error: unknown, code?: string): error is HarnessError {
-  return error instanceof HarnessError && (code === undefined || error.code === code);
+export function isHarnessError(error: unknown, code?: string): error is CodedError {
+  return hasErrorCode(error, code);
 }
 
 /** A one-line description of any thrown value, for CLI output and logs. */
 export function describeError(error: unknown): string {
-  if (error instanceof HarnessError) return `${error.message} [${error.code}]`;
+  if (error instanceof CodedError) return `${error.message} [${error.code}]`;
   if (error instanceof Error) return error.message;
   return String(error);
 }

@@ -1,4 +1,4 @@
-import { HarnessError } from '../../harness/errors.ts';
+import { SinkError } from '../errors.ts';
 import type { AnySink, SinkContext } from '../api.ts';
 import { SinkRegistry } from '../registry.ts';
 import { SINK_CLASSES } from '../sink-classes.ts';
@@ -25,7 +25,7 @@ export const SINK_IMPLEMENTATIONS: SinkRegistry<SinkConstructor> = SinkRegistry.
 export function createSink(spec: SinkSpec, context: SinkContext, registry: SinkRegistry<SinkConstructor> = SINK_IMPLEMENTATIONS): AnySink {
   const entry = registry.get(spec.sink_class_name);
   if (!entry) {
-    throw new HarnessError('SINK_CLASS_NOT_REGISTERED', `${spec.sink_class_name} is not registered in this binary (known: ${registry.names.join(', ')}); the spec of sink '${spec.name}' is refused before any state is read`);
+    throw new SinkError('SINK_CLASS_NOT_REGISTERED', `${spec.sink_class_name} is not registered in this binary (known: ${registry.names.join(', ')}); the spec of sink '${spec.name}' is refused before any state is read`);
   }
   return new entry.implementation(spec, context);
 }

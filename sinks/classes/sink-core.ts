@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { HarnessError, isHarnessError } from '../../harness/errors.ts';
-import { componentLogger } from '../../harness/log.ts';
+import { SinkError, hasErrorCode } from '../errors.ts';
+import { defaultSinkLogger } from '../log.ts';
 import type { InsertAttempt, SinkContext } from '../api.ts';
 import type { SinkClassName } from '../domain/sink-class-name.ts';
 import { encodeRowBinary } from '../insert/row-binary-encoder.ts';
@@ -35,12 +35,12 @@ export class SinkCore {
     sinkClass: SinkClassName,
   ) {
     if (spec.sink_class_name !== sinkClass) {
-      throw new HarnessError('SINK_CLASS_MISMATCH', `A ${spec.sink_class_name} spec cannot build a ${sinkClass}; use createSink(spec, context)`);
+      throw new SinkError('SINK_CLASS_MISMATCH', `A ${spec.sink_class_name} spec cannot build a ${sinkClass}; use createSink(spec, context)`);
     }
     this.descriptor = SINK_CLASSES[sinkClass];
     this.current = spec.dynamic_parameters;
     const bindings = { sink: spec.name, sinkClass, partition: context.partition };
-    this.log = context.logger ? context.logger.child(bindings) : componentLogger('sink', bindings);
+    this.log = context.logger ? context.logger.child(bindings) : defaultSinkLogger(bindings);
   }
 
   get dynamic(): DynamicParameters {
@@ -127,7 +127,7 @@ export class SinkCore {
 
   /** Aborts retry waits, closes the clients (an INSERT in flight ends unknown) and refuses later writes. */
   async close(): Promise<void> {
-    if (!this.closed) this.lifetime.abort(new HarnessError('SINK_CLOSED', `Sink ${this.spec.name} (partition ${this.context.partition}) is closed; create a new instance to write again`));
+    if (!this.closed) this.lifetime.abort(new SinkError('SINK_CLOSED', `Sink ${this.spec.name} (partition ${this.context.partition}) is closed; create a new instance to write again`));
     const session = await this.session?.catch(() => undefined);
     await session?.close();
   }
@@ -137,7 +137,7 @@ function encodeOrGiveUp(job: InsertJob, encode: () => Buffer): Buffer {
   try {
     return encode();
   } catch (error) {
-    if (!isHarnessError(error, 'SINK_VALUE_INVALID')) throw error;
+    if (!hasErrorCode(error, 'SINK_VALUE_INVALID')) throw error;
     throw new InsertGaveUpError(
       { errorClass: 'permanent', reason: 'a value does not fit its column; nothing was sent', attempts: 0, ...(job.dedupToken === undefined ? {} : { dedupToken: job.dedupToken }), ...(job.slot === UNSHARDED_TARGET ? {} : { shard: job.slot }) },
       error,

@@ -1,4 +1,4 @@
-import { HarnessError } from '../../harness/errors.ts';
+import { SinkError } from '../errors.ts';
 import type { Brand } from './brand.ts';
 import { maxMessageId, type MessageId } from './message-id.ts';
 import type { ShardName } from './shard-name.ts';
@@ -15,7 +15,7 @@ export type DedupToken = Brand<string, 'DedupToken'>;
 
 export function batchTokenOf(messageIds: Iterable<MessageId>): BatchToken {
   const max = maxMessageId(messageIds);
-  if (max === undefined) throw new HarnessError('SINK_BATCH_EMPTY', 'An empty batch has no batch token; batches always hold at least one message');
+  if (max === undefined) throw new SinkError('SINK_BATCH_EMPTY', 'An empty batch has no batch token; batches always hold at least one message');
   return max as BatchToken;
 }
 

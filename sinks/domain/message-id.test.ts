@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isHarnessError } from '../../harness/errors.ts';
+import { hasErrorCode } from '../errors.ts';
 import { compareMessageIds, formatMessageId, isMessageId, maxMessageId, messageId, parseMessageId, type MessageIdParts } from './message-id.ts';
 
 const arbParts: fc.Arbitrary<MessageIdParts> = fc.record({ generation: fc.nat(), partition: fc.nat(), seq: fc.maxSafeNat() });
@@ -24,7 +24,7 @@ describe('MessageId', () => {
       formatMessageId({ generation: 1, partition: -1, seq: 0 });
       expect.unreachable();
     } catch (error) {
-      expect(isHarnessError(error, 'SINK_MESSAGE_ID_INVALID')).toBe(true);
+      expect(hasErrorCode(error, 'SINK_MESSAGE_ID_INVALID')).toBe(true);
     }
   });
 

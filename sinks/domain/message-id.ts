@@ -1,4 +1,4 @@
-import { HarnessError } from '../../harness/errors.ts';
+import { SinkError } from '../errors.ts';
 import type { Brand } from './brand.ts';
 
 /**
@@ -20,7 +20,7 @@ export function parseMessageId(text: string): MessageIdParts {
   const match = canonicalForm.exec(text);
   const parts = match ? [Number(match[1]), Number(match[2]), Number(match[3])] : [];
   if (!match || !parts.every(Number.isSafeInteger)) {
-    throw new HarnessError(
+    throw new SinkError(
       'SINK_MESSAGE_ID_INVALID',
       `Message id '${text}' is not of the form <generation>-<partition>-<seq> with non-negative integers without leading zeros (e.g. 1-4-17)`,
     );
@@ -43,7 +43,7 @@ export function messageId(text: string): MessageId {
 export function formatMessageId(parts: MessageIdParts): MessageId {
   for (const [name, value] of Object.entries(parts)) {
     if (!Number.isSafeInteger(value) || value < 0) {
-      throw new HarnessError('SINK_MESSAGE_ID_INVALID', `Message id component ${name} = ${value} is not a non-negative safe integer`);
+      throw new SinkError('SINK_MESSAGE_ID_INVALID', `Message id component ${name} = ${value} is not a non-negative safe integer`);
     }
   }
   return `${parts.generation}-${parts.partition}-${parts.seq}` as MessageId;

@@ -1,4 +1,4 @@
-import { HarnessError } from '../../harness/errors.ts';
+import { SinkError } from '../errors.ts';
 import type { Brand } from './brand.ts';
 
 /**
@@ -15,7 +15,7 @@ export function isShardName(text: string): text is ShardName {
 
 export function shardName(text: string): ShardName {
   if (!isShardName(text)) {
-    throw new HarnessError('SINK_SHARD_NAME_INVALID', `Shard name '${text}' must be non-empty and use only letters, digits, '_' and '-'`);
+    throw new SinkError('SINK_SHARD_NAME_INVALID', `Shard name '${text}' must be non-empty and use only letters, digits, '_' and '-'`);
   }
   return text;
 }

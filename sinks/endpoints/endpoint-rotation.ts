@@ -1,4 +1,4 @@
-import { HarnessError } from '../../harness/errors.ts';
+import { SinkError } from '../errors.ts';
 import type { HostSelectionPolicy } from '../spec/sink-spec.ts';
 
 /** A source of uniform numbers in [0, 1), injected so tests and replays are deterministic. */
@@ -26,7 +26,7 @@ export class EndpointRotation {
     policy: HostSelectionPolicy,
     random: Random,
   ) {
-    if (hosts.length === 0) throw new HarnessError('SINK_INTERNAL', 'An endpoint rotation needs at least one host');
+    if (hosts.length === 0) throw new SinkError('SINK_INTERNAL', 'An endpoint rotation needs at least one host');
     this.position = startIndex(hosts.length, policy, random);
   }
 

@@ -1,7 +1,7 @@
 import { ClickHouseError } from '@clickhouse/client';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { HarnessError } from '../../harness/errors.ts';
+import { SinkError } from '../errors.ts';
 import type { InsertAttempt } from '../api.ts';
 import { batchTokenOf, dedupToken } from '../domain/batch-token.ts';
 import { messageId } from '../domain/message-id.ts';
@@ -98,7 +98,7 @@ describe('runInsert', () => {
 
   it('ends a retry wait with the close reason when the sink closes', async () => {
     const { transport, context, abort } = harness([fail(refused)]);
-    const closed = new HarnessError('SINK_CLOSED', 'closed');
+    const closed = new SinkError('SINK_CLOSED', 'closed');
     const waiting = runInsert(job, request, transport, { ...context, sleep: (_ms, signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('AbortError')))) });
     setTimeout(() => abort.abort(closed), 5);
     await expect(waiting).rejects.toBe(closed);

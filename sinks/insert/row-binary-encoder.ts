@@ -1,4 +1,4 @@
-import { HarnessError } from '../../harness/errors.ts';
+import { SinkError } from '../errors.ts';
 import type { SinkMessage } from '../api.ts';
 import type { MessageId } from '../domain/message-id.ts';
 import type { RowValue } from '../routing/routing-key.ts';
@@ -61,7 +61,7 @@ function writerFor(type: ClickHouseType, column: Column): ValueWriter {
     case 'scalar':
       return scalarWriter(type.name, column);
     case 'unsupported':
-      throw new HarnessError('SINK_INTERNAL', `Column type ${type.text} cannot be written; the schema check should have refused it`);
+      throw new SinkError('SINK_INTERNAL', `Column type ${type.text} cannot be written; the schema check should have refused it`);
   }
 }
 
@@ -90,7 +90,7 @@ function scalarWriter(name: ClickHouseScalar, column: Column): ValueWriter {
     case 'Date':
       return (out, value, message) => out.smallInteger(timeUnits(value, DAY_MS, 65_535, 'days since 1970-01-01', column, message), 2, false);
     default:
-      throw new HarnessError('SINK_INTERNAL', `No RowBinary writer for ${name}`);
+      throw new SinkError('SINK_INTERNAL', `No RowBinary writer for ${name}`);
   }
 }
 
@@ -138,7 +138,7 @@ function writeText(out: ByteWriter, value: string | Uint8Array, size: number): v
 
 function refuse(column: Column, message: MessageId, value: RowValue, expected: string): never {
   const shown = value === undefined ? 'no value' : value === null ? 'null' : typeof value === 'bigint' ? `${value}n` : value instanceof Uint8Array ? `${value.byteLength} bytes` : JSON.stringify(value);
-  throw new HarnessError(
+  throw new SinkError(
     'SINK_VALUE_INVALID',
     `Message ${message}: column '${column.name}' (${column.type}) got ${shown}, expected ${expected}; the row cannot be written until the value or the column type is fixed`,
   );

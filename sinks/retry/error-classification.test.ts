@@ -1,6 +1,6 @@
 import { ClickHouseError } from '@clickhouse/client';
 import { describe, expect, it } from 'vitest';
-import { HarnessError } from '../../harness/errors.ts';
+import { SinkError } from '../errors.ts';
 import { PERMANENT_CLICKHOUSE_CODES, TRANSIENT_CLICKHOUSE_CODES } from './clickhouse-error-codes.ts';
 import { classifyClickHouseCode, classifyInsertError, clickHouseCodeOf } from './error-classification.ts';
 
@@ -64,12 +64,12 @@ describe('classifyInsertError', () => {
 
   it('follows the cause chain', () => {
     expect(classifyInsertError(new Error('insert failed', { cause: nodeError('EPIPE') }))).toBe('transient');
-    expect(classifyInsertError(new HarnessError('SINK_X', 'wrapped', { cause: serverError(53, 'TYPE_MISMATCH') }))).toBe('permanent');
+    expect(classifyInsertError(new SinkError('SINK_X', 'wrapped', { cause: serverError(53, 'TYPE_MISMATCH') }))).toBe('permanent');
   });
 
   it('classifies the sink’s own validation errors as permanent', () => {
-    expect(classifyInsertError(new HarnessError('SINK_SCHEMA_INVALID', 'bad'))).toBe('permanent');
-    expect(classifyInsertError(new HarnessError('SINK_VALUE_INVALID', 'too long'))).toBe('permanent');
+    expect(classifyInsertError(new SinkError('SINK_SCHEMA_INVALID', 'bad'))).toBe('permanent');
+    expect(classifyInsertError(new SinkError('SINK_VALUE_INVALID', 'too long'))).toBe('permanent');
   });
 
   it('leaves anything else unclassified', () => {

@@ -1,4 +1,4 @@
-import { isHarnessError } from '../../harness/errors.ts';
+import { hasErrorCode } from '../errors.ts';
 import { PERMANENT_CLICKHOUSE_CODES, TRANSIENT_CLICKHOUSE_CODES } from './clickhouse-error-codes.ts';
 
 /**
@@ -34,7 +34,7 @@ const PERMANENT_HARNESS_CODES = ['SINK_SCHEMA_INVALID', 'SINK_VALUE_INVALID'];
  */
 export function classifyInsertError(error: unknown): InsertErrorClass {
   for (let current: unknown = error, depth = 0; current !== undefined && current !== null && depth < 8; depth += 1) {
-    if (PERMANENT_HARNESS_CODES.some((code) => isHarnessError(current, code))) return 'permanent';
+    if (PERMANENT_HARNESS_CODES.some((code) => hasErrorCode(current, code))) return 'permanent';
     const serverCode = clickHouseCodeOf(current);
     if (serverCode !== undefined) return classifyClickHouseCode(serverCode);
     const nodeCode = stringField(current, 'code');

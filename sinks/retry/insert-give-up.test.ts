@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isHarnessError } from '../../harness/errors.ts';
+import { hasErrorCode } from '../errors.ts';
 import { GIVE_UP_MESSAGE, InsertGaveUpError, SinkInstanceHealth } from './insert-give-up.ts';
 
 const gaveUp = () =>
@@ -45,7 +45,7 @@ describe('SinkInstanceHealth', () => {
         health.assertWritable();
         expect.unreachable();
       } catch (error) {
-        expect(isHarnessError(error, 'SINK_POISONED')).toBe(true);
+        expect(hasErrorCode(error, 'SINK_POISONED')).toBe(true);
         expect((error as Error).cause).toBe(first);
         expect((error as Error).message).toMatch(/pause and restart the pipeline to create a new sink instance/);
       }

@@ -1,4 +1,4 @@
-import { HarnessError } from '../../harness/errors.ts';
+import { SinkError } from '../errors.ts';
 import type { InsertErrorClass } from './error-classification.ts';
 
 /** The seed's exact text ("приводит к ошибке Giving up insert into ClickHouse"). */
@@ -18,7 +18,7 @@ export interface GiveUpDetails {
  * the particulars travel beside it (`details`, `cause` = the last insert error), rendered by
  * `describe()` as attribute lines for logs and the CLI.
  */
-export class InsertGaveUpError extends HarnessError {
+export class InsertGaveUpError extends SinkError {
   constructor(
     readonly details: GiveUpDetails,
     cause: unknown,
@@ -59,7 +59,7 @@ export class SinkInstanceHealth {
   /** Throws `SINK_POISONED` (cause: the give-up) once the instance has given up. */
   assertWritable(): void {
     if (this.gaveUp === undefined) return;
-    throw new HarnessError(
+    throw new SinkError(
       'SINK_POISONED',
       'This ClickHouse sink instance gave up an insert (Giving up insert into ClickHouse) and rejects every later write; fix the target table or the configuration, then pause and restart the pipeline to create a new sink instance',
       { cause: this.gaveUp },

@@ -1,4 +1,4 @@
-import { HarnessError } from '../../harness/errors.ts';
+import { SinkError } from '../errors.ts';
 import { compareShardNames, type ShardName } from '../domain/shard-name.ts';
 import { CanonicalEncoder } from '../hash/canonical-encoding.ts';
 import { xxhash64 } from '../hash/xxhash64.ts';
@@ -19,9 +19,9 @@ export class RendezvousRouter {
 
   constructor(shards: Iterable<ShardName>) {
     const sorted = [...shards].sort(compareShardNames);
-    if (sorted.length === 0) throw new HarnessError('SINK_ROUTING_INVALID', 'Rendezvous routing needs at least one shard');
+    if (sorted.length === 0) throw new SinkError('SINK_ROUTING_INVALID', 'Rendezvous routing needs at least one shard');
     const duplicate = sorted.find((name, i) => i > 0 && sorted[i - 1] === name);
-    if (duplicate !== undefined) throw new HarnessError('SINK_ROUTING_INVALID', `Shard '${duplicate}' is listed twice; shard names must be unique`);
+    if (duplicate !== undefined) throw new SinkError('SINK_ROUTING_INVALID', `Shard '${duplicate}' is listed twice; shard names must be unique`);
     this.shards = sorted;
     this.suffixes = sorted.map((shard) => new CanonicalEncoder().text(shard).finish());
     this.longestSuffix = Math.max(...this.suffixes.map((suffix) => suffix.byteLength));

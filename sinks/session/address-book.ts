@@ -1,4 +1,4 @@
-import { HarnessError } from '../../harness/errors.ts';
+import { SinkError } from '../errors.ts';
 import type { ResolveEndpoint } from '../api.ts';
 
 /**
@@ -12,7 +12,7 @@ export function addressBook(entries: Readonly<Record<string, string>>): ResolveE
   }));
   return (host) => {
     const address = book.get(host);
-    if (!address) throw new HarnessError('SINK_ENDPOINT_UNKNOWN', `Host '${host}' is not in the address book (known: ${[...book.keys()].join(', ')})`);
+    if (!address) throw new SinkError('SINK_ENDPOINT_UNKNOWN', `Host '${host}' is not in the address book (known: ${[...book.keys()].join(', ')})`);
     return address;
   };
 }

@@ -1,5 +1,5 @@
 import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
-import { HarnessError } from '../../harness/errors.ts';
+import { SinkError } from '../errors.ts';
 import type { StaticParameters } from '../spec/sink-spec.ts';
 import { endpointUrl, type Endpoint } from './endpoint.ts';
 import { requestCompressionFor } from './request-compression.ts';
@@ -73,7 +73,7 @@ export function passwordOf(parameters: Pick<StaticParameters, 'password_env_var'
   if (parameters.password_env_var === '') return '';
   const value = env[parameters.password_env_var];
   if (value === undefined) {
-    throw new HarnessError(
+    throw new SinkError(
       'SINK_PASSWORD_ENV_UNSET',
       `password_env_var names ${parameters.password_env_var}, which is not set in the sink's environment; export it (empty for no password) or clear password_env_var`,
     );

@@ -1,5 +1,5 @@
 import { ClickHouseError } from '@clickhouse/client';
-import { HarnessError } from '../../harness/errors.ts';
+import { SinkError } from '../errors.ts';
 
 export interface EndpointFailure {
   readonly endpoint: string;
@@ -16,12 +16,12 @@ const TLS_VERIFICATION = /CERT|SIGNATURE|ALTNAME|ISSUER|ERR_SSL|ERR_TLS/;
  * an answer from ClickHouse (access, missing grants) is `SINK_METADATA_READ_FAILED`; anything
  * else is `SINK_ENDPOINT_UNREACHABLE` (transient through its cause). The first failure is the cause.
  */
-export function endpointRefusal(failures: readonly EndpointFailure[], target: string): HarnessError {
+export function endpointRefusal(failures: readonly EndpointFailure[], target: string): SinkError {
   const describe = (failure: EndpointFailure) =>
     `${failure.endpoint}${failure.shard === undefined ? '' : ` (shard '${failure.shard}')`}: ${firstLine(failure.error)}`;
   const tls = failures.filter((failure) => isTlsVerificationError(failure.error));
   if (tls.length > 0) {
-    return new HarnessError(
+    return new SinkError(
       'SINK_TLS_REFUSED',
       `Cannot start the write session for ${target}: the server certificate was not accepted by ${tls.map(describe).join('; ')}; add the issuing CA to tls_ca_files or tls_ca_directory (tls_skip_verification only for tests)`,
       { cause: tls[0]?.error },
@@ -29,14 +29,14 @@ export function endpointRefusal(failures: readonly EndpointFailure[], target: st
   }
   const answered = failures.filter((failure) => failure.error instanceof ClickHouseError);
   if (answered.length === failures.length) {
-    return new HarnessError(
+    return new SinkError(
       'SINK_METADATA_READ_FAILED',
       `Cannot start the write session for ${target}: reading the table metadata failed on ${answered.map(describe).join('; ')}; the sink's user needs SELECT on system.tables, system.columns, system.replicas and system.merge_tree_settings`,
       { cause: answered[0]?.error },
     );
   }
   const unreachable = failures.filter((failure) => !(failure.error instanceof ClickHouseError));
-  return new HarnessError(
+  return new SinkError(
     'SINK_ENDPOINT_UNREACHABLE',
     `Cannot start the write session for ${target}: endpoint(s) unreachable: ${unreachable.map(describe).join('; ')}; every endpoint of every shard must be reachable when the session starts`,
     { cause: unreachable[0]?.error },

@@ -1,4 +1,4 @@
-import { HarnessError } from '../../harness/errors.ts';
+import { SinkError } from '../errors.ts';
 import { checkEngineAcceptance } from '../target/engine-acceptance.ts';
 import { classifyEngine } from '../topology/engine-kind.ts';
 import type { SlotMetadata } from '../topology/spec-topology.ts';
@@ -51,12 +51,12 @@ export function checkTargetMetadata(input: TargetCheckInput): CheckedTarget {
     const where = slot === UNSHARDED_TARGET ? '' : ` (shard '${slot}')`;
     const tables = endpoints.map((metadata) => {
       if (metadata.table === undefined) {
-        throw new HarnessError('SINK_TARGET_MISSING', `Table ${target} does not exist on endpoint ${metadata.endpoint}${where}; create it on every host of every shard`);
+        throw new SinkError('SINK_TARGET_MISSING', `Table ${target} does not exist on endpoint ${metadata.endpoint}${where}; create it on every host of every shard`);
       }
       return { metadata, engine: metadata.table.engine };
     });
     const [first, ...others] = tables;
-    if (first === undefined) throw new HarnessError('SINK_INTERNAL', `No endpoints for target ${target}${where}`);
+    if (first === undefined) throw new SinkError('SINK_INTERNAL', `No endpoints for target ${target}${where}`);
     for (const other of others) {
       if (other.engine !== first.engine) {
         mismatch(`Endpoints of ${target}${where} disagree on the engine: ${first.metadata.endpoint} has ${first.engine}, ${other.metadata.endpoint} has ${other.engine}; every host of a shard must serve the same table`);
@@ -124,5 +124,5 @@ function keeperIdentity(target: string, where: string, first: EndpointMetadata, 
 }
 
 function mismatch(message: string): never {
-  throw new HarnessError('SINK_TARGET_MISMATCH', message);
+  throw new SinkError('SINK_TARGET_MISMATCH', message);
 }

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { rootCertificates } from 'node:tls';
-import { HarnessError } from '../../harness/errors.ts';
+import { SinkError } from '../errors.ts';
 import type { StaticParameters } from '../spec/sink-spec.ts';
 
 /** What the HTTPS agent of every client gets. */
@@ -60,6 +60,6 @@ function readCertificate(path: string): Buffer {
   return content;
 }
 
-function refusal(what: string, cause?: unknown): HarnessError {
-  return new HarnessError('SINK_TLS_CONFIG_INVALID', `${what}; fix tls_ca_files / tls_ca_directory in the sink spec`, { cause });
+function refusal(what: string, cause?: unknown): SinkError {
+  return new SinkError('SINK_TLS_CONFIG_INVALID', `${what}; fix tls_ca_files / tls_ca_directory in the sink spec`, { cause });
 }

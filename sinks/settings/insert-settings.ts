@@ -1,5 +1,5 @@
 import type { ClickHouseSettings } from '@clickhouse/client';
-import { HarnessError } from '../../harness/errors.ts';
+import { SinkError } from '../errors.ts';
 import type { DedupToken } from '../domain/batch-token.ts';
 import type { SinkClassDescriptor } from '../sink-classes.ts';
 
@@ -19,10 +19,10 @@ export function insertSettingsFor(
   token: DedupToken | undefined,
 ): ClickHouseSettings {
   if (sinkClass.usesDedupToken && token === undefined) {
-    throw new HarnessError('SINK_INTERNAL', `${sinkClass.name} inserts carry a dedup token, and none was given`);
+    throw new SinkError('SINK_INTERNAL', `${sinkClass.name} inserts carry a dedup token, and none was given`);
   }
   if (!sinkClass.usesDedupToken && token !== undefined) {
-    throw new HarnessError('SINK_INTERNAL', `${sinkClass.name} inserts carry no dedup token, and one was given`);
+    throw new SinkError('SINK_INTERNAL', `${sinkClass.name} inserts carry no dedup token, and one was given`);
   }
   const settings: ClickHouseSettings = {};
   if (token !== undefined) settings.insert_deduplication_token = token;

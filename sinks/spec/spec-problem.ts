@@ -1,4 +1,4 @@
-import { HarnessError } from '../../harness/errors.ts';
+import { SinkError } from '../errors.ts';
 
 /**
  * Stable ids of the spec rules (listed with their wording in `sinks/README.md`). Tests and the
@@ -44,7 +44,7 @@ export type SpecRule =
   | 'total-queue-bytes-limit-range';
 
 /** One refused rule: which spec path, which rule, and a message saying both and what to do. */
-export class SinkSpecProblem extends HarnessError {
+export class SinkSpecProblem extends SinkError {
   constructor(
     readonly rule: SpecRule,
     readonly path: string,
@@ -56,7 +56,7 @@ export class SinkSpecProblem extends HarnessError {
 }
 
 /** Every problem of a refused spec at once. */
-export class SinkSpecRefusal extends HarnessError {
+export class SinkSpecRefusal extends SinkError {
   constructor(
     readonly problems: readonly SinkSpecProblem[],
     specName: string | undefined,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isHarnessError } from '../../harness/errors.ts';
+import { hasErrorCode } from '../errors.ts';
 import { batching, context, ofClass, problemsOf, sharded } from './spec-fixtures.ts';
 import { SINK_CLASSES } from '../sink-classes.ts';
 import { parseSinkSpec, validateDynamicParameters, validateSinkSpec } from './validate-spec.ts';
@@ -111,7 +111,7 @@ describe('validateSinkSpec: all problems at once', () => {
       parseSinkSpec({ ...batching({ port: 0, codec: 'gzip' }) }, context);
       expect.unreachable();
     } catch (error) {
-      expect(isHarnessError(error, 'SINK_SPEC_INVALID')).toBe(true);
+      expect(hasErrorCode(error, 'SINK_SPEC_INVALID')).toBe(true);
       const message = (error as Error).message;
       expect(message.split('\n')[0]).toBe("Refusing the sink spec 'events_sink': 2 problem(s)");
       expect(message).toContain('  - parameters.port: must be an integer from 1 to 65535, got 0 (rule: port-range)');

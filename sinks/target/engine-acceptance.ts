@@ -1,4 +1,4 @@
-import { HarnessError } from '../../harness/errors.ts';
+import { SinkError } from '../errors.ts';
 import type { EngineKind } from '../topology/engine-kind.ts';
 
 export interface SlotTarget {
@@ -13,7 +13,7 @@ export interface SlotTarget {
   readonly nonReplicatedDedupWindow?: number;
 }
 
-export type EngineAcceptance = { readonly accepted: true; readonly warning?: string } | { readonly accepted: false; readonly error: HarnessError };
+export type EngineAcceptance = { readonly accepted: true; readonly warning?: string } | { readonly accepted: false; readonly error: SinkError };
 
 /**
  * The target-table rules of section 2, for one slot (a shard or the unsharded table), every
@@ -23,7 +23,7 @@ export type EngineAcceptance = { readonly accepted: true; readonly warning?: str
  */
 export function checkEngineAcceptance(target: SlotTarget): EngineAcceptance {
   const where = `${target.table}${target.shard === undefined ? '' : ` (shard '${target.shard}')`}`;
-  const refuse = (detail: string): EngineAcceptance => ({ accepted: false, error: new HarnessError('SINK_TARGET_INVALID', `Target ${where} ${detail}`) });
+  const refuse = (detail: string): EngineAcceptance => ({ accepted: false, error: new SinkError('SINK_TARGET_INVALID', `Target ${where} ${detail}`) });
   switch (target.kind) {
     case 'replicated':
       return { accepted: true };

@@ -1,4 +1,4 @@
-import { HarnessError } from '../../harness/errors.ts';
+import { SinkError } from '../errors.ts';
 import type { StaticParameters } from '../spec/sink-spec.ts';
 import type { EngineKind } from './engine-kind.ts';
 import { routingFingerprint, type RoutingLayout } from './routing-fingerprint.ts';
@@ -30,13 +30,13 @@ export interface SlotMetadata {
 /** The identity the seed defines for the slot's engine. */
 export function targetIdentityOf(parameters: StaticParameters, hosts: readonly string[], metadata: SlotMetadata): TargetIdentity {
   if (metadata.engine === 'replicated') {
-    if (!metadata.keeper) throw new HarnessError('SINK_INTERNAL', 'A replicated target needs its zookeeper_name and zookeeper_path to be fingerprinted');
+    if (!metadata.keeper) throw new SinkError('SINK_INTERNAL', 'A replicated target needs its zookeeper_name and zookeeper_path to be fingerprinted');
     return { kind: 'keeper', ...metadata.keeper };
   }
   if (metadata.engine === 'shared' || metadata.engine === 'plain') {
     return { kind: 'endpoint', database: parameters.database, table: parameters.table, port: parameters.port, hosts };
   }
-  throw new HarnessError('SINK_INTERNAL', `A ${metadata.engine} target has no target fingerprint; the metadata check refuses it before the guard runs`);
+  throw new SinkError('SINK_INTERNAL', `A ${metadata.engine} target has no target fingerprint; the metadata check refuses it before the guard runs`);
 }
 
 /** The fingerprints the current spec and metadata yield, to compare with the persisted ones. */
@@ -44,7 +44,7 @@ export function currentFingerprints(parameters: StaticParameters, metadataBySlot
   const targets = new Map(
     [...targetSlotsOf(parameters)].map(([slot, hosts]) => {
       const metadata = metadataBySlot.get(slot);
-      if (!metadata) throw new HarnessError('SINK_INTERNAL', `No table metadata for target '${slot}'`);
+      if (!metadata) throw new SinkError('SINK_INTERNAL', `No table metadata for target '${slot}'`);
       return [slot, targetFingerprint(targetIdentityOf(parameters, hosts, metadata))] as const;
     }),
   );

@@ -1,4 +1,4 @@
-import { HarnessError } from '../../harness/errors.ts';
+import { SinkError } from '../errors.ts';
 import type { BatchToken } from '../domain/batch-token.ts';
 import type { RoutingFingerprint, TargetFingerprint } from '../domain/fingerprint.ts';
 import type { ShardName } from '../domain/shard-name.ts';
@@ -28,7 +28,7 @@ export interface TopologyGuardInput {
 }
 
 /** The refusal `Init` throws; `message` is the exact text operators see. */
-export class TopologyChangedError extends HarnessError {
+export class TopologyChangedError extends SinkError {
   constructor(
     message: string,
     readonly kind: 'routing' | 'target',

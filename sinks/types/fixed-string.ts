@@ -1,4 +1,4 @@
-import { HarnessError } from '../../harness/errors.ts';
+import { SinkError } from '../errors.ts';
 
 const utf8 = new TextEncoder();
 
@@ -10,7 +10,7 @@ const utf8 = new TextEncoder();
 export function checkFixedStringValue(column: string, length: number, value: string | Uint8Array): void {
   const size = typeof value === 'string' ? utf8.encode(value).byteLength : value.byteLength;
   if (size > length) {
-    throw new HarnessError(
+    throw new SinkError(
       'SINK_VALUE_INVALID',
       `Value of column '${column}' is ${size} bytes, longer than its ClickHouse type FixedString(${length}) allows; the row cannot be written until the value or the column type is fixed`,
     );

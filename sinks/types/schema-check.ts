@@ -1,4 +1,4 @@
-import { HarnessError } from '../../harness/errors.ts';
+import { SinkError } from '../errors.ts';
 import { formatClickHouseType, parseClickHouseType, type ClickHouseType } from './clickhouse-type.ts';
 import { formatStreamType, parseStreamType, type StreamBaseType, type StreamColumn, type StreamType } from './stream-type.ts';
 
@@ -32,7 +32,7 @@ export interface ColumnPlan {
 }
 
 /** A permanent validation error: retrying cannot fix a schema. */
-export class SchemaMismatchError extends HarnessError {
+export class SchemaMismatchError extends SinkError {
   constructor(
     readonly problems: readonly string[],
     target: string,

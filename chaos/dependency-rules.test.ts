@@ -1,0 +1,48 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../harness/project-root.ts';
+
+// One direction of dependency (README, top): sinks ← harness ← properties ← chaos, and reports
+// reads what a run stored. The sinks are a library that knows nothing of the rig around them.
+// Tests, benches and test support assemble layers on purpose and are exempt.
+const ALLOWED: Readonly<Record<string, readonly string[]>> = {
+  sinks: ['sinks'],
+  harness: ['harness', 'sinks'],
+  properties: ['properties', 'harness', 'sinks'],
+  chaos: ['chaos', 'properties', 'harness', 'sinks', 'reports'],
+  reports: ['reports', 'properties', 'harness', 'sinks'],
+};
+const EXEMPT = [/\.test\.ts$/, /\/testing\//, /\/bench\//];
+
+function* sources(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir)) {
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) yield* sources(path);
+    else if (path.endsWith('.ts')) yield path;
+  }
+}
+
+/** `file -> imported file` for every relative import that crosses into a folder its own may not import. */
+function backEdges(root: string): string[] {
+  const edges: string[] = [];
+  for (const folder of Object.keys(ALLOWED)) {
+    for (const file of sources(join(root, folder))) {
+      const own = relative(root, file);
+      if (EXEMPT.some((pattern) => pattern.test(own))) continue;
+      const text = readFileSync(file, 'utf8');
+      for (const match of text.matchAll(/\bfrom\s+['"](\.{1,2}\/[^'"]+)['"]|\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g)) {
+        const target = relative(root, resolve(dirname(file), match[1] ?? match[2] ?? ''));
+        const top = target.split('/')[0] ?? '';
+        if (top in ALLOWED && !(ALLOWED[folder] ?? []).includes(top)) edges.push(`${own} -> ${target}`);
+      }
+    }
+  }
+  return edges;
+}
+
+describe('the dependency direction', () => {
+  it('has no back-edge in production code', () => {
+    expect(backEdges(PROJECT_ROOT)).toEqual([]);
+  });
+});
