@@ -65,6 +65,14 @@ export const SOURCE_MUTANTS = {
     replace: "return { sharded: true, shards: [...topology.shards].map(([name, hosts]) => `${name}=${hosts.join(',')}`) as never, shardingKeyColumns: parameters.sharding_key_columns };",
     why: 'Fingerprinting shard_hosts as written, hosts and all, is the obvious first cut of "the routing layout". Routing never looks at hosts, but the guard now sees a new topology whenever an operator replaces a dead host or drops a replica from a shard, and refuses to start while batches are undelivered.',
   },
+  'utf16-length-as-byte-length': {
+    category: 'unexpected',
+    classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink', 'AtLeastOnceClickHouseSink', 'AtMostOnceClickHouseSink'],
+    file: 'sinks/insert/row-binary-encoder.ts',
+    find: "if (typeof value === 'string') return Buffer.byteLength(value, 'utf8');",
+    replace: "if (typeof value === 'string') return value.length;",
+    why: "A JavaScript string's length reads like its size, and every test string of ASCII agrees with it. RowBinary wants the UTF-8 byte count: a text with an accented letter or an emoji is written cut to its length in UTF-16 units. Every row still lands, once, under its own id, so a harness that counts ids passes it; the stored payload is not the one the source produced.",
+  },
 } as const satisfies Readonly<Record<string, SourceMutant>>;
 
 export type SourceMutantName = keyof typeof SOURCE_MUTANTS;

@@ -50,4 +50,6 @@ export const MUTANT_TARGETS: Readonly<Record<MutantName, { readonly sinkClass: S
   'token-only-with-async-insert': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('network-degradation') },
   'epoch-bound-as-batch-token': { sinkClass: 'ShardedClickHouseBatchingSink', scenario: catalogue('unknown-outcome') },
   'routing-fingerprint-with-hosts': { sinkClass: 'ShardedClickHouseBatchingSink', scenario: catalogue('topology-guard') },
+  // Every run writes payloads with multi-byte characters; any scenario stores them.
+  'utf16-length-as-byte-length': { sinkClass: 'AtLeastOnceClickHouseSink', scenario: catalogue('unknown-outcome') },
 };

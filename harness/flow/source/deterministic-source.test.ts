@@ -25,13 +25,21 @@ describe('DeterministicSource', () => {
     );
   });
 
-  it('keeps payload sizes within bounds and keys within the key space', () => {
+  it('keeps payload sizes in UTF-8 bytes within bounds and keys within the key space', () => {
     const messages = new DeterministicSource(config, 0).read(0, 300);
-    const payloads = messages.map((message) => String(message.row.payload).length);
+    const payloads = messages.map((message) => Buffer.byteLength(String(message.row.payload)));
     expect(Math.min(...payloads)).toBeGreaterThanOrEqual(5);
     expect(Math.max(...payloads)).toBeLessThanOrEqual(40);
     expect(new Set(messages.map((message) => message.row.key))).toEqual(new Set(['k0', 'k1', 'k2', 'k3']));
     expect(messages.map((message) => parseMessageId(message.id).seq)).toEqual(messages.map((_, i) => i));
+  });
+
+  it('writes multi-byte characters and the characters text formats escape into most payloads', () => {
+    const payloads = new DeterministicSource(config, 0).read(0, 300).map((message) => String(message.row.payload));
+    const multiByte = payloads.filter((payload) => Buffer.byteLength(payload) > payload.length);
+    expect(multiByte.length).toBeGreaterThan(payloads.length / 2);
+    expect(payloads.some((payload) => payload.includes('𝄞'))).toBe(true);
+    expect(payloads.some((payload) => /[\t\n"\\]/.test(payload))).toBe(true);
   });
 
   it('differs between seeds and between partitions', () => {

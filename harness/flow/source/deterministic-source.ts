@@ -5,7 +5,11 @@ import { HarnessError } from '../../errors.ts';
 import { hashText, mix32 } from './mix.ts';
 import type { SourceColumn, SourceConfig } from './source-config.ts';
 
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+/**
+ * Mostly ASCII, with what real text carries and hand-written encoders get wrong: two-, three- and
+ * four-byte UTF-8 characters (the last a UTF-16 surrogate pair), tab, newline, quote, backslash.
+ */
+const ALPHABET: readonly string[] = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', 'é', 'ж', '€', '𝄞', '\t', '\n', '"', '\\'];
 const PAYLOAD_SALT = hashText('payload-size');
 
 /**
@@ -55,14 +59,19 @@ export class DeterministicSource {
     }
   }
 
+  /** Exactly `size` UTF-8 bytes: a character that would overflow it gives way to an ASCII one. */
   private payload(seq: number, salt: number): string {
     const { min, max } = this.config.payloadBytes;
     const size = min + (this.draw(seq, PAYLOAD_SALT ^ salt) % (max - min + 1));
     let text = '';
-    for (let i = 0; text.length < size; i += 1) {
+    let bytes = 0;
+    for (let i = 0; bytes < size; i += 1) {
       let word = this.draw(seq, salt, i);
-      for (let j = 0; j < 5 && text.length < size; j += 1) {
-        text += ALPHABET[word % ALPHABET.length];
+      for (let j = 0; j < 4 && bytes < size; j += 1) {
+        const drawn = ALPHABET[word % ALPHABET.length] ?? 'x';
+        const next = bytes + Buffer.byteLength(drawn) <= size ? drawn : 'x';
+        text += next;
+        bytes += Buffer.byteLength(next);
         word = Math.floor(word / ALPHABET.length);
       }
     }
