@@ -12,7 +12,7 @@ import { faultEvidence } from '../../properties/checkers/fault-evidence.ts';
 import type { ExpectedRefusal, RefusalRecord } from '../../properties/checkers/observations.ts';
 import { observe } from '../../properties/checkers/observe.ts';
 import { dedupHits } from '../../properties/checkers/server-log.ts';
-import { CrashSink, FaultEpisode, RestartWithSpec, type ChaosCommand } from '../../properties/model/commands.ts';
+import { CrashSink, FaultEpisode, RestartWithSpec, type ChaosCommand } from '../../properties/schedule/commands.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
 import type { ScenarioDefinition } from '../scenarios/scenario.ts';

@@ -12,7 +12,7 @@ import type { FlowSupervisor } from '../../harness/flow/supervisor.ts';
 import { WorkerExitedError, WorkerRefusedError } from '../../harness/flow/worker-errors.ts';
 import { HarnessError } from '../../harness/errors.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
-import type { ChaosSystem, ScheduledFault } from '../../properties/model/chaos-system.ts';
+import type { ChaosSystem, ScheduledFault } from '../../properties/schedule/chaos-system.ts';
 import { aimedEpisode } from './aimed-episode.ts';
 import { GuardModel } from './guard-model.ts';
 import { drainRunning, withTimeout } from './background-write.ts';

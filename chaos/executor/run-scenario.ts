@@ -22,8 +22,7 @@ import { arbWorkload, type Workload } from '../../properties/arbitraries/arb-wor
 import { clusterEndpoints } from '../../properties/arbitraries/cluster-endpoints.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
-import { newModel } from '../../properties/model/chaos-model.ts';
-import type { ChaosCommand } from '../../properties/model/commands.ts';
+import type { ChaosCommand } from '../../properties/schedule/commands.ts';
 import type { ScenarioContext, ScenarioDefinition } from '../scenarios/scenario.ts';
 import { CoverageLedger } from '../../properties/checkers/coverage-ledger.ts';
 import { checkRun, declaredCoverage, type CheckInput, type RunCheck } from './check-run.ts';
@@ -227,7 +226,7 @@ async function executeRun(options: ScenarioRunOptions, input: RunInput, index: n
     let history;
     try {
       await system.start();
-      await fc.asyncModelRun(() => ({ model: newModel(), real: system }), input.commands);
+      for (const command of input.commands) await command.run(system);
       trafficMs = Date.now() - trafficStart;
       const healStart = Date.now();
       history = await system.finish();

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { arbSinkSpec, type RawSinkSpec, type SpecTarget } from '../../properties/arbitraries/arb-sink-spec.ts';
-import { WriteEpochs } from '../../properties/model/commands.ts';
+import { WriteEpochs } from '../../properties/schedule/commands.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import { findScenarios } from '../scenarios/catalogue.ts';
 import type { ScenarioDefinition } from '../scenarios/scenario.ts';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { arbSinkSpec, type RawSinkSpec, type SpecTarget } from '../../properties/arbitraries/arb-sink-spec.ts';
 import { arbWorkload } from '../../properties/arbitraries/arb-workload.ts';
-import { Drain, WriteEpochs } from '../../properties/model/commands.ts';
+import { Drain, WriteEpochs } from '../../properties/schedule/commands.ts';
 import { SINK_CLASS_NAMES, type SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
 import { arbDegradationFault, arbKeeperFault, arbQueueSendFault, arbReplicaFault } from './fault-arbitraries.ts';

@@ -5,7 +5,7 @@ import type { HostForm } from '../../sinks/sink-classes.ts';
 import type { RawSinkSpec, SpecTarget } from '../../properties/arbitraries/arb-sink-spec.ts';
 import type { Coverage } from '../../properties/checkers/coverage-checker.ts';
 import type { Workload } from '../../properties/arbitraries/arb-workload.ts';
-import type { ChaosCommand } from '../../properties/model/commands.ts';
+import type { ChaosCommand } from '../../properties/schedule/commands.ts';
 
 /** What a scenario knows of the cluster when it generates a schedule for one spec (faults are aimed later, at the INSERT they meet). */
 export interface ScenarioContext {

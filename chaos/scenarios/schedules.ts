@@ -3,7 +3,7 @@ import { CRASH_POINTS, type CrashPoint } from '../../harness/flow/runtime/crash-
 import { arbEveryOnce } from '../../properties/arbitraries/arb-every-once.ts';
 import { arbDynamicParameters } from '../../properties/arbitraries/arb-sink-spec.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
-import { CrashSink, FaultEpisode, ReconfigureWhileWriting, RestartWithSpec, WriteEpochs, type ChaosCommand } from '../../properties/model/commands.ts';
+import { CrashSink, FaultEpisode, ReconfigureWhileWriting, RestartWithSpec, WriteEpochs, type ChaosCommand } from '../../properties/schedule/commands.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import type { FaultPlan } from '../nemeses/fault-plan.ts';
 import { arbAbsentFault, arbLandedFault, arbUnknownOutcomeFault } from './fault-arbitraries.ts';

@@ -1,6 +1,6 @@
 import { arbEveryOnce } from '../../properties/arbitraries/arb-every-once.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
-import { Drain, HoldAndWrite, RestartWithSpec, WriteEpochs, type ChaosCommand } from '../../properties/model/commands.ts';
+import { Drain, HoldAndWrite, RestartWithSpec, WriteEpochs, type ChaosCommand } from '../../properties/schedule/commands.ts';
 import type { ScenarioContext, ScenarioDefinition } from './scenario.ts';
 
 /** A change of spec with the spec it starts from. */

@@ -13,7 +13,7 @@ export interface ScheduledFault {
 
 /**
  * The real system a chaos scenario drives: the pipeline (sink workers hosted by the runtime) and
- * the nemeses. The model commands only talk to this; the executor implements it over the
+ * the nemeses. The schedule's commands only talk to this; the executor implements it over the
  * cluster, the fault proxy and the runtime supervisor.
  */
 export interface ChaosSystem {

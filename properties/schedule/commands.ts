@@ -1,18 +1,23 @@
-import type fc from 'fast-check';
 import type { CrashPoint } from '../../harness/flow/runtime/crash-points.ts';
 import type { RawSinkSpec } from '../arbitraries/arb-sink-spec.ts';
-import type { ChaosModel } from './chaos-model.ts';
 import type { ChaosSystem, ScheduledFault } from './chaos-system.ts';
 
-export type ChaosCommand = fc.AsyncCommand<ChaosModel, ChaosSystem>;
+/**
+ * One step of a run's schedule: plain, immutable data that says what to do (`run` asks the real
+ * system to do it) and how to print it. No model: what a step must cause is judged afterwards
+ * by the checkers over the stored history and ground truth, and which starts must refuse by the
+ * executor's guard model (`chaos/executor/guard-model.ts`).
+ */
+export interface ChaosCommand {
+  run(system: ChaosSystem): Promise<void>;
+  toString(): string;
+}
 
 /** Pushes `epochs` epochs of every partition through the sink. */
 export class WriteEpochs implements ChaosCommand {
   constructor(readonly epochs: number) {}
-  check = () => true;
-  async run(model: ChaosModel, system: ChaosSystem): Promise<void> {
+  async run(system: ChaosSystem): Promise<void> {
     await system.writeEpochs(this.epochs);
-    model.epochs += this.epochs;
   }
   toString = () => `write(${this.epochs})`;
 }
@@ -24,11 +29,8 @@ export class FaultEpisode implements ChaosCommand {
     readonly epochs: number,
     readonly holdMs: number,
   ) {}
-  check = () => true;
-  async run(model: ChaosModel, system: ChaosSystem): Promise<void> {
+  async run(system: ChaosSystem): Promise<void> {
     await system.faultEpisode(this.plan, this.epochs, this.holdMs);
-    model.epochs += this.epochs;
-    model.faults += 1;
   }
   toString = () => `${this.plan.toString()}${this.plan.holds ? ` for ${this.holdMs}ms` : ''} at the first INSERT of write(${this.epochs})`;
 }
@@ -36,10 +38,8 @@ export class FaultEpisode implements ChaosCommand {
 /** Kills the sink process at a named point and restarts it from its store. */
 export class CrashSink implements ChaosCommand {
   constructor(readonly point: CrashPoint) {}
-  check = () => true;
-  async run(model: ChaosModel, system: ChaosSystem): Promise<void> {
+  async run(system: ChaosSystem): Promise<void> {
     await system.crashSink(this.point);
-    model.crashes += 1;
   }
   toString = () => `crash sink at ${this.point}`;
 }
@@ -51,11 +51,8 @@ export class ReconfigureWhileWriting implements ChaosCommand {
     readonly epochs: number,
     readonly afterMs: number,
   ) {}
-  check = () => true;
-  async run(model: ChaosModel, system: ChaosSystem): Promise<void> {
+  async run(system: ChaosSystem): Promise<void> {
     await system.reconfigureWhileWriting(this.dynamic, this.epochs, this.afterMs);
-    model.epochs += this.epochs;
-    model.reconfigurations += 1;
   }
   toString = () => `reconfigure ${JSON.stringify(this.dynamic)} ${this.afterMs}ms into the first INSERT of write(${this.epochs})`;
 }
@@ -71,8 +68,7 @@ export class RestartWithSpec implements ChaosCommand {
     readonly label: string,
     readonly refusal = false,
   ) {}
-  check = () => true;
-  async run(_model: ChaosModel, system: ChaosSystem): Promise<void> {
+  async run(system: ChaosSystem): Promise<void> {
     await system.restartWithSpec(this.spec, this.label);
   }
   toString = () => `restart with ${this.label}`;
@@ -85,10 +81,8 @@ export class HoldAndWrite implements ChaosCommand {
     readonly spec: RawSinkSpec,
     readonly label: string,
   ) {}
-  check = () => true;
-  async run(model: ChaosModel, system: ChaosSystem): Promise<void> {
+  async run(system: ChaosSystem): Promise<void> {
     await system.holdAndWrite(this.epochs, this.spec, this.label);
-    model.epochs += this.epochs;
   }
   toString = () => `restart with ${this.label}, write(${this.epochs}) with delivery held`;
 }
@@ -96,8 +90,7 @@ export class HoldAndWrite implements ChaosCommand {
 /** Drains the given partitions only. */
 export class Drain implements ChaosCommand {
   constructor(readonly partitions: readonly number[]) {}
-  check = () => true;
-  async run(_model: ChaosModel, system: ChaosSystem): Promise<void> {
+  async run(system: ChaosSystem): Promise<void> {
     await system.drain(this.partitions);
   }
   toString = () => `drain partition${this.partitions.length === 1 ? '' : 's'} ${this.partitions.join(', ')}`;
