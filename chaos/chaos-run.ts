@@ -113,7 +113,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
         // Never run half-way: its faults would fail at the first kill or pause it draws.
         result = unjudgedResult(scenario, sinkClass, options.seed, 'inconclusive', `not run: the cluster gives no way to ${lacking.join(' / ')} a member (process_commands in the cluster file)`);
       } else {
-        const started = Date.now();
+        const scenarioStarted = Date.now();
         try {
           const outcome = await untilAborted(
             runScenario({
@@ -133,7 +133,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
           );
           result =
             outcome === undefined
-              ? interruptedResult(scenario, sinkClass, options.seed, `interrupted after ${((Date.now() - started) / 1000).toFixed(1)} s: ${String((options.signal?.reason as Error | undefined)?.message ?? 'aborted')}`)
+              ? interruptedResult(scenario, sinkClass, options.seed, `interrupted after ${((Date.now() - scenarioStarted) / 1000).toFixed(1)} s: ${String((options.signal?.reason as Error | undefined)?.message ?? 'aborted')}`)
               : scenarioResult(scenario, sinkClass, outcome, options.seed);
         } catch (error) {
           result = infraResult(scenario, sinkClass, options.seed, describeError(error));
