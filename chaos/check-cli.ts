@@ -16,6 +16,8 @@ function main(argv: readonly string[]): number {
   const dir = existsSync(join(given, 'latest')) ? resolve(given, 'latest') : resolve(given);
   if (!existsSync(join(dir, 'run-result.json'))) throw new HarnessError('CLI_USAGE', `${given} is not a chaos run's report directory (no run-result.json)`);
   const scenarios = recheckReport(dir);
+  // Agreement over nothing would read as a clean re-check.
+  if (!scenarios.some((scenario) => scenario.runs.length > 0)) throw new HarnessError('CLI_USAGE', `${dir} holds no run with a stored check (check-input.json); a merged report has none — re-check each slice's directory`);
   let differ = 0;
   for (const scenario of scenarios) {
     const same = agrees(scenario);
