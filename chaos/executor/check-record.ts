@@ -52,9 +52,10 @@ function loadTruth(stored: StoredTruth): GroundTruth {
 }
 
 export function writeCheckRecord(runDir: string, record: { scenario: string; phase: CheckRecord['phase']; input: CheckInput; verdict: Verdict; anomalies: readonly Anomaly[] }): void {
-  const { events: _events, truth, ...rest } = record.input;
-  void _events;
-  const stored: CheckRecord = { version: 1, scenario: record.scenario, phase: record.phase, input: { ...rest, truth: storeTruth(truth) }, verdict: record.verdict, anomalies: record.anomalies };
+  // The events are the run's history.jsonl already: not repeated here.
+  const { description, sinkClass, source, coverage, specs, expectations, serverDedupOff, truth } = record.input;
+  const input = { description, sinkClass, source, coverage, specs, expectations, serverDedupOff, truth: storeTruth(truth) };
+  const stored: CheckRecord = { version: 1, scenario: record.scenario, phase: record.phase, input, verdict: record.verdict, anomalies: record.anomalies };
   writeFileSync(join(runDir, CHECK_INPUT_FILE), `${JSON.stringify(stored)}\n`);
 }
 
