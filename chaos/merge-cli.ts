@@ -12,6 +12,7 @@ import { prepareWritableDir } from '../harness/cli/writable-dir.ts';
 import { newRunId } from '../harness/cluster/run-dir.ts';
 import { describeError, HarnessError } from '../harness/errors.ts';
 import { PROJECT_ROOT } from '../harness/project-root.ts';
+import { readJsonLines } from '../reports/jsonl.ts';
 import { mergeSliceRuns, MergeError, type SliceRun } from '../reports/merge-runs.ts';
 import type { RunResult } from '../reports/run-result.ts';
 import type { TaggedEvent } from '../reports/timeline.ts';
@@ -25,14 +26,7 @@ function readSlice(dir: string): SliceRun {
   const file = join(dir, 'run-result.json');
   if (!existsSync(file)) throw new HarnessError('CLI_USAGE', `${dir} holds no run-result.json: give the run directories the slices wrote (reports/<run-id>/)`);
   const run = JSON.parse(readFileSync(file, 'utf8')) as RunResult;
-  const history = join(dir, 'history.jsonl');
-  const events = existsSync(history)
-    ? readFileSync(history, 'utf8')
-        .split('\n')
-        .filter((line) => line !== '')
-        .map((line) => JSON.parse(line) as TaggedEvent)
-    : [];
-  return { run, events };
+  return { run, events: readJsonLines<TaggedEvent>(join(dir, 'history.jsonl')) };
 }
 
 function main(): number {

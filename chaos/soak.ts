@@ -8,7 +8,7 @@
  * process's peak RSS, and per class the counts, INSERT latency and rows per second), and
  * `soak-trend.html` draws the whole file after every iteration.
  */
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
@@ -18,6 +18,7 @@ import { reapRunsOwnedBy } from '../harness/cluster/reaper.ts';
 import { describeError } from '../harness/errors.ts';
 import { fileLogger } from '../harness/log.ts';
 import { PROJECT_ROOT } from '../harness/project-root.ts';
+import { readJsonLines } from '../reports/jsonl.ts';
 import type { RunResult } from '../reports/run-result.ts';
 import { soakTrendHtml, type TrendLine } from '../reports/writers/soak-trend-html.ts';
 import { SINK_CLASS_NAMES } from '../sinks/domain/sink-class-name.ts';
@@ -50,14 +51,7 @@ async function reproduce(run: RunResult, base: Omit<ChaosRunOptions, 'seed' | 'c
 }
 
 function writeTrendPage(reportDir: string): void {
-  const file = join(reportDir, 'soak-trend.jsonl');
-  const lines = existsSync(file)
-    ? readFileSync(file, 'utf8')
-        .split('\n')
-        .filter((line) => line !== '')
-        .map((line) => JSON.parse(line) as TrendLine)
-    : [];
-  writeFileSync(join(reportDir, 'soak-trend.html'), soakTrendHtml(lines));
+  writeFileSync(join(reportDir, 'soak-trend.html'), soakTrendHtml(readJsonLines<TrendLine>(join(reportDir, 'soak-trend.jsonl'))));
 }
 
 async function main(): Promise<number> {
