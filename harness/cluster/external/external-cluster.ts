@@ -98,14 +98,14 @@ export class ExternalCluster implements StartedCluster {
     return new Set(PROCESS_ACTIONS.filter((action) => this.file.process_commands?.[action] !== undefined));
   }
 
+  /** A member that answers is running; only one that does not is asked about (paused or dead), when the file says how. */
   async memberState(name: string): Promise<MemberState> {
+    if (await this.healthy(name)) return 'running';
     const status = this.file.process_commands?.status;
-    if (status !== undefined) {
-      const answer = (await this.command(status, name)).trim();
-      if (answer === 'running' || answer === 'paused' || answer === 'dead') return answer;
-      throw new HarnessError('EXTERNAL_STATUS', `process_commands.status for ${name} printed '${answer}'; it must print running, paused or dead`);
-    }
-    return (await this.healthy(name)) ? 'running' : 'dead';
+    if (status === undefined) return 'dead';
+    const answer = (await this.command(status, name)).trim();
+    if (answer === 'running' || answer === 'paused' || answer === 'dead') return answer;
+    throw new HarnessError('EXTERNAL_STATUS', `process_commands.status for ${name} printed '${answer}'; it must print running, paused or dead`);
   }
 
   async kill(name: string): Promise<void> {
