@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { installInterrupt, interruptExitCode } from '../harness/cli/interrupt.ts';
+import { installInterrupt } from '../harness/cli/interrupt.ts';
 import { prepareWritableDir } from '../harness/cli/writable-dir.ts';
-import { reapRunsOwnedBy } from '../harness/cluster/reaper.ts';
 import { describeError, HarnessError } from '../harness/errors.ts';
 import { fileLogger } from '../harness/log.ts';
 import { PROJECT_ROOT } from '../harness/project-root.ts';
@@ -62,13 +61,7 @@ async function main(argv: string[]): Promise<number> {
   });
   for (const [name, result] of Object.entries(run.classes)) progress(`${name} (${result.guarantee}): ${result.verdict}`);
   progress(`verdict: ${run.verdict} — ${join(reportDir, run.runId, 'report.md')}`);
-  const signal = interrupt.received();
-  if (signal !== undefined) {
-    await reapRunsOwnedBy(process.pid);
-    return interruptExitCode(signal);
-  }
-  interrupt.dispose();
-  return run.verdict === 'pass' ? 0 : 1;
+  return interrupt.settle(run.verdict === 'pass' ? 0 : 1);
 }
 
 main(process.argv.slice(2)).then(

@@ -12,9 +12,8 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
-import { installInterrupt, interruptExitCode } from '../harness/cli/interrupt.ts';
+import { installInterrupt } from '../harness/cli/interrupt.ts';
 import { prepareWritableDir } from '../harness/cli/writable-dir.ts';
-import { reapRunsOwnedBy } from '../harness/cluster/reaper.ts';
 import { describeError } from '../harness/errors.ts';
 import { fileLogger } from '../harness/log.ts';
 import { PROJECT_ROOT } from '../harness/project-root.ts';
@@ -82,13 +81,7 @@ async function main(): Promise<number> {
     appendFileSync(join(reportDir, 'soak-trend.jsonl'), `${JSON.stringify(trendLine(iteration, run, Math.round(process.memoryUsage().rss / 2 ** 20), reproduced))}\n`);
     writeTrendPage(reportDir);
   }
-  const signal = interrupt.received();
-  if (signal !== undefined) {
-    await reapRunsOwnedBy(process.pid);
-    return interruptExitCode(signal);
-  }
-  interrupt.dispose();
-  return failures === 0 ? 0 : 1;
+  return interrupt.settle(failures === 0 ? 0 : 1);
 }
 
 main().then(

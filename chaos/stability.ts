@@ -8,9 +8,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { installInterrupt, interruptExitCode } from '../harness/cli/interrupt.ts';
+import { installInterrupt } from '../harness/cli/interrupt.ts';
 import { prepareWritableDir } from '../harness/cli/writable-dir.ts';
-import { reapRunsOwnedBy } from '../harness/cluster/reaper.ts';
 import { describeError, HarnessError } from '../harness/errors.ts';
 import { fileLogger } from '../harness/log.ts';
 import { PROJECT_ROOT } from '../harness/project-root.ts';
@@ -66,13 +65,7 @@ async function main(): Promise<number> {
   const stability = summarizeStability(runs, declaresBothKinds);
   writeFileSync(join(reportDir, 'stability.json'), `${JSON.stringify(stability, null, 2)}\n`);
   process.stdout.write(stabilityTable(stability));
-  const signal = interrupt.received();
-  if (signal !== undefined) {
-    await reapRunsOwnedBy(process.pid);
-    return interruptExitCode(signal);
-  }
-  interrupt.dispose();
-  return stability.verdicts.pass === runs.length ? 0 : 1;
+  return interrupt.settle(stability.verdicts.pass === runs.length ? 0 : 1);
 }
 
 main().then(

@@ -58,6 +58,16 @@ describe('installInterrupt', () => {
     expect(exits).toEqual([130]);
   });
 
+  it('settles to the normal status without a signal, and to the signal\'s after tearing down', async () => {
+    const quiet = harness(10_000);
+    expect(await quiet.interrupt.settle(1)).toBe(1);
+    expect(quiet.teardowns()).toBe(0);
+    const interrupted = harness(10_000);
+    process.emit('SIGTERM', 'SIGTERM');
+    expect(await interrupted.interrupt.settle(0)).toBe(143);
+    expect(interrupted.teardowns()).toBe(1);
+  });
+
   it('maps signals to the shell\'s exit statuses', () => {
     expect(interruptExitCode('SIGINT')).toBe(130);
     expect(interruptExitCode('SIGTERM')).toBe(143);

@@ -26,6 +26,11 @@ export interface Interrupt {
   readonly received: () => InterruptSignal | undefined;
   /** Removes the handlers (the command finished on its own). */
   dispose(): void;
+  /**
+   * The command's exit status once its work returned: after a signal, whatever it still owns is
+   * torn down and the signal's status (130 / 143) is returned; otherwise `normal`.
+   */
+  settle(normal: number): Promise<number>;
 }
 
 /**
@@ -68,12 +73,21 @@ export function installInterrupt(options: InterruptOptions): Interrupt {
   };
   const listeners = SIGNALS.map((signal) => [signal, () => handler(signal)] as const);
   for (const [signal, listener] of listeners) process.on(signal, listener);
+  const dispose = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    for (const [signal, listener] of listeners) process.off(signal, listener);
+  };
   return {
     signal: controller.signal,
     received: () => received,
-    dispose: () => {
-      if (timer !== undefined) clearTimeout(timer);
-      for (const [signal, listener] of listeners) process.off(signal, listener);
+    dispose,
+    settle: async (normal) => {
+      if (received === undefined) {
+        dispose();
+        return normal;
+      }
+      await teardown();
+      return interruptExitCode(received);
     },
   };
 }
