@@ -5,7 +5,7 @@ import type { Anomaly } from '../properties/checkers/check-result.ts';
 import { mergeVerdicts, type Verdict } from '../properties/verdict.ts';
 import type { RunResult } from '../reports/run-result.ts';
 import { CHECK_INPUT_FILE, readCheckRecord } from './executor/check-record.ts';
-import { checkRun } from './executor/check-run.ts';
+import { checkRun, type RunCheck } from './executor/check-run.ts';
 
 export interface RunRecheck {
   readonly run: string;
@@ -29,8 +29,8 @@ export interface ScenarioRecheck {
 
 const summarize = (anomalies: readonly Anomaly[]) => anomalies.map((anomaly) => `${anomaly.category}×${anomaly.count}`).sort();
 
-/** A run's verdict and anomalies as the checkers judge its stored files today. */
-export function recheckRun(runDir: string): RunRecheck {
+/** A run's verdict and anomalies as the checkers judge its stored files today, with its check for the scenario's ledger. */
+export function recheckRun(runDir: string): RunRecheck & { readonly check: RunCheck } {
   const { record, input } = readCheckRecord(runDir);
   const check = checkRun(input);
   return {
@@ -40,6 +40,7 @@ export function recheckRun(runDir: string): RunRecheck {
     rechecked: check.verdict,
     recordedAnomalies: summarize(record.anomalies),
     recheckedAnomalies: summarize(check.results.flatMap((result) => result.anomalies)),
+    check,
   };
 }
 
@@ -60,13 +61,7 @@ export function recheckReport(reportRunDir: string): ScenarioRecheck[] {
       .sort((a, b) => Number(a.slice(4)) - Number(b.slice(4)));
     const runs = runDirs.map((name) => recheckRun(join(dir, name)));
     const ledger = new CoverageLedger();
-    for (const name of runDirs) {
-      const { record, input } = readCheckRecord(join(dir, name));
-      if (record.phase === 'explore') {
-        const check = checkRun(input);
-        ledger.add(check.coverage, check.evidence);
-      }
-    }
+    for (const run of runs) if (run.phase === 'explore') ledger.add(run.check.coverage, run.check.evidence);
     const violated = runs.some((run) => run.rechecked === 'violation');
     const rechecked: Verdict | undefined = runs.length === 0 ? undefined : violated ? 'violation' : ledger.complete ? 'pass' : 'inconclusive';
     const recordedVerdict = recorded?.classes[sinkClass]?.scenarios.find((candidate) => candidate.name === scenario)?.verdict;

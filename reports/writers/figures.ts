@@ -1,4 +1,12 @@
+import type { Verdict } from '../../properties/verdict.ts';
 import type { ServerDedupRuns, UnknownOutcomes } from '../run-result.ts';
+
+/** One colour per verdict, shared by every HTML page. */
+export const VERDICT_COLOUR: Readonly<Record<Verdict, string>> = { pass: '#2e7d32', violation: '#c62828', inconclusive: '#ef6c00', interrupted: '#546e7a', 'infra-error': '#6a1b9a' };
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
 
 /** `landed/absent`, with the unresolved ones named when there are any. */
 export const unknownSplit = (unknown: UnknownOutcomes) => `${unknown.landed}/${unknown.absent}${unknown.unresolved > 0 ? ` (+${unknown.unresolved} unresolved)` : ''}`;

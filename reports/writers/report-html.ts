@@ -1,9 +1,8 @@
 import type { Verdict } from '../../properties/verdict.ts';
 import type { ClassResult, RunResult, ScenarioResult } from '../run-result.ts';
 import { mostEventfulRun, type RunTimeline } from '../timeline.ts';
-import { dedupStatement, unknownSplit } from './figures.ts';
+import { dedupStatement, escapeHtml, unknownSplit, VERDICT_COLOUR } from './figures.ts';
 
-const VERDICT_COLOUR: Readonly<Record<Verdict, string>> = { pass: '#2e7d32', violation: '#c62828', inconclusive: '#ef6c00', interrupted: '#546e7a', 'infra-error': '#6a1b9a' };
 const OUTCOME_COLOUR = { ok: '#2e7d32', failed: '#c62828', unknown: '#ef6c00' } as const;
 const MARK_COLOUR = { crash: '#c62828', refusal: '#6a1b9a', 'worker-start': '#9e9e9e', reconfigure: '#00838f' } as const;
 
@@ -17,19 +16,15 @@ const THROUGHPUT_HEIGHT = 60;
 const AXIS_Y = 212;
 const HEIGHT = 232;
 
-function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-}
-
 const fixed = (value: number): string => value.toFixed(1);
 
 function verdictCell(verdict: Verdict, text: string = verdict): string {
-  return `<td class="verdict" style="background:${VERDICT_COLOUR[verdict]}">${escape(text)}</td>`;
+  return `<td class="verdict" style="background:${VERDICT_COLOUR[verdict]}">${escapeHtml(text)}</td>`;
 }
 
 function matrix(run: RunResult): string {
   const scenarios = [...new Set(Object.values(run.classes).flatMap((result) => result.scenarios.map((scenario) => scenario.name)))];
-  const header = ['class', 'guarantee', 'verdict', ...scenarios, 'INSERT p50 / p95 ms', 'rows/s'].map((cell) => `<th>${escape(cell)}</th>`).join('');
+  const header = ['class', 'guarantee', 'verdict', ...scenarios, 'INSERT p50 / p95 ms', 'rows/s'].map((cell) => `<th>${escapeHtml(cell)}</th>`).join('');
   const rows = Object.entries(run.classes).map(([name, result]) => {
     const cells = scenarios.map((scenarioName) => {
       const scenario = result.scenarios.find((candidate) => candidate.name === scenarioName);
@@ -37,7 +32,7 @@ function matrix(run: RunResult): string {
     });
     const latency = result.performance.latencyMs;
     const rowsPerSecond = result.performance.rowsPerSecond;
-    return `<tr><th>${escape(name)}</th><td>${escape(result.guarantee)}</td>${verdictCell(result.verdict)}${cells.join('')}<td>${latency === null ? '—' : `${fixed(latency.p50)} / ${fixed(latency.p95)}`}</td><td>${rowsPerSecond === null ? '—' : rowsPerSecond.toFixed(0)}</td></tr>`;
+    return `<tr><th>${escapeHtml(name)}</th><td>${escapeHtml(result.guarantee)}</td>${verdictCell(result.verdict)}${cells.join('')}<td>${latency === null ? '—' : `${fixed(latency.p50)} / ${fixed(latency.p95)}`}</td><td>${rowsPerSecond === null ? '—' : rowsPerSecond.toFixed(0)}</td></tr>`;
   });
   return `<table class="matrix"><thead><tr>${header}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
@@ -71,12 +66,12 @@ function timelineSvg(timeline: RunTimeline): string {
   for (const fault of timeline.faults) {
     const width = Math.max(1, x(fault.end) - x(fault.start));
     parts.push(
-      `<rect class="fault" x="${fixed(x(fault.start))}" y="${LATENCY_TOP}" width="${fixed(width)}" height="${THROUGHPUT_TOP + THROUGHPUT_HEIGHT - LATENCY_TOP}"><title>${escape(`${fault.fault}: ${fault.description} (${(fault.start / 1000).toFixed(1)}–${(fault.end / 1000).toFixed(1)} s)`)}</title></rect>`,
-      `<text class="fault-label" x="${fixed(x(fault.start) + 2)}" y="${LATENCY_TOP + 9}">${escape(fault.fault)}</text>`,
+      `<rect class="fault" x="${fixed(x(fault.start))}" y="${LATENCY_TOP}" width="${fixed(width)}" height="${THROUGHPUT_TOP + THROUGHPUT_HEIGHT - LATENCY_TOP}"><title>${escapeHtml(`${fault.fault}: ${fault.description} (${(fault.start / 1000).toFixed(1)}–${(fault.end / 1000).toFixed(1)} s)`)}</title></rect>`,
+      `<text class="fault-label" x="${fixed(x(fault.start) + 2)}" y="${LATENCY_TOP + 9}">${escapeHtml(fault.fault)}</text>`,
     );
   }
   for (const mark of timeline.marks) {
-    parts.push(`<line x1="${fixed(x(mark.at))}" x2="${fixed(x(mark.at))}" y1="${LATENCY_TOP}" y2="${THROUGHPUT_TOP + THROUGHPUT_HEIGHT}" stroke="${MARK_COLOUR[mark.kind]}"${mark.kind === 'worker-start' ? ' stroke-dasharray="3 3"' : ' stroke-width="2"'}><title>${escape(mark.label)}</title></line>`);
+    parts.push(`<line x1="${fixed(x(mark.at))}" x2="${fixed(x(mark.at))}" y1="${LATENCY_TOP}" y2="${THROUGHPUT_TOP + THROUGHPUT_HEIGHT}" stroke="${MARK_COLOUR[mark.kind]}"${mark.kind === 'worker-start' ? ' stroke-dasharray="3 3"' : ' stroke-width="2"'}><title>${escapeHtml(mark.label)}</title></line>`);
   }
   for (const insert of timeline.inserts) {
     const latency = insert.end - insert.start;
@@ -84,12 +79,12 @@ function timelineSvg(timeline: RunTimeline): string {
       // No latency to plot: a triangle on the top edge, at the moment the attempt began.
       const left = x(insert.start);
       parts.push(
-        `<path d="M${fixed(left - 4)} ${LATENCY_TOP} L${fixed(left + 4)} ${LATENCY_TOP} L${fixed(left)} ${LATENCY_TOP + 7} Z" fill="${OUTCOME_COLOUR.unknown}"><title>${escape(`never completed (the worker died): ${insert.rows} rows, at ${(insert.start / 1000).toFixed(2)} s`)}</title></path>`,
+        `<path d="M${fixed(left - 4)} ${LATENCY_TOP} L${fixed(left + 4)} ${LATENCY_TOP} L${fixed(left)} ${LATENCY_TOP + 7} Z" fill="${OUTCOME_COLOUR.unknown}"><title>${escapeHtml(`never completed (the worker died): ${insert.rows} rows, at ${(insert.start / 1000).toFixed(2)} s`)}</title></path>`,
       );
       continue;
     }
     parts.push(
-      `<circle cx="${fixed(x(insert.start))}" cy="${fixed(y(latency))}" r="${insert.retry ? 3.5 : 2.5}" fill="${OUTCOME_COLOUR[insert.outcome]}"${insert.retry ? ' fill-opacity="0.5" stroke="#000" stroke-width="0.5"' : ''}><title>${escape(`${insert.outcome}${insert.retry ? ' (retry)' : ''}: ${latency.toFixed(0)} ms, ${insert.rows} rows, at ${(insert.start / 1000).toFixed(2)} s`)}</title></circle>`,
+      `<circle cx="${fixed(x(insert.start))}" cy="${fixed(y(latency))}" r="${insert.retry ? 3.5 : 2.5}" fill="${OUTCOME_COLOUR[insert.outcome]}"${insert.retry ? ' fill-opacity="0.5" stroke="#000" stroke-width="0.5"' : ''}><title>${escapeHtml(`${insert.outcome}${insert.retry ? ' (retry)' : ''}: ${latency.toFixed(0)} ms, ${insert.rows} rows, at ${(insert.start / 1000).toFixed(2)} s`)}</title></circle>`,
     );
   }
   const { binMs, rates } = throughputBins(timeline);
@@ -114,7 +109,7 @@ function timelineSvg(timeline: RunTimeline): string {
     `<text class="axis" x="4" y="${THROUGHPUT_TOP + 8}">${peak.toFixed(0)} rows/s</text>`,
     `<line x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${THROUGHPUT_TOP + THROUGHPUT_HEIGHT}" y2="${THROUGHPUT_TOP + THROUGHPUT_HEIGHT}" stroke="#757575"/>`,
   );
-  return `<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="${escape(`timeline of ${timeline.sinkClass} / ${timeline.scenario} ${timeline.run}`)}">${parts.join('')}</svg>`;
+  return `<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="${escapeHtml(`timeline of ${timeline.sinkClass} / ${timeline.scenario} ${timeline.run}`)}">${parts.join('')}</svg>`;
 }
 
 function scenarioPanel(name: string, scenario: ScenarioResult, timelines: readonly RunTimeline[]): string {
@@ -128,11 +123,11 @@ function scenarioPanel(name: string, scenario: ScenarioResult, timelines: readon
       : `${shown.run} of ${own.length} (the one with the most failed or unknown INSERTs): ${(shown.duration / 1000).toFixed(1)} s, ${shown.inserts.length} INSERT attempts (${failed} failed, ${unknown} unknown), ${shown.faults.length} fault windows`;
   const notes = [...scenario.notes, ...scenario.anomalies.map((anomaly) => `${anomaly.category} (${anomaly.count}): ${anomaly.examples.join(', ')}`)];
   return [
-    `<section class="scenario"><h3>${escape(scenario.name)} <span class="badge" style="background:${VERDICT_COLOUR[scenario.verdict]}">${escape(scenario.verdict)}</span></h3>`,
-    `<p class="caption">${escape(caption)}</p>`,
+    `<section class="scenario"><h3>${escapeHtml(scenario.name)} <span class="badge" style="background:${VERDICT_COLOUR[scenario.verdict]}">${escapeHtml(scenario.verdict)}</span></h3>`,
+    `<p class="caption">${escapeHtml(caption)}</p>`,
     shown === undefined ? '' : timelineSvg(shown),
-    notes.length === 0 ? '' : `<ul>${notes.map((note) => `<li>${escape(note)}</li>`).join('')}</ul>`,
-    scenario.verdict === 'pass' ? '' : `<pre>${escape(scenario.replayCommand)}</pre>`,
+    notes.length === 0 ? '' : `<ul>${notes.map((note) => `<li>${escapeHtml(note)}</li>`).join('')}</ul>`,
+    scenario.verdict === 'pass' ? '' : `<pre>${escapeHtml(scenario.replayCommand)}</pre>`,
     '</section>',
   ].join('');
 }
@@ -140,8 +135,8 @@ function scenarioPanel(name: string, scenario: ScenarioResult, timelines: readon
 function classSection(name: string, result: ClassResult, timelines: readonly RunTimeline[]): string {
   const c = result.counts;
   return [
-    `<section class="class"><h2>${escape(name)} <span class="badge" style="background:${VERDICT_COLOUR[result.verdict]}">${escape(result.verdict)}</span></h2>`,
-    `<p>${escape(`${result.guarantee} · attempted ${c.attempted} · acknowledged ${c.acknowledged} · lost ${c.lost} · duplicated ${c.duplicated} · unexpected ${c.unexpected} · recovered ${c.recovered} · inserts ok/failed/unknown ${result.inserts.ok}/${result.inserts.failed}/${result.inserts.unknown} · unknown → landed/absent ${unknownSplit(result.unknownOutcomes)} · replays ${result.replays} · dedup hits ${result.dedupHits} · refusals ${result.refusals} · server dedup ${dedupStatement(result.serverDedup)}`)}</p>`,
+    `<section class="class"><h2>${escapeHtml(name)} <span class="badge" style="background:${VERDICT_COLOUR[result.verdict]}">${escapeHtml(result.verdict)}</span></h2>`,
+    `<p>${escapeHtml(`${result.guarantee} · attempted ${c.attempted} · acknowledged ${c.acknowledged} · lost ${c.lost} · duplicated ${c.duplicated} · unexpected ${c.unexpected} · recovered ${c.recovered} · inserts ok/failed/unknown ${result.inserts.ok}/${result.inserts.failed}/${result.inserts.unknown} · unknown → landed/absent ${unknownSplit(result.unknownOutcomes)} · replays ${result.replays} · dedup hits ${result.dedupHits} · refusals ${result.refusals} · server dedup ${dedupStatement(result.serverDedup)}`)}</p>`,
     ...result.scenarios.map((scenario) => scenarioPanel(name, scenario, timelines)),
     '</section>',
   ].join('');
@@ -170,13 +165,13 @@ export function reportHtml(run: RunResult, timelines: readonly RunTimeline[]): s
     ...Object.entries(MARK_COLOUR).map(([kind, colour]) => `<span style="color:${colour}">│ ${kind}</span>`),
   ].join('');
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escape(`Sink guarantee report — ${run.verdict}`)}</title><style>${STYLE}</style></head>
-<body><h1>Sink guarantee report <span class="badge" style="background:${VERDICT_COLOUR[run.verdict]}">${escape(run.verdict)}</span></h1>
-<p>${escape(`run ${run.runId} · backend ${run.backend} · profile ${run.profile} · seed ${run.seed} · ${(run.durationMs / 1000).toFixed(1)} s`)}</p>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(`Sink guarantee report — ${run.verdict}`)}</title><style>${STYLE}</style></head>
+<body><h1>Sink guarantee report <span class="badge" style="background:${VERDICT_COLOUR[run.verdict]}">${escapeHtml(run.verdict)}</span></h1>
+<p>${escapeHtml(`run ${run.runId} · backend ${run.backend} · profile ${run.profile} · seed ${run.seed} · ${(run.durationMs / 1000).toFixed(1)} s`)}</p>
 ${matrix(run)}
 <p class="legend">${legend}</p>
 ${Object.entries(run.classes).map(([name, result]) => classSection(name, result, timelines)).join('\n')}
-${run.backendLimits.length === 0 ? '' : `<p class="caption">${escape(`Backend limits (${run.backend}): ${run.backendLimits.join('; ')}.`)}</p>`}
+${run.backendLimits.length === 0 ? '' : `<p class="caption">${escapeHtml(`Backend limits (${run.backend}): ${run.backendLimits.join('; ')}.`)}</p>`}
 </body></html>
 `;
 }

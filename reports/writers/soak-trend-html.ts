@@ -1,4 +1,5 @@
 import type { Verdict } from '../../properties/verdict.ts';
+import { escapeHtml, VERDICT_COLOUR } from './figures.ts';
 
 /** One line of `soak-trend.jsonl`, as `chaos/soak-trend.ts` writes it (the fields drawn here). */
 export interface TrendLine {
@@ -23,7 +24,6 @@ export interface TrendLine {
   >;
 }
 
-const VERDICT_COLOUR: Readonly<Record<Verdict, string>> = { pass: '#2e7d32', violation: '#c62828', inconclusive: '#ef6c00', interrupted: '#546e7a', 'infra-error': '#6a1b9a' };
 const SERIES_COLOURS = ['#1565c0', '#c62828', '#2e7d32', '#ef6c00', '#6a1b9a', '#00838f', '#5d4037', '#ad1457', '#9e9d24', '#37474f'];
 
 const WIDTH = 960;
@@ -33,26 +33,22 @@ const RIGHT = 190;
 const TOP = 12;
 const BOTTOM = 28;
 
-function escape(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
-}
-
 /** Every class any iteration reported, in the order they first appear. */
 function classesOf(lines: readonly TrendLine[]): string[] {
   return [...new Set(lines.flatMap((line) => Object.keys(line.classes)))];
 }
 
 function verdictGrid(lines: readonly TrendLine[]): string {
-  const header = ['class', ...lines.map((line) => `#${line.iteration}`)].map((cell) => `<th>${escape(cell)}</th>`).join('');
+  const header = ['class', ...lines.map((line) => `#${line.iteration}`)].map((cell) => `<th>${escapeHtml(cell)}</th>`).join('');
   const cell = (verdict: Verdict | undefined, title: string) =>
-    verdict === undefined ? '<td class="none">—</td>' : `<td class="verdict" style="background:${VERDICT_COLOUR[verdict]}" title="${escape(title)}">${escape(verdict)}</td>`;
+    verdict === undefined ? '<td class="none">—</td>' : `<td class="verdict" style="background:${VERDICT_COLOUR[verdict]}" title="${escapeHtml(title)}">${escapeHtml(verdict)}</td>`;
   const runRow = `<tr><th>run</th>${lines
     .map((line) => {
       const label = line.reproduced === undefined || line.reproduced === null ? line.verdict : `${line.verdict} · ${line.reproduced ? 'reproduced' : 'not reproduced'}`;
-      return cell(line.verdict, `seed ${line.seed}, ${(line.duration_ms / 1000).toFixed(0)} s`).replace(`>${escape(line.verdict)}<`, `>${escape(label)}<`);
+      return cell(line.verdict, `seed ${line.seed}, ${(line.duration_ms / 1000).toFixed(0)} s`).replace(`>${escapeHtml(line.verdict)}<`, `>${escapeHtml(label)}<`);
     })
     .join('')}</tr>`;
-  const rows = classesOf(lines).map((name) => `<tr><th>${escape(name)}</th>${lines.map((line) => cell(line.classes[name]?.verdict, `seed ${line.seed}`)).join('')}</tr>`);
+  const rows = classesOf(lines).map((name) => `<tr><th>${escapeHtml(name)}</th>${lines.map((line) => cell(line.classes[name]?.verdict, `seed ${line.seed}`)).join('')}</tr>`);
   return `<table class="grid"><thead><tr>${header}</tr></thead><tbody>${runRow}${rows.join('')}</tbody></table>`;
 }
 
@@ -65,7 +61,7 @@ interface Series {
 /** A line chart over the iterations, one line per series, a legend on the right. */
 function chart(title: string, unit: string, lines: readonly TrendLine[], series: readonly Series[]): string {
   const all = series.flatMap((each) => each.values.filter((value): value is number => value !== null));
-  if (all.length === 0) return `<h2>${escape(title)}</h2><p class="empty">no data in these iterations</p>`;
+  if (all.length === 0) return `<h2>${escapeHtml(title)}</h2><p class="empty">no data in these iterations</p>`;
   const max = Math.max(...all) * 1.1 || 1;
   const x = (index: number) => LEFT + (lines.length === 1 ? 0.5 : index / (lines.length - 1)) * (WIDTH - LEFT - RIGHT);
   const y = (value: number) => TOP + (1 - value / max) * (HEIGHT - TOP - BOTTOM);
@@ -80,11 +76,11 @@ function chart(title: string, unit: string, lines: readonly TrendLine[], series:
     const points = each.values.flatMap((value, index) => (value === null ? [] : [{ index, value }]));
     if (points.length > 1) parts.push(`<polyline fill="none" stroke="${colour}" stroke-width="2" points="${points.map((point) => `${x(point.index).toFixed(1)},${y(point.value).toFixed(1)}`).join(' ')}"/>`);
     for (const point of points) {
-      parts.push(`<circle cx="${x(point.index).toFixed(1)}" cy="${y(point.value).toFixed(1)}" r="3.5" fill="${colour}"><title>${escape(`${each.name}, iteration #${lines[point.index]?.iteration}: ${point.value.toFixed(1)} ${unit}`)}</title></circle>`);
+      parts.push(`<circle cx="${x(point.index).toFixed(1)}" cy="${y(point.value).toFixed(1)}" r="3.5" fill="${colour}"><title>${escapeHtml(`${each.name}, iteration #${lines[point.index]?.iteration}: ${point.value.toFixed(1)} ${unit}`)}</title></circle>`);
     }
-    parts.push(`<rect x="${WIDTH - RIGHT + 12}" y="${TOP + seriesIndex * 16}" width="10" height="10" fill="${colour}"/>`, `<text class="legend" x="${WIDTH - RIGHT + 26}" y="${TOP + seriesIndex * 16 + 9}">${escape(each.name)}</text>`);
+    parts.push(`<rect x="${WIDTH - RIGHT + 12}" y="${TOP + seriesIndex * 16}" width="10" height="10" fill="${colour}"/>`, `<text class="legend" x="${WIDTH - RIGHT + 26}" y="${TOP + seriesIndex * 16 + 9}">${escapeHtml(each.name)}</text>`);
   });
-  return `<h2>${escape(title)} <span class="unit">(${escape(unit)})</span></h2><svg viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="${escape(title)}">${parts.join('')}</svg>`;
+  return `<h2>${escapeHtml(title)} <span class="unit">(${escapeHtml(unit)})</span></h2><svg viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="${escapeHtml(title)}">${parts.join('')}</svg>`;
 }
 
 /**
@@ -113,7 +109,7 @@ svg{display:block;background:#fafafa;border:1px solid #eee} line.grid{stroke:#e0
 p.empty{color:#9e9e9e}
 </style></head><body>
 <h1>Soak trend: ${passed} of ${lines.length} iterations passed</h1>
-<p class="sub">${lines.length === 0 ? 'no iteration yet' : `iterations #${first?.iteration}–#${last?.iteration}, seeds ${escape(lines.map((line) => line.seed).join(', '))}`}</p>
+<p class="sub">${lines.length === 0 ? 'no iteration yet' : `iterations #${first?.iteration}–#${last?.iteration}, seeds ${escapeHtml(lines.map((line) => line.seed).join(', '))}`}</p>
 <h2>Verdicts per class and iteration</h2>
 ${verdictGrid(lines)}
 ${chart('INSERT latency p95 per class', 'ms', lines, metric((line, name) => line.classes[name]?.insert_latency_ms?.p95))}
