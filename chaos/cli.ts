@@ -43,7 +43,7 @@ async function main(argv: string[]): Promise<number> {
   const log = fileLogger(join(reportDir, 'chaos-runner.log'), 'chaos');
   const progress = (line: string) => process.stderr.write(`chaos: ${line}\n`);
   progress(`profile ${profile}, seed ${seed}${values.path ? `, path ${values.path}` : ''}${values.shard ? `, slice ${values.shard}` : ''}`);
-  const run = await runChaos({
+  const run = await interrupt.guard(runChaos({
     profile,
     backend,
     clusterFile,
@@ -58,7 +58,7 @@ async function main(argv: string[]): Promise<number> {
     progress,
     signal: interrupt.signal,
     ...(slice === undefined ? {} : { slice }),
-  });
+  }));
   for (const [name, result] of Object.entries(run.classes)) progress(`${name} (${result.guarantee}): ${result.verdict}`);
   progress(`verdict: ${run.verdict} — ${join(reportDir, run.runId, 'report.md')}`);
   return interrupt.settle(run.verdict === 'pass' ? 0 : 1);

@@ -74,9 +74,9 @@ async function main(): Promise<number> {
   for (let iteration = 1, seed = selection.seed; Date.now() < deadline && !interrupt.signal.aborted; iteration++, seed++) {
     const progress = (line: string) => process.stderr.write(`soak #${iteration}: ${line}\n`);
     const base = { profile, backend: selection.backend, clusterFile: selection.clusterFile, reportDir, keepCluster: false, serverDedup: selection.serverDedup, log, progress, signal: interrupt.signal };
-    const run = await runChaos({ ...base, seed, classes: selection.classes, scenarios: selection.scenarios });
+    const run = await interrupt.guard(runChaos({ ...base, seed, classes: selection.classes, scenarios: selection.scenarios }));
     if (run.verdict !== 'pass') failures += 1;
-    const reproduced = await reproduce(run, { ...base, progress: (line) => progress(`re-run: ${line}`) }, log);
+    const reproduced = await interrupt.guard(reproduce(run, { ...base, progress: (line) => progress(`re-run: ${line}`) }, log));
     if (reproduced !== null) progress(`${run.verdict} ${reproduced ? 'reproduced' : 'not reproduced'} by a re-run with the same seed and path`);
     appendFileSync(join(reportDir, 'soak-trend.jsonl'), `${JSON.stringify(trendLine(iteration, run, Math.round(process.memoryUsage().rss / 2 ** 20), reproduced))}\n`);
     writeTrendPage(reportDir);

@@ -41,7 +41,7 @@ async function main(): Promise<number> {
   const runs: RunResult[] = [];
   for (const [index, seed] of seeds.entries()) {
     if (interrupt.signal.aborted) break;
-    const run = await runChaos({
+    const run = await interrupt.guard(runChaos({
       profile,
       backend: selection.backend,
       clusterFile: selection.clusterFile,
@@ -54,7 +54,7 @@ async function main(): Promise<number> {
       log,
       progress: (line) => log.info({ seed }, line),
       signal: interrupt.signal,
-    });
+    }));
     runs.push(run);
     process.stderr.write(`stability: [${index + 1}/${count}] seed ${seed}: ${run.verdict} in ${(run.durationMs / 1000).toFixed(0)} s (${join(reportDir, run.runId)})\n`);
   }

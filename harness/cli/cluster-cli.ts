@@ -43,7 +43,7 @@ async function up(values: Record<string, string | boolean | undefined>): Promise
   } else {
     // Until the cluster is handed over, a signal tears down whatever part of it is up.
     const interrupt = installInterrupt({ name: 'cluster', graceMs: 0 });
-    const cluster = await startCluster(backend, options);
+    const cluster = await interrupt.guard(startCluster(backend, options));
     if (cluster instanceof StartedLocalCluster) cluster.handOver();
     interrupt.dispose();
     description = cluster.description;

@@ -68,6 +68,16 @@ describe('installInterrupt', () => {
     expect(interrupted.teardowns()).toBe(1);
   });
 
+  it('a failure after a signal is the interrupt\'s: one teardown, the signal\'s status; without a signal it passes through', async () => {
+    const { exits, teardowns, interrupt } = harness(0);
+    await expect(interrupt.guard(Promise.reject(new Error('unrelated')))).rejects.toThrow('unrelated');
+    expect(exits).toEqual([]);
+    process.emit('SIGINT', 'SIGINT');
+    await expect(interrupt.guard(Promise.reject(new Error('a child died')))).rejects.toThrow('a child died');
+    expect(teardowns()).toBe(1);
+    expect(exits).toEqual([130]);
+  });
+
   it('maps signals to the shell\'s exit statuses', () => {
     expect(interruptExitCode('SIGINT')).toBe(130);
     expect(interruptExitCode('SIGTERM')).toBe(143);

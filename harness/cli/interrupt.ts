@@ -31,6 +31,12 @@ export interface Interrupt {
    * torn down and the signal's status (130 / 143) is returned; otherwise `normal`.
    */
   settle(normal: number): Promise<number>;
+  /**
+   * The command's work, unless a signal made it fail: then the failure is the interrupt's doing
+   * (a child the signal reached died first), so the process tears down and exits with the
+   * signal's status instead of reporting an error.
+   */
+  guard<T>(work: Promise<T>): Promise<T>;
 }
 
 /**
@@ -47,14 +53,16 @@ export function installInterrupt(options: InterruptOptions): Interrupt {
   const controller = new AbortController();
   let received: InterruptSignal | undefined;
   let timer: NodeJS.Timeout | undefined;
-  let forcing = false;
+  let forced: Promise<void> | undefined;
 
-  const force = async (signal: InterruptSignal) => {
-    if (forcing) return;
-    forcing = true;
-    write(`${options.name}: stopping now; tearing down what this run started`);
-    await teardown().catch((error: unknown) => write(`${options.name}: teardown failed: ${(error as Error).message}`));
-    exit(interruptExitCode(signal));
+  // One forced stop however many paths ask for it: two concurrent teardowns would race.
+  const force = (signal: InterruptSignal): Promise<void> => {
+    forced ??= (async () => {
+      write(`${options.name}: stopping now; tearing down what this run started`);
+      await teardown().catch((error: unknown) => write(`${options.name}: teardown failed: ${(error as Error).message}`));
+      exit(interruptExitCode(signal));
+    })();
+    return forced;
   };
   const handler = (signal: InterruptSignal) => {
     if (received !== undefined) {
@@ -86,8 +94,18 @@ export function installInterrupt(options: InterruptOptions): Interrupt {
         dispose();
         return normal;
       }
-      await teardown();
+      if (forced === undefined) await teardown();
+      else await forced;
       return interruptExitCode(received);
+    },
+    guard: async (work) => {
+      try {
+        return await work;
+      } catch (error) {
+        if (received === undefined) throw error;
+        await force(received);
+        throw error;
+      }
     },
   };
 }
