@@ -115,18 +115,18 @@ describe('ClickHouseBatchingSink', () => {
     await sink.close();
   });
 
-  it('gives up on a permanent server error and then refuses every write (poisoned)', async () => {
+  it('gives up on a server error after max_insert_attempts attempts (unclassified) and then refuses every write (poisoned)', async () => {
     const context = ch.context(stream);
-    const sink = batchingSink({ sink_class_name: 'ClickHouseBatchingSink', parameters: { host: 's1r1', table: 'checked_rep' } }, context);
+    const sink = batchingSink({ sink_class_name: 'ClickHouseBatchingSink', parameters: { host: 's1r1', table: 'checked_rep' }, dynamic_parameters: { max_insert_attempts: 3, retry_backoff: '10ms' } }, context);
     await sink.init({ fingerprints: undefined, undelivered: [] });
     const [bad] = sink.cut([{ ...messagesFrom(1, 1)[0]!, row: { id: 'big', v: 5000 } }], 1);
     const error = await sink.deliver(bad!).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InsertGaveUpError);
-    expect(error).toMatchObject({ message: 'Giving up insert into ClickHouse', details: { errorClass: 'permanent', attempts: 1, dedupToken: '1-0-1' } });
+    expect(error).toMatchObject({ message: 'Giving up insert into ClickHouse', details: { errorClass: 'unclassified', attempts: 3, dedupToken: '1-0-1' } });
     expect((error as InsertGaveUpError).describe()).toMatch(/last_error\s+= .*VIOLATED_CONSTRAINT|last_error\s+= .*Constraint/);
-    expect(context.observer.summary()).toEqual(['s1r1:8123#1:failed']);
+    expect(context.observer.summary()).toEqual(['s1r1:8123#1:failed', 's1r1:8123#2:failed', 's1r1:8123#3:failed']);
     await expect(sink.deliver(sink.cut(messagesFrom(2, 1), 2)[0]!)).rejects.toMatchObject({ code: 'SINK_POISONED' });
-    expect(context.observer.attempts).toHaveLength(1);
+    expect(context.observer.attempts).toHaveLength(3);
     await sink.close();
   });
 

@@ -16,7 +16,7 @@ const ok: AttemptReport = { result: { outcome: 'ok', startedAt: 0, endedAt: 1 },
 const fail = (error: unknown, started = false): AttemptReport => ({ result: { outcome: started ? 'unknown' : 'failed', startedAt: 0, endedAt: 1 }, started, error });
 const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
 const memory = new ClickHouseError({ message: 'Code: 241. DB::Exception: Memory limit exceeded', code: '241', type: 'MEMORY_LIMIT_EXCEEDED' });
-const noColumn = new ClickHouseError({ message: 'Code: 16. DB::Exception: No such column', code: '16', type: 'NO_SUCH_COLUMN_IN_TABLE' });
+const tooLong = new SinkError('SINK_VALUE_INVALID', 'a value longer than its FixedString column');
 
 const ids = ['1-0-1', '1-0-2'].map(messageId);
 const token = batchTokenOf(ids);
@@ -72,18 +72,18 @@ describe('runInsert', () => {
     expect(sleeps).toEqual([250, 250, 250, 250]);
   });
 
-  it('gives up after max_insert_attempts unclassified failures, transient ones not counted', async () => {
-    const { attempts, transport, context } = harness([fail(memory, true), fail(refused), fail(memory, true), fail(memory, true)]);
+  it('gives up on an unclassified failure once max_insert_attempts attempts were made in total, transient ones included', async () => {
+    const { attempts, transport, context } = harness([fail(refused), fail(memory, true), fail(memory, true)]);
     const error = await runInsert(job, request, transport, context).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InsertGaveUpError);
     expect((error as InsertGaveUpError).message).toBe('Giving up insert into ClickHouse');
-    expect((error as InsertGaveUpError).details).toMatchObject({ errorClass: 'unclassified', attempts: 4, dedupToken: '1-0-2:s1', shard: 's1' });
+    expect((error as InsertGaveUpError).details).toMatchObject({ errorClass: 'unclassified', attempts: 3, dedupToken: '1-0-2:s1', shard: 's1' });
     expect((error as InsertGaveUpError).cause).toBe(memory);
-    expect(attempts).toHaveLength(4);
+    expect(attempts).toHaveLength(3);
   });
 
   it('gives up on a permanent error at once', async () => {
-    const { attempts, sleeps, transport, context } = harness([fail(noColumn, true)]);
+    const { attempts, sleeps, transport, context } = harness([fail(tooLong)]);
     await expect(runInsert(job, request, transport, context)).rejects.toMatchObject({ code: 'SINK_INSERT_GAVE_UP', details: { errorClass: 'permanent', attempts: 1 } });
     expect(attempts).toHaveLength(1);
     expect(sleeps).toEqual([]);

@@ -101,7 +101,7 @@ describe('sendAttempt against an HTTP server', () => {
   it('a ClickHouse exception is failed (the server answered: nothing committed), after the INSERT started', async () => {
     const { report, events, result } = await attemptWith('exception');
     expect(report).toMatchObject({ result: { outcome: 'failed' }, started: true });
-    expect(result?.error).toMatchObject({ code: '16', class: 'permanent', message: expect.stringContaining('No such column') });
+    expect(result?.error).toMatchObject({ code: '16', class: 'unclassified', message: expect.stringContaining('No such column') });
     expect(events).toEqual(['before', 'sent', 'after:failed']);
   });
 

@@ -1,87 +1,20 @@
 /**
- * ClickHouse error codes the retry classification names, checked against the 26.7 engine
- * (`errorCodeToName(n)`) and `src/Common/ErrorCodes.cpp`. Codes not listed are unclassified.
+ * The server error codes that are known transient, checked against the 26.7 engine
+ * (`errorCodeToName(n)`) and `src/Common/ErrorCodes.cpp`. The seed's transient class is
+ * network, protocol and timeouts, so only codes that report a failure of the transport or a
+ * timeout are here. Every other server code is unclassified (bounded by `max_insert_attempts`):
+ * Keeper loss, a read-only replica, TOO_MANY_PARTS, a memory limit, a missing table. The seed's
+ * permanent class is validation, which the sink does itself before sending (schema check,
+ * value encoding), so no server code is permanent.
  */
 export const TRANSIENT_CLICKHOUSE_CODES: Readonly<Record<number, string>> = {
-  // Network and protocol.
   95: 'CANNOT_READ_FROM_SOCKET',
   96: 'CANNOT_WRITE_TO_SOCKET',
   100: 'UNKNOWN_PACKET_FROM_SERVER',
   102: 'UNEXPECTED_PACKET_FROM_SERVER',
   159: 'TIMEOUT_EXCEEDED',
   198: 'DNS_ERROR',
-  203: 'NO_FREE_CONNECTION',
   209: 'SOCKET_TIMEOUT',
   210: 'NETWORK_ERROR',
   279: 'ALL_CONNECTION_TRIES_FAILED',
-  // Replication and Keeper: the table is fine, its coordination is not (yet).
-  225: 'NO_ZOOKEEPER',
-  242: 'TABLE_IS_READ_ONLY',
-  244: 'UNEXPECTED_ZOOKEEPER_ERROR',
-  254: 'NO_ACTIVE_REPLICAS',
-  285: 'TOO_FEW_LIVE_REPLICAS',
-  286: 'UNSATISFIED_QUORUM_FOR_PREVIOUS_WRITE',
-  289: 'REPLICA_IS_NOT_IN_QUORUM',
-  319: 'UNKNOWN_STATUS_OF_INSERT',
-  999: 'KEEPER_EXCEPTION',
-  // Back-pressure: the server asks the writer to slow down.
-  202: 'TOO_MANY_SIMULTANEOUS_QUERIES',
-  252: 'TOO_MANY_PARTS',
-  745: 'SERVER_OVERLOADED',
-  749: 'TCP_CONNECTION_LIMIT_REACHED',
-  762: 'HTTP_CONNECTION_LIMIT_REACHED',
-};
-
-export const PERMANENT_CLICKHOUSE_CODES: Readonly<Record<number, string>> = {
-  // Schema: the table or its columns are not what the INSERT names.
-  8: 'THERE_IS_NO_COLUMN',
-  16: 'NO_SUCH_COLUMN_IN_TABLE',
-  47: 'UNKNOWN_IDENTIFIER',
-  60: 'UNKNOWN_TABLE',
-  81: 'UNKNOWN_DATABASE',
-  // Types and values.
-  6: 'CANNOT_PARSE_TEXT',
-  7: 'INCORRECT_NUMBER_OF_COLUMNS',
-  15: 'DUPLICATE_COLUMN',
-  19: 'SIZE_OF_FIXED_STRING_DOESNT_MATCH',
-  20: 'NUMBER_OF_COLUMNS_DOESNT_MATCH',
-  25: 'CANNOT_PARSE_ESCAPE_SEQUENCE',
-  26: 'CANNOT_PARSE_QUOTED_STRING',
-  27: 'CANNOT_PARSE_INPUT_ASSERTION_FAILED',
-  38: 'CANNOT_PARSE_DATE',
-  41: 'CANNOT_PARSE_DATETIME',
-  43: 'ILLEGAL_TYPE_OF_ARGUMENT',
-  44: 'ILLEGAL_COLUMN',
-  50: 'UNKNOWN_TYPE',
-  53: 'TYPE_MISMATCH',
-  70: 'CANNOT_CONVERT_TYPE',
-  72: 'CANNOT_PARSE_NUMBER',
-  117: 'INCORRECT_DATA',
-  321: 'VALUE_IS_OUT_OF_RANGE_OF_DATA_TYPE',
-  349: 'CANNOT_INSERT_NULL_IN_ORDINARY_COLUMN',
-  376: 'CANNOT_PARSE_UUID',
-  467: 'CANNOT_PARSE_BOOL',
-  469: 'VIOLATED_CONSTRAINT',
-  626: 'CANNOT_SKIP_UNKNOWN_FIELD',
-  632: 'UNEXPECTED_DATA_AFTER_PARSED_VALUE',
-  // Size.
-  131: 'TOO_LARGE_STRING_SIZE',
-  229: 'QUERY_IS_TOO_LARGE',
-  // The query itself or its settings.
-  62: 'SYNTAX_ERROR',
-  73: 'UNKNOWN_FORMAT',
-  115: 'UNKNOWN_SETTING',
-  452: 'SETTING_CONSTRAINT_VIOLATION',
-  471: 'INVALID_SETTING_VALUE',
-  472: 'READONLY_SETTING',
-  // Access: a user or grant problem, fixed by an operator, not by waiting.
-  164: 'READONLY',
-  192: 'UNKNOWN_USER',
-  193: 'WRONG_PASSWORD',
-  194: 'REQUIRED_PASSWORD',
-  195: 'IP_ADDRESS_NOT_ALLOWED',
-  291: 'DATABASE_ACCESS_DENIED',
-  497: 'ACCESS_DENIED',
-  516: 'AUTHENTICATION_FAILED',
-  774: 'TABLE_IS_PERMANENTLY_READ_ONLY',
 };

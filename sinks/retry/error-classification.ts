@@ -1,10 +1,11 @@
 import { hasErrorCode } from '../errors.ts';
-import { PERMANENT_CLICKHOUSE_CODES, TRANSIENT_CLICKHOUSE_CODES } from './clickhouse-error-codes.ts';
+import { TRANSIENT_CLICKHOUSE_CODES } from './clickhouse-error-codes.ts';
 
 /**
- * transient: known network, protocol, timeout, Keeper and back-pressure failures, retried
- * without limit; permanent: validation (schema, type, size, access), never retried;
- * unclassified: everything else, at most `max_insert_attempts` attempts.
+ * The seed's three classes. transient: network, protocol and timeouts, retried without limit;
+ * permanent: validation (the sink's own schema and value checks, a TLS configuration the server
+ * cannot satisfy), never retried; unclassified: everything else, server errors included, at
+ * most `max_insert_attempts` attempts in total.
  */
 export type InsertErrorClass = 'transient' | 'unclassified' | 'permanent';
 
@@ -48,10 +49,9 @@ export function classifyInsertError(error: unknown): InsertErrorClass {
   return 'unclassified';
 }
 
+/** A server error is transient when it reports the transport or a timeout; otherwise it cannot be proven so. */
 export function classifyClickHouseCode(code: number): InsertErrorClass {
-  if (Object.hasOwn(TRANSIENT_CLICKHOUSE_CODES, code)) return 'transient';
-  if (Object.hasOwn(PERMANENT_CLICKHOUSE_CODES, code)) return 'permanent';
-  return 'unclassified';
+  return Object.hasOwn(TRANSIENT_CLICKHOUSE_CODES, code) ? 'transient' : 'unclassified';
 }
 
 /** The server's error code: `ClickHouseError.code` is its decimal string; a raw message has `Code: N.`. */

@@ -10,27 +10,20 @@ export function retryPolicyOf(dynamic: Pick<DynamicParameters, 'max_insert_attem
   return { maxInsertAttempts: dynamic.max_insert_attempts, retryBackoffMs: dynamic.retry_backoff };
 }
 
-/** Failed attempts of one insert so far, by class, including the one being decided. */
-export interface InsertFailureCounts {
-  readonly transient: number;
-  readonly unclassified: number;
-}
-
 export type RetryDecision =
   | { readonly action: 'retry'; readonly delayMs: number }
   | { readonly action: 'give-up'; readonly reason: string };
 
 /**
- * After a failed insert attempt: a permanent error gives up at once; a transient one is retried
- * after `retry_backoff`, without limit; an unclassified one is retried until
- * `max_insert_attempts` attempts have ended in unclassified errors (so with only such errors
- * there are exactly `max_insert_attempts` attempts in total). Transient failures in between do
- * not use up that budget: they are the ones known to be harmless to repeat.
+ * After a failed insert attempt (`attempts` counts every attempt so far, this one included): a
+ * permanent error gives up at once; a transient one is retried after `retry_backoff`, without
+ * limit; an unclassified one gives up once `max_insert_attempts` attempts have been made in
+ * total, whatever their errors were, and is retried otherwise.
  */
-export function decideRetry(errorClass: InsertErrorClass, failures: InsertFailureCounts, policy: RetryPolicy): RetryDecision {
+export function decideRetry(errorClass: InsertErrorClass, attempts: number, policy: RetryPolicy): RetryDecision {
   if (errorClass === 'permanent') return { action: 'give-up', reason: 'permanent error, not retried' };
-  if (errorClass === 'unclassified' && failures.unclassified >= policy.maxInsertAttempts) {
-    return { action: 'give-up', reason: `${failures.unclassified} attempt(s) ended in unclassified errors (max_insert_attempts = ${policy.maxInsertAttempts})` };
+  if (errorClass === 'unclassified' && attempts >= policy.maxInsertAttempts) {
+    return { action: 'give-up', reason: `unclassified error after ${attempts} attempt(s) in total (max_insert_attempts = ${policy.maxInsertAttempts})` };
   }
   return { action: 'retry', delayMs: policy.retryBackoffMs };
 }
@@ -53,6 +46,6 @@ export class InsertAttempts {
   fail(error: unknown): RetryDecision & { readonly errorClass: InsertErrorClass } {
     const errorClass = classifyInsertError(error);
     this.counts[errorClass] += 1;
-    return { ...decideRetry(errorClass, this.counts, this.policy), errorClass };
+    return { ...decideRetry(errorClass, this.attempts, this.policy), errorClass };
   }
 }

@@ -29,9 +29,9 @@ describe('endpointRefusal', () => {
     expect(classifyInsertError(error)).toBe('permanent');
   });
 
-  it('reports answers from ClickHouse as a metadata read failure', () => {
+  it('reports answers from ClickHouse as a metadata read failure, unclassified like every server error', () => {
     const error = endpointRefusal([{ endpoint: 'h:8123', shard: undefined, error: denied }], 'db.t');
     expect(error.code).toBe('SINK_METADATA_READ_FAILED');
-    expect(classifyInsertError(error)).toBe('permanent');
+    expect(classifyInsertError(error)).toBe('unclassified');
   });
 });
