@@ -123,6 +123,9 @@ describe('WorkerHost — batching classes', () => {
     await expect(host.drain()).rejects.toMatchObject({ code: 'FLOW_DELIVERY_FAILED' });
     expect(await host.runEpochs(1)).toEqual({ 0: [{ status: 'not-running', reason: 'Giving up insert into ClickHouse' }] });
     expect(history.ofType('delivery-failed')).toEqual([expect.objectContaining({ batch: 1, error: { message: 'Giving up insert into ClickHouse', code: 'SINK_INSERT_GAVE_UP' } })]);
+    // Flow retries the failed job on the same instance, which refuses it without an INSERT.
+    expect(history.ofType('write-after-give-up')).toEqual([expect.objectContaining({ batch: 1, refused: true })]);
+    expect(history.ofType('insert-invoke')).toHaveLength(1);
     await host.close();
     const restarted = await start(batching());
     await restarted.host.drain();

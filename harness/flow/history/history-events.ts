@@ -28,6 +28,7 @@ export type FlowEvent =
   | EpochFailedEvent
   | DeliveredEvent
   | DeliveryFailedEvent
+  | WriteAfterGiveUpEvent
   | AcksEvent
   | CrashEvent
   | ReconfiguredEvent
@@ -184,6 +185,19 @@ export interface EpochCommitEvent {
   readonly batches: readonly { readonly number: number; readonly token: string; readonly messages: number }[];
 }
 
+/**
+ * What the sink said of a give-up (`InsertGaveUpError.details`): its own account, which the
+ * checkers compare with the attempts the history recorded.
+ */
+export interface GiveUpClaim {
+  readonly errorClass: string;
+  readonly attempts: number;
+  readonly reason: string;
+  readonly shard?: string;
+  /** The first line of the last insert error. */
+  readonly lastError: string;
+}
+
 /** At-least-once: the write failed, the epoch is not committed and will be processed again. */
 export interface EpochFailedEvent {
   readonly type: 'epoch-failed';
@@ -193,6 +207,7 @@ export interface EpochFailedEvent {
   readonly fromSeq: number;
   readonly toSeq: number;
   readonly error: { readonly message: string; readonly code?: string };
+  readonly giveUp?: GiveUpClaim;
 }
 
 /** Batching: the batch is marked delivered in the store. */
@@ -212,6 +227,21 @@ export interface DeliveryFailedEvent {
   readonly batch: number;
   readonly token: string;
   readonly error: { readonly message: string; readonly code?: string };
+  readonly giveUp?: GiveUpClaim;
+}
+
+/**
+ * After a give-up the runtime retries the failed job once on the same sink instance, as Flow
+ * retries a failed job: a poisoned instance must refuse it (`SINK_POISONED`) without an INSERT.
+ * `batch` is the outbox batch (batching) or the epoch (at-least-once).
+ */
+export interface WriteAfterGiveUpEvent {
+  readonly type: 'write-after-give-up';
+  readonly sink: string;
+  readonly partition: number;
+  readonly batch: number;
+  readonly refused: boolean;
+  readonly error?: { readonly message: string; readonly code?: string };
 }
 
 /** At-most-once: one ack per message of the epoch, in order. `error` when `write` itself threw. */

@@ -6,7 +6,7 @@ import type { FlowEvent, FlowEventType, InsertCompleteEvent, InsertInvokeEvent, 
 const EVENT_TYPES: ReadonlySet<FlowEventType> = new Set<FlowEventType>([
   'worker-launch', 'worker-exit', 'worker-start', 'spec-refusal', 'store-refusal', 'state-snapshot', 'partition-started',
   'partition-refused', 'insert-invoke', 'insert-sent', 'insert-complete', 'insert-gated', 'epoch-commit', 'epoch-failed', 'delivered',
-  'delivery-failed', 'acks', 'crash', 'reconfigured', 'fault-start', 'fault-end', 'fault-missed',
+  'delivery-failed', 'write-after-give-up', 'acks', 'crash', 'reconfigured', 'fault-start', 'fault-end', 'fault-missed',
 ]);
 
 export interface History {

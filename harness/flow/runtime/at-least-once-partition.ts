@@ -1,6 +1,6 @@
 import type { AtLeastOnceSink } from '../../../sinks/api.ts';
 import type { DynamicParameters } from '../../../sinks/spec/sink-spec.ts';
-import { errorFields, readNextEpoch, statusWithoutOutbox, type EpochOutcome, type PartitionDeps, type PartitionRuntime, type PartitionStatus } from './partition-runtime.ts';
+import { errorFields, giveUpClaim, isGiveUp, readNextEpoch, retryOnGivenUpInstance, statusWithoutOutbox, type EpochOutcome, type PartitionDeps, type PartitionRuntime, type PartitionStatus } from './partition-runtime.ts';
 
 /**
  * A partition of the at-least-once class: the epoch's rows are written synchronously BEFORE the
@@ -31,8 +31,10 @@ export class AtLeastOncePartition implements PartitionRuntime {
       // The partition job fails, as in Flow: the instance may be poisoned, so only a restart
       // (a new sink instance) processes the epoch again.
       this.failure = errorFields(error);
-      history.append({ type: 'epoch-failed', sink: spec.name, partition, ...range, error: this.failure });
+      const giveUp = giveUpClaim(error);
+      history.append({ type: 'epoch-failed', sink: spec.name, partition, ...range, error: this.failure, ...(giveUp ? { giveUp } : {}) });
       this.deps.log.warn({ epoch, err: error }, 'epoch write failed; epoch not committed');
+      if (isGiveUp(error)) await retryOnGivenUpInstance(this.deps, epoch, () => this.sink.writeEpoch(epoch, messages));
       return { status: 'failed', ...range, error: this.failure.message };
     }
     await crash.at('after-insert-before-state', partition, epoch);

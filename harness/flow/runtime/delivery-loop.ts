@@ -1,6 +1,6 @@
 import type { BatchingSink, OutboxBatch } from '../../../sinks/api.ts';
 import { HarnessError } from '../../errors.ts';
-import { errorFields, type PartitionDeps } from './partition-runtime.ts';
+import { errorFields, giveUpClaim, isGiveUp, retryOnGivenUpInstance, type PartitionDeps } from './partition-runtime.ts';
 
 /**
  * The asynchronous delivery loop of a batching partition: inserts undelivered outbox batches
@@ -83,8 +83,10 @@ export class DeliveryLoop {
       return true;
     } catch (error) {
       this.failureValue = errorFields(error);
-      history.append({ type: 'delivery-failed', sink: spec.name, partition, batch: batch.number, token: batch.token, error: this.failureValue });
+      const giveUp = giveUpClaim(error);
+      history.append({ type: 'delivery-failed', sink: spec.name, partition, batch: batch.number, token: batch.token, error: this.failureValue, ...(giveUp ? { giveUp } : {}) });
       log.warn({ batch: batch.number, err: error }, 'delivery gave up; partition stopped');
+      if (isGiveUp(error)) await retryOnGivenUpInstance(this.deps, batch.number, () => this.sink.deliver(batch));
       return false;
     }
   }

@@ -1,5 +1,8 @@
 import type { Logger } from 'pino';
+import { hasErrorCode } from '../../../sinks/errors.ts';
+import { InsertGaveUpError } from '../../../sinks/retry/insert-give-up.ts';
 import type { DynamicParameters, SinkSpec } from '../../../sinks/spec/sink-spec.ts';
+import type { GiveUpClaim } from '../history/history-events.ts';
 import type { HistorySink } from '../history/history-sink.ts';
 import type { DeterministicSource } from '../source/deterministic-source.ts';
 import type { PartitionProgress, StateStore } from '../store/state-store.ts';
@@ -80,4 +83,33 @@ export function errorFields(error: unknown): { message: string; code?: string } 
     return typeof code === 'string' ? { message: error.message, code } : { message: error.message };
   }
   return { message: String(error) };
+}
+
+/** The sink gave up an insert (its error code says so, whatever class the error is). */
+export function isGiveUp(error: unknown): boolean {
+  return hasErrorCode(error, 'SINK_INSERT_GAVE_UP');
+}
+
+/** The sink's own account of a give-up, for the history; undefined for any other failure. */
+export function giveUpClaim(error: unknown): GiveUpClaim | undefined {
+  if (!(error instanceof InsertGaveUpError)) return undefined;
+  const { errorClass, attempts, reason, shard } = error.details;
+  const cause = error.cause instanceof Error ? error.cause.message : String(error.cause);
+  return { errorClass, attempts, reason, ...(shard === undefined ? {} : { shard }), lastError: cause.split('\n')[0] ?? cause };
+}
+
+/**
+ * Flow retries a failed job; after a give-up it meets the same, poisoned sink instance, which
+ * must refuse the write without an INSERT. The retry happens once and is recorded either way;
+ * whatever it did, the partition stays stopped until a restart.
+ */
+export async function retryOnGivenUpInstance(deps: PartitionDeps, batch: number, write: () => Promise<unknown>): Promise<void> {
+  const { spec, partition, history, log } = deps;
+  try {
+    await write();
+    history.append({ type: 'write-after-give-up', sink: spec.name, partition, batch, refused: false });
+    log.warn({ batch }, 'the sink instance took a write after it gave up');
+  } catch (error) {
+    history.append({ type: 'write-after-give-up', sink: spec.name, partition, batch, refused: hasErrorCode(error, 'SINK_POISONED'), error: errorFields(error) });
+  }
 }

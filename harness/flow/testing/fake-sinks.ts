@@ -18,20 +18,25 @@ export interface FakeFaults {
 /**
  * Fast-tier sinks behind `sinks/api.ts`: the real pure parts (batch cutter, rendezvous routing,
  * fingerprints from the spec, the topology guard) over a `FakeTable`. One attempt per INSERT, no
- * retries: a failed attempt fails the call, which is what the runtime must survive.
+ * retries: a failed attempt gives up, which is what the runtime must survive, and the instance
+ * refuses every later write, as the real ones do.
  */
 class FakeWriter {
   private queries = 0;
+  private poisoned = false;
 
   constructor(
     readonly spec: SinkSpec,
     private readonly context: SinkContext,
     private readonly table: FakeTable,
     private readonly faults: FakeFaults,
+    /** At-most-once never poisons: it acknowledges the message with an error and goes on. */
+    private readonly poisons = true,
   ) {}
 
   /** beforeInsert → (fault | insert) → insertSent → afterInsert, like one HTTP INSERT. */
   async insert(batch: number, shard: ShardName | null, messages: readonly SinkMessage[], tokens?: { batchToken: BatchToken; dedup: string }): Promise<void> {
+    if (this.poisoned) throw new HarnessError('SINK_POISONED', 'fake: this instance gave up an insert and refuses every later write');
     this.queries += 1;
     const attempt: InsertAttempt = {
       sink: this.spec.name,
@@ -49,6 +54,7 @@ class FakeWriter {
       this.faults.failInserts -= 1;
       const error = { message: 'fake: injected insert failure', code: 'FAKE_INSERT_FAILED' };
       await this.context.observer.afterInsert?.(attempt, { outcome: 'failed', startedAt, endedAt: Date.now(), error });
+      this.poisoned = this.poisons;
       throw new HarnessError('SINK_INSERT_GAVE_UP', 'Giving up insert into ClickHouse');
     }
     this.table.insert({ shard, token: tokens?.dedup, ids: attempt.messageIds });
@@ -142,7 +148,7 @@ export class FakeAtMostOnceSink implements AtMostOnceSink {
     table: FakeTable,
     faults: FakeFaults,
   ) {
-    this.writer = new FakeWriter(spec, context, table, faults);
+    this.writer = new FakeWriter(spec, context, table, faults, false);
   }
 
   /** One INSERT per message (its seq as the attempt's batch); a failed one is acked with an error, never retried. */
