@@ -20,6 +20,7 @@ import { BUDGETS, type Profile, type ServerDedupMode } from './executor/run-budg
 import { formatSlice, slicePairs, type MatrixSlice } from './matrix-slice.ts';
 import { runScenario } from './executor/run-scenario.ts';
 import { replayCommand, scenarioResult } from './executor/scenario-result.ts';
+import { NO_DELIVERIES } from '../properties/checkers/total-queue-checker.ts';
 import type { ScenarioDefinition } from './scenarios/scenario.ts';
 
 export type { Profile } from './executor/run-budget.ts';
@@ -223,7 +224,7 @@ function unjudgedResult(scenario: ScenarioDefinition, sinkClass: SinkClassName, 
     stopped: 'budget-spent',
     durationMs: 0,
     phases: { clusterMs: 0, trafficMs: 0, healMs: 0, checkMs: 0 },
-    counts: { attempted: 0, acknowledged: 0, lost: 0, duplicated: 0, unexpected: 0, recovered: 0 },
+    counts: NO_DELIVERIES,
     inserts: { ok: 0, failed: 0, unknown: 0 },
     replays: 0,
     dedupHits: 0,
@@ -232,6 +233,7 @@ function unjudgedResult(scenario: ScenarioDefinition, sinkClass: SinkClassName, 
     serverDedup: null,
     faults: {},
     anomalies: [],
+    giveUps: [],
     notes: [note],
     commands: [],
   };

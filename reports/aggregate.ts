@@ -1,10 +1,9 @@
 import type { DeliveryGuarantee } from '../sinks/sink-classes.ts';
-import type { DeliveryCounts } from '../properties/checkers/total-queue-checker.ts';
+import { NO_DELIVERIES } from '../properties/checkers/total-queue-checker.ts';
 import { mergeVerdicts } from '../properties/verdict.ts';
 import type { InsertPerformance } from './performance.ts';
 import type { ClassResult, InsertCounts, ScenarioResult, ServerDedupRuns, UnknownOutcomes } from './run-result.ts';
 
-const ZERO_COUNTS: DeliveryCounts = { attempted: 0, acknowledged: 0, lost: 0, duplicated: 0, unexpected: 0, recovered: 0 };
 const ZERO_INSERTS: InsertCounts = { ok: 0, failed: 0, unknown: 0 };
 const ZERO_UNKNOWN: UnknownOutcomes = { landed: 0, absent: 0, unresolved: 0 };
 const ZERO_DEDUP: ServerDedupRuns = { offRuns: 0, onRuns: 0, acceptedTwice: 0 };
@@ -23,7 +22,7 @@ export function aggregateClass(guarantee: DeliveryGuarantee, scenarios: readonly
   return {
     guarantee,
     verdict: mergeVerdicts(scenarios.map((scenario) => scenario.verdict)),
-    counts: sum(scenarios.map((s) => s.counts), ZERO_COUNTS),
+    counts: sum(scenarios.map((s) => s.counts), NO_DELIVERIES),
     inserts: sum(scenarios.map((s) => s.inserts), ZERO_INSERTS),
     replays: scenarios.reduce((total, s) => total + s.replays, 0),
     dedupHits: scenarios.reduce((total, s) => total + s.dedupHits, 0),
@@ -31,6 +30,7 @@ export function aggregateClass(guarantee: DeliveryGuarantee, scenarios: readonly
     unknownOutcomes: sum(scenarios.map((s) => s.unknownOutcomes), ZERO_UNKNOWN),
     serverDedup: scenarios.some((s) => s.serverDedup !== null) ? sum(scenarios.flatMap((s) => (s.serverDedup === null ? [] : [s.serverDedup])), ZERO_DEDUP) : null,
     faults: sum<Record<string, number>>(scenarios.map((s) => ({ ...s.faults })), {}),
+    giveUps: scenarios.reduce((total, s) => total + s.giveUps.length, 0),
     performance,
     scenarios,
   };

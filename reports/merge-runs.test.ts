@@ -23,7 +23,7 @@ const result = (sinkClass: string, name: string, position: number): ScenarioResu
   stopped: 'covered',
   durationMs: 1000 * position,
   phases: { clusterMs: 0, trafficMs: 10, healMs: 1, checkMs: 1 },
-  counts: { attempted: 10 + position, acknowledged: 10 + position, lost: 0, duplicated: position % 2, unexpected: 0, recovered: 1 },
+  counts: { attempted: 10 + position, acknowledged: 10 + position, lost: 0, duplicated: position % 2, unexpected: 0, recovered: 1, gaveUp: 0 },
   inserts: { ok: position, failed: 1, unknown: 2 },
   replays: position,
   dedupHits: 1,
@@ -32,6 +32,7 @@ const result = (sinkClass: string, name: string, position: number): ScenarioResu
   serverDedup: CLASSES[sinkClass] === 'exactly-once' ? null : { offRuns: 1, onRuns: 0, acceptedTwice: 0 },
   faults: { reset_peer: position },
   anomalies: [],
+  giveUps: [],
   notes: [],
   commands: [],
 });

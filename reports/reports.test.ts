@@ -22,7 +22,7 @@ const scenario = (over: Partial<ScenarioResult>): ScenarioResult => ({
   stopped: 'covered',
   durationMs: 1500,
   phases: { clusterMs: 0, trafficMs: 1000, healMs: 200, checkMs: 300 },
-  counts: { attempted: 10, acknowledged: 10, lost: 0, duplicated: 0, unexpected: 0, recovered: 2 },
+  counts: { attempted: 10, acknowledged: 10, lost: 0, duplicated: 0, unexpected: 0, recovered: 2, gaveUp: 0 },
   inserts: { ok: 4, failed: 0, unknown: 2 },
   replays: 2,
   dedupHits: 2,
@@ -31,6 +31,7 @@ const scenario = (over: Partial<ScenarioResult>): ScenarioResult => ({
   serverDedup: null,
   faults: { reset_peer: 2 },
   anomalies: [],
+  giveUps: [],
   notes: [],
   commands: [],
   ...over,
@@ -42,7 +43,7 @@ function run(): RunResult {
     verdict: 'violation',
     path: '0:1',
     replayCommand: 'npm run chaos -- --sink ClickHouseBatchingSink --scenario limit-data-on-insert --seed 7 --path 0:1',
-    counts: { attempted: 10, acknowledged: 10, lost: 0, duplicated: 3, unexpected: 0, recovered: 0 },
+    counts: { attempted: 10, acknowledged: 10, lost: 0, duplicated: 3, unexpected: 0, recovered: 0, gaveUp: 0 },
     anomalies: [{ category: 'duplicated', count: 3, examples: ['1-0-1', '1-0-2', '1-0-3'] }],
     commands: ['limit_data(s1r1_client, 20B)', 'write(epoch 1)'],
   });
@@ -79,7 +80,7 @@ describe('run reports', () => {
     expect(batching).toMatchObject({
       guarantee: 'exactly-once',
       verdict: 'violation',
-      counts: { attempted: 20, acknowledged: 20, lost: 0, duplicated: 3, unexpected: 0, recovered: 2 },
+      counts: { attempted: 20, acknowledged: 20, lost: 0, duplicated: 3, unexpected: 0, recovered: 2, gaveUp: 0 },
       inserts: { ok: 8, failed: 0, unknown: 4 },
       replays: 4,
       dedup_hits: 4,
@@ -135,5 +136,32 @@ describe('run reports', () => {
 
   it('points latest at the run', () => {
     expect(readlinkSync(join(root, 'latest'))).toBe('20261129-000000-abcd');
+  });
+});
+
+describe('give-ups in the reports', () => {
+  const root = mkdtempSync(join(tmpdir(), 'reports-give-up-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const gaveUp = scenario({
+    name: 'server-errors',
+    counts: { attempted: 10, acknowledged: 10, lost: 0, duplicated: 0, unexpected: 0, recovered: 0, gaveUp: 4 },
+    giveUps: ['gave up: partition 0 batch 2 (token 1-0-9) after 5 attempt(s), unclassified: Too many parts <0>'],
+  });
+  const result: RunResult = { ...run(), verdict: 'pass', classes: { ClickHouseBatchingSink: aggregateClass('exactly-once', [gaveUp], insertPerformance(timelines)) } };
+  const runDir = join(root, result.runId);
+  writeRunReports(result, timelines, runDir, root);
+
+  it('report.md counts them per class and lists each, apart from the anomalies', () => {
+    const md = readFileSync(join(runDir, 'report.md'), 'utf8');
+    expect(md).toContain('| gave up (rows held back) |');
+    expect(md).toMatch(/\| 1 \(4\) \|/);
+    expect(md).toContain('### Give-ups');
+    expect(md).toContain('- ClickHouseBatchingSink / server-errors: gave up: partition 0 batch 2 (token 1-0-9) after 5 attempt(s)');
+  });
+
+  it('report.html shows them in their scenario, escaped', () => {
+    const html = readFileSync(join(runDir, 'report.html'), 'utf8');
+    expect(html).toContain('gave up 1 (rows held back 4)');
+    expect(html).toContain('<ul class="give-ups"><li>gave up: partition 0 batch 2 (token 1-0-9) after 5 attempt(s), unclassified: Too many parts &#60;0&#62;</li></ul>');
   });
 });

@@ -63,6 +63,8 @@ export interface ScenarioResult {
   readonly serverDedup: ServerDedupRuns | null;
   readonly faults: Readonly<Record<string, number>>;
   readonly anomalies: readonly Anomaly[];
+  /** Each give-up of the defining runs, one line: partition, batch, attempts, the last error. */
+  readonly giveUps: readonly string[];
   /** Coverage that did not happen, infrastructure errors, hints. */
   readonly notes: readonly string[];
   /** The (shrunk) schedule of the reported run, one command per line. */
@@ -80,6 +82,8 @@ export interface ClassResult {
   readonly unknownOutcomes: UnknownOutcomes;
   readonly serverDedup: ServerDedupRuns | null;
   readonly faults: Readonly<Record<string, number>>;
+  /** Inserts the sink gave up ("Giving up insert into ClickHouse"), over its scenarios. */
+  readonly giveUps: number;
   readonly performance: InsertPerformance;
   readonly scenarios: readonly ScenarioResult[];
 }

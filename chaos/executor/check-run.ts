@@ -104,6 +104,19 @@ function producedForms(config: SourceConfig): (messageId: string) => string | un
   };
 }
 
+/** The seed's default when a spec leaves `max_insert_attempts` out. */
+const SEED_MAX_INSERT_ATTEMPTS = 10;
+
+/** The smallest `max_insert_attempts` of the specs in force at any moment of [from, to]. */
+function maxInsertAttemptsDuring(specs: readonly SpecPeriod[], from: number, to: number): number {
+  const periods = specs.filter((period, index) => period.from <= to && (specs[index + 1]?.from ?? Number.POSITIVE_INFINITY) > from);
+  const budgets = (periods.length > 0 ? periods : specs.slice(0, 1)).map((period) => {
+    const value = period.spec.dynamic_parameters?.max_insert_attempts;
+    return typeof value === 'number' ? value : SEED_MAX_INSERT_ATTEMPTS;
+  });
+  return budgets.length > 0 ? Math.min(...budgets) : SEED_MAX_INSERT_ATTEMPTS;
+}
+
 export function checkRun(input: CheckInput): RunCheck {
   const descriptor = SINK_CLASSES[input.sinkClass];
   const events = input.events;
@@ -119,6 +132,7 @@ export function checkRun(input: CheckInput): RunCheck {
     expectedShard: (attempts) => expectedShardOf(description, input.specs, attempts, input.truth),
     expectedRefusals: expectedRefusals(input),
     producedForm: producedForms(input.source),
+    maxInsertAttemptsDuring: (from, to) => maxInsertAttemptsDuring(input.specs, from, to),
   });
   const faults = faultEvidence(events, facts.attempts);
   const evidence: Evidence = {
@@ -137,6 +151,9 @@ export function checkRun(input: CheckInput): RunCheck {
     serverDedupOffRuns: input.serverDedupOff ? 1 : 0,
     acceptedTwice: observations.acceptedTwice.size,
     multiBatchEpochs: facts.multiBatchEpochs,
+    giveUps: observations.giveUps.filter((giveUp) =>
+      observations.writesAfterGiveUp.some((write) => write.refused && write.partition === giveUp.partition && write.batch === giveUp.batch),
+    ).length,
   };
   const coverage = input.coverage;
   const check = checkScenario(observations, coverage, evidence);

@@ -121,6 +121,9 @@ export class PipelineSystem implements ChaosSystem {
     let sent = false;
     const reconfigure = async () => {
       sent = true;
+      const last = this.specs.at(-1);
+      // The budget a give-up is judged by may change here; routing never does.
+      if (last !== undefined) this.specs.push({ from: Date.now(), spec: { ...last.spec, dynamic_parameters: next } });
       await worker.reconfigure(next);
     };
     await aimedEpisode(this.episodeDeps(), {

@@ -11,7 +11,7 @@ import { scenarioResult } from './scenario-result.ts';
 
 const scenario = { name: 'unknown-outcome' } as ScenarioDefinition;
 const declared: Coverage = { faults: ['reset_peer'], unknownAbsent: true };
-const counts = (n: number): DeliveryCounts => ({ attempted: n, acknowledged: n, lost: 0, duplicated: 0, unexpected: 0, recovered: 0 });
+const counts = (n: number): DeliveryCounts => ({ attempted: n, acknowledged: n, lost: 0, duplicated: 0, unexpected: 0, recovered: 0, gaveUp: 0 });
 
 function run(index: number, phase: ExecutedRun['phase'], verdict: Verdict, evidence: Partial<Evidence> = {}, n = 10): ExecutedRun {
   const check = {

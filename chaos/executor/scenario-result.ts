@@ -1,7 +1,7 @@
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import { NO_EVIDENCE, addEvidence } from '../../properties/checkers/coverage-ledger.ts';
 import type { Evidence } from '../../properties/checkers/coverage-checker.ts';
-import type { DeliveryCounts } from '../../properties/checkers/total-queue-checker.ts';
+import { NO_DELIVERIES, type DeliveryCounts } from '../../properties/checkers/total-queue-checker.ts';
 import type { Verdict } from '../../properties/verdict.ts';
 import type { ScenarioResult } from '../../reports/run-result.ts';
 import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
@@ -28,8 +28,6 @@ export function replayCommand(line: ReplayLine): string {
   return `npm run chaos -- --sink ${line.sinkClass} --scenario ${line.scenario} --seed ${line.seed}${line.path ? ` --path ${line.path}` : ''}${dedup}`;
 }
 
-const ZERO: DeliveryCounts = { attempted: 0, acknowledged: 0, lost: 0, duplicated: 0, unexpected: 0, recovered: 0 };
-
 function sumCounts(runs: readonly ExecutedRun[]): DeliveryCounts {
   return runs.reduce<DeliveryCounts>((total, run) => {
     const c = run.check?.counts;
@@ -41,8 +39,9 @@ function sumCounts(runs: readonly ExecutedRun[]): DeliveryCounts {
       duplicated: total.duplicated + c.duplicated,
       unexpected: total.unexpected + c.unexpected,
       recovered: total.recovered + c.recovered,
+      gaveUp: total.gaveUp + c.gaveUp,
     };
-  }, ZERO);
+  }, NO_DELIVERIES);
 }
 
 /**
@@ -111,6 +110,7 @@ export function scenarioResult(scenario: ScenarioDefinition, sinkClass: SinkClas
       : null,
     faults: faultCounts(evidence),
     anomalies: counterexample?.check?.results.flatMap((result) => result.anomalies) ?? [],
+    giveUps: defining.flatMap((run) => run.check?.results.find((result) => result.checker === 'give-up')?.notes ?? []),
     notes,
     commands: (counterexample ?? explored.at(-1))?.input.commands.map((command) => command.toString()) ?? [],
   };

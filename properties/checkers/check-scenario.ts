@@ -1,6 +1,7 @@
 import { mergeVerdicts, type Verdict } from '../verdict.ts';
 import type { CheckResult } from './check-result.ts';
 import { coverageChecker, type Coverage, type Evidence } from './coverage-checker.ts';
+import { giveUpChecker } from './give-up-checker.ts';
 import type { Observations } from './observations.ts';
 import { placementChecker } from './placement-checker.ts';
 import { refusalChecker } from './refusal-checker.ts';
@@ -26,6 +27,7 @@ export function checkScenario(observations: Observations, coverage: Coverage, ev
     placementChecker(observations),
     tokenChecker(observations),
     refusalChecker(observations),
+    giveUpChecker(observations),
     coverageChecker(coverage, evidence),
   ];
   return { verdict: mergeVerdicts(results.map((result) => result.verdict)), counts: totalQueue.counts, results };

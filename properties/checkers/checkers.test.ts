@@ -11,6 +11,7 @@ function cleanObservations(n: number, guarantee: DeliveryGuarantee = 'exactly-on
   const ids = Array.from({ length: n }, (_, seq) => `1-0-${seq}`);
   const shardOf = (id: string) => (Number(id.split('-')[2]) % 2 === 0 ? 's1' : 's2');
   const attempts: AttemptRecord[] = ['s1', 's2'].map((shard, index) => ({
+    writer: 'w1',
     partition: 0,
     batch: 1,
     shard,
@@ -42,6 +43,8 @@ function cleanObservations(n: number, guarantee: DeliveryGuarantee = 'exactly-on
     expectedRefusals: [],
     sendsToken: guarantee === 'exactly-once',
     serverTokens: new Map(attempts.map((attempt) => [attempt.queryId, guarantee === 'exactly-once' ? (attempt.dedupToken ?? '') : ''])),
+    giveUps: [],
+    writesAfterGiveUp: [],
   };
 }
 
@@ -88,7 +91,7 @@ describe('checkers on a clean history', () => {
   it.each(['exactly-once', 'at-least-once', 'at-most-once'] as const)('%s passes with its coverage met', (guarantee) => {
     const check = checkScenario(cleanObservations(20, guarantee), coverage, evidence);
     expect(check.verdict).toBe('pass');
-    expect(check.counts).toEqual({ attempted: 20, acknowledged: 20, lost: 0, duplicated: 0, unexpected: 0, recovered: 0 });
+    expect(check.counts).toEqual({ attempted: 20, acknowledged: 20, lost: 0, duplicated: 0, unexpected: 0, recovered: 0, gaveUp: 0 });
   });
 
   it('is inconclusive, never a pass, when a declared fault never fired', () => {

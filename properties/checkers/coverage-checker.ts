@@ -31,6 +31,8 @@ export interface Evidence {
   readonly acceptedTwice: number;
   /** Batching classes: committed epochs cut into more than one batch. */
   readonly multiBatchEpochs: number;
+  /** Give-ups whose retry on the same instance was refused (the whole path: give up, then poisoned). */
+  readonly giveUps: number;
 }
 
 /** The "sometimes" events a scenario declares; a pass requires every one of them. */
@@ -50,6 +52,8 @@ export interface Coverage {
   readonly serverDedupOff?: boolean;
   /** A batching class must cut an epoch into several batches, each under its own token. */
   readonly multiBatchEpoch?: boolean;
+  /** The sink must give up an insert, and then refuse the retry on the same instance. */
+  readonly giveUp?: boolean;
 }
 
 /** What of the declared coverage never happened, one line each (empty: all of it happened). */
@@ -70,6 +74,7 @@ export function missingCoverage(declared: Coverage, evidence: Evidence): string[
   if (declared.reconfiguredInFlight && evidence.reconfiguredInFlight === 0) missing.push('no reconfiguration met an INSERT in flight');
   if (declared.queueDrop && evidence.queueDrops === 0) missing.push('the at-most-once queue never overflowed');
   if (declared.multiBatchEpoch && evidence.multiBatchEpochs === 0) missing.push('no epoch was cut into several batches');
+  if (declared.giveUp && evidence.giveUps === 0) missing.push('no give-up followed by a refused retry on the same instance');
   if (declared.serverDedupOff && evidence.serverDedupOffRuns === 0) missing.push("no run with the server's block dedup off (its duplicates could have been hidden)");
   return missing;
 }

@@ -24,6 +24,7 @@ export const NO_EVIDENCE: Evidence = {
   serverDedupOffRuns: 0,
   acceptedTwice: 0,
   multiBatchEpochs: 0,
+  giveUps: 0,
 };
 
 /** Two runs' evidence as one: counts add up, reasons are kept. */
@@ -44,6 +45,7 @@ export function addEvidence(a: Evidence, b: Evidence): Evidence {
     serverDedupOffRuns: a.serverDedupOffRuns + b.serverDedupOffRuns,
     acceptedTwice: a.acceptedTwice + b.acceptedTwice,
     multiBatchEpochs: a.multiBatchEpochs + b.multiBatchEpochs,
+    giveUps: a.giveUps + b.giveUps,
   };
 }
 
@@ -63,6 +65,7 @@ function addCoverage(a: Coverage, b: Coverage): Coverage {
     queueDrop: any((c) => c.queueDrop),
     serverDedupOff: any((c) => c.serverDedupOff),
     multiBatchEpoch: any((c) => c.multiBatchEpoch),
+    giveUp: any((c) => c.giveUp),
   };
 }
 

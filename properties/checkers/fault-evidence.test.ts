@@ -7,6 +7,7 @@ let seq = 0;
 const stamped = (at: number, event: FlowEvent): Stamped => ({ ...event, at, writer: 'nemesis', pid: 1, seq: seq++ }) as Stamped;
 
 const attempt = (queryId: string, over: Partial<AttemptRecord> = {}): AttemptRecord => ({
+  writer: 'w1',
   partition: 0,
   batch: 1,
   shard: null,

@@ -2,7 +2,10 @@ import { eventsOfType, insertAttempts } from '../../harness/flow/history/history
 import type { Stamped } from '../../harness/flow/history/history-events.ts';
 import { formatMessageId } from '../../sinks/domain/message-id.ts';
 import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
-import type { AttemptRecord, RefusalRecord } from './observations.ts';
+import type { AttemptRecord, GiveUpRecord, RefusalRecord, WriteAfterGiveUp } from './observations.ts';
+
+/** The seed's text of a give-up; only a failure that says it, or that the sink coded as one, is a give-up. */
+export const GIVE_UP_TEXT = 'Giving up insert into ClickHouse';
 
 export interface HistoryFacts {
   readonly attempts: readonly AttemptRecord[];
@@ -31,6 +34,7 @@ export interface HistoryFacts {
 export function factsFromHistory(events: readonly Stamped[], guarantee: DeliveryGuarantee, generation: number): HistoryFacts {
   const records = insertAttempts(events);
   const attempts: AttemptRecord[] = records.map((record) => ({
+    writer: record.invoke.writer,
     partition: record.invoke.partition,
     batch: record.invoke.batch,
     shard: record.invoke.shard,
@@ -40,13 +44,13 @@ export function factsFromHistory(events: readonly Stamped[], guarantee: Delivery
     messageIds: record.invoke.messageIds,
     outcome: record.outcome,
     sent: record.sent,
+    errorCode: record.complete?.error?.code,
     invokedAt: record.invoke.at,
     startedAt: record.complete?.startedAt ?? record.invoke.at,
     endedAt: record.complete?.endedAt ?? Number.POSITIVE_INFINITY,
   }));
 
-  const ids = (partition: number, fromSeq: number, toSeq: number) =>
-    Array.from({ length: Math.max(0, toSeq - fromSeq) }, (_, i) => formatMessageId({ generation, partition, seq: fromSeq + i }));
+  const ids = (partition: number, fromSeq: number, toSeq: number) => idRange(generation, partition, fromSeq, toSeq);
 
   const produced = new Set<string>();
   for (const epoch of [...eventsOfType(events, 'epoch-commit'), ...eventsOfType(events, 'epoch-failed')]) {
@@ -94,4 +98,56 @@ export function factsFromHistory(events: readonly Stamped[], guarantee: Delivery
     queueDrops: eventsOfType(events, 'acks').reduce((total, acks) => total + acks.acks.filter(({ ack }) => ack === 'dropped').length, 0),
     multiBatchEpochs: eventsOfType(events, 'epoch-commit').filter((commit) => commit.batches.length > 1).length,
   };
+}
+
+function idRange(generation: number, partition: number, fromSeq: number, toSeq: number): string[] {
+  return Array.from({ length: Math.max(0, toSeq - fromSeq) }, (_, i) => formatMessageId({ generation, partition, seq: fromSeq + i }));
+}
+
+/**
+ * The give-ups of a run: every batching `delivery-failed` and at-least-once `epoch-failed` that
+ * the sink coded or worded as a give-up, each with the attempts of the insert that gave up (the
+ * same worker, partition, batch and shard, before the give-up) and the spec's budget then.
+ */
+export function giveUpsFromHistory(
+  events: readonly Stamped[],
+  attempts: readonly AttemptRecord[],
+  generation: number,
+  maxInsertAttemptsDuring: (from: number, to: number) => number,
+): { readonly giveUps: GiveUpRecord[]; readonly writesAfterGiveUp: WriteAfterGiveUp[] } {
+  const launches = eventsOfType(events, 'worker-launch');
+  const finalAfter = (partition: number, at: number) => !launches.some((launch) => launch.at > at && launch.partitions.includes(partition));
+  const failures = [
+    ...eventsOfType(events, 'delivery-failed').map((event) => ({ event, batch: event.batch, token: event.token as string | undefined, ids: undefined as string[] | undefined })),
+    ...eventsOfType(events, 'epoch-failed').map((event) => ({ event, batch: event.epoch, token: undefined, ids: idRange(generation, event.partition, event.fromSeq, event.toSeq) })),
+  ];
+  const giveUps: GiveUpRecord[] = [];
+  for (const { event, batch, token, ids } of failures) {
+    const isGiveUp = event.giveUp !== undefined || event.error.code === 'SINK_INSERT_GAVE_UP' || event.error.message.startsWith(GIVE_UP_TEXT);
+    if (!isGiveUp) continue;
+    const ofBatch = attempts.filter((attempt) => attempt.writer === event.writer && attempt.partition === event.partition && attempt.batch === batch && attempt.invokedAt < event.at);
+    const shard = event.giveUp?.shard ?? ofBatch.at(-1)?.shard ?? null;
+    const ofInsert = ofBatch.filter((attempt) => attempt.shard === shard);
+    giveUps.push({
+      writer: event.writer,
+      partition: event.partition,
+      batch,
+      ...(token === undefined ? {} : { token }),
+      at: event.at,
+      message: event.error.message,
+      ...(event.error.code === undefined ? {} : { code: event.error.code }),
+      ...(event.giveUp === undefined ? {} : { claim: event.giveUp }),
+      attempts: ofInsert,
+      messageIds: ids ?? [...new Set(ofBatch.flatMap((attempt) => attempt.messageIds))],
+      maxInsertAttempts: maxInsertAttemptsDuring(ofInsert[0]?.invokedAt ?? event.at, event.at),
+      final: finalAfter(event.partition, event.at),
+    });
+  }
+  const writesAfterGiveUp = eventsOfType(events, 'write-after-give-up').map((event) => ({
+    partition: event.partition,
+    batch: event.batch,
+    refused: event.refused,
+    ...(event.error === undefined ? {} : { error: event.error.message.split('\n')[0] ?? '' }),
+  }));
+  return { giveUps, writesAfterGiveUp };
 }

@@ -62,6 +62,7 @@ describe('golden histories through the translation into every checker', () => {
       replicaOf: () => 's1r1',
       expectedShard: () => () => 's1',
       expectedRefusals: [],
+      maxInsertAttemptsDuring: () => 10,
     });
     expect(facts.acknowledged.size, 'the history acknowledges its epoch').toBeGreaterThan(0);
     const check = checkScenario(observations, { faults: [] }, NO_EVIDENCE);

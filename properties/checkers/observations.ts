@@ -1,9 +1,12 @@
 import type { InsertOutcome } from '../../sinks/api.ts';
+import type { GiveUpClaim } from '../../harness/flow/history/history-events.ts';
 import type { ReplicaTruth } from '../../harness/oracle/ground-truth.ts';
 import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
 
 /** One INSERT attempt as the history recorded it. */
 export interface AttemptRecord {
+  /** The history writer (one worker process, so one sink instance per partition). */
+  readonly writer: string;
   readonly partition: number;
   readonly batch: number;
   readonly shard: string | null;
@@ -14,6 +17,8 @@ export interface AttemptRecord {
   readonly outcome: InsertOutcome;
   /** The whole body was handed to the socket (the server may have it). */
   readonly sent: boolean;
+  /** The error code of a failed or unknown attempt: a ClickHouse number, or Node's / the client's code. */
+  readonly errorCode?: string | undefined;
   /** When the sink began the attempt (before any gate held it); `startedAt` is when its request began. */
   readonly invokedAt: number;
   readonly startedAt: number;
@@ -21,6 +26,38 @@ export interface AttemptRecord {
 }
 
 export type { ReplicaTruth } from '../../harness/oracle/ground-truth.ts';
+
+/**
+ * A partition job that ended in the sink's give-up (`delivery-failed` for the batching classes,
+ * `epoch-failed` for at-least-once), with the attempts of the insert that gave up as the history
+ * recorded them: the checkers judge the give-up by those, not by the sink's own account.
+ */
+export interface GiveUpRecord {
+  readonly writer: string;
+  readonly partition: number;
+  /** Outbox batch number (batching) or epoch (at-least-once). */
+  readonly batch: number;
+  readonly token?: string;
+  readonly at: number;
+  readonly message: string;
+  readonly code?: string;
+  readonly claim?: GiveUpClaim;
+  readonly attempts: readonly AttemptRecord[];
+  /** The messages of the batch or epoch. */
+  readonly messageIds: readonly string[];
+  /** The smallest `max_insert_attempts` of the specs in force while the insert ran. */
+  readonly maxInsertAttempts: number;
+  /** No later worker ran this partition: the give-up is where the run left it. */
+  readonly final: boolean;
+}
+
+/** The retry of a job on the instance that gave up (`write-after-give-up`). */
+export interface WriteAfterGiveUp {
+  readonly partition: number;
+  readonly batch: number;
+  readonly refused: boolean;
+  readonly error?: string;
+}
 
 /** A topology refusal the runtime recorded, and what the scenario expected at that start. */
 export interface RefusalRecord {
@@ -69,4 +106,6 @@ export interface Observations {
   readonly sendsToken: boolean;
   /** Query id -> the `insert_deduplication_token` the server received ('' for none), from query_log. */
   readonly serverTokens: ReadonlyMap<string, string>;
+  readonly giveUps: readonly GiveUpRecord[];
+  readonly writesAfterGiveUp: readonly WriteAfterGiveUp[];
 }

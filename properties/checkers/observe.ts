@@ -2,7 +2,7 @@ import { eventsOfType } from '../../harness/flow/history/history-reader.ts';
 import type { Stamped } from '../../harness/flow/history/history-events.ts';
 import type { GroundTruth } from '../../harness/oracle/ground-truth.ts';
 import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
-import { factsFromHistory, type HistoryFacts } from './from-history.ts';
+import { factsFromHistory, giveUpsFromHistory, type HistoryFacts } from './from-history.ts';
 import type { ExpectedRefusal, Observations } from './observations.ts';
 import { acceptedTwice, resolveUnknownOutcomes, type UnknownResolution } from './server-log.ts';
 
@@ -21,6 +21,8 @@ export interface ObserveInput {
   /** Where each message must live, given the run's attempts (the executor knows the specs in force). */
   readonly expectedShard: (attempts: Observations['attempts']) => (messageId: string) => string | null;
   readonly expectedRefusals: readonly ExpectedRefusal[];
+  /** The smallest `max_insert_attempts` of the specs in force between two moments (the executor knows the specs). */
+  readonly maxInsertAttemptsDuring: (from: number, to: number) => number;
 }
 
 export interface Observed {
@@ -54,6 +56,7 @@ export function observe(input: ObserveInput): Observed {
     expectedRefusals: input.expectedRefusals,
     sendsToken: input.sendsToken,
     serverTokens: new Map(input.truth.serverInserts.map((insert) => [insert.queryId, insert.token])),
+    ...giveUpsFromHistory(input.events, facts.attempts, input.generation, input.maxInsertAttemptsDuring),
   };
   return { observations, facts, unknown };
 }

@@ -4,6 +4,7 @@ import type { AttemptRecord } from './observations.ts';
 import { acceptedTwice, dedupHits, resolveUnknownOutcomes } from './server-log.ts';
 
 const attempt = (queryId: string, outcome: AttemptRecord['outcome'], messageIds: string[], endpoint = 'a:1'): AttemptRecord => ({
+  writer: 'w1',
   partition: 0,
   batch: 1,
   shard: null,

@@ -1,3 +1,4 @@
+import { isMessageId, parseMessageId } from '../../sinks/domain/message-id.ts';
 import { POLICIES, type AnomalyCategory } from '../guarantee.ts';
 import { anomaly, type CheckResult } from './check-result.ts';
 import type { Observations } from './observations.ts';
@@ -9,7 +10,11 @@ export interface DeliveryCounts {
   readonly duplicated: number;
   readonly unexpected: number;
   readonly recovered: number;
+  /** Acknowledged, absent, and held back by a give-up the run ended with: undelivered by contract, not lost. */
+  readonly gaveUp: number;
 }
+
+export const NO_DELIVERIES: DeliveryCounts = { attempted: 0, acknowledged: 0, lost: 0, duplicated: 0, unexpected: 0, recovered: 0, gaveUp: 0 };
 
 export interface TotalQueueResult extends CheckResult {
   readonly counts: DeliveryCounts;
@@ -17,6 +22,7 @@ export interface TotalQueueResult extends CheckResult {
   readonly duplicatedIds: readonly string[];
   readonly unexpectedIds: readonly string[];
   readonly recoveredIds: readonly string[];
+  readonly gaveUpIds: readonly string[];
 }
 
 /**
@@ -29,7 +35,10 @@ export interface TotalQueueResult extends CheckResult {
  * - unexpected: present but never produced by the sources (or never attempted), or stored with
  *   other values than the source produced (`altered`: a row nobody wrote, under a known id);
  * - recovered: present although none of its attempts was acknowledged by ClickHouse (an
- *   unknown-outcome insert that in fact landed) — not an anomaly, evidence the case happened.
+ *   unknown-outcome insert that in fact landed) — not an anomaly, evidence the case happened;
+ * - gave-up: acknowledged and absent in a partition whose last worker gave up: the seed stops
+ *   processing there until an operator restarts, so the rows wait in the outbox or the source —
+ *   not lost, not delivered (the give-up checker judges whether the give-up was allowed).
  */
 export function totalQueueChecker(observations: Observations): TotalQueueResult {
   const attempted = new Set<string>();
@@ -41,7 +50,11 @@ export function totalQueueChecker(observations: Observations): TotalQueueResult 
     }
   }
   const present = countsAcrossShards(observations);
-  const lost = [...observations.acknowledged].filter((id) => (present.get(id) ?? 0) === 0).sort();
+  const stopped = new Set(observations.giveUps.filter((giveUp) => giveUp.final).map((giveUp) => giveUp.partition));
+  const heldBack = (id: string) => isMessageId(id) && stopped.has(parseMessageId(id).partition);
+  const absent = [...observations.acknowledged].filter((id) => (present.get(id) ?? 0) === 0).sort();
+  const lost = absent.filter((id) => !heldBack(id));
+  const gaveUp = absent.filter(heldBack);
   const duplicated = [...new Set([...[...present].filter(([, count]) => count > 1).map(([id]) => id), ...observations.acceptedTwice])].sort();
   const unexpected = [...present.keys()].filter((id) => !observations.produced.has(id) || !attempted.has(id) || observations.altered.has(id)).sort();
   const recovered = [...present.keys()].filter((id) => attempted.has(id) && !confirmed.has(id)).sort();
@@ -63,11 +76,13 @@ export function totalQueueChecker(observations: Observations): TotalQueueResult 
       duplicated: duplicated.length,
       unexpected: unexpected.length,
       recovered: recovered.length,
+      gaveUp: gaveUp.length,
     },
     lostIds: lost,
     duplicatedIds: duplicated,
     unexpectedIds: unexpected,
     recoveredIds: recovered,
+    gaveUpIds: gaveUp,
   };
 }
 

@@ -2,12 +2,20 @@ import type { CrashPoint } from '../../harness/flow/runtime/crash-points.ts';
 import type { RawSinkSpec } from '../arbitraries/arb-sink-spec.ts';
 
 /**
- * A fault as a schedule holds it: an immutable description (what kind, whether it holds the
- * INSERT it meets). The executor that implements `ChaosSystem` knows how to aim and apply it.
+ * When an aimed fault is healed: `insert-ended` — as soon as the INSERT it met ended, before the
+ * sink acts on the outcome; `after-hold` — after the episode's hold time (it blocks the INSERT);
+ * `writes-ended` — once the episode's writes ended, so the sink's retries meet it too (server
+ * errors that must outlast the sink's whole retry budget).
+ */
+export type HealMoment = 'insert-ended' | 'after-hold' | 'writes-ended';
+
+/**
+ * A fault as a schedule holds it: an immutable description (what kind, when it heals). The
+ * executor that implements `ChaosSystem` knows how to aim and apply it.
  */
 export interface ScheduledFault {
   readonly type: string;
-  readonly holds: boolean;
+  readonly heals: HealMoment;
   toString(): string;
 }
 

@@ -32,7 +32,7 @@ export class FaultEpisode implements ChaosCommand {
   async run(system: ChaosSystem): Promise<void> {
     await system.faultEpisode(this.plan, this.epochs, this.holdMs);
   }
-  toString = () => `${this.plan.toString()}${this.plan.holds ? ` for ${this.holdMs}ms` : ''} at the first INSERT of write(${this.epochs})`;
+  toString = () => `${this.plan.toString()}${this.plan.heals === 'after-hold' ? ` for ${this.holdMs}ms` : this.plan.heals === 'writes-ended' ? ' until the writes end' : ''} at the first INSERT of write(${this.epochs})`;
 }
 
 /** Kills the sink process at a named point and restarts it from its store. */

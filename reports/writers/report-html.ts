@@ -122,11 +122,13 @@ function scenarioPanel(name: string, scenario: ScenarioResult, timelines: readon
       ? 'no history was recorded for this scenario'
       : `${shown.run} of ${own.length} (the one with the most failed or unknown INSERTs): ${(shown.duration / 1000).toFixed(1)} s, ${shown.inserts.length} INSERT attempts (${failed} failed, ${unknown} unknown), ${shown.faults.length} fault windows`;
   const notes = [...scenario.notes, ...scenario.anomalies.map((anomaly) => `${anomaly.category} (${anomaly.count}): ${anomaly.examples.join(', ')}`)];
+  const giveUps = scenario.giveUps.length === 0 ? '' : `<p class="caption">Give-ups, judged against the retry budget:</p><ul class="give-ups">${scenario.giveUps.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`;
   return [
     `<section class="scenario"><h3>${escapeHtml(scenario.name)} <span class="badge" style="background:${VERDICT_COLOUR[scenario.verdict]}">${escapeHtml(scenario.verdict)}</span></h3>`,
     `<p class="caption">${escapeHtml(caption)}</p>`,
     shown === undefined ? '' : timelineSvg(shown),
     notes.length === 0 ? '' : `<ul>${notes.map((note) => `<li>${escapeHtml(note)}</li>`).join('')}</ul>`,
+    giveUps,
     scenario.verdict === 'pass' ? '' : `<pre>${escapeHtml(scenario.replayCommand)}</pre>`,
     '</section>',
   ].join('');
@@ -136,7 +138,7 @@ function classSection(name: string, result: ClassResult, timelines: readonly Run
   const c = result.counts;
   return [
     `<section class="class"><h2>${escapeHtml(name)} <span class="badge" style="background:${VERDICT_COLOUR[result.verdict]}">${escapeHtml(result.verdict)}</span></h2>`,
-    `<p>${escapeHtml(`${result.guarantee} · attempted ${c.attempted} · acknowledged ${c.acknowledged} · lost ${c.lost} · duplicated ${c.duplicated} · unexpected ${c.unexpected} · recovered ${c.recovered} · inserts ok/failed/unknown ${result.inserts.ok}/${result.inserts.failed}/${result.inserts.unknown} · unknown → landed/absent ${unknownSplit(result.unknownOutcomes)} · replays ${result.replays} · dedup hits ${result.dedupHits} · refusals ${result.refusals} · server dedup ${dedupStatement(result.serverDedup)}`)}</p>`,
+    `<p>${escapeHtml(`${result.guarantee} · attempted ${c.attempted} · acknowledged ${c.acknowledged} · lost ${c.lost} · duplicated ${c.duplicated} · unexpected ${c.unexpected} · recovered ${c.recovered} · gave up ${result.giveUps} (rows held back ${c.gaveUp}) · inserts ok/failed/unknown ${result.inserts.ok}/${result.inserts.failed}/${result.inserts.unknown} · unknown → landed/absent ${unknownSplit(result.unknownOutcomes)} · replays ${result.replays} · dedup hits ${result.dedupHits} · refusals ${result.refusals} · server dedup ${dedupStatement(result.serverDedup)}`)}</p>`,
     ...result.scenarios.map((scenario) => scenarioPanel(name, scenario, timelines)),
     '</section>',
   ].join('');

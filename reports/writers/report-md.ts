@@ -8,7 +8,7 @@ function scenarioDetail(scenario: ScenarioResult): string[] {
   const lines = [`#### ${scenario.sinkClass} / ${scenario.name}: ${ICON[scenario.verdict]}`, '', '```sh', scenario.replayCommand, '```'];
   if (scenario.commands.length > 0) lines.push('', 'Commands that ran:', '', '```', ...scenario.commands, '```');
   const c = scenario.counts;
-  lines.push('', `attempted ${c.attempted} · acknowledged ${c.acknowledged} · lost ${c.lost} · duplicated ${c.duplicated} · unexpected ${c.unexpected} · recovered ${c.recovered}`);
+  lines.push('', `attempted ${c.attempted} · acknowledged ${c.acknowledged} · lost ${c.lost} · duplicated ${c.duplicated} · unexpected ${c.unexpected} · recovered ${c.recovered} · held back by a give-up ${c.gaveUp}`);
   for (const anomaly of scenario.anomalies) lines.push(`- **${anomaly.category}** (${anomaly.count}): ${anomaly.examples.join(', ')}`);
   for (const note of scenario.notes) lines.push(`- ${note}`);
   return [...lines, ''];
@@ -21,8 +21,8 @@ export function reportMarkdown(run: RunResult): string {
     '',
     `run \`${run.runId}\` · backend \`${run.backend}\` · profile \`${run.profile}\` · seed \`${run.seed}\` · ${(run.durationMs / 1000).toFixed(1)} s`,
     '',
-    '| class | guarantee | verdict | attempted | acknowledged | lost | duplicated | unexpected | recovered | inserts ok/failed/unknown | unknown → landed/absent | replays | dedup hits | refusals | server dedup | faults fired | INSERT p50/p95 ms | rows/s |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| class | guarantee | verdict | attempted | acknowledged | lost | duplicated | unexpected | recovered | gave up (rows held back) | inserts ok/failed/unknown | unknown → landed/absent | replays | dedup hits | refusals | server dedup | faults fired | INSERT p50/p95 ms | rows/s |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const [name, result] of Object.entries(run.classes)) {
     const c = result.counts;
@@ -30,7 +30,7 @@ export function reportMarkdown(run: RunResult): string {
     const latency = result.performance.latencyMs;
     const speed = `${latency === null ? '—' : `${latency.p50.toFixed(0)}/${latency.p95.toFixed(0)}`} | ${result.performance.rowsPerSecond?.toFixed(0) ?? '—'}`;
     lines.push(
-      `| ${name} | ${result.guarantee} | ${ICON[result.verdict]} | ${c.attempted} | ${c.acknowledged} | ${c.lost} | ${c.duplicated} | ${c.unexpected} | ${c.recovered} | ${result.inserts.ok}/${result.inserts.failed}/${result.inserts.unknown} | ${unknownSplit(result.unknownOutcomes)} | ${result.replays} | ${result.dedupHits} | ${result.refusals} | ${dedupStatement(result.serverDedup)} | ${faults} | ${speed} |`,
+      `| ${name} | ${result.guarantee} | ${ICON[result.verdict]} | ${c.attempted} | ${c.acknowledged} | ${c.lost} | ${c.duplicated} | ${c.unexpected} | ${c.recovered} | ${result.giveUps} (${c.gaveUp}) | ${result.inserts.ok}/${result.inserts.failed}/${result.inserts.unknown} | ${unknownSplit(result.unknownOutcomes)} | ${result.replays} | ${result.dedupHits} | ${result.refusals} | ${dedupStatement(result.serverDedup)} | ${faults} | ${speed} |`,
     );
   }
   lines.push('', '### Scenarios', '', '| class | scenario | verdict | runs (shrink steps) | stopped | time |', '|---|---|---|---|---|---|');
@@ -39,6 +39,10 @@ export function reportMarkdown(run: RunResult): string {
       const stopped = s.verdict === 'violation' ? 'violation' : s.stopped === 'covered' ? 'coverage met' : 'budget spent';
       lines.push(`| ${name} | ${s.name} | ${ICON[s.verdict]} | ${s.runs}${s.shrinkRuns > 0 ? ` (${s.shrinkRuns})` : ''} | ${stopped} | ${(s.durationMs / 1000).toFixed(1)} s |`);
     }
+  }
+  const giveUps = Object.entries(run.classes).flatMap(([name, result]) => result.scenarios.flatMap((s) => s.giveUps.map((line) => `- ${name} / ${s.name}: ${line}`)));
+  if (giveUps.length > 0) {
+    lines.push('', '### Give-ups', '', 'Each "Giving up insert into ClickHouse" of the runs above, judged against the seed\'s retry budget (a give-up it does not allow is a violation of its scenario):', '', ...giveUps);
   }
   const details = Object.values(run.classes).flatMap((result) => result.scenarios.flatMap(scenarioDetail));
   if (details.length > 0) lines.push('', '### Not passing', '', ...details);
