@@ -12,6 +12,8 @@ import type { NemesisRecord } from './nemesis-record.ts';
 const ARM_DEADLINE_MS = 30_000;
 /** A fault healed when its INSERT ended still gives up waiting after this (every wait has a deadline). */
 const UNTIL_ENDED_LIMIT_MS = 20_000;
+/** A fault healed once the writes ended gives up waiting after this: a retry budget of 10 × 1 s fits well inside. */
+const UNTIL_WRITES_END_LIMIT_MS = 30_000;
 /** A witnessed fault holds until its witness saw it, or this long at least (the witness returns at once when it does). */
 const WITNESS_LIMIT_MS = 10_000;
 
@@ -24,7 +26,7 @@ export interface EpisodeDeps {
 export interface Episode {
   readonly plan: FaultPlan;
   readonly epochs: number;
-  /** How long a holding fault stays (see `FaultPlan.holds`). */
+  /** How long a fault healed `after-hold` stays. */
   readonly holdMs: number;
   /** Runs while the fault is in force, right after the aimed INSERT was let go. */
   readonly meanwhile?: (attempt: GatedAttempt) => Promise<void>;
@@ -49,7 +51,8 @@ function firstInsert(gate: InsertGate, writing: BackgroundWrite, deadlineMs: num
  * One fault episode aimed at the sink's next INSERT: arm a gate, start the writes, and when the
  * gate holds an INSERT, apply the fault to that INSERT's link or replica, let the INSERT go,
  * heal when it ended (or after the hold, for a fault that blocks it), and only then let the sink
- * see the outcome. An INSERT that never comes ends the episode as `fault-missed`, never as a hang.
+ * see the outcome — or, for a fault that must outlast the sink's retries, heal once the writes
+ * ended. An INSERT that never comes ends the episode as `fault-missed`, never as a hang.
  */
 export async function aimedEpisode(deps: EpisodeDeps, episode: Episode, deadlineMs = ARM_DEADLINE_MS): Promise<void> {
   const { worker, nemesis, record } = deps;
@@ -73,8 +76,12 @@ export async function aimedEpisode(deps: EpisodeDeps, episode: Episode, deadline
       const id = record.start(fault, window, attempt, plan.expects);
       gate.openRequest();
       await episode.meanwhile?.(attempt);
-      if (!plan.holds) await raceDeadline([gate.ended.catch(() => undefined)], UNTIL_ENDED_LIMIT_MS, undefined);
-      else if (fault.effect === 'witness' && fault.probe !== undefined) await fault.probe(nemesis, window, Date.now() + Math.max(episode.holdMs, WITNESS_LIMIT_MS));
+      if (plan.heals === 'insert-ended') await raceDeadline([gate.ended.catch(() => undefined)], UNTIL_ENDED_LIMIT_MS, undefined);
+      else if (plan.heals === 'writes-ended') {
+        // The sink's retries must meet the fault as well: it acts on each outcome at once.
+        gate.openOutcome();
+        await raceDeadline([writing.over], UNTIL_WRITES_END_LIMIT_MS, undefined);
+      } else if (fault.effect === 'witness' && fault.probe !== undefined) await fault.probe(nemesis, window, Date.now() + Math.max(episode.holdMs, WITNESS_LIMIT_MS));
       else await delay(episode.holdMs);
       const healStartedAt = Date.now();
       await fault.heal(nemesis, window);

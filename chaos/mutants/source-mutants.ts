@@ -73,6 +73,30 @@ export const SOURCE_MUTANTS = {
     replace: "if (typeof value === 'string') return value.length;",
     why: "A JavaScript string's length reads like its size, and every test string of ASCII agrees with it. RowBinary wants the UTF-8 byte count: a text with an accented letter or an emoji is written cut to its length in UTF-16 units. Every row still lands, once, under its own id, so a harness that counts ids passes it; the stored payload is not the one the source produced.",
   },
+  'server-errors-permanent': {
+    category: 'give-up-early',
+    classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink', 'AtLeastOnceClickHouseSink'],
+    file: 'sinks/retry/error-classification.ts',
+    find: "return Object.hasOwn(TRANSIENT_CLICKHOUSE_CODES, code) ? 'transient' : 'unclassified';",
+    replace: "return Object.hasOwn(TRANSIENT_CLICKHOUSE_CODES, code) ? 'transient' : 'permanent';",
+    why: 'A server that answered with an exception "will answer the same again", so treating every server error as permanent looks like it saves pointless retries. The seed gives those errors max_insert_attempts attempts: a table that is briefly read-only or over its part limit makes the sink give up on the first one.',
+  },
+  'poison-only-on-permanent': {
+    category: 'write-after-give-up',
+    classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink', 'AtLeastOnceClickHouseSink'],
+    file: 'sinks/classes/sink-core.ts',
+    find: 'if (error instanceof InsertGaveUpError) this.health.poison(error);',
+    replace: "if (error instanceof InsertGaveUpError && error.details.errorClass === 'permanent') this.health.poison(error);",
+    why: 'Only a broken table or config seems worth stopping the instance for; a retry budget that ran out looks like bad luck the next write may not have. The seed poisons the instance after every give-up, so the operator, not the next write, decides when to go on.',
+  },
+  'give-up-swallowed': {
+    category: 'lost',
+    classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink'],
+    file: 'sinks/classes/batching-sink.ts',
+    find: '      await this.core.insertOrPoison({ slot: part.slot, batch: batch.number, batchToken: batch.token, dedupToken: part.token, messages: part.messages });',
+    replace: '      await this.core.insertOrPoison({ slot: part.slot, batch: batch.number, batchToken: batch.token, dedupToken: part.token, messages: part.messages }).catch(() => undefined);',
+    why: 'One batch that cannot be written must not block the ones behind it, the reasoning goes, so the give-up is logged and delivery moves on. The runtime then marks the batch delivered: its rows never reach ClickHouse, and no replay will offer them again.',
+  },
 } as const satisfies Readonly<Record<string, SourceMutant>>;
 
 export type SourceMutantName = keyof typeof SOURCE_MUTANTS;

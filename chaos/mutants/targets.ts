@@ -52,4 +52,7 @@ export const MUTANT_TARGETS: Readonly<Record<MutantName, { readonly sinkClass: S
   'routing-fingerprint-with-hosts': { sinkClass: 'ShardedClickHouseBatchingSink', scenario: catalogue('topology-guard') },
   // Every run writes payloads with multi-byte characters; any scenario stores them.
   'utf16-length-as-byte-length': { sinkClass: 'AtLeastOnceClickHouseSink', scenario: catalogue('unknown-outcome') },
+  'server-errors-permanent': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('server-errors') },
+  'poison-only-on-permanent': { sinkClass: 'AtLeastOnceClickHouseSink', scenario: catalogue('server-errors') },
+  'give-up-swallowed': { sinkClass: 'ShardedClickHouseBatchingSink', scenario: catalogue('server-errors') },
 };

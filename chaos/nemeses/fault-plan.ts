@@ -1,8 +1,10 @@
 import type { ClusterDescription, ReplicaDescription } from '../../harness/cluster/description.ts';
 import type { UnknownKind } from '../../harness/flow/history/history-events.ts';
+import type { HealMoment } from '../../properties/schedule/chaos-system.ts';
 import type { Fault, FaultType } from './fault.ts';
 import { keeperPause, replicaKill, replicaPause } from './process-fault.ts';
 import { interserverCut, keeperLinkCut, proxyDown } from './proxy-fault.ts';
+import { tooManyParts } from './table-fault.ts';
 import { bandwidth, latency, limitData, resetPeer, slicer, timeout } from './toxic-fault.ts';
 
 /** The INSERT a gate caught, placed in the cluster: what an aimed fault acts on. */
@@ -17,14 +19,13 @@ export interface AimTarget {
  * A fault as a schedule names it, before it meets anything: immutable, so shrink re-runs and
  * replays can share it. `aimAt` builds a fresh fault aimed at the INSERT the executor's gate
  * caught (its link, its replica, its Keeper links), which is why the fault meets that INSERT by
- * construction. `holds`: the fault stays for the episode's hold time (it blocks the INSERT);
- * otherwise it is healed as soon as the aimed INSERT ended.
+ * construction. `heals` says when it is undone (`HealMoment`).
  */
 export interface FaultPlan {
   readonly type: FaultType;
   /** The unknown outcome the fault is built to produce, if any. */
   readonly expects?: UnknownKind;
-  readonly holds: boolean;
+  readonly heals: HealMoment;
   aimAt(target: AimTarget): Fault;
   toString(): string;
 }
@@ -38,7 +39,7 @@ class AimedPlan implements FaultPlan {
     readonly type: FaultType,
     private readonly label: string,
     private readonly build: (target: AimTarget) => Fault,
-    readonly holds = false,
+    readonly heals: HealMoment = 'insert-ended',
     readonly expects?: UnknownKind,
   ) {}
 
@@ -54,24 +55,24 @@ class AimedPlan implements FaultPlan {
 const link = (target: AimTarget) => [target.replica.proxies.client];
 
 /** The INSERT's response is cut as it arrives: the INSERT committed, the sink never hears. */
-export const resetPeerPlan = () => new AimedPlan('reset_peer', "the INSERT's response", (t) => resetPeer(link(t)), false, 'landed');
-export const limitDataPlan = (bytes: number) => new AimedPlan('limit_data', `the INSERT's response after ${bytes}B`, (t) => limitData(link(t), bytes), false, 'landed');
-export const responseTimeoutPlan = (ms: number) => new AimedPlan('timeout', `the INSERT's response, ${ms}ms`, (t) => timeout(link(t), ms), false, 'landed');
+export const resetPeerPlan = () => new AimedPlan('reset_peer', "the INSERT's response", (t) => resetPeer(link(t)), 'insert-ended', 'landed');
+export const limitDataPlan = (bytes: number) => new AimedPlan('limit_data', `the INSERT's response after ${bytes}B`, (t) => limitData(link(t), bytes), 'insert-ended', 'landed');
+export const responseTimeoutPlan = (ms: number) => new AimedPlan('timeout', `the INSERT's response, ${ms}ms`, (t) => timeout(link(t), ms), 'insert-ended', 'landed');
 /** The INSERT's request is swallowed, then the connection closes: nothing reached the server. */
-export const requestTimeoutPlan = (ms: number) => new AimedPlan('timeout', `the INSERT's request, ${ms}ms`, (t) => timeout(link(t), ms, 'upstream'), false, 'absent');
+export const requestTimeoutPlan = (ms: number) => new AimedPlan('timeout', `the INSERT's request, ${ms}ms`, (t) => timeout(link(t), ms, 'upstream'), 'insert-ended', 'absent');
 
 export const latencyPlan = (ms: number, jitter: number) => new AimedPlan('latency', `the INSERT's link, ${ms}ms±${jitter}`, (t) => latency(link(t), ms, jitter));
 export const bandwidthPlan = (kbPerSecond: number) => new AimedPlan('bandwidth', `the INSERT's link, ${kbPerSecond}KB/s`, (t) => bandwidth(link(t), kbPerSecond));
 export const slicerPlan = (size: number, delayUs: number) => new AimedPlan('slicer', `the INSERT's link, ${size}B/${delayUs}us`, (t) => slicer(link(t), size, delayUs));
 export const proxyDownPlan = () => new AimedPlan('proxy_down', "the INSERT's link", (t) => proxyDown(link(t)));
 
-export const replicaKillPlan = () => new AimedPlan('replica_kill', "the INSERT's replica", (t) => replicaKill(t.replica.name), true);
-export const replicaPausePlan = () => new AimedPlan('replica_pause', "the INSERT's replica", (t) => replicaPause(t.replica.name), true);
+export const replicaKillPlan = () => new AimedPlan('replica_kill', "the INSERT's replica", (t) => replicaKill(t.replica.name), 'after-hold');
+export const replicaPausePlan = () => new AimedPlan('replica_pause', "the INSERT's replica", (t) => replicaPause(t.replica.name), 'after-hold');
 /** The replica's replication endpoint: its siblings fail to fetch the part the INSERT writes. */
 export const interserverCutPlan = () =>
-  new AimedPlan('interserver_cut', "the INSERT's replica", (t) => interserverCut([t.replica.proxies.interserver], t.siblings.map((sibling) => sibling.name)), true);
+  new AimedPlan('interserver_cut', "the INSERT's replica", (t) => interserverCut([t.replica.proxies.interserver], t.siblings.map((sibling) => sibling.name)), 'after-hold');
 
-export const keeperPausePlan = (keeper: string) => new AimedPlan('keeper_pause', keeper, () => keeperPause(keeper), true);
+export const keeperPausePlan = (keeper: string) => new AimedPlan('keeper_pause', keeper, () => keeperPause(keeper), 'after-hold');
 export const keeperLinkCutPlan = (scope: 'replica' | 'all') =>
   new AimedPlan(
     'keeper_link_cut',
@@ -81,8 +82,12 @@ export const keeperLinkCutPlan = (scope: 'replica' | 'all') =>
         scope === 'replica' ? t.replica.proxies.keepers : t.description.shards.flatMap((shard) => shard.replicas.flatMap((replica) => replica.proxies.keepers)),
         scope === 'replica' ? t.replica.name : 'all replicas',
       ),
-    true,
+    'after-hold',
   );
+
+/** Every replica of every shard refuses INSERTs into the run's tables (TOO_MANY_PARTS) until the writes ended: the sink's whole retry budget meets it. */
+export const tooManyPartsPlan = () =>
+  new AimedPlan('too_many_parts', 'every replica', (t) => tooManyParts(t.description.shards.flatMap((shard) => shard.replicas)), 'writes-ended');
 
 /** The replica behind an attempt's `host:port` (the proxied client address the sink dialled). */
 export function aimTarget(description: ClusterDescription, endpoint: string): AimTarget | undefined {

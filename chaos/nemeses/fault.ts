@@ -19,6 +19,7 @@ export const FAULT_TYPES = [
   'keeper_pause',
   'keeper_link_cut',
   'interserver_cut',
+  'too_many_parts',
   'sink_crash',
 ] as const;
 export type FaultType = (typeof FAULT_TYPES)[number];

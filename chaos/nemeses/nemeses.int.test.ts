@@ -9,6 +9,7 @@ import { componentLogger } from '../../harness/log.ts';
 import type { NemesisContext } from './fault.ts';
 import { interserverCut, keeperLinkCut, proxyDown } from './proxy-fault.ts';
 import { keeperPause, replicaKill, replicaPause } from './process-fault.ts';
+import { tooManyParts } from './table-fault.ts';
 import { latency, limitData, resetPeer, timeout } from './toxic-fault.ts';
 
 let cluster: StartedLocalCluster;
@@ -152,5 +153,23 @@ describe('process and link faults verify themselves', () => {
     await fault.heal(context, window);
     await get(direct, 's1r2').command({ query: 'SYSTEM SYNC REPLICA chaos.events_rep', clickhouse_settings: { receive_timeout: 60 } });
     expect(Number(await queryValue<string>(get(direct, 's1r2'), `SELECT count() FROM chaos.events_rep WHERE id = '${result.id}'`))).toBe(1);
+  });
+});
+
+describe('server errors', () => {
+  it('too_many_parts: every replica refuses INSERTs with TOO_MANY_PARTS (252) until the heal, then takes them', async () => {
+    const fault = tooManyParts(cluster.description.shards.flatMap((shard) => shard.replicas));
+    const window = await fault.apply(context);
+    const refused = await insertThroughProxy();
+    const onSibling = await get(direct, 's1r2').insert({ table: 'chaos.events_rep', values: [{ id: 'sibling' }], format: 'JSONEachRow' }).catch((error: unknown) => error);
+    await fault.heal(context, window);
+    expect(refused.error).toBeInstanceOf(ClickHouseError);
+    expect((refused.error as ClickHouseError).code).toBe('252');
+    expect((onSibling as ClickHouseError).code).toBe('252');
+    expect(await committed(refused.id)).toBe(0);
+    const after = await insertThroughProxy();
+    expect(after.error).toBeUndefined();
+    expect(await committed(after.id)).toBe(1);
+    await fault.heal(context, window);
   });
 });

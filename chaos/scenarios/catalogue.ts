@@ -6,7 +6,7 @@ import { SINK_CLASS_NAMES, type SinkClassName } from '../../sinks/domain/sink-cl
 import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
 import { arbDegradationFault, arbKeeperFault, arbQueueSendFault, arbReplicaFault } from './fault-arbitraries.ts';
 import type { ScenarioDefinition } from './scenario.ts';
-import { arbCrashSchedule, arbFaultSchedule, arbReconfigureSchedule, arbUnknownOutcomeSchedule, inBothStrategyModes } from './schedules.ts';
+import { arbCrashSchedule, arbFaultSchedule, arbServerErrorSchedule, arbReconfigureSchedule, arbUnknownOutcomeSchedule, inBothStrategyModes } from './schedules.ts';
 import { topologyGuardScenario } from './topology-guard.ts';
 
 const exactlyOnce = (sinkClass: SinkClassName) => SINK_CLASSES[sinkClass].guarantee === 'exactly-once';
@@ -70,6 +70,14 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
     classes: SINK_CLASS_NAMES,
     commands: (context) => arbReconfigureSchedule(context.spec.sink_class_name as SinkClassName),
     coverage: (sinkClass) => ({ reconfiguredInFlight: true, unknownLanded: true, unknownAbsent: true, replay: replays(sinkClass), dedupHit: exactlyOnce(sinkClass) }),
+  },
+  {
+    name: 'server-errors',
+    description:
+      "every replica refuses INSERTs into the run's tables with TOO_MANY_PARTS, a server error the seed calls unclassified, until the sink's retries ended: the batching and at-least-once classes give up after max_insert_attempts attempts and refuse the retry on the same instance, at-most-once acknowledges with an error; then the operator's restart (a new instance) delivers what was held back",
+    classes: SINK_CLASS_NAMES,
+    commands: (context) => arbServerErrorSchedule(context.spec),
+    coverage: (sinkClass) => ({ giveUp: SINK_CLASSES[sinkClass].guarantee !== 'at-most-once' }),
   },
   {
     name: 'at-most-once-queue',

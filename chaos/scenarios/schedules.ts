@@ -5,7 +5,7 @@ import { arbDynamicParameters } from '../../properties/arbitraries/arb-sink-spec
 import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
 import { CrashSink, FaultEpisode, ReconfigureWhileWriting, RestartWithSpec, WriteEpochs, type ChaosCommand } from '../../properties/schedule/commands.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
-import type { FaultPlan } from '../nemeses/fault-plan.ts';
+import { tooManyPartsPlan, type FaultPlan } from '../nemeses/fault-plan.ts';
 import { arbAbsentFault, arbLandedFault, arbUnknownOutcomeFault } from './fault-arbitraries.ts';
 
 const arbWrite = fc.integer({ min: 1, max: 2 }).map((epochs) => new WriteEpochs(epochs));
@@ -80,4 +80,15 @@ export function inBothStrategyModes(spec: RawSinkSpec, arbSchedule: fc.Arbitrary
   const enabled = !(strategy?.enabled ?? false);
   const other: RawSinkSpec = { ...spec, parameters: { ...spec.parameters, at_most_once_strategy: { ...strategy, enabled } } };
   return fc.tuple(arbSchedule, arbSchedule).map(([first, second]) => [...first, new RestartWithSpec(other, `at_most_once_strategy.enabled = ${enabled}`), ...second]);
+}
+
+/**
+ * The server refuses every INSERT into the run's tables until the sink's retries ended (the
+ * sink gives up, or acknowledges with an error), then the operator restarts the pipeline with
+ * the same spec — a new sink instance — and the writes go on.
+ */
+export function arbServerErrorSchedule(spec: RawSinkSpec): fc.Arbitrary<ChaosCommand[]> {
+  return fc
+    .record({ before: arbWrite, epochs: fc.integer({ min: 1, max: 2 }), after: arbWrite })
+    .map(({ before, epochs, after }) => [before, new FaultEpisode(tooManyPartsPlan(), epochs, 0), new RestartWithSpec(spec, 'the operator restarts after the server errors'), after]);
 }
