@@ -14,7 +14,6 @@ async function run(argv: string[], files: Record<string, string> = {}) {
       if (text === undefined) throw Object.assign(new Error(`ENOENT: no such file or directory, open '${path}'`), { code: 'ENOENT' });
       return text;
     },
-    env: {},
     cwd: '/specs',
     out: (line) => out.push(line),
     err: (line) => err.push(line),

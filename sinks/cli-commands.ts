@@ -6,7 +6,6 @@ import { validateSinkSpec } from './spec/validate-spec.ts';
 
 export interface CliIo {
   readonly readFile: (path: string) => Promise<string>;
-  readonly env: Readonly<Record<string, string | undefined>>;
   /** Where relative paths are resolved: the directory `npm run` was started in. */
   readonly cwd: string;
   readonly out: (line: string) => void;
@@ -64,7 +63,7 @@ export async function runSinkCli(argv: readonly string[], io: CliIo): Promise<nu
     return 2;
   }
 
-  const result = validateSinkSpec(raw, { registry: SinkRegistry.descriptorsOnly().without(...without), env: io.env });
+  const result = validateSinkSpec(raw, { registry: SinkRegistry.descriptorsOnly().without(...without) });
   if (result.ok) {
     io.out(`ok ${result.spec.sink_class_name}`);
     return 0;

@@ -44,7 +44,7 @@ const routingRefusal = (count: number, persisted: string, current: string, bound
     `    spec_topology_fingerprint      = ${current}`,
     `    oldest_undelivered_batch_bound = ${bound}`,
   ].join('\n');
-const specRouting = (raw: unknown) => routingFingerprint(routingLayoutOf(parseSinkSpec(raw, { registry: SINK_IMPLEMENTATIONS, env: {} }).parameters));
+const specRouting = (raw: unknown) => routingFingerprint(routingLayoutOf(parseSinkSpec(raw, { registry: SINK_IMPLEMENTATIONS }).parameters));
 
 /** Runs `epochs` epochs with delivery paused and stops: the partitions keep 3 undelivered batches per epoch. */
 async function backlog(supervisor: FlowSupervisor, raw: unknown, partitions = [0], epochs = 1): Promise<void> {

@@ -40,7 +40,7 @@ export class WorkerHost {
     const env = { ...process.env, ...config.env };
     let spec: SinkSpec;
     try {
-      spec = parseSinkSpec(config.spec, { registry: factory.registry, env });
+      spec = parseSinkSpec(config.spec, { registry: factory.registry });
     } catch (error) {
       const { message, code = 'UNKNOWN' } = errorFields(error);
       history.append({ type: 'spec-refusal', worker: config.workerId, code, message });

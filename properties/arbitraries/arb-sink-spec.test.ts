@@ -15,7 +15,7 @@ const endpoints: ClusterEndpoints = {
     ['s2', ['127.10.2.1', '127.10.2.2']],
   ]),
 };
-const context = { registry: SinkRegistry.descriptorsOnly(), env: {} };
+const context = { registry: SinkRegistry.descriptorsOnly() };
 
 describe('arbSinkSpec (seed 7)', () => {
   it.each(SINK_CLASS_NAMES)('generates only specs the real validator accepts for %s, in every host form the class takes', (sinkClass) => {

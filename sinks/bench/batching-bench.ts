@@ -42,7 +42,7 @@ try {
   const shardHosts = clusterShardHosts(description);
   const spec = parseSinkSpec(
     { sink_class_name: 'ShardedClickHouseBatchingSink', name: 'bench', parameters: { shard_hosts: shardHosts, port: NOMINAL_PORT, database: 'bench', table: 'via_sink_rep' }, dynamic_parameters: { max_rows_per_batch: Math.min(rowsPerBatch, 2000) } },
-    { registry: SINK_IMPLEMENTATIONS, env: {} },
+    { registry: SINK_IMPLEMENTATIONS },
   );
   const sink = createSink(spec, {
     partition: 0,

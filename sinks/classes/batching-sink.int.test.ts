@@ -22,6 +22,7 @@ beforeAll(async () => {
     await createShardedTable(clients, { database: 'eo', name, columns: `id String, v UInt64${name === 'checked' ? ', CONSTRAINT small CHECK v < 1000' : ''}`, orderBy: 'id' });
   }
   await createShardedTable(clients, { database: 'eo', name: 'fixed', columns: 'id String, code FixedString(3)', orderBy: 'id' });
+  await createShardedTable(clients, { database: 'eo', name: 'computed', columns: 'id String, v UInt64, doubled UInt64 MATERIALIZED v * 2, shown String ALIAS concat(id, \'!\')', orderBy: 'id' });
 });
 
 afterAll(async () => {
@@ -127,6 +128,17 @@ describe('ClickHouseBatchingSink', () => {
     expect(context.observer.summary()).toEqual(['s1r1:8123#1:failed', 's1r1:8123#2:failed', 's1r1:8123#3:failed']);
     await expect(sink.deliver(sink.cut(messagesFrom(2, 1), 2)[0]!)).rejects.toMatchObject({ code: 'SINK_POISONED' });
     expect(context.observer.attempts).toHaveLength(3);
+    await sink.close();
+  });
+
+  it('skips MATERIALIZED and ALIAS columns the stream also produces: ClickHouse computes them', async () => {
+    const context = ch.context([...stream, { name: 'doubled', type: 'uint64' }, { name: 'shown', type: 'string' }]);
+    const sink = batchingSink({ sink_class_name: 'ClickHouseBatchingSink', parameters: { host: 's1r1', table: 'computed_rep' } }, context);
+    await sink.init({ fingerprints: undefined, undelivered: [] });
+    const [batch] = sink.cut([{ ...messagesFrom(1, 1)[0]!, row: { id: 'a', v: 21, doubled: 5, shown: 'stream' } }], 1);
+    await sink.deliver(batch!);
+    const rows = await (await ch.node('s1r1').query({ query: 'SELECT id, v, doubled, shown FROM eo.computed_rep', format: 'JSONEachRow' })).json();
+    expect(rows).toEqual([{ id: 'a', v: 21, doubled: 42, shown: 'a!' }]);
     await sink.close();
   });
 

@@ -8,7 +8,7 @@ import { createSink, SINK_IMPLEMENTATIONS } from './create-sink.ts';
 import { groupBySlot, slotRoutingOf } from './slot-routing.ts';
 
 const context: SinkContext = { partition: 0, observer: {}, env: {}, streamSchema: [{ name: 'id', type: 'string' }], logger: pino({ level: 'silent' }) };
-const spec = (raw: Record<string, unknown>) => parseSinkSpec({ name: 'unit', ...raw }, { registry: SINK_IMPLEMENTATIONS, env: {} });
+const spec = (raw: Record<string, unknown>) => parseSinkSpec({ name: 'unit', ...raw }, { registry: SINK_IMPLEMENTATIONS });
 const message = (seq: number, byteSize = 1): SinkMessage => ({ id: messageId(`1-0-${seq}`), row: { id: `m${seq}` }, byteSize });
 
 describe('createSink', () => {

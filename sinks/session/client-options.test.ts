@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addressBook } from './address-book.ts';
-import { passwordOf } from './endpoint-client.ts';
+import { passwordOf, unsetPasswordWarning } from './endpoint-client.ts';
 import { endpointOf, endpointUrl } from './endpoint.ts';
 import { requestCompressionFor } from './request-compression.ts';
 
@@ -9,7 +9,10 @@ describe('client options', () => {
     expect(passwordOf({ password_env_var: '' }, { CH_PASSWORD: 'x' })).toBe('');
     expect(passwordOf({ password_env_var: 'CH_PASSWORD' }, { CH_PASSWORD: 's3cret' })).toBe('s3cret');
     expect(passwordOf({ password_env_var: 'CH_PASSWORD' }, { CH_PASSWORD: '' })).toBe('');
-    expect(() => passwordOf({ password_env_var: 'CH_PASSWORD' }, {})).toThrow(expect.objectContaining({ code: 'SINK_PASSWORD_ENV_UNSET' }));
+    expect(passwordOf({ password_env_var: 'CH_PASSWORD' }, {})).toBe('');
+    expect(unsetPasswordWarning({ password_env_var: 'CH_PASSWORD' }, {})).toMatch(/CH_PASSWORD, which is not set.*without a password/);
+    expect(unsetPasswordWarning({ password_env_var: 'CH_PASSWORD' }, { CH_PASSWORD: '' })).toBeUndefined();
+    expect(unsetPasswordWarning({ password_env_var: '' }, {})).toBeUndefined();
   });
 
   it('maps codec onto request compression', () => {

@@ -68,15 +68,17 @@ export class EndpointClient {
   }
 }
 
-/** `password_env_var` is read when the client is created: "" means no password. */
+/**
+ * `password_env_var` is read when the client is created, as the seed's GetEnv does: "" means no
+ * password, and so does a variable that is not set (the session warns about it: `unsetPasswordWarning`).
+ */
 export function passwordOf(parameters: Pick<StaticParameters, 'password_env_var'>, env: NodeJS.ProcessEnv): string {
   if (parameters.password_env_var === '') return '';
-  const value = env[parameters.password_env_var];
-  if (value === undefined) {
-    throw new SinkError(
-      'SINK_PASSWORD_ENV_UNSET',
-      `password_env_var names ${parameters.password_env_var}, which is not set in the sink's environment; export it (empty for no password) or clear password_env_var`,
-    );
-  }
-  return value;
+  return env[parameters.password_env_var] ?? '';
+}
+
+/** What a session logs when `password_env_var` names a variable the environment does not set. */
+export function unsetPasswordWarning(parameters: Pick<StaticParameters, 'password_env_var'>, env: NodeJS.ProcessEnv): string | undefined {
+  if (parameters.password_env_var === '' || env[parameters.password_env_var] !== undefined) return undefined;
+  return `password_env_var names ${parameters.password_env_var}, which is not set in the sink's environment: connecting without a password, as an empty variable would`;
 }

@@ -52,7 +52,7 @@ afterAll(async () => {
 async function writeOne(tls: Record<string, unknown>) {
   const spec = parseSinkSpec(
     { sink_class_name: 'AtLeastOnceClickHouseSink', name: 'tls', parameters: { host: '127.0.0.1', port: terminator.port, database: 'tls', table: 't_rep', enable_tls: true, ...tls } },
-    { registry: SINK_IMPLEMENTATIONS, env: {} },
+    { registry: SINK_IMPLEMENTATIONS },
   );
   const observer = new RecordingObserver();
   const sink = createSink(spec, { partition: 0, observer, env: {}, streamSchema: [{ name: 'id', type: 'string' }], logger: captureLogs().logger });
@@ -93,7 +93,7 @@ describe('TLS to a real TLS endpoint', () => {
 
   it('reports an INSERT refused by certificate verification as failed and never started', async () => {
     const tls = loadTlsSettings({ enable_tls: true, tls_ca_files: [join(dir, 'pki', 'other-ca.pem')], tls_ca_directory: '', tls_skip_verification: false });
-    const parameters = parseSinkSpec({ sink_class_name: 'AtLeastOnceClickHouseSink', name: 'x', parameters: { host: '127.0.0.1', table: 't_rep', enable_tls: true } }, { registry: SINK_IMPLEMENTATIONS, env: {} }).parameters;
+    const parameters = parseSinkSpec({ sink_class_name: 'AtLeastOnceClickHouseSink', name: 'x', parameters: { host: '127.0.0.1', table: 't_rep', enable_tls: true } }, { registry: SINK_IMPLEMENTATIONS }).parameters;
     const endpoint = new EndpointClient(endpointOf('127.0.0.1', terminator.port), { parameters, env: {}, writeTimeoutMs: 5000, tls });
     const attempt: InsertAttempt = { sink: 'x', batch: 1, shard: null, endpoint: 'x', queryId: `tls-${Date.now()}`, messageIds: [], attempt: 1 };
     const report = await sendAttempt(endpoint, { statement: 'INSERT INTO tls.t_rep (id) FORMAT RowBinary', body: Buffer.from([1, 0x61]), settings: {} }, attempt, {});

@@ -58,7 +58,7 @@ afterAll(async () => {
 function specFor(table: string, hosts: Record<string, unknown>, dynamic: Record<string, unknown> = {}) {
   return parseSinkSpec(
     { sink_class_name: 'AtLeastOnceClickHouseSink', name: 'session-test', parameters: { ...hosts, port: NOMINAL_PORT, database: 'ws', table }, dynamic_parameters: dynamic },
-    { registry: SINK_IMPLEMENTATIONS, env: {} },
+    { registry: SINK_IMPLEMENTATIONS },
   );
 }
 

@@ -8,7 +8,7 @@ import type { ColumnPlan } from '../types/schema-check.ts';
 import type { StreamColumn } from '../types/stream-type.ts';
 import { dedupWindowFacts, type DedupWindowFacts } from './dedup-window-facts.ts';
 import { warnOnShortDedupWindow } from './dedup-window-check.ts';
-import { EndpointClient } from './endpoint-client.ts';
+import { EndpointClient, unsetPasswordWarning } from './endpoint-client.ts';
 import { endpointRefusal, type EndpointFailure } from './endpoint-failure.ts';
 import { readEndpointMetadata, serverDedupSettings, type EndpointMetadata } from './endpoint-metadata.ts';
 import { endpointOf, type Endpoint } from './endpoint.ts';
@@ -59,6 +59,8 @@ export class WriteSession {
     const tls = loadTlsSettings(parameters);
     const slots = targetSlotsOf(parameters);
     const endpoints = [...slots].flatMap(([slot, hosts]) => hosts.map((host) => ({ slot, endpoint: endpointOf(host, parameters.port, options.resolveEndpoint) })));
+    const unsetPassword = unsetPasswordWarning(parameters, options.env);
+    if (unsetPassword !== undefined) options.log.warn({ password_env_var: parameters.password_env_var }, unsetPassword);
     const clients = createClients(options, tls, endpoints, options.dynamic.write_timeout);
     try {
       const metadata = await readAll(endpoints, clients, parameters.database, parameters.table);

@@ -7,7 +7,7 @@ const token = '1-4-17:a' as DedupToken;
 
 describe('insertSettingsFor', () => {
   it.each([SINK_CLASSES.ClickHouseBatchingSink, SINK_CLASSES.ShardedClickHouseBatchingSink])('$name: token always, async dedup with async_insert', (sinkClass) => {
-    expect(insertSettingsFor(sinkClass, { async_insert: false }, token)).toEqual({ insert_deduplication_token: token });
+    expect(insertSettingsFor(sinkClass, { async_insert: false }, token)).toEqual({ insert_deduplication_token: token, async_insert: 0 });
     expect(insertSettingsFor(sinkClass, { async_insert: true }, token)).toEqual({
       insert_deduplication_token: token,
       async_insert: 1,
@@ -17,7 +17,7 @@ describe('insertSettingsFor', () => {
   });
 
   it.each([SINK_CLASSES.AtLeastOnceClickHouseSink, SINK_CLASSES.AtMostOnceClickHouseSink])('$name: no token, no async dedup', (sinkClass) => {
-    expect(insertSettingsFor(sinkClass, { async_insert: false }, undefined)).toEqual({});
+    expect(insertSettingsFor(sinkClass, { async_insert: false }, undefined)).toEqual({ async_insert: 0 });
     expect(insertSettingsFor(sinkClass, { async_insert: true }, undefined)).toEqual({ async_insert: 1, wait_for_async_insert: 1 });
   });
 

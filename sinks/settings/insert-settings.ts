@@ -10,8 +10,12 @@ import type { SinkClassDescriptor } from '../sink-classes.ts';
  * - `async_insert = true`: every class sends `async_insert=1` and `wait_for_async_insert=1`
  *   (so an insert error is known before the outbox moves on); the exactly-once classes add
  *   `async_insert_deduplicate=1`, without which async inserts are not deduplicated;
- * - at-least-once and at-most-once send neither a token nor `async_insert_deduplicate`.
- * Nothing else is set, so the server's and the user profile's defaults stay in force.
+ * - at-least-once and at-most-once send neither a token nor `async_insert_deduplicate`;
+ * - `async_insert = false`: every class sends `async_insert=0`. The seed is silent here because
+ *   the server's default was 0 when it was written; on 26.x it is 1 (measured on 26.7), so an
+ *   INSERT that sent nothing would run asynchronously — and for the exactly-once classes without
+ *   `async_insert_deduplicate`, unprotected by its token.
+ * Nothing else is set, so the other defaults of the server and the user profile stay in force.
  */
 export function insertSettingsFor(
   sinkClass: Pick<SinkClassDescriptor, 'name' | 'usesDedupToken'>,
@@ -26,8 +30,8 @@ export function insertSettingsFor(
   }
   const settings: ClickHouseSettings = {};
   if (token !== undefined) settings.insert_deduplication_token = token;
+  settings.async_insert = dynamic.async_insert ? 1 : 0;
   if (dynamic.async_insert) {
-    settings.async_insert = 1;
     settings.wait_for_async_insert = 1;
     if (sinkClass.usesDedupToken) settings.async_insert_deduplicate = 1;
   }

@@ -5,7 +5,7 @@ import { validateSinkSpec, type SpecValidationContext } from './validate-spec.ts
 
 /** Spec builders and assertions shared by the spec validation tests. */
 export type Json = Record<string, unknown>;
-export const context: SpecValidationContext = { registry: SinkRegistry.descriptorsOnly(), env: { CH_PASSWORD: 'secret' } };
+export const context: SpecValidationContext = { registry: SinkRegistry.descriptorsOnly() };
 
 export const batching = (parameters: Json = {}, rest: Json = {}): Json => ({
   sink_class_name: 'NYT::NFlow::TClickHouseBatchingSink',

@@ -32,7 +32,6 @@ export type SpecRule =
   | 'host-selection-policy'
   | 'user-empty'
   | 'password-env-name'
-  | 'password-env-unset'
   | 'database-empty'
   | 'table-required'
   | 'codec'

@@ -11,6 +11,24 @@ export interface HostValidation {
   readonly shardingKeyColumns: readonly string[];
 }
 
+/** The seed's declared defaults of the host forms: a form spelled with one of them is not set. */
+function isDeclaredDefault(value: unknown): boolean {
+  if (value === '') return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return isJsonObject(value) && Object.keys(value).length === 0;
+}
+
+/**
+ * The host forms the spec sets. As in the seed, a form spelled with its declared default
+ * (`"host": ""`, `"hosts": []`, `"shard_hosts": {}`) is unset, so it may stand beside the real
+ * one; alone, it is read anyway so its own rule says what is missing.
+ */
+function setHostForms(reader: ObjectReader): HostForm[] {
+  const mentioned = HOST_FORMS.filter((form) => reader.has(form));
+  const set = mentioned.filter((form) => !isDeclaredDefault(reader.raw(form)));
+  return set.length === 0 && mentioned.length === 1 ? mentioned : set;
+}
+
 /**
  * The host-form rules: exactly one of `host`, `hosts`, `shard_hosts`; each well formed; the form
  * allowed by the class; `sharding_key_columns` only with `shard_hosts`.
@@ -18,7 +36,7 @@ export interface HostValidation {
 export function validateHostForms(reader: ObjectReader, sinkClass: SinkClassDescriptor | undefined): HostValidation {
   const { problems } = reader;
   const problemsBefore = problems.list.length;
-  const present = HOST_FORMS.filter((form) => reader.has(form));
+  const present = setHostForms(reader);
   if (present.length !== 1) {
     const found = present.length === 0 ? 'none is set' : `${present.join(' and ')} are all set`;
     problems.add('host-form-exactly-one', reader.path, `exactly one of host, hosts, shard_hosts must be set, but ${found}`);

@@ -60,6 +60,7 @@ describe('validateSinkSpec: refusals, one rule at a time', () => {
   it('host-form-exactly-one', () => {
     expectRefused(batching({ host: undefined }), 'host-form-exactly-one', 'parameters', /none is set/);
     expectRefused(ofClass('AtLeastOnceClickHouseSink', { hosts: ['h1', 'h2'] }), 'host-form-exactly-one', 'parameters', /host and hosts are all set/);
+    expectRefused(batching({ host: '', hosts: [] }), 'host-form-exactly-one', 'parameters', /none is set/);
   });
   it('host-form-class: batching takes host/hosts, sharded takes shard_hosts', () => {
     expectRefused(batching({ host: undefined, shard_hosts: { a: ['h'] } }), 'host-form-class', 'parameters.shard_hosts', /TShardedClickHouseBatchingSink/);
@@ -77,6 +78,11 @@ describe('validateSinkSpec: refusals, one rule at a time', () => {
     expect(problemsOf(batching({ host: '::1' }))).toEqual([]);
   });
   it('hosts-single-element', () => expectRefused(batching({ host: undefined, hosts: ['ch-1'] }), 'hosts-single-element', 'parameters.hosts', /use "host": "ch-1"/));
+  it('a host form spelled with its declared default is unset, as in the seed, beside the real one', () => {
+    expect(problemsOf(batching({ hosts: [], shard_hosts: {} }))).toEqual([]);
+    expect(problemsOf(sharded({ host: '', hosts: [] }))).toEqual([]);
+    expect(problemsOf(ofClass('AtLeastOnceClickHouseSink', { host: '', hosts: ['h1', 'h2'] }))).toEqual([]);
+  });
   it('hosts-empty', () => expectRefused(batching({ host: undefined, hosts: [] }), 'hosts-empty', 'parameters.hosts'));
   it('hosts-duplicate', () => {
     expectRefused(batching({ host: undefined, hosts: ['h1', 'h1'] }), 'hosts-duplicate', 'parameters.hosts', /'h1' is listed more than once/);
@@ -105,7 +111,7 @@ describe('validateSinkSpec: refusals, one rule at a time', () => {
   it('host-selection-policy', () => expectRefused(batching({ host_selection_policy: 'random' }), 'host-selection-policy', 'parameters.host_selection_policy', /'ordered_round_robin', 'random_start'/));
   it('user-empty', () => expectRefused(batching({ user: '' }), 'user-empty', 'parameters.user'));
   it('password-env-name', () => expectRefused(batching({ password_env_var: '1PASS' }), 'password-env-name', 'parameters.password_env_var'));
-  it('password-env-unset', () => expectRefused(batching({ password_env_var: 'CH_SECRET' }), 'password-env-unset', 'parameters.password_env_var', /'CH_SECRET', which is not set/));
+  it('an unset password_env_var is no refusal: as the seed\'s GetEnv, it means no password', () => expect(problemsOf(batching({ password_env_var: 'CH_SECRET' }))).toEqual([]));
   it('database-empty', () => expectRefused(batching({ database: '' }), 'database-empty', 'parameters.database'));
   it('table-required', () => {
     expectRefused(withoutKey(batching(), 'parameters', 'table'), 'table-required', 'parameters.table');

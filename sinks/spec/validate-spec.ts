@@ -13,8 +13,6 @@ import { readStaticParameters } from './validate-static.ts';
 export interface SpecValidationContext {
   /** The classes this binary knows; a spec naming another class is refused. */
   readonly registry: SinkRegistry<unknown>;
-  /** The environment the sink process will run with (for `password_env_var`). */
-  readonly env: Readonly<Record<string, string | undefined>>;
 }
 
 export type SpecValidation = { readonly ok: true; readonly spec: SinkSpec } | { readonly ok: false; readonly problems: readonly SinkSpecProblem[] };
@@ -47,7 +45,7 @@ export function validateSinkSpec(raw: unknown, context: SpecValidationContext): 
 
   const staticReader = new ObjectReader(staticSource, 'parameters', problems);
   const hosts = validateHostForms(staticReader, sinkClass);
-  const parameters = readStaticParameters(staticReader, sinkClass, hosts, context.env);
+  const parameters = readStaticParameters(staticReader, sinkClass, hosts);
   const dynamicParameters = readDynamicParameters(new ObjectReader(dynamicSource, 'dynamic_parameters', problems), sinkClass);
 
   if (problems.list.length > 0 || className === undefined || parameters === undefined) return { ok: false, problems: problems.list };

@@ -10,7 +10,6 @@ export function readStaticParameters(
   reader: ObjectReader,
   sinkClass: SinkClassDescriptor | undefined,
   hosts: HostValidation,
-  env: Readonly<Record<string, string | undefined>>,
 ): StaticParameters | undefined {
   const { problems } = reader;
   const port = reader.integer('port', DEFAULTS.port, { min: 1, max: 65_535, rule: 'port-range' });
@@ -21,16 +20,9 @@ export function readStaticParameters(
   if (user === '') problems.add('user-empty', reader.pathOf('user'), 'must not be empty; omit it to connect as default');
 
   const password_env_var = reader.string('password_env_var', DEFAULTS.password_env_var);
-  if (password_env_var !== '') {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(password_env_var)) {
-      problems.add('password-env-name', reader.pathOf('password_env_var'), `${show(password_env_var)} is not an environment variable name (letters, digits, '_', not starting with a digit)`);
-    } else if (env[password_env_var] === undefined) {
-      problems.add(
-        'password-env-unset',
-        reader.pathOf('password_env_var'),
-        `names the environment variable '${password_env_var}', which is not set; set it in the sink's environment, or use "" to connect without a password`,
-      );
-    }
+  // An unset variable is no refusal: the seed's GetEnv gives "" (no password); the session warns.
+  if (password_env_var !== '' && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(password_env_var)) {
+    problems.add('password-env-name', reader.pathOf('password_env_var'), `${show(password_env_var)} is not an environment variable name (letters, digits, '_', not starting with a digit)`);
   }
 
   const database = reader.string('database', DEFAULTS.database);

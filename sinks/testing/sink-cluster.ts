@@ -41,7 +41,7 @@ export class SinkTestCluster {
   }
 
   spec(raw: { sink_class_name: string; parameters: Record<string, unknown>; dynamic_parameters?: Record<string, unknown> }, database: string): SinkSpec {
-    return parseSinkSpec({ name: 'it', ...raw, parameters: { port: NOMINAL_PORT, database, ...raw.parameters } }, { registry: SINK_IMPLEMENTATIONS, env: {} });
+    return parseSinkSpec({ name: 'it', ...raw, parameters: { port: NOMINAL_PORT, database, ...raw.parameters } }, { registry: SINK_IMPLEMENTATIONS });
   }
 
   context(streamSchema: readonly StreamColumn[], partition = 0): SinkContext & { observer: RecordingObserver; records: Record<string, unknown>[] } {

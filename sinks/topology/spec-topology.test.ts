@@ -5,7 +5,7 @@ import { checkTopologyGuard, UNSHARDED_TARGET, type TargetSlot } from './topolog
 import { currentFingerprints, targetSlotsOf, type SlotMetadata } from './spec-topology.ts';
 import type { BatchToken } from '../domain/batch-token.ts';
 
-const context = { registry: SinkRegistry.descriptorsOnly(), env: {} };
+const context = { registry: SinkRegistry.descriptorsOnly() };
 const unshardedSpec = (parameters: Record<string, unknown>) =>
   parseSinkSpec({ sink_class_name: 'ClickHouseBatchingSink', name: 's', parameters: { table: 'events', ...parameters } }, context).parameters;
 const shardedSpec = (shard_hosts: Record<string, string[]>, sharding_key_columns: string[] = []) =>

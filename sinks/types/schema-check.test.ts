@@ -80,12 +80,15 @@ describe('checkStreamAgainstTable', () => {
     expect(problemsOf([{ name: 'c', type: 'string' }], [column('c', 'String'), column('u', 'UUID'), column('a', 'Array(String)')])).toEqual([]);
   });
 
-  it('refuses writes to MATERIALIZED and ALIAS columns', () => {
-    const problems = problemsOf([...stream, { name: 'day', type: 'date' }, { name: 'label', type: 'string' }]);
-    expect(problems).toEqual([
-      "column 'day' is MATERIALIZED (computed by ClickHouse); the stream must not write it",
-      "column 'label' is ALIAS (computed by ClickHouse); the stream must not write it",
-    ]);
+  it('skips MATERIALIZED and ALIAS columns the stream produces, as the seed does, with a note for each', () => {
+    const plan = checkStreamAgainstTable([...stream, { name: 'day', type: 'date' }, { name: 'label', type: 'string' }], table);
+    expect(plan.sent.map((column) => column.name)).not.toContain('day');
+    expect(plan.sent.map((column) => column.name)).not.toContain('label');
+    expect(plan.skipped).toEqual(['day', 'label']);
+    expect(plan.notes).toEqual(expect.arrayContaining([
+      "column 'day' is MATERIALIZED (computed by ClickHouse): the stream's values for it are not sent",
+      "column 'label' is ALIAS (computed by ClickHouse): the stream's values for it are not sent",
+    ]));
   });
 
   it('refuses stream columns missing from the table, duplicates, bad stream types and unproduced sharding keys, all at once', () => {

@@ -90,8 +90,9 @@ export function checkStreamAgainstTable(
     const streamType = streamTypes.get(column.name);
     const computed = column.default_kind === 'MATERIALIZED' || column.default_kind === 'ALIAS';
     if (computed) {
+      // The seed skips them: ClickHouse computes the value, so the stream's is not sent.
       skipped.push(column.name);
-      if (streamType) problems.push(`column '${column.name}' is ${column.default_kind} (computed by ClickHouse); the stream must not write it`);
+      if (streamType) notes.push(`column '${column.name}' is ${column.default_kind} (computed by ClickHouse): the stream's values for it are not sent`);
       continue;
     }
     if (!streamType) {
