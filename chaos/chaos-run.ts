@@ -59,13 +59,16 @@ function keepClusterLogs(cluster: StartedCluster, target: string): void {
     const errorLog = join(nodes, node, 'log', 'clickhouse.err.log');
     if (existsSync(errorLog)) copyFileSync(errorLog, join(target, `${node}.clickhouse.err.log`));
   }
-  for (const file of ['toxiproxy.log']) if (existsSync(join(dir, file))) copyFileSync(join(dir, file), join(target, file));
+  for (const file of ['toxiproxy.log'])
+    if (existsSync(join(dir, file))) copyFileSync(join(dir, file), join(target, file));
 }
 
 /** Concatenates every run's history into the report's `history.jsonl`, each event tagged with its run. */
 function collectHistories(runDir: string): TaggedEvent[] {
   const events: TaggedEvent[] = [];
-  for (const scenarioDir of readdirSync(runDir, { withFileTypes: true }).filter((entry) => entry.isDirectory() && entry.name.includes('__'))) {
+  for (const scenarioDir of readdirSync(runDir, { withFileTypes: true }).filter(
+    (entry) => entry.isDirectory() && entry.name.includes('__'),
+  )) {
     for (const run of readdirSync(join(runDir, scenarioDir.name))) {
       const file = join(runDir, scenarioDir.name, run, 'history.jsonl');
       if (!existsSync(file)) continue;
@@ -91,28 +94,49 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
   const cluster =
     options.backend === 'external'
       ? await attachExternalCluster(options.clusterFile ?? '', options.log)
-      : await startCluster(options.backend, { topology: { shards: 2, replicas: 2, keepers: 1 }, seed: options.seed, logger: options.log });
+      : await startCluster(options.backend, {
+          topology: { shards: 2, replicas: 2, keepers: 1 },
+          seed: options.seed,
+          logger: options.log,
+        });
   const clusterStartMs = Date.now() - clusterStart;
-  options.progress(`cluster ${options.backend === 'external' ? 'attached' : 'up'} in ${(clusterStartMs / 1000).toFixed(1)} s (${options.backend}); reports in ${runDir}`);
+  options.progress(
+    `cluster ${options.backend === 'external' ? 'attached' : 'up'} in ${(clusterStartMs / 1000).toFixed(1)} s (${options.backend}); reports in ${runDir}`,
+  );
   const toxiproxy = new Toxiproxy(cluster.description.toxiproxy ?? '');
   const results = new Map<SinkClassName, ScenarioResult[]>();
   let clusterMemory: RunResult['clusterMemory'] = null;
   const pairs = slicePairs(
-    options.classes.flatMap((sinkClass) => options.scenarios.filter((scenario) => scenario.classes.includes(sinkClass)).map((scenario) => ({ sinkClass, scenario }))),
+    options.classes.flatMap((sinkClass) =>
+      options.scenarios
+        .filter((scenario) => scenario.classes.includes(sinkClass))
+        .map((scenario) => ({ sinkClass, scenario })),
+    ),
     options.slice,
   );
   // A slice reports the classes it ran; the whole matrix reports every selected class (one with nothing to run is inconclusive).
-  const reported = options.slice === undefined ? options.classes : options.classes.filter((sinkClass) => pairs.some((pair) => pair.sinkClass === sinkClass));
+  const reported =
+    options.slice === undefined
+      ? options.classes
+      : options.classes.filter((sinkClass) => pairs.some((pair) => pair.sinkClass === sinkClass));
   try {
     for (const [index, { sinkClass, scenario }] of pairs.entries()) {
       const dir = join(runDir, `${sinkClass}__${scenario.name}`);
       let result: ScenarioResult;
-      const lacking = (scenario.processActions ?? []).filter((action) => cluster.processActions !== undefined && !cluster.processActions.has(action));
+      const lacking = (scenario.processActions ?? []).filter(
+        (action) => cluster.processActions !== undefined && !cluster.processActions.has(action),
+      );
       if (options.signal?.aborted === true) {
         result = interruptedResult(scenario, sinkClass, options.seed, 'not started: the runner was interrupted');
       } else if (lacking.length > 0) {
         // Never run half-way: its faults would fail at the first kill or pause it draws.
-        result = unjudgedResult(scenario, sinkClass, options.seed, 'inconclusive', `not run: the cluster gives no way to ${lacking.join(' / ')} a member (process_commands in the cluster file)`);
+        result = unjudgedResult(
+          scenario,
+          sinkClass,
+          options.seed,
+          'inconclusive',
+          `not run: the cluster gives no way to ${lacking.join(' / ')} a member (process_commands in the cluster file)`,
+        );
       } else {
         const scenarioStarted = Date.now();
         try {
@@ -134,7 +158,12 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
           );
           result =
             outcome === undefined
-              ? interruptedResult(scenario, sinkClass, options.seed, `interrupted after ${((Date.now() - scenarioStarted) / 1000).toFixed(1)} s: ${String((options.signal?.reason as Error | undefined)?.message ?? 'aborted')}`)
+              ? interruptedResult(
+                  scenario,
+                  sinkClass,
+                  options.seed,
+                  `interrupted after ${((Date.now() - scenarioStarted) / 1000).toFixed(1)} s: ${String((options.signal?.reason as Error | undefined)?.message ?? 'aborted')}`,
+                )
               : scenarioResult(scenario, sinkClass, outcome, options.seed);
         } catch (error) {
           result = infraResult(scenario, sinkClass, options.seed, describeError(error));
@@ -142,7 +171,9 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
       }
       results.set(sinkClass, [...(results.get(sinkClass) ?? []), result]);
       const shrunk = result.shrinkRuns > 0 ? ` + ${result.shrinkRuns} shrink steps` : '';
-      options.progress(`[${index + 1}/${pairs.length}] ${sinkClass} / ${scenario.name}: ${result.verdict} (${result.runs} runs${shrunk}, ${(result.durationMs / 1000).toFixed(1)} s)${result.verdict === 'pass' || result.verdict === 'interrupted' ? '' : ` — ${result.replayCommand}`}`);
+      options.progress(
+        `[${index + 1}/${pairs.length}] ${sinkClass} / ${scenario.name}: ${result.verdict} (${result.runs} runs${shrunk}, ${(result.durationMs / 1000).toFixed(1)} s)${result.verdict === 'pass' || result.verdict === 'interrupted' ? '' : ` — ${result.replayCommand}`}`,
+      );
     }
   } finally {
     clusterMemory = (await cluster.memoryUsage().catch(() => undefined)) ?? null;
@@ -158,7 +189,11 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
   const classes = Object.fromEntries(
     reported.map((sinkClass) => [
       sinkClass,
-      aggregateClass(SINK_CLASSES[sinkClass].guarantee, results.get(sinkClass) ?? [], insertPerformance(timelines.filter((timeline) => timeline.sinkClass === sinkClass))),
+      aggregateClass(
+        SINK_CLASSES[sinkClass].guarantee,
+        results.get(sinkClass) ?? [],
+        insertPerformance(timelines.filter((timeline) => timeline.sinkClass === sinkClass)),
+      ),
     ]),
   );
   const run: RunResult = {
@@ -203,16 +238,32 @@ async function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined
   });
 }
 
-function infraResult(scenario: ScenarioDefinition, sinkClass: SinkClassName, seed: number, error: string): ScenarioResult {
+function infraResult(
+  scenario: ScenarioDefinition,
+  sinkClass: SinkClassName,
+  seed: number,
+  error: string,
+): ScenarioResult {
   return unjudgedResult(scenario, sinkClass, seed, 'infra-error', error);
 }
 
-function interruptedResult(scenario: ScenarioDefinition, sinkClass: SinkClassName, seed: number, note: string): ScenarioResult {
+function interruptedResult(
+  scenario: ScenarioDefinition,
+  sinkClass: SinkClassName,
+  seed: number,
+  note: string,
+): ScenarioResult {
   return unjudgedResult(scenario, sinkClass, seed, 'interrupted', note);
 }
 
 /** A scenario that produced no judged run: the harness failed, a signal stopped it, or the cluster cannot take its faults. */
-function unjudgedResult(scenario: ScenarioDefinition, sinkClass: SinkClassName, seed: number, verdict: 'infra-error' | 'interrupted' | 'inconclusive', note: string): ScenarioResult {
+function unjudgedResult(
+  scenario: ScenarioDefinition,
+  sinkClass: SinkClassName,
+  seed: number,
+  verdict: 'infra-error' | 'interrupted' | 'inconclusive',
+  note: string,
+): ScenarioResult {
   return {
     name: scenario.name,
     sinkClass,

@@ -17,9 +17,16 @@ interface Job {
   readonly strategy?: { readonly matrix?: { readonly shard?: readonly number[] } };
 }
 
-const workflow = parse(readFileSync(join(PROJECT_ROOT, '.github', 'workflows', 'chaos.yml'), 'utf8')) as { on: Record<string, unknown>; jobs: Record<string, Job> };
-const scripts = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-const runs = Object.values(workflow.jobs).flatMap((job) => job.steps.flatMap((step) => (step.run === undefined ? [] : [step.run])));
+const workflow = parse(readFileSync(join(PROJECT_ROOT, '.github', 'workflows', 'chaos.yml'), 'utf8')) as {
+  on: Record<string, unknown>;
+  jobs: Record<string, Job>;
+};
+const scripts = (
+  JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+).scripts;
+const runs = Object.values(workflow.jobs).flatMap((job) =>
+  job.steps.flatMap((step) => (step.run === undefined ? [] : [step.run])),
+);
 
 describe('the GitHub Actions workflow', () => {
   it('runs on pull requests and nightly', () => {

@@ -6,7 +6,10 @@ describe('parseSelection', () => {
 
   it('keeps, without --sink, only the classes a selected scenario covers', () => {
     expect(parseSelection({ ...base, scenario: 'at-most-once-queue' }).classes).toEqual(['AtMostOnceClickHouseSink']);
-    expect(parseSelection({ ...base, scenario: 'topology-guard' }).classes).toEqual(['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink']);
+    expect(parseSelection({ ...base, scenario: 'topology-guard' }).classes).toEqual([
+      'ClickHouseBatchingSink',
+      'ShardedClickHouseBatchingSink',
+    ]);
     expect(parseSelection(base).classes).toHaveLength(4);
   });
 
@@ -24,6 +27,9 @@ describe('parseSelection', () => {
 
 describe('parseClasses', () => {
   it('accepts the C++ spellings', () => {
-    expect(parseClasses('NYT::NFlow::TClickHouseBatchingSink, TAtMostOnceClickHouseSink')).toEqual(['ClickHouseBatchingSink', 'AtMostOnceClickHouseSink']);
+    expect(parseClasses('NYT::NFlow::TClickHouseBatchingSink, TAtMostOnceClickHouseSink')).toEqual([
+      'ClickHouseBatchingSink',
+      'AtMostOnceClickHouseSink',
+    ]);
   });
 });

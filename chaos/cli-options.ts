@@ -34,15 +34,20 @@ export interface Selection {
 export function parseClasses(value: string | undefined): SinkClassName[] {
   if (value === undefined) return [...SINK_CLASS_NAMES];
   return value.split(',').map((raw) => {
-    const name = raw.trim().replace(/^NYT::NFlow::/, '').replace(/^T(?=[A-Z])/, '');
+    const name = raw
+      .trim()
+      .replace(/^NYT::NFlow::/, '')
+      .replace(/^T(?=[A-Z])/, '');
     const found = SINK_CLASS_NAMES.find((candidate) => candidate === name);
-    if (found === undefined) throw new HarnessError('CLI_USAGE', `unknown sink class '${raw}'; choose from ${SINK_CLASS_NAMES.join(', ')}`);
+    if (found === undefined)
+      throw new HarnessError('CLI_USAGE', `unknown sink class '${raw}'; choose from ${SINK_CLASS_NAMES.join(', ')}`);
     return found;
   });
 }
 
 export function parseProfile(value: string): Profile {
-  if (value !== 'ci' && value !== 'full') throw new HarnessError('CLI_USAGE', `--profile must be ci or full, got '${value}'`);
+  if (value !== 'ci' && value !== 'full')
+    throw new HarnessError('CLI_USAGE', `--profile must be ci or full, got '${value}'`);
   return value;
 }
 
@@ -52,16 +57,31 @@ export function parseProfile(value: string): Profile {
  * only report `inconclusive`); a class named with `--sink` that no selected scenario covers is
  * an error.
  */
-export function parseSelection(values: { backend: string; cluster?: string | undefined; seed?: string | undefined; sink?: string | undefined; scenario?: string | undefined; 'server-dedup'?: string | undefined }): Selection {
+export function parseSelection(values: {
+  backend: string;
+  cluster?: string | undefined;
+  seed?: string | undefined;
+  sink?: string | undefined;
+  scenario?: string | undefined;
+  'server-dedup'?: string | undefined;
+}): Selection {
   const serverDedup = values['server-dedup'] ?? 'alternate';
-  if (!SERVER_DEDUP_MODES.includes(serverDedup as ServerDedupMode)) throw new HarnessError('CLI_USAGE', `--server-dedup must be ${SERVER_DEDUP_MODES.join(', ')}, got '${serverDedup}'`);
-  if (values.seed !== undefined && !/^-?\d+$/.test(values.seed)) throw new HarnessError('CLI_USAGE', `--seed takes an integer, got '${values.seed}'`);
+  if (!SERVER_DEDUP_MODES.includes(serverDedup as ServerDedupMode))
+    throw new HarnessError(
+      'CLI_USAGE',
+      `--server-dedup must be ${SERVER_DEDUP_MODES.join(', ')}, got '${serverDedup}'`,
+    );
+  if (values.seed !== undefined && !/^-?\d+$/.test(values.seed))
+    throw new HarnessError('CLI_USAGE', `--seed takes an integer, got '${values.seed}'`);
   const scenarios = findScenarios(values.scenario?.split(',').map((name) => name.trim()));
   const covered = (sinkClass: SinkClassName) => scenarios.some((scenario) => scenario.classes.includes(sinkClass));
   const named = parseClasses(values.sink);
   const uncovered = named.filter((sinkClass) => !covered(sinkClass));
   if (values.sink !== undefined && uncovered.length > 0) {
-    throw new HarnessError('CLI_USAGE', `no selected scenario covers ${uncovered.join(', ')}: ${scenarios.map((scenario) => `${scenario.name} covers ${scenario.classes.join(', ')}`).join('; ')}`);
+    throw new HarnessError(
+      'CLI_USAGE',
+      `no selected scenario covers ${uncovered.join(', ')}: ${scenarios.map((scenario) => `${scenario.name} covers ${scenario.classes.join(', ')}`).join('; ')}`,
+    );
   }
   return {
     seed: values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed),
@@ -75,10 +95,18 @@ export function parseSelection(values: { backend: string; cluster?: string | und
 /** `--backend external` attaches to the cluster `--cluster FILE` describes; every other backend starts its own. */
 function parseTarget(backend: string, cluster: string | undefined): { backend: ChaosBackend; clusterFile?: string } {
   if (backend !== 'external') {
-    if (cluster !== undefined) throw new HarnessError('CLI_USAGE', `--cluster describes a cluster to attach to: it goes with --backend external, not ${backend}`);
+    if (cluster !== undefined)
+      throw new HarnessError(
+        'CLI_USAGE',
+        `--cluster describes a cluster to attach to: it goes with --backend external, not ${backend}`,
+      );
     return { backend: parseBackend(backend) };
   }
-  if (cluster === undefined) throw new HarnessError('CLI_USAGE', '--backend external needs --cluster FILE: the JSON `npm run cluster -- up` prints, with process_commands for the process faults');
+  if (cluster === undefined)
+    throw new HarnessError(
+      'CLI_USAGE',
+      '--backend external needs --cluster FILE: the JSON `npm run cluster -- up` prints, with process_commands for the process faults',
+    );
   if (!existsSync(cluster)) throw new HarnessError('CLI_USAGE', `--cluster ${cluster}: no such file`);
   readClusterFile(cluster);
   return { backend: 'external', clusterFile: resolve(cluster) };

@@ -17,10 +17,17 @@ describe.each([
 ])('npm run %s on bad input', (_name, script) => {
   const reportDir = mkdtempSync(join(tmpdir(), 'chaos-cli-'));
   afterAll(() => rmSync(reportDir, { recursive: true, force: true }));
-  const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', script, '--report-dir', reportDir, ...args], { encoding: 'utf8', timeout: 30_000 });
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, ['--import', 'tsx', script, '--report-dir', reportDir, ...args], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
 
   it.each([
-    [['--sink', 'Nope'], "unknown sink class 'Nope'; choose from ClickHouseBatchingSink, ShardedClickHouseBatchingSink"],
+    [
+      ['--sink', 'Nope'],
+      "unknown sink class 'Nope'; choose from ClickHouseBatchingSink, ShardedClickHouseBatchingSink",
+    ],
     [['--scenario', 'nope'], "unknown scenario 'nope'; the catalogue has unknown-outcome"],
     [['--profile', 'nightly'], "--profile must be ci or full, got 'nightly'"],
     [['--seed', '1.5'], "--seed takes an integer, got '1.5'"],
@@ -40,9 +47,15 @@ describe('npm run soak on bad input', () => {
   it('refuses a duration it cannot read, before creating anything', () => {
     const reportDir = mkdtempSync(join(tmpdir(), 'soak-cli-'));
     try {
-      const result = spawnSync(process.execPath, ['--import', 'tsx', SOAK, '--report-dir', reportDir, '--duration', '1x'], { encoding: 'utf8', timeout: 30_000 });
+      const result = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', SOAK, '--report-dir', reportDir, '--duration', '1x'],
+        { encoding: 'utf8', timeout: 30_000 },
+      );
       expect(result.status).toBe(2);
-      expect(result.stderr.trim()).toBe("soak: --duration takes a number with s, m or h (e.g. 1h), got '1x' [CLI_USAGE]");
+      expect(result.stderr.trim()).toBe(
+        "soak: --duration takes a number with s, m or h (e.g. 1h), got '1x' [CLI_USAGE]",
+      );
       expect(readdirSync(reportDir)).toEqual([]);
     } finally {
       rmSync(reportDir, { recursive: true, force: true });
@@ -58,7 +71,10 @@ describe.each([
   it(`${args.join(' ')} exits 2 with one line, starting nothing`, () => {
     const reportDir = mkdtempSync(join(tmpdir(), 'chaos-cli-'));
     try {
-      const result = spawnSync(process.execPath, ['--import', 'tsx', script, '--report-dir', reportDir, ...args], { encoding: 'utf8', timeout: 30_000 });
+      const result = spawnSync(process.execPath, ['--import', 'tsx', script, '--report-dir', reportDir, ...args], {
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
       expect(result.status).toBe(2);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stderr).toContain(message);

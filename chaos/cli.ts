@@ -33,33 +33,46 @@ async function main(argv: string[]): Promise<number> {
   }
   const profile = parseProfile(values.profile);
   // A path names a case of one seed's generation: without its seed it would replay nothing.
-  if (values.path !== undefined && values.seed === undefined) throw new HarnessError('CLI_USAGE', '--path replays a case of a given seed: give --seed with it (the replay line in report.md has both)');
+  if (values.path !== undefined && values.seed === undefined)
+    throw new HarnessError(
+      'CLI_USAGE',
+      '--path replays a case of a given seed: give --seed with it (the replay line in report.md has both)',
+    );
   const { seed, backend, clusterFile, classes, scenarios, serverDedup } = parseSelection(values);
   // Slices of one CI matrix must share a seed, or their union would be no one run's matrix.
-  if (values.shard !== undefined && values.seed === undefined) throw new HarnessError('CLI_USAGE', '--shard runs one slice of a matrix the other slices share: give every slice the same --seed');
+  if (values.shard !== undefined && values.seed === undefined)
+    throw new HarnessError(
+      'CLI_USAGE',
+      '--shard runs one slice of a matrix the other slices share: give every slice the same --seed',
+    );
   const slice = values.shard === undefined ? undefined : parseSlice(values.shard);
   const reportDir = prepareWritableDir(values['report-dir'], '--report-dir');
   const interrupt = installInterrupt({ name: 'chaos' });
   const log = fileLogger(join(reportDir, 'chaos-runner.log'), 'chaos');
   const progress = (line: string) => process.stderr.write(`chaos: ${line}\n`);
-  progress(`profile ${profile}, seed ${seed}${values.path ? `, path ${values.path}` : ''}${values.shard ? `, slice ${values.shard}` : ''}`);
-  const run = await interrupt.guard(runChaos({
-    profile,
-    backend,
-    clusterFile,
-    seed,
-    path: values.path,
-    classes,
-    scenarios,
-    reportDir,
-    keepCluster: values['keep-cluster'],
-    serverDedup,
-    log,
-    progress,
-    signal: interrupt.signal,
-    ...(slice === undefined ? {} : { slice }),
-  }));
-  for (const [name, result] of Object.entries(run.classes)) progress(`${name} (${result.guarantee}): ${result.verdict}`);
+  progress(
+    `profile ${profile}, seed ${seed}${values.path ? `, path ${values.path}` : ''}${values.shard ? `, slice ${values.shard}` : ''}`,
+  );
+  const run = await interrupt.guard(
+    runChaos({
+      profile,
+      backend,
+      clusterFile,
+      seed,
+      path: values.path,
+      classes,
+      scenarios,
+      reportDir,
+      keepCluster: values['keep-cluster'],
+      serverDedup,
+      log,
+      progress,
+      signal: interrupt.signal,
+      ...(slice === undefined ? {} : { slice }),
+    }),
+  );
+  for (const [name, result] of Object.entries(run.classes))
+    progress(`${name} (${result.guarantee}): ${result.verdict}`);
   progress(`verdict: ${run.verdict} — ${join(reportDir, run.runId, 'report.md')}`);
   return interrupt.settle(run.verdict === 'pass' ? 0 : 1);
 }

@@ -31,7 +31,9 @@ function backEdges(root: string): string[] {
       const own = relative(root, file);
       if (EXEMPT.some((pattern) => pattern.test(own))) continue;
       const text = readFileSync(file, 'utf8');
-      for (const match of text.matchAll(/\bfrom\s+['"](\.{1,2}\/[^'"]+)['"]|\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g)) {
+      for (const match of text.matchAll(
+        /\bfrom\s+['"](\.{1,2}\/[^'"]+)['"]|\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g,
+      )) {
         const target = relative(root, resolve(dirname(file), match[1] ?? match[2] ?? ''));
         const top = target.split('/')[0] ?? '';
         if (top in ALLOWED && !(ALLOWED[folder] ?? []).includes(top)) edges.push(`${own} -> ${target}`);

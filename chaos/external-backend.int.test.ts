@@ -30,18 +30,41 @@ afterAll(async () => {
 
 function clusterFile(name: string, withCommands: boolean): string {
   const cli = `CHAOS_STATE_DIR=${stateDir} ${process.execPath} --import tsx ${resolve(PROJECT_ROOT, 'harness/cli/cluster-cli.ts')}`;
-  const commands = Object.fromEntries(['kill', 'pause', 'resume', 'start', 'status'].map((action) => [action, `cd ${PROJECT_ROOT} && ${cli} member ${action} {member} --dir ${description.dir}`]));
+  const commands = Object.fromEntries(
+    ['kill', 'pause', 'resume', 'start', 'status'].map((action) => [
+      action,
+      `cd ${PROJECT_ROOT} && ${cli} member ${action} {member} --dir ${description.dir}`,
+    ]),
+  );
   const file = join(work, name);
   writeFileSync(file, JSON.stringify({ ...description, ...(withCommands ? { process_commands: commands } : {}) }));
   return file;
 }
 
-const chaos = (args: string[]) => runTs('chaos/cli.ts', ['--backend', 'external', '--seed', '11', '--sink', 'AtLeastOnceClickHouseSink', '--report-dir', join(work, 'reports'), ...args], env, 600_000);
+const chaos = (args: string[]) =>
+  runTs(
+    'chaos/cli.ts',
+    [
+      '--backend',
+      'external',
+      '--seed',
+      '11',
+      '--sink',
+      'AtLeastOnceClickHouseSink',
+      '--report-dir',
+      join(work, 'reports'),
+      ...args,
+    ],
+    env,
+    600_000,
+  );
 
 async function databases(): Promise<string[]> {
   const client = harnessClient(description.shards[0]?.replicas[0]?.direct_http ?? '');
   try {
-    return (await queryRows<{ name: string }>(client, "SELECT name FROM system.databases WHERE name LIKE 'chaos%'")).map((row) => row.name);
+    return (
+      await queryRows<{ name: string }>(client, "SELECT name FROM system.databases WHERE name LIKE 'chaos%'")
+    ).map((row) => row.name);
   } finally {
     await client.close();
   }
@@ -49,35 +72,57 @@ async function databases(): Promise<string[]> {
 
 describe('--backend external --cluster FILE', { timeout: 600_000 }, () => {
   it('runs scenarios with process faults through the file’s commands, and leaves the cluster running with none of its databases', async () => {
-    const run = await chaos(['--cluster', clusterFile('with-commands.json', true), '--scenario', 'unknown-outcome,replica-faults']);
+    const run = await chaos([
+      '--cluster',
+      clusterFile('with-commands.json', true),
+      '--scenario',
+      'unknown-outcome,replica-faults',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/cluster attached in/);
     expect(run.stderr).toMatch(/replica-faults: pass/);
     expect(await databases()).toEqual([]);
     const status = await runTs('harness/cli/cluster-cli.ts', ['status', '--dir', description.dir], env);
-    expect(Object.values((JSON.parse(status.stdout) as { members: Record<string, string> }).members).every((state) => state === 'running')).toBe(true);
+    expect(
+      Object.values((JSON.parse(status.stdout) as { members: Record<string, string> }).members).every(
+        (state) => state === 'running',
+      ),
+    ).toBe(true);
   });
 
   it('does not run a scenario whose process faults the file gives no command for, and says why', async () => {
-    const run = await chaos(['--cluster', clusterFile('no-commands.json', false), '--scenario', 'unknown-outcome,replica-faults']);
+    const run = await chaos([
+      '--cluster',
+      clusterFile('no-commands.json', false),
+      '--scenario',
+      'unknown-outcome,replica-faults',
+    ]);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/unknown-outcome: pass/);
     expect(run.stderr).toMatch(/replica-faults: inconclusive \(0 runs/);
     const latest = join(work, 'reports', 'latest', 'summary.json');
     expect(existsSync(latest)).toBe(true);
-    const summary = JSON.parse(readFileSync(latest, 'utf8')) as { classes: Record<string, { scenarios: Array<{ name: string; notes: string[] }> }> };
-    const notes = summary.classes.AtLeastOnceClickHouseSink?.scenarios.find((scenario) => scenario.name === 'replica-faults')?.notes ?? [];
+    const summary = JSON.parse(readFileSync(latest, 'utf8')) as {
+      classes: Record<string, { scenarios: Array<{ name: string; notes: string[] }> }>;
+    };
+    const notes =
+      summary.classes.AtLeastOnceClickHouseSink?.scenarios.find((scenario) => scenario.name === 'replica-faults')
+        ?.notes ?? [];
     expect(notes.join(' ')).toMatch(/not run: the cluster gives no way to kill \/ start \/ pause \/ resume a member/);
   });
 
   it('refuses a file whose Toxiproxy lacks a proxy it names, before running anything', async () => {
     const file = join(work, 'missing-proxy.json');
     const [first, ...others] = description.shards;
-    const renamed = { ...first, replicas: first?.replicas.map((replica, i) => (i === 0 ? { ...replica, proxies: { ...replica.proxies, client: 'no_such_proxy' } } : replica)) };
+    const renamed = {
+      ...first,
+      replicas: first?.replicas.map((replica, i) =>
+        i === 0 ? { ...replica, proxies: { ...replica.proxies, client: 'no_such_proxy' } } : replica,
+      ),
+    };
     writeFileSync(file, JSON.stringify({ ...description, shards: [renamed, ...others] }));
     const run = await chaos(['--cluster', file, '--scenario', 'unknown-outcome']);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/has no proxy no_such_proxy/);
   });
 });
-

@@ -78,13 +78,27 @@ describe.each([
   it('stops within 10 s, records the run as interrupted, writes the report and leaves no process, port or cluster directory', async () => {
     const runReports = join(reportDir, signal);
     // The full profile's several runs keep the scenario in flight when the signal comes.
-    const run = startChaos(['--profile', 'full', '--seed', '7', '--sink', 'AtLeastOnceClickHouseSink', '--scenario', 'unknown-outcome', '--report-dir', runReports]);
+    const run = startChaos([
+      '--profile',
+      'full',
+      '--seed',
+      '7',
+      '--sink',
+      'AtLeastOnceClickHouseSink',
+      '--scenario',
+      'unknown-outcome',
+      '--report-dir',
+      runReports,
+    ]);
     const pid = run.child.pid ?? 0;
     await waitFor('the cluster', () => run.stderr().includes('cluster up in'), 90_000);
     const cluster = clusterProcesses();
     expect(cluster.processes.length).toBeGreaterThanOrEqual(6);
     // Into the scenario: a run's workers writing its history.
-    const history = () => readdirSync(runReports).some((runId) => existsSync(join(runReports, runId, 'AtLeastOnceClickHouseSink__unknown-outcome', 'run-0', 'history.jsonl')));
+    const history = () =>
+      readdirSync(runReports).some((runId) =>
+        existsSync(join(runReports, runId, 'AtLeastOnceClickHouseSink__unknown-outcome', 'run-0', 'history.jsonl')),
+      );
     await waitFor('the first run', history, 60_000);
     await new Promise((resolvePromise) => setTimeout(resolvePromise, 1_000));
     const sent = Date.now();
@@ -94,14 +108,21 @@ describe.each([
     expect(exit.at - sent).toBeLessThan(10_000);
     expect(run.stderr()).toMatch(new RegExp(`${signal} received`));
 
-    await waitFor('the last process', () => !cluster.processes.some(isAlive) && groupMembers(pid).length === 0, 10_000 - (Date.now() - sent));
+    await waitFor(
+      'the last process',
+      () => !cluster.processes.some(isAlive) && groupMembers(pid).length === 0,
+      10_000 - (Date.now() - sent),
+    );
     expect(existsSync(cluster.dir)).toBe(false);
     expect(readdirSync(join(stateDir, 'registry'))).toEqual([]);
     expect(readdirSync(join(stateDir, 'ports')).length).toBe(0);
 
     const [runId] = readdirSync(runReports).filter((entry) => existsSync(join(runReports, entry, 'summary.json')));
     expect(runId).toBeDefined();
-    const summary = JSON.parse(readFileSync(join(runReports, runId ?? '', 'summary.json'), 'utf8')) as { verdict: string; classes: Record<string, { scenarios: Array<{ verdict: string; notes: string[] }> }> };
+    const summary = JSON.parse(readFileSync(join(runReports, runId ?? '', 'summary.json'), 'utf8')) as {
+      verdict: string;
+      classes: Record<string, { scenarios: Array<{ verdict: string; notes: string[] }> }>;
+    };
     expect(summary.verdict).toBe('interrupted');
     const scenario = summary.classes.AtLeastOnceClickHouseSink?.scenarios[0];
     expect(scenario?.verdict).toBe('interrupted');

@@ -17,6 +17,7 @@ describe('matrix slices', () => {
 
   it('parses I/N and refuses anything else', () => {
     expect(parseSlice('2/4')).toEqual({ index: 2, count: 4 });
-    for (const bad of ['0/4', '5/4', '1/0', '2', 'a/b', '1/2/3']) expect(() => parseSlice(bad)).toThrow(/--shard takes I\/N/);
+    for (const bad of ['0/4', '5/4', '1/0', '2', 'a/b', '1/2/3'])
+      expect(() => parseSlice(bad)).toThrow(/--shard takes I\/N/);
   });
 });

@@ -10,7 +10,8 @@ export function parseSlice(text: string): MatrixSlice {
   const match = /^(\d+)\/(\d+)$/.exec(text);
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
-  if (match === null || count < 1 || index < 1 || index > count) throw new HarnessError('CLI_USAGE', `--shard takes I/N with 1 <= I <= N (e.g. 2/4), got '${text}'`);
+  if (match === null || count < 1 || index < 1 || index > count)
+    throw new HarnessError('CLI_USAGE', `--shard takes I/N with 1 <= I <= N (e.g. 2/4), got '${text}'`);
   return { index, count };
 }
 

@@ -24,7 +24,11 @@ const CATALOGUE_ORDER = findScenarios(undefined).map((scenario) => scenario.name
 
 function readSlice(dir: string): SliceRun {
   const file = join(dir, 'run-result.json');
-  if (!existsSync(file)) throw new HarnessError('CLI_USAGE', `${dir} holds no run-result.json: give the run directories the slices wrote (reports/<run-id>/)`);
+  if (!existsSync(file))
+    throw new HarnessError(
+      'CLI_USAGE',
+      `${dir} holds no run-result.json: give the run directories the slices wrote (reports/<run-id>/)`,
+    );
   const run = JSON.parse(readFileSync(file, 'utf8')) as RunResult;
   return { run, events: readJsonLines<TaggedEvent>(join(dir, 'history.jsonl')) };
 }
@@ -36,20 +40,33 @@ function main(): number {
     options: { 'report-dir': { type: 'string', default: join(PROJECT_ROOT, 'reports') } },
   });
   // One run reached twice (its directory and `latest`, which a glob also matches) counts once.
-  const slices = [...new Map(positionals.map((dir) => readSlice(resolve(dir))).map((slice) => [slice.run.runId, slice])).values()];
+  const slices = [
+    ...new Map(positionals.map((dir) => readSlice(resolve(dir))).map((slice) => [slice.run.runId, slice])).values(),
+  ];
   const reportDir = prepareWritableDir(values['report-dir'], '--report-dir');
   const runId = newRunId();
   let merged;
   try {
-    merged = mergeSliceRuns(slices, { classRank: (name) => SINK_CLASS_NAMES.indexOf(name as never), scenarioRank: (name) => CATALOGUE_ORDER.indexOf(name) }, runId);
+    merged = mergeSliceRuns(
+      slices,
+      {
+        classRank: (name) => SINK_CLASS_NAMES.indexOf(name as never),
+        scenarioRank: (name) => CATALOGUE_ORDER.indexOf(name),
+      },
+      runId,
+    );
   } catch (error) {
     if (error instanceof MergeError) throw new HarnessError('CLI_USAGE', error.message);
     throw error;
   }
   const runDir = join(reportDir, runId);
   writeRunReports(merged.run, merged.timelines, runDir, reportDir);
-  writeFileSync(join(runDir, 'history.jsonl'), slices.flatMap((slice) => slice.events.map((event) => `${JSON.stringify(event)}\n`)).join(''));
-  for (const [name, result] of Object.entries(merged.run.classes)) process.stderr.write(`merge: ${name} (${result.guarantee}): ${result.verdict}\n`);
+  writeFileSync(
+    join(runDir, 'history.jsonl'),
+    slices.flatMap((slice) => slice.events.map((event) => `${JSON.stringify(event)}\n`)).join(''),
+  );
+  for (const [name, result] of Object.entries(merged.run.classes))
+    process.stderr.write(`merge: ${name} (${result.guarantee}): ${result.verdict}\n`);
   process.stderr.write(`merge: ${merged.run.slice}: ${merged.run.verdict} — ${join(runDir, 'report.md')}\n`);
   return merged.run.verdict === 'pass' ? 0 : 1;
 }

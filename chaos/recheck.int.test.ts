@@ -21,11 +21,18 @@ describe('the offline re-check of a stored run', { timeout: 600_000 }, () => {
   let runDir = '';
 
   it('recomputes every verdict of a real run from its files alone, identical to the record', async () => {
-    const run = await runTs('chaos/cli.ts', ['--seed', '5', '--sink', 'ClickHouseBatchingSink', '--scenario', 'unknown-outcome', '--report-dir', reports], { CHAOS_STATE_DIR: stateDir }, 600_000);
+    const run = await runTs(
+      'chaos/cli.ts',
+      ['--seed', '5', '--sink', 'ClickHouseBatchingSink', '--scenario', 'unknown-outcome', '--report-dir', reports],
+      { CHAOS_STATE_DIR: stateDir },
+      600_000,
+    );
     expect(run.code, run.stderr).toBe(0);
     runDir = join(reports, 'latest');
     const scenarios = recheckReport(runDir);
-    expect(scenarios.map((scenario) => [scenario.sinkClass, scenario.scenario, scenario.recorded, scenario.rechecked])).toEqual([['ClickHouseBatchingSink', 'unknown-outcome', 'pass', 'pass']]);
+    expect(
+      scenarios.map((scenario) => [scenario.sinkClass, scenario.scenario, scenario.recorded, scenario.rechecked]),
+    ).toEqual([['ClickHouseBatchingSink', 'unknown-outcome', 'pass', 'pass']]);
     expect(scenarios.every(agrees)).toBe(true);
     const cli = await runTs('chaos/check-cli.ts', [reports]);
     expect(cli.code, cli.stderr).toBe(0);
@@ -42,7 +49,14 @@ describe('the offline re-check of a stored run', { timeout: 600_000 }, () => {
       ...record,
       input: {
         ...record.input,
-        truth: { ...truth, replicas: truth.replicas.map((replica) => ({ ...replica, counts: replica.counts.filter(([id]) => id !== victim) })), viaDistributed: truth.viaDistributed.filter(([id]) => id !== victim) },
+        truth: {
+          ...truth,
+          replicas: truth.replicas.map((replica) => ({
+            ...replica,
+            counts: replica.counts.filter(([id]) => id !== victim),
+          })),
+          viaDistributed: truth.viaDistributed.filter(([id]) => id !== victim),
+        },
       },
     };
     writeFileSync(file, JSON.stringify(edited));

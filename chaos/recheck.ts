@@ -27,7 +27,8 @@ export interface ScenarioRecheck {
   readonly runs: readonly RunRecheck[];
 }
 
-const summarize = (anomalies: readonly Anomaly[]) => anomalies.map((anomaly) => `${anomaly.category}×${anomaly.count}`).sort();
+const summarize = (anomalies: readonly Anomaly[]) =>
+  anomalies.map((anomaly) => `${anomaly.category}×${anomaly.count}`).sort();
 
 /** A run's verdict and anomalies as the checkers judge its stored files today, with its check for the scenario's ledger. */
 export function recheckRun(runDir: string): RunRecheck & { readonly check: RunCheck } {
@@ -52,7 +53,9 @@ export function recheckRun(runDir: string): RunRecheck & { readonly check: RunCh
 export function recheckReport(reportRunDir: string): ScenarioRecheck[] {
   const resultFile = join(reportRunDir, 'run-result.json');
   const recorded = existsSync(resultFile) ? (JSON.parse(readFileSync(resultFile, 'utf8')) as RunResult) : undefined;
-  const scenarioDirs = readdirSync(reportRunDir, { withFileTypes: true }).filter((entry) => entry.isDirectory() && entry.name.includes('__'));
+  const scenarioDirs = readdirSync(reportRunDir, { withFileTypes: true }).filter(
+    (entry) => entry.isDirectory() && entry.name.includes('__'),
+  );
   return scenarioDirs.map((entry) => {
     const [sinkClass = '', scenario = ''] = entry.name.split('__');
     const dir = join(reportRunDir, entry.name);
@@ -63,16 +66,25 @@ export function recheckReport(reportRunDir: string): ScenarioRecheck[] {
     const ledger = new CoverageLedger();
     for (const run of runs) if (run.phase === 'explore') ledger.add(run.check.coverage, run.check.evidence);
     const violated = runs.some((run) => run.rechecked === 'violation');
-    const rechecked: Verdict | undefined = runs.length === 0 ? undefined : violated ? 'violation' : ledger.complete ? 'pass' : 'inconclusive';
-    const recordedVerdict = recorded?.classes[sinkClass]?.scenarios.find((candidate) => candidate.name === scenario)?.verdict;
+    const rechecked: Verdict | undefined =
+      runs.length === 0 ? undefined : violated ? 'violation' : ledger.complete ? 'pass' : 'inconclusive';
+    const recordedVerdict = recorded?.classes[sinkClass]?.scenarios.find(
+      (candidate) => candidate.name === scenario,
+    )?.verdict;
     return { sinkClass, scenario, recorded: recordedVerdict, rechecked, runs };
   });
 }
 
 /** Whether a recheck agrees with the record: verdicts of scenarios and runs, and each run's anomalies. */
 export function agrees(scenario: ScenarioRecheck): boolean {
-  const runsAgree = scenario.runs.every((run) => run.recorded === run.rechecked && run.recordedAnomalies.join() === run.recheckedAnomalies.join());
-  return runsAgree && (scenario.rechecked === undefined || scenario.recorded === undefined || scenario.recorded === scenario.rechecked);
+  const runsAgree = scenario.runs.every(
+    (run) => run.recorded === run.rechecked && run.recordedAnomalies.join() === run.recheckedAnomalies.join(),
+  );
+  return (
+    runsAgree &&
+    (scenario.rechecked === undefined || scenario.recorded === undefined || scenario.recorded === scenario.rechecked)
+  );
 }
 
-export const overallVerdict = (scenarios: readonly ScenarioRecheck[]) => mergeVerdicts(scenarios.flatMap((scenario) => (scenario.rechecked === undefined ? [] : [scenario.rechecked])));
+export const overallVerdict = (scenarios: readonly ScenarioRecheck[]) =>
+  mergeVerdicts(scenarios.flatMap((scenario) => (scenario.rechecked === undefined ? [] : [scenario.rechecked])));

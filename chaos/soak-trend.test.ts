@@ -31,12 +31,21 @@ describe('trendLine', () => {
     clusterStartMs: 2000,
     clusterMemory,
     verdict: 'pass',
-    classes: { ClickHouseBatchingSink: aggregateClass('exactly-once', [], insertPerformance(runTimelines(sampleEvents()))) },
+    classes: {
+      ClickHouseBatchingSink: aggregateClass('exactly-once', [], insertPerformance(runTimelines(sampleEvents()))),
+    },
   });
 
   it('carries verdicts, counts, latency, throughput and every cluster process peak RSS', () => {
     const line = trendLine(3, run({ s1r1: { rssMiB: 150, peakRssMiB: 201 }, k1: { rssMiB: 60, peakRssMiB: 61 } }), 123);
-    expect(line).toMatchObject({ iteration: 3, run_id: 'r1', seed: 9, verdict: 'pass', rss_mib: 123, cluster_peak_rss_mib: { s1r1: 201, k1: 61 } });
+    expect(line).toMatchObject({
+      iteration: 3,
+      run_id: 'r1',
+      seed: 9,
+      verdict: 'pass',
+      rss_mib: 123,
+      cluster_peak_rss_mib: { s1r1: 201, k1: 61 },
+    });
     expect((line.classes as Record<string, unknown>)['ClickHouseBatchingSink']).toMatchObject({
       verdict: 'inconclusive',
       attempted: 0,

@@ -9,7 +9,9 @@ export function parseDuration(text: string): number {
 
 /** Peak RSS per cluster process; null on a backend that does not see its processes. */
 function peakRss(run: RunResult): Record<string, number> | null {
-  return run.clusterMemory === null ? null : Object.fromEntries(Object.entries(run.clusterMemory).map(([member, memory]) => [member, memory.peakRssMiB]));
+  return run.clusterMemory === null
+    ? null
+    : Object.fromEntries(Object.entries(run.clusterMemory).map(([member, memory]) => [member, memory.peakRssMiB]));
 }
 
 /**
@@ -17,12 +19,33 @@ function peakRss(run: RunResult): Record<string, number> | null {
  * `reproduced`: for an iteration that did not pass, whether re-running its failing scenarios with
  * the same seed and path failed the same way (null when there was nothing to re-run).
  */
-export function trendLine(iteration: number, run: RunResult, runnerRssMiB: number, reproduced: boolean | null = null): Record<string, unknown> {
+export function trendLine(
+  iteration: number,
+  run: RunResult,
+  runnerRssMiB: number,
+  reproduced: boolean | null = null,
+): Record<string, unknown> {
   const classes = Object.fromEntries(
     Object.entries(run.classes).map(([name, result]) => [
       name,
-      { verdict: result.verdict, ...result.counts, inserts: result.inserts, insert_latency_ms: result.performance.latencyMs, rows_per_second: result.performance.rowsPerSecond },
+      {
+        verdict: result.verdict,
+        ...result.counts,
+        inserts: result.inserts,
+        insert_latency_ms: result.performance.latencyMs,
+        rows_per_second: result.performance.rowsPerSecond,
+      },
     ]),
   );
-  return { iteration, run_id: run.runId, seed: run.seed, verdict: run.verdict, duration_ms: run.durationMs, rss_mib: runnerRssMiB, cluster_peak_rss_mib: peakRss(run), reproduced, classes };
+  return {
+    iteration,
+    run_id: run.runId,
+    seed: run.seed,
+    verdict: run.verdict,
+    duration_ms: run.durationMs,
+    rss_mib: runnerRssMiB,
+    cluster_peak_rss_mib: peakRss(run),
+    reproduced,
+    classes,
+  };
 }

@@ -14,7 +14,23 @@ describe('npm run soak on the embedded cluster', () => {
   it('runs one iteration past a short deadline and appends its trend line', () => {
     const result = spawnSync(
       process.execPath,
-      ['--import', 'tsx', SOAK, '--duration', '1s', '--profile', 'ci', '--sink', 'AtMostOnceClickHouseSink', '--scenario', 'live-reconfigure', '--seed', '5', '--report-dir', reportDir],
+      [
+        '--import',
+        'tsx',
+        SOAK,
+        '--duration',
+        '1s',
+        '--profile',
+        'ci',
+        '--sink',
+        'AtMostOnceClickHouseSink',
+        '--scenario',
+        'live-reconfigure',
+        '--seed',
+        '5',
+        '--report-dir',
+        reportDir,
+      ],
       { encoding: 'utf8', timeout: 180_000 },
     );
     // Coverage is earned within the budget, so one iteration of a healthy sink passes.

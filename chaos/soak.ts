@@ -30,9 +30,15 @@ import { parseDuration, trendLine } from './soak-trend.ts';
  * Re-runs every scenario of the iteration that did not pass, alone, with its seed and shrunk
  * path: reproduced when each fails the same way again. Null when nothing failed or a signal came.
  */
-async function reproduce(run: RunResult, base: Omit<ChaosRunOptions, 'seed' | 'classes' | 'scenarios' | 'path'>, log: Logger): Promise<boolean | null> {
+async function reproduce(
+  run: RunResult,
+  base: Omit<ChaosRunOptions, 'seed' | 'classes' | 'scenarios' | 'path'>,
+  log: Logger,
+): Promise<boolean | null> {
   if (run.verdict === 'pass' || run.verdict === 'interrupted' || base.signal?.aborted === true) return null;
-  const failing = Object.entries(run.classes).flatMap(([sinkClass, result]) => result.scenarios.filter((scenario) => scenario.verdict !== 'pass').map((scenario) => ({ sinkClass, scenario })));
+  const failing = Object.entries(run.classes).flatMap(([sinkClass, result]) =>
+    result.scenarios.filter((scenario) => scenario.verdict !== 'pass').map((scenario) => ({ sinkClass, scenario })),
+  );
   let reproduced = true;
   for (const { sinkClass, scenario } of failing) {
     const again = await runChaos({
@@ -43,14 +49,20 @@ async function reproduce(run: RunResult, base: Omit<ChaosRunOptions, 'seed' | 'c
       scenarios: findScenarios([scenario.name]),
     });
     const verdict = again.classes[sinkClass]?.verdict;
-    log.info({ sinkClass, scenario: scenario.name, first: scenario.verdict, again: verdict }, 're-ran a failing scenario');
+    log.info(
+      { sinkClass, scenario: scenario.name, first: scenario.verdict, again: verdict },
+      're-ran a failing scenario',
+    );
     if (verdict !== scenario.verdict) reproduced = false;
   }
   return reproduced;
 }
 
 function writeTrendPage(reportDir: string): void {
-  writeFileSync(join(reportDir, 'soak-trend.html'), soakTrendHtml(readJsonLines<TrendLine>(join(reportDir, 'soak-trend.jsonl'))));
+  writeFileSync(
+    join(reportDir, 'soak-trend.html'),
+    soakTrendHtml(readJsonLines<TrendLine>(join(reportDir, 'soak-trend.jsonl'))),
+  );
 }
 
 async function main(): Promise<number> {
@@ -71,14 +83,38 @@ async function main(): Promise<number> {
   const interrupt = installInterrupt({ name: 'soak' });
   const log = fileLogger(join(reportDir, 'soak.log'), 'soak');
   let failures = 0;
-  for (let iteration = 1, seed = selection.seed; Date.now() < deadline && !interrupt.signal.aborted; iteration++, seed++) {
+  for (
+    let iteration = 1, seed = selection.seed;
+    Date.now() < deadline && !interrupt.signal.aborted;
+    iteration++, seed++
+  ) {
     const progress = (line: string) => process.stderr.write(`soak #${iteration}: ${line}\n`);
-    const base = { profile, backend: selection.backend, clusterFile: selection.clusterFile, reportDir, keepCluster: false, serverDedup: selection.serverDedup, log, progress, signal: interrupt.signal };
-    const run = await interrupt.guard(runChaos({ ...base, seed, classes: selection.classes, scenarios: selection.scenarios }));
+    const base = {
+      profile,
+      backend: selection.backend,
+      clusterFile: selection.clusterFile,
+      reportDir,
+      keepCluster: false,
+      serverDedup: selection.serverDedup,
+      log,
+      progress,
+      signal: interrupt.signal,
+    };
+    const run = await interrupt.guard(
+      runChaos({ ...base, seed, classes: selection.classes, scenarios: selection.scenarios }),
+    );
     if (run.verdict !== 'pass') failures += 1;
-    const reproduced = await interrupt.guard(reproduce(run, { ...base, progress: (line) => progress(`re-run: ${line}`) }, log));
-    if (reproduced !== null) progress(`${run.verdict} ${reproduced ? 'reproduced' : 'not reproduced'} by a re-run with the same seed and path`);
-    appendFileSync(join(reportDir, 'soak-trend.jsonl'), `${JSON.stringify(trendLine(iteration, run, Math.round(process.memoryUsage().rss / 2 ** 20), reproduced))}\n`);
+    const reproduced = await interrupt.guard(
+      reproduce(run, { ...base, progress: (line) => progress(`re-run: ${line}`) }, log),
+    );
+    if (reproduced !== null)
+      progress(
+        `${run.verdict} ${reproduced ? 'reproduced' : 'not reproduced'} by a re-run with the same seed and path`,
+      );
+    appendFileSync(
+      join(reportDir, 'soak-trend.jsonl'),
+      `${JSON.stringify(trendLine(iteration, run, Math.round(process.memoryUsage().rss / 2 ** 20), reproduced))}\n`,
+    );
     writeTrendPage(reportDir);
   }
   return interrupt.settle(failures === 0 ? 0 : 1);

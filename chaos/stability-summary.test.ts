@@ -30,15 +30,46 @@ const scenario = (over: Partial<ScenarioResult>): ScenarioResult => ({
 
 const run = (seed: number, scenarios: ScenarioResult[]): RunResult => {
   const verdict = scenarios.every((s) => s.verdict === 'pass') ? 'pass' : 'inconclusive';
-  const result = { verdict, scenarios, unknownOutcomes: { landed: scenarios.reduce((t, s) => t + s.unknownOutcomes.landed, 0), absent: scenarios.reduce((t, s) => t + s.unknownOutcomes.absent, 0), unresolved: 0 } } as unknown as ClassResult;
-  return { runId: `r${seed}`, backend: 'embedded', backendLimits: [], seed, profile: 'ci', slice: null, startedAt: '', durationMs: seed * 1000, clusterStartMs: 0, clusterMemory: null, verdict, classes: { AtLeastOnceClickHouseSink: result } };
+  const result = {
+    verdict,
+    scenarios,
+    unknownOutcomes: {
+      landed: scenarios.reduce((t, s) => t + s.unknownOutcomes.landed, 0),
+      absent: scenarios.reduce((t, s) => t + s.unknownOutcomes.absent, 0),
+      unresolved: 0,
+    },
+  } as unknown as ClassResult;
+  return {
+    runId: `r${seed}`,
+    backend: 'embedded',
+    backendLimits: [],
+    seed,
+    profile: 'ci',
+    slice: null,
+    startedAt: '',
+    durationMs: seed * 1000,
+    clusterStartMs: 0,
+    clusterMemory: null,
+    verdict,
+    classes: { AtLeastOnceClickHouseSink: result },
+  };
 };
 
 describe('summarizeStability', () => {
   it('counts verdicts per class, runs per scenario, both kinds of unknown outcome, and names every seed that did not pass', () => {
     const runs = [
-      run(10, [scenario({ runs: 1 }), scenario({ name: 'sink-crash', runs: 1, unknownOutcomes: { landed: 0, absent: 0, unresolved: 0 } })]),
-      run(20, [scenario({ runs: 3, verdict: 'inconclusive', notes: ['no unknown-outcome INSERT that never reached the server (unknown → absent)'], unknownOutcomes: { landed: 2, absent: 0, unresolved: 0 } })]),
+      run(10, [
+        scenario({ runs: 1 }),
+        scenario({ name: 'sink-crash', runs: 1, unknownOutcomes: { landed: 0, absent: 0, unresolved: 0 } }),
+      ]),
+      run(20, [
+        scenario({
+          runs: 3,
+          verdict: 'inconclusive',
+          notes: ['no unknown-outcome INSERT that never reached the server (unknown → absent)'],
+          unknownOutcomes: { landed: 2, absent: 0, unresolved: 0 },
+        }),
+      ]),
     ];
     const stability = summarizeStability(runs, (name) => name === 'unknown-outcome');
     expect(stability.verdicts).toEqual({ pass: 1, violation: 0, inconclusive: 1, interrupted: 0, 'infra-error': 0 });
@@ -46,7 +77,9 @@ describe('summarizeStability', () => {
     const c = stability.classes.AtLeastOnceClickHouseSink!;
     expect(c.runsPerScenario).toEqual({ median: 1, max: 3 });
     expect([c.unknownLanded, c.unknownAbsent, c.seedsMissingAKind]).toEqual([3, 1, 1]);
-    expect(c.notes).toEqual(['seed 20 unknown-outcome: inconclusive — no unknown-outcome INSERT that never reached the server (unknown → absent)']);
+    expect(c.notes).toEqual([
+      'seed 20 unknown-outcome: inconclusive — no unknown-outcome INSERT that never reached the server (unknown → absent)',
+    ]);
     expect(stabilityTable(stability)).toContain('| AtLeastOnceClickHouseSink | 1 | 0 | 1 | 0 | 1 / 3 | 3 / 1 | 1 |');
   });
 });

@@ -19,7 +19,13 @@ export interface Stability {
   readonly classes: Readonly<Record<string, ClassStability>>;
 }
 
-const NO_VERDICTS: Record<Verdict, number> = { pass: 0, violation: 0, inconclusive: 0, interrupted: 0, 'infra-error': 0 };
+const NO_VERDICTS: Record<Verdict, number> = {
+  pass: 0,
+  violation: 0,
+  inconclusive: 0,
+  interrupted: 0,
+  'infra-error': 0,
+};
 
 function median(values: readonly number[]): number {
   if (values.length === 0) return 0;
@@ -29,7 +35,10 @@ function median(values: readonly number[]): number {
 }
 
 /** The figures of a stability run: verdicts per class over the seeds, runs used, both kinds of unknown outcome. */
-export function summarizeStability(runs: readonly RunResult[], declaresBothKinds: (scenario: string) => boolean): Stability {
+export function summarizeStability(
+  runs: readonly RunResult[],
+  declaresBothKinds: (scenario: string) => boolean,
+): Stability {
   const verdicts = { ...NO_VERDICTS };
   for (const run of runs) verdicts[run.verdict] += 1;
   const names = [...new Set(runs.flatMap((run) => Object.keys(run.classes)))];
@@ -39,8 +48,19 @@ export function summarizeStability(runs: readonly RunResult[], declaresBothKinds
       const perClass = { ...NO_VERDICTS };
       for (const { result } of own) perClass[result.verdict] += 1;
       const scenarioRuns = own.flatMap(({ result }) => result.scenarios.map((scenario) => scenario.runs));
-      const missingAKind = own.filter(({ result }) => result.scenarios.some((s) => declaresBothKinds(s.name) && (s.unknownOutcomes.landed === 0 || s.unknownOutcomes.absent === 0)));
-      const notes = own.flatMap(({ seed, result }) => result.scenarios.filter((s) => s.verdict !== 'pass').map((s) => `seed ${seed} ${s.name}: ${s.verdict} — ${[...s.notes, ...s.anomalies.map((a) => a.category)].join('; ')}`));
+      const missingAKind = own.filter(({ result }) =>
+        result.scenarios.some(
+          (s) => declaresBothKinds(s.name) && (s.unknownOutcomes.landed === 0 || s.unknownOutcomes.absent === 0),
+        ),
+      );
+      const notes = own.flatMap(({ seed, result }) =>
+        result.scenarios
+          .filter((s) => s.verdict !== 'pass')
+          .map(
+            (s) =>
+              `seed ${seed} ${s.name}: ${s.verdict} — ${[...s.notes, ...s.anomalies.map((a) => a.category)].join('; ')}`,
+          ),
+      );
       const stability: ClassStability = {
         verdicts: perClass,
         runsPerScenario: { median: median(scenarioRuns), max: Math.max(0, ...scenarioRuns) },
@@ -53,19 +73,30 @@ export function summarizeStability(runs: readonly RunResult[], declaresBothKinds
     }),
   );
   const seconds = runs.map((run) => run.durationMs / 1000);
-  return { seeds: runs.map((run) => run.seed), verdicts, wallSeconds: { median: median(seconds), max: Math.max(0, ...seconds) }, classes };
+  return {
+    seeds: runs.map((run) => run.seed),
+    verdicts,
+    wallSeconds: { median: median(seconds), max: Math.max(0, ...seconds) },
+    classes,
+  };
 }
 
 /** The table the command prints. */
 export function stabilityTable(stability: Stability): string {
   const lines = [
-    `${stability.seeds.length} seeds: ${Object.entries(stability.verdicts).map(([verdict, n]) => `${verdict} ${n}`).join(', ')}; wall time median ${stability.wallSeconds.median.toFixed(0)} s, max ${stability.wallSeconds.max.toFixed(0)} s`,
+    `${stability.seeds.length} seeds: ${Object.entries(stability.verdicts)
+      .map(([verdict, n]) => `${verdict} ${n}`)
+      .join(
+        ', ',
+      )}; wall time median ${stability.wallSeconds.median.toFixed(0)} s, max ${stability.wallSeconds.max.toFixed(0)} s`,
     '',
     '| class | pass | violation | inconclusive | infra-error | runs per scenario (median / max) | unknown → landed / absent | seeds missing a kind |',
     '|---|---|---|---|---|---|---|---|',
   ];
   for (const [name, c] of Object.entries(stability.classes)) {
-    lines.push(`| ${name} | ${c.verdicts.pass} | ${c.verdicts.violation} | ${c.verdicts.inconclusive} | ${c.verdicts['infra-error']} | ${c.runsPerScenario.median} / ${c.runsPerScenario.max} | ${c.unknownLanded} / ${c.unknownAbsent} | ${c.seedsMissingAKind} |`);
+    lines.push(
+      `| ${name} | ${c.verdicts.pass} | ${c.verdicts.violation} | ${c.verdicts.inconclusive} | ${c.verdicts['infra-error']} | ${c.runsPerScenario.median} / ${c.runsPerScenario.max} | ${c.unknownLanded} / ${c.unknownAbsent} | ${c.seedsMissingAKind} |`,
+    );
   }
   const notes = Object.values(stability.classes).flatMap((c) => c.notes);
   if (notes.length > 0) lines.push('', ...notes.map((note) => `- ${note}`));

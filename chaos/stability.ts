@@ -30,10 +30,13 @@ async function main(): Promise<number> {
     },
   });
   const count = Number(values.seeds);
-  if (!Number.isSafeInteger(count) || count < 1) throw new HarnessError('CLI_USAGE', `--seeds takes a positive integer, got '${values.seeds}'`);
+  if (!Number.isSafeInteger(count) || count < 1)
+    throw new HarnessError('CLI_USAGE', `--seeds takes a positive integer, got '${values.seeds}'`);
   const profile = parseProfile(values.profile);
   const selection = parseSelection(values);
-  const seeds = Array.from({ length: count }, (_, i) => (values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : selection.seed + i));
+  const seeds = Array.from({ length: count }, (_, i) =>
+    values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : selection.seed + i,
+  );
   const reportDir = prepareWritableDir(values['report-dir'], '--report-dir');
   const interrupt = installInterrupt({ name: 'stability' });
   const log = fileLogger(join(reportDir, 'stability.log'), 'stability');
@@ -41,26 +44,33 @@ async function main(): Promise<number> {
   const runs: RunResult[] = [];
   for (const [index, seed] of seeds.entries()) {
     if (interrupt.signal.aborted) break;
-    const run = await interrupt.guard(runChaos({
-      profile,
-      backend: selection.backend,
-      clusterFile: selection.clusterFile,
-      seed,
-      classes: selection.classes,
-      scenarios: selection.scenarios,
-      reportDir,
-      keepCluster: false,
-      serverDedup: selection.serverDedup,
-      log,
-      progress: (line) => log.info({ seed }, line),
-      signal: interrupt.signal,
-    }));
+    const run = await interrupt.guard(
+      runChaos({
+        profile,
+        backend: selection.backend,
+        clusterFile: selection.clusterFile,
+        seed,
+        classes: selection.classes,
+        scenarios: selection.scenarios,
+        reportDir,
+        keepCluster: false,
+        serverDedup: selection.serverDedup,
+        log,
+        progress: (line) => log.info({ seed }, line),
+        signal: interrupt.signal,
+      }),
+    );
     runs.push(run);
-    process.stderr.write(`stability: [${index + 1}/${count}] seed ${seed}: ${run.verdict} in ${(run.durationMs / 1000).toFixed(0)} s (${join(reportDir, run.runId)})\n`);
+    process.stderr.write(
+      `stability: [${index + 1}/${count}] seed ${seed}: ${run.verdict} in ${(run.durationMs / 1000).toFixed(0)} s (${join(reportDir, run.runId)})\n`,
+    );
   }
   const declaresBothKinds = (name: string) => {
     const [scenario] = findScenarios([name]);
-    return scenario !== undefined && selection.classes.some((sinkClass) => scenario.coverage(sinkClass).unknownAbsent === true);
+    return (
+      scenario !== undefined &&
+      selection.classes.some((sinkClass) => scenario.coverage(sinkClass).unknownAbsent === true)
+    );
   };
   const stability = summarizeStability(runs, declaresBothKinds);
   writeFileSync(join(reportDir, 'stability.json'), `${JSON.stringify(stability, null, 2)}\n`);

@@ -20,7 +20,10 @@ export function componentLogger(component: string, bindings: Record<string, unkn
  * right after opening its log (bad input) does not trip over a destination still opening.
  */
 export function fileLogger(path: string, component: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({ level, base: { pid: process.pid, component } }, pino.destination({ dest: path, sync: true, mkdir: true }));
+  return pino(
+    { level, base: { pid: process.pid, component } },
+    pino.destination({ dest: path, sync: true, mkdir: true }),
+  );
 }
 
 export type { Logger };

@@ -6,7 +6,13 @@
  */
 export type Verdict = 'pass' | 'violation' | 'inconclusive' | 'interrupted' | 'infra-error';
 
-const RANK: Readonly<Record<Verdict, number>> = { pass: 0, inconclusive: 1, interrupted: 2, 'infra-error': 3, violation: 4 };
+const RANK: Readonly<Record<Verdict, number>> = {
+  pass: 0,
+  inconclusive: 1,
+  interrupted: 2,
+  'infra-error': 3,
+  violation: 4,
+};
 
 /** violation > infra-error > interrupted > inconclusive > pass; the merge of nothing is inconclusive (nothing was shown). */
 export function mergeVerdicts(verdicts: Iterable<Verdict>): Verdict {

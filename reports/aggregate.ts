@@ -18,18 +18,39 @@ function sum<T extends object>(items: readonly T[], zero: T): T {
 }
 
 /** A class's line of the report: its scenarios merged (a class with no scenario is inconclusive). */
-export function aggregateClass(guarantee: DeliveryGuarantee, scenarios: readonly ScenarioResult[], performance: InsertPerformance): ClassResult {
+export function aggregateClass(
+  guarantee: DeliveryGuarantee,
+  scenarios: readonly ScenarioResult[],
+  performance: InsertPerformance,
+): ClassResult {
   return {
     guarantee,
     verdict: mergeVerdicts(scenarios.map((scenario) => scenario.verdict)),
-    counts: sum(scenarios.map((s) => s.counts), NO_DELIVERIES),
-    inserts: sum(scenarios.map((s) => s.inserts), ZERO_INSERTS),
+    counts: sum(
+      scenarios.map((s) => s.counts),
+      NO_DELIVERIES,
+    ),
+    inserts: sum(
+      scenarios.map((s) => s.inserts),
+      ZERO_INSERTS,
+    ),
     replays: scenarios.reduce((total, s) => total + s.replays, 0),
     dedupHits: scenarios.reduce((total, s) => total + s.dedupHits, 0),
     refusals: scenarios.reduce((total, s) => total + s.refusals, 0),
-    unknownOutcomes: sum(scenarios.map((s) => s.unknownOutcomes), ZERO_UNKNOWN),
-    serverDedup: scenarios.some((s) => s.serverDedup !== null) ? sum(scenarios.flatMap((s) => (s.serverDedup === null ? [] : [s.serverDedup])), ZERO_DEDUP) : null,
-    faults: sum<Record<string, number>>(scenarios.map((s) => ({ ...s.faults })), {}),
+    unknownOutcomes: sum(
+      scenarios.map((s) => s.unknownOutcomes),
+      ZERO_UNKNOWN,
+    ),
+    serverDedup: scenarios.some((s) => s.serverDedup !== null)
+      ? sum(
+          scenarios.flatMap((s) => (s.serverDedup === null ? [] : [s.serverDedup])),
+          ZERO_DEDUP,
+        )
+      : null,
+    faults: sum<Record<string, number>>(
+      scenarios.map((s) => ({ ...s.faults })),
+      {},
+    ),
     giveUps: scenarios.reduce((total, s) => total + s.giveUps.length, 0),
     performance,
     scenarios,

@@ -7,9 +7,16 @@ import type { RunResult, ScenarioResult } from './run-result.ts';
 import { sampleEvents } from './test-support.ts';
 import { runTimelines } from './timeline.ts';
 
-const CLASSES: Record<string, DeliveryGuarantee> = { ClickHouseBatchingSink: 'exactly-once', AtLeastOnceClickHouseSink: 'at-least-once', AtMostOnceClickHouseSink: 'at-most-once' };
+const CLASSES: Record<string, DeliveryGuarantee> = {
+  ClickHouseBatchingSink: 'exactly-once',
+  AtLeastOnceClickHouseSink: 'at-least-once',
+  AtMostOnceClickHouseSink: 'at-most-once',
+};
 const SCENARIOS = ['unknown-outcome', 'network-degradation', 'replica-faults', 'sink-crash', 'at-most-once-queue'];
-const order = { classRank: (name: string) => Object.keys(CLASSES).indexOf(name), scenarioRank: (name: string) => SCENARIOS.indexOf(name) };
+const order = {
+  classRank: (name: string) => Object.keys(CLASSES).indexOf(name),
+  scenarioRank: (name: string) => SCENARIOS.indexOf(name),
+};
 
 /** A distinct result per pair, so a pair reported twice or dropped changes the sums. */
 const result = (sinkClass: string, name: string, position: number): ScenarioResult => ({
@@ -23,7 +30,15 @@ const result = (sinkClass: string, name: string, position: number): ScenarioResu
   stopped: 'covered',
   durationMs: 1000 * position,
   phases: { clusterMs: 0, trafficMs: 10, healMs: 1, checkMs: 1 },
-  counts: { attempted: 10 + position, acknowledged: 10 + position, lost: 0, duplicated: position % 2, unexpected: 0, recovered: 1, gaveUp: 0 },
+  counts: {
+    attempted: 10 + position,
+    acknowledged: 10 + position,
+    lost: 0,
+    duplicated: position % 2,
+    unexpected: 0,
+    recovered: 1,
+    gaveUp: 0,
+  },
   inserts: { ok: position, failed: 1, unknown: 2 },
   replays: position,
   dedupHits: 1,
@@ -37,7 +52,12 @@ const result = (sinkClass: string, name: string, position: number): ScenarioResu
   commands: [],
 });
 
-const PAIRS = Object.keys(CLASSES).flatMap((sinkClass) => SCENARIOS.filter((name) => name !== 'at-most-once-queue' || sinkClass === 'AtMostOnceClickHouseSink').map((name) => ({ sinkClass, name })));
+const PAIRS = Object.keys(CLASSES).flatMap((sinkClass) =>
+  SCENARIOS.filter((name) => name !== 'at-most-once-queue' || sinkClass === 'AtMostOnceClickHouseSink').map((name) => ({
+    sinkClass,
+    name,
+  })),
+);
 const EVENTS = sampleEvents('ClickHouseBatchingSink__unknown-outcome');
 
 function runOf(pairs: typeof PAIRS, slice: string | null, events: SliceRun['events']): RunResult {
@@ -49,37 +69,59 @@ function runOf(pairs: typeof PAIRS, slice: string | null, events: SliceRun['even
         sinkClass,
         aggregateClass(
           guarantee,
-          pairs.filter((pair) => pair.sinkClass === sinkClass).map((pair) => result(pair.sinkClass, pair.name, PAIRS.indexOf(pair))),
+          pairs
+            .filter((pair) => pair.sinkClass === sinkClass)
+            .map((pair) => result(pair.sinkClass, pair.name, PAIRS.indexOf(pair))),
           insertPerformance(timelines.filter((timeline) => timeline.sinkClass === sinkClass)),
         ),
       ]),
   );
-  return { runId: `run-${slice}`, backend: 'embedded', backendLimits: [], seed: 9, profile: 'ci', slice, startedAt: `2026-12-01T00:00:0${slice?.[0] ?? 0}Z`, durationMs: 1000, clusterStartMs: 5, clusterMemory: null, verdict: 'pass', classes };
+  return {
+    runId: `run-${slice}`,
+    backend: 'embedded',
+    backendLimits: [],
+    seed: 9,
+    profile: 'ci',
+    slice,
+    startedAt: `2026-12-01T00:00:0${slice?.[0] ?? 0}Z`,
+    durationMs: 1000,
+    clusterStartMs: 5,
+    clusterMemory: null,
+    verdict: 'pass',
+    classes,
+  };
 }
 
 function slices(count: number): SliceRun[] {
   return Array.from({ length: count }, (_, i) => {
     // As `--shard` cuts the matrix (chaos/matrix-slice.ts): every count-th pair.
     const pairs = PAIRS.filter((_, position) => position % count === i);
-    const events = pairs.some((pair) => pair.sinkClass === 'ClickHouseBatchingSink' && pair.name === 'unknown-outcome') ? EVENTS : [];
+    const events = pairs.some((pair) => pair.sinkClass === 'ClickHouseBatchingSink' && pair.name === 'unknown-outcome')
+      ? EVENTS
+      : [];
     return { run: runOf(pairs, `${i + 1}/${count}`, events), events };
   });
 }
 
 describe('mergeSliceRuns', () => {
-  it.each([1, 2, 3, 5])('the union of %i slices is the unsliced matrix: same classes, scenarios, figures and verdict', (count) => {
-    const whole = runOf(PAIRS, null, EVENTS);
-    const { run } = mergeSliceRuns(slices(count), order, 'merged');
-    expect(run.classes).toEqual(whole.classes);
-    expect(run.verdict).toBe('inconclusive');
-    expect(run.slice).toBe(Array.from({ length: count }, (_, i) => `${i + 1}/${count}`).join(' + '));
-  });
+  it.each([1, 2, 3, 5])(
+    'the union of %i slices is the unsliced matrix: same classes, scenarios, figures and verdict',
+    (count) => {
+      const whole = runOf(PAIRS, null, EVENTS);
+      const { run } = mergeSliceRuns(slices(count), order, 'merged');
+      expect(run.classes).toEqual(whole.classes);
+      expect(run.verdict).toBe('inconclusive');
+      expect(run.slice).toBe(Array.from({ length: count }, (_, i) => `${i + 1}/${count}`).join(' + '));
+    },
+  );
 
   it('refuses a missing slice, a slice given twice, slices of other seeds and unsliced runs', () => {
     const three = slices(3);
     expect(() => mergeSliceRuns([three[0]!, three[2]!], order, 'm')).toThrow('slice 2/3 is missing');
     expect(() => mergeSliceRuns([...three, three[1]!], order, 'm')).toThrow(/slice 2\/3 is given twice/);
-    expect(() => mergeSliceRuns([three[0]!, three[1]!, { ...three[2]!, run: { ...three[2]!.run, seed: 10 } }], order, 'm')).toThrow(/share seed, profile and backend/);
+    expect(() =>
+      mergeSliceRuns([three[0]!, three[1]!, { ...three[2]!, run: { ...three[2]!.run, seed: 10 } }], order, 'm'),
+    ).toThrow(/share seed, profile and backend/);
     expect(() => mergeSliceRuns([{ run: runOf(PAIRS, null, []), events: [] }], order, 'm')).toThrow(/is not a slice/);
     expect(() => mergeSliceRuns([], order, 'm')).toThrow(/nothing to merge/);
   });

@@ -29,9 +29,13 @@ export function mergeSliceRuns(
   const [first] = slices;
   if (first === undefined) throw new MergeError('nothing to merge: give the report directories of the slices');
   for (const { run } of slices) {
-    if (run.slice === null) throw new MergeError(`${run.runId} is not a slice (it ran without --shard); only slices are merged`);
+    if (run.slice === null)
+      throw new MergeError(`${run.runId} is not a slice (it ran without --shard); only slices are merged`);
     for (const field of ['seed', 'profile', 'backend'] as const) {
-      if (run[field] !== first.run[field]) throw new MergeError(`${run.runId} has ${field} ${run[field]}, ${first.run.runId} has ${first.run[field]}: slices of one matrix share seed, profile and backend`);
+      if (run[field] !== first.run[field])
+        throw new MergeError(
+          `${run.runId} has ${field} ${run[field]}, ${first.run.runId} has ${first.run[field]}: slices of one matrix share seed, profile and backend`,
+        );
     }
   }
   const parsed = slices.map(({ run }) => {
@@ -39,11 +43,13 @@ export function mergeSliceRuns(
     return { runId: run.runId, index: index ?? 0, count: count ?? 0 };
   });
   const count = parsed[0]?.count ?? 0;
-  if (parsed.some((slice) => slice.count !== count)) throw new MergeError(`slices of different matrices: ${slices.map(({ run }) => run.slice).join(', ')}`);
+  if (parsed.some((slice) => slice.count !== count))
+    throw new MergeError(`slices of different matrices: ${slices.map(({ run }) => run.slice).join(', ')}`);
   for (let index = 1; index <= count; index++) {
     const found = parsed.filter((slice) => slice.index === index);
     if (found.length === 0) throw new MergeError(`slice ${index}/${count} is missing`);
-    if (found.length > 1) throw new MergeError(`slice ${index}/${count} is given twice (${found.map((slice) => slice.runId).join(', ')})`);
+    if (found.length > 1)
+      throw new MergeError(`slice ${index}/${count} is given twice (${found.map((slice) => slice.runId).join(', ')})`);
   }
 
   const scenarios = new Map<string, { guarantee: DeliveryGuarantee; scenarios: ScenarioResult[] }>();
@@ -80,7 +86,10 @@ export function mergeSliceRuns(
     backendLimits: first.run.backendLimits,
     seed: first.run.seed,
     profile: first.run.profile,
-    slice: [...parsed].sort((a, b) => a.index - b.index).map((slice) => `${slice.index}/${slice.count}`).join(' + '),
+    slice: [...parsed]
+      .sort((a, b) => a.index - b.index)
+      .map((slice) => `${slice.index}/${slice.count}`)
+      .join(' + '),
     startedAt: runs.map((each) => each.startedAt).sort()[0] ?? first.run.startedAt,
     durationMs: Math.max(...runs.map((each) => each.durationMs)),
     clusterStartMs: Math.max(...runs.map((each) => each.clusterStartMs)),

@@ -1,12 +1,59 @@
 import { describe, expect, it } from 'vitest';
-import { matrixJson, matrixJunit, matrixMarkdown, rowHolds, type MatrixRow, type MutationMatrix } from './mutation-matrix.ts';
+import {
+  matrixJson,
+  matrixJunit,
+  matrixMarkdown,
+  rowHolds,
+  type MatrixRow,
+  type MutationMatrix,
+} from './mutation-matrix.ts';
 
-const caught = (seed: number, runs: number) => ({ seed, verdict: 'violation', caughtInCategory: true, categories: ['lost'], runsToDetection: runs, secondsToDetection: 10 * runs, shrink: { steps: 3, seconds: 25, truncated: false }, replayCommand: `npm run chaos -- --seed ${seed} --path 0:1`, infraErrors: 0 });
-const row = (over: Partial<MatrixRow>): MatrixRow => ({ subject: 'unknown-outcome-as-ok', kind: 'source', sinkClass: 'ClickHouseBatchingSink', scenario: 'unknown-outcome', category: 'lost', why: 'because', detections: [caught(1, 1), caught(2, 3)], ...over });
+const caught = (seed: number, runs: number) => ({
+  seed,
+  verdict: 'violation',
+  caughtInCategory: true,
+  categories: ['lost'],
+  runsToDetection: runs,
+  secondsToDetection: 10 * runs,
+  shrink: { steps: 3, seconds: 25, truncated: false },
+  replayCommand: `npm run chaos -- --seed ${seed} --path 0:1`,
+  infraErrors: 0,
+});
+const row = (over: Partial<MatrixRow>): MatrixRow => ({
+  subject: 'unknown-outcome-as-ok',
+  kind: 'source',
+  sinkClass: 'ClickHouseBatchingSink',
+  scenario: 'unknown-outcome',
+  category: 'lost',
+  why: 'because',
+  detections: [caught(1, 1), caught(2, 3)],
+  ...over,
+});
 
 describe('the detection matrix', () => {
-  const escaped = row({ subject: 'escaped', detections: [caught(1, 1), { seed: 2, verdict: 'pass', caughtInCategory: false, categories: [], replayCommand: 'npm run chaos -- --seed 2', infraErrors: 0 }] });
-  const control = row({ subject: 'control', kind: 'control', category: null, why: null, detections: [{ seed: 1, verdict: 'pass', caughtInCategory: false, categories: [], replayCommand: '', infraErrors: 0 }] });
+  const escaped = row({
+    subject: 'escaped',
+    detections: [
+      caught(1, 1),
+      {
+        seed: 2,
+        verdict: 'pass',
+        caughtInCategory: false,
+        categories: [],
+        replayCommand: 'npm run chaos -- --seed 2',
+        infraErrors: 0,
+      },
+    ],
+  });
+  const control = row({
+    subject: 'control',
+    kind: 'control',
+    category: null,
+    why: null,
+    detections: [
+      { seed: 1, verdict: 'pass', caughtInCategory: false, categories: [], replayCommand: '', infraErrors: 0 },
+    ],
+  });
   const matrix: MutationMatrix = { runId: 'r1', seeds: [1, 2], durationMs: 60_000, rows: [row({}), escaped, control] };
 
   it('holds only when every seed caught the mutant in its category, and every control passed', () => {
@@ -16,7 +63,9 @@ describe('the detection matrix', () => {
   it('prints runs and seconds to detection and the shrinking as median / max, with a replay line', () => {
     const md = matrixMarkdown(matrix);
     expect(md).toContain('# Detection matrix — ❌ a mutant escaped or a control failed');
-    expect(md).toContain('| unknown-outcome-as-ok | ClickHouseBatchingSink | unknown-outcome | lost | 2/2 | 1 / 3 | 10 / 30 | 25 / 25 | `npm run chaos -- --seed 1 --path 0:1` |');
+    expect(md).toContain(
+      '| unknown-outcome-as-ok | ClickHouseBatchingSink | unknown-outcome | lost | 2/2 | 1 / 3 | 10 / 30 | 25 / 25 | `npm run chaos -- --seed 1 --path 0:1` |',
+    );
     expect(md).toContain('| control | ClickHouseBatchingSink | unknown-outcome | — | 1/1 pass |');
     expect(md).toContain('- **unknown-outcome-as-ok**: because');
   });

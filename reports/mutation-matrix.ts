@@ -40,15 +40,21 @@ export interface MutationMatrix {
 
 /** A mutant row is good when every seed caught it in its category; a control row when every seed passed. */
 export const rowHolds = (row: MatrixRow): boolean =>
-  row.detections.length > 0 && row.detections.every((d) => (row.kind === 'control' ? d.verdict === 'pass' : d.caughtInCategory));
+  row.detections.length > 0 &&
+  row.detections.every((d) => (row.kind === 'control' ? d.verdict === 'pass' : d.caughtInCategory));
 
-const median = (values: readonly number[]): number | undefined => (values.length === 0 ? undefined : [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]);
-const range = (values: readonly number[], digits = 0) => (values.length === 0 ? '—' : `${median(values)?.toFixed(digits)} / ${Math.max(...values).toFixed(digits)}`);
+const median = (values: readonly number[]): number | undefined =>
+  values.length === 0 ? undefined : [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+const range = (values: readonly number[], digits = 0) =>
+  values.length === 0 ? '—' : `${median(values)?.toFixed(digits)} / ${Math.max(...values).toFixed(digits)}`;
 
 /** One line per row, the figures a reader asks for first. */
 function rowFigures(row: MatrixRow): { caught: string; runs: string; seconds: string; shrink: string; replay: string } {
-  const good = row.detections.filter((d) => (row.kind === 'control' ? d.verdict === 'pass' : d.caughtInCategory)).length;
-  const pick = (f: (d: Detection) => number | undefined) => row.detections.map(f).filter((v): v is number => v !== undefined);
+  const good = row.detections.filter((d) =>
+    row.kind === 'control' ? d.verdict === 'pass' : d.caughtInCategory,
+  ).length;
+  const pick = (f: (d: Detection) => number | undefined) =>
+    row.detections.map(f).filter((v): v is number => v !== undefined);
   const shrink = pick((d) => d.shrink?.seconds);
   const truncated = row.detections.filter((d) => d.shrink?.truncated).length;
   return {
@@ -75,20 +81,38 @@ export function matrixMarkdown(matrix: MutationMatrix): string {
   ];
   for (const row of matrix.rows) {
     const f = rowFigures(row);
-    lines.push(`| ${row.subject} | ${row.sinkClass} | ${row.scenario} | ${row.category ?? '—'} | ${f.caught} | ${f.runs} | ${f.seconds} | ${f.shrink} | ${f.replay === '' ? '—' : `\`${f.replay}\``} |`);
+    lines.push(
+      `| ${row.subject} | ${row.sinkClass} | ${row.scenario} | ${row.category ?? '—'} | ${f.caught} | ${f.runs} | ${f.seconds} | ${f.shrink} | ${f.replay === '' ? '—' : `\`${f.replay}\``} |`,
+    );
   }
   const whys = matrix.rows.filter((row) => row.why !== null);
-  if (whys.length > 0) lines.push('', '### Why each is a bug a person could ship', '', ...whys.map((row) => `- **${row.subject}**: ${row.why}`));
+  if (whys.length > 0)
+    lines.push(
+      '',
+      '### Why each is a bug a person could ship',
+      '',
+      ...whys.map((row) => `- **${row.subject}**: ${row.why}`),
+    );
   return `${lines.join('\n')}\n`;
 }
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escape = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 export function matrixHtml(matrix: MutationMatrix): string {
   const rows = matrix.rows.map((row) => {
     const f = rowFigures(row);
     const colour = rowHolds(row) ? '#2e7d32' : '#c62828';
-    const cells = [row.subject, row.sinkClass, row.scenario, row.category ?? '—', f.caught, f.runs, f.seconds, f.shrink].map((cell) => `<td>${escape(cell)}</td>`);
+    const cells = [
+      row.subject,
+      row.sinkClass,
+      row.scenario,
+      row.category ?? '—',
+      f.caught,
+      f.runs,
+      f.seconds,
+      f.shrink,
+    ].map((cell) => `<td>${escape(cell)}</td>`);
     cells[4] = `<td style="background:${colour};color:#fff">${escape(f.caught)}</td>`;
     return `<tr title="${escape(row.why ?? 'the unmutated sink')}">${cells.join('')}</tr>`;
   });
@@ -98,7 +122,10 @@ export function matrixHtml(matrix: MutationMatrix): string {
 <table><tr><th>mutant</th><th>class</th><th>scenario</th><th>caught in</th><th>caught</th><th>runs to detection</th><th>seconds to detection</th><th>seconds shrinking</th></tr>
 ${rows.join('\n')}
 </table>
-<ul>${matrix.rows.filter((row) => row.why !== null).map((row) => `<li><b>${escape(row.subject)}</b>: ${escape(row.why ?? '')}</li>`).join('')}</ul>
+<ul>${matrix.rows
+    .filter((row) => row.why !== null)
+    .map((row) => `<li><b>${escape(row.subject)}</b>: ${escape(row.why ?? '')}</li>`)
+    .join('')}</ul>
 </body></html>
 `;
 }
@@ -106,9 +133,14 @@ ${rows.join('\n')}
 /** One test case per mutant (a miss is a failure) and per control scenario (a non-pass is a failure). */
 export function matrixJunit(matrix: MutationMatrix): string {
   const cases = matrix.rows.map((row) => {
-    const open = `    <testcase classname="${escape(row.kind === 'control' ? 'control' : 'mutant')}" name="${escape(`${row.subject} / ${row.sinkClass} / ${row.scenario}`)}" time="${(row.detections.reduce((t, d) => t + (d.secondsToDetection ?? 0), 0)).toFixed(3)}"`;
+    const open = `    <testcase classname="${escape(row.kind === 'control' ? 'control' : 'mutant')}" name="${escape(`${row.subject} / ${row.sinkClass} / ${row.scenario}`)}" time="${row.detections.reduce((t, d) => t + (d.secondsToDetection ?? 0), 0).toFixed(3)}"`;
     if (rowHolds(row)) return `${open}/>`;
-    const body = row.detections.map((d) => `seed ${d.seed}: ${d.verdict}${d.categories.length > 0 ? ` (${d.categories.join(', ')})` : ''} — ${d.replayCommand}`).join('\n');
+    const body = row.detections
+      .map(
+        (d) =>
+          `seed ${d.seed}: ${d.verdict}${d.categories.length > 0 ? ` (${d.categories.join(', ')})` : ''} — ${d.replayCommand}`,
+      )
+      .join('\n');
     return `${open}>\n      <failure message="${row.kind === 'control' ? 'the unmutated sink did not pass' : 'the mutant was not caught in its category on every seed'}">${escape(body)}</failure>\n    </testcase>`;
   });
   const failures = matrix.rows.filter((row) => !rowHolds(row)).length;

@@ -43,7 +43,12 @@ export function insertPerformance(timelines: readonly RunTimeline[]): InsertPerf
     latencyMs:
       latencies.length === 0
         ? null
-        : { p50: quantile(latencies, 0.5), p95: quantile(latencies, 0.95), p99: quantile(latencies, 0.99), max: latencies[latencies.length - 1] ?? 0 },
+        : {
+            p50: quantile(latencies, 0.5),
+            p95: quantile(latencies, 0.95),
+            p99: quantile(latencies, 0.99),
+            max: latencies[latencies.length - 1] ?? 0,
+          },
     rowsPerSecond: activeMs > 0 ? (rows * 1000) / activeMs : null,
   };
 }

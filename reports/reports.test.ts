@@ -47,7 +47,12 @@ function run(): RunResult {
     anomalies: [{ category: 'duplicated', count: 3, examples: ['1-0-1', '1-0-2', '1-0-3'] }],
     commands: ['limit_data(s1r1_client, 20B)', 'write(epoch 1)'],
   });
-  const inconclusive = scenario({ name: 'latency', sinkClass: 'AtMostOnceClickHouseSink', verdict: 'inconclusive', notes: ['fault latency never fired <on s1r1_client>'] });
+  const inconclusive = scenario({
+    name: 'latency',
+    sinkClass: 'AtMostOnceClickHouseSink',
+    verdict: 'inconclusive',
+    notes: ['fault latency never fired <on s1r1_client>'],
+  });
   return {
     runId: '20261129-000000-abcd',
     backend: 'embedded',
@@ -75,7 +80,13 @@ describe('run reports', () => {
 
   it('summary.json has the documented shape and sums scenarios per class', () => {
     const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8'));
-    expect(summary).toMatchObject({ run_id: '20261129-000000-abcd', backend: 'embedded', backend_limits: ['async_insert executes synchronously'], seed: 42, verdict: 'violation' });
+    expect(summary).toMatchObject({
+      run_id: '20261129-000000-abcd',
+      backend: 'embedded',
+      backend_limits: ['async_insert executes synchronously'],
+      seed: 42,
+      verdict: 'violation',
+    });
     const batching = summary.classes.ClickHouseBatchingSink;
     expect(batching).toMatchObject({
       guarantee: 'exactly-once',
@@ -88,18 +99,33 @@ describe('run reports', () => {
       faults: { reset_peer: 4 },
       performance: { attempts: 6, ok_attempts: 3, insert_latency_ms: { p50: 40, p95: 60, p99: 60, max: 60 } },
     });
-    expect(summary.classes.AtMostOnceClickHouseSink.performance).toEqual({ attempts: 0, ok_attempts: 0, insert_latency_ms: null, rows_per_second: null });
-    expect(batching.scenarios[1]).toMatchObject({ name: 'limit-data-on-insert', verdict: 'violation', seed: 42, path: '0:1' });
+    expect(summary.classes.AtMostOnceClickHouseSink.performance).toEqual({
+      attempts: 0,
+      ok_attempts: 0,
+      insert_latency_ms: null,
+      rows_per_second: null,
+    });
+    expect(batching.scenarios[1]).toMatchObject({
+      name: 'limit-data-on-insert',
+      verdict: 'violation',
+      seed: 42,
+      path: '0:1',
+    });
     expect(batching.scenarios[1].replay_command).toContain('--path 0:1');
     expect(summary.classes.AtMostOnceClickHouseSink.verdict).toBe('inconclusive');
-    expect(summary.cluster_memory_mib).toEqual({ s1r1: { rss: 180, peak_rss: 210 }, toxiproxy: { rss: 80, peak_rss: 95 } });
+    expect(summary.cluster_memory_mib).toEqual({
+      s1r1: { rss: 180, peak_rss: 210 },
+      toxiproxy: { rss: 80, peak_rss: 95 },
+    });
   });
 
   it('junit.xml has one case per class x scenario, violations as failures, inconclusive as skipped', () => {
     const xml = readFileSync(join(runDir, 'junit.xml'), 'utf8');
     expect(xml.match(/<testcase /g)).toHaveLength(3);
     expect(xml).toContain('<testsuite name="ClickHouseBatchingSink" tests="2" failures="1" errors="0" skipped="0"');
-    expect(xml).toContain('<skipped message="inconclusive: declared coverage did not happen">fault latency never fired');
+    expect(xml).toContain(
+      '<skipped message="inconclusive: declared coverage did not happen">fault latency never fired',
+    );
   });
 
   it('report.md leads with the verdict and gives each failing scenario its replay command and schedule', () => {
@@ -147,7 +173,11 @@ describe('give-ups in the reports', () => {
     counts: { attempted: 10, acknowledged: 10, lost: 0, duplicated: 0, unexpected: 0, recovered: 0, gaveUp: 4 },
     giveUps: ['gave up: partition 0 batch 2 (token 1-0-9) after 5 attempt(s), unclassified: Too many parts <0>'],
   });
-  const result: RunResult = { ...run(), verdict: 'pass', classes: { ClickHouseBatchingSink: aggregateClass('exactly-once', [gaveUp], insertPerformance(timelines)) } };
+  const result: RunResult = {
+    ...run(),
+    verdict: 'pass',
+    classes: { ClickHouseBatchingSink: aggregateClass('exactly-once', [gaveUp], insertPerformance(timelines)) },
+  };
   const runDir = join(root, result.runId);
   writeRunReports(result, timelines, runDir, root);
 
@@ -156,12 +186,16 @@ describe('give-ups in the reports', () => {
     expect(md).toContain('| gave up (rows held back) |');
     expect(md).toMatch(/\| 1 \(4\) \|/);
     expect(md).toContain('### Give-ups');
-    expect(md).toContain('- ClickHouseBatchingSink / server-errors: gave up: partition 0 batch 2 (token 1-0-9) after 5 attempt(s)');
+    expect(md).toContain(
+      '- ClickHouseBatchingSink / server-errors: gave up: partition 0 batch 2 (token 1-0-9) after 5 attempt(s)',
+    );
   });
 
   it('report.html shows them in their scenario, escaped', () => {
     const html = readFileSync(join(runDir, 'report.html'), 'utf8');
     expect(html).toContain('gave up 1 (rows held back 4)');
-    expect(html).toContain('<ul class="give-ups"><li>gave up: partition 0 batch 2 (token 1-0-9) after 5 attempt(s), unclassified: Too many parts &#60;0&#62;</li></ul>');
+    expect(html).toContain(
+      '<ul class="give-ups"><li>gave up: partition 0 batch 2 (token 1-0-9) after 5 attempt(s), unclassified: Too many parts &#60;0&#62;</li></ul>',
+    );
   });
 });

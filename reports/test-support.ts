@@ -6,13 +6,43 @@ export function tagged(scenario: string, run: string, at: number, event: FlowEve
   return { ...event, at, writer, pid: 1, seq: at, scenario, run } as TaggedEvent;
 }
 
-const key = (queryId: string, attempt: number, batch = 1) => ({ sink: 'events', partition: 0, batch, queryId, attempt });
+const key = (queryId: string, attempt: number, batch = 1) => ({
+  sink: 'events',
+  partition: 0,
+  batch,
+  queryId,
+  attempt,
+});
 
 /** One INSERT attempt: invoke at `start`, complete with `outcome` at `end` (no completion when `end` is undefined). */
-export function attempt(scenario: string, run: string, queryId: string, attemptNo: number, start: number, end: number | undefined, outcome: 'ok' | 'failed' | 'unknown', rows = 3): TaggedEvent[] {
-  const invoke = tagged(scenario, run, start, { type: 'insert-invoke', ...key(queryId, attemptNo), shard: null, endpoint: '127.10.1.1:8123', messageIds: Array.from({ length: rows }, (_, i) => `0-${queryId}-${i}`) });
+export function attempt(
+  scenario: string,
+  run: string,
+  queryId: string,
+  attemptNo: number,
+  start: number,
+  end: number | undefined,
+  outcome: 'ok' | 'failed' | 'unknown',
+  rows = 3,
+): TaggedEvent[] {
+  const invoke = tagged(scenario, run, start, {
+    type: 'insert-invoke',
+    ...key(queryId, attemptNo),
+    shard: null,
+    endpoint: '127.10.1.1:8123',
+    messageIds: Array.from({ length: rows }, (_, i) => `0-${queryId}-${i}`),
+  });
   if (end === undefined) return [invoke];
-  return [invoke, tagged(scenario, run, end, { type: 'insert-complete', ...key(queryId, attemptNo), outcome, startedAt: start, endedAt: end })];
+  return [
+    invoke,
+    tagged(scenario, run, end, {
+      type: 'insert-complete',
+      ...key(queryId, attemptNo),
+      outcome,
+      startedAt: start,
+      endedAt: end,
+    }),
+  ];
 }
 
 /**
@@ -22,19 +52,77 @@ export function attempt(scenario: string, run: string, queryId: string, attemptN
  */
 export function sampleEvents(scenario = 'ClickHouseBatchingSink__unknown-outcome'): TaggedEvent[] {
   return [
-    tagged(scenario, 'run-0', 1_000, { type: 'worker-start', worker: 'w1', sink: 'events', sinkClass: 'ClickHouseBatchingSink', partitions: [0] }),
+    tagged(scenario, 'run-0', 1_000, {
+      type: 'worker-start',
+      worker: 'w1',
+      sink: 'events',
+      sinkClass: 'ClickHouseBatchingSink',
+      partitions: [0],
+    }),
     ...attempt(scenario, 'run-0', 'q1', 1, 1_100, 1_120, 'ok'),
     ...attempt(scenario, 'run-0', 'q2', 1, 1_200, 1_260, 'ok', 5),
-    tagged(scenario, 'run-0', 1_240, { type: 'reconfigured', startedAt: 1_230, sink: 'events', partitions: [0], dynamic: { write_timeout: 4000 } }),
-    tagged(scenario, 'run-1', 10_000, { type: 'worker-start', worker: 'w2', sink: 'events', sinkClass: 'ClickHouseBatchingSink', partitions: [0] }),
-    tagged(scenario, 'run-1', 10_100, { type: 'fault-start', window: 1, fault: 'reset_peer', description: 'reset_peer on s1r1_client <downstream>', targets: ['s1r1_client'], effect: 'error' }, 'nemesis'),
+    tagged(scenario, 'run-0', 1_240, {
+      type: 'reconfigured',
+      startedAt: 1_230,
+      sink: 'events',
+      partitions: [0],
+      dynamic: { write_timeout: 4000 },
+    }),
+    tagged(scenario, 'run-1', 10_000, {
+      type: 'worker-start',
+      worker: 'w2',
+      sink: 'events',
+      sinkClass: 'ClickHouseBatchingSink',
+      partitions: [0],
+    }),
+    tagged(
+      scenario,
+      'run-1',
+      10_100,
+      {
+        type: 'fault-start',
+        window: 1,
+        fault: 'reset_peer',
+        description: 'reset_peer on s1r1_client <downstream>',
+        targets: ['s1r1_client'],
+        effect: 'error',
+      },
+      'nemesis',
+    ),
     ...attempt(scenario, 'run-1', 'q3', 1, 10_200, 10_210, 'unknown'),
     tagged(scenario, 'run-1', 10_500, { type: 'fault-end', window: 1, fault: 'reset_peer' }, 'nemesis'),
     ...attempt(scenario, 'run-1', 'q3', 2, 10_600, 10_640, 'ok'),
     ...attempt(scenario, 'run-1', 'q4', 1, 11_000, undefined, 'unknown'),
-    tagged(scenario, 'run-1', 11_001, { type: 'crash', worker: 'w2', point: 'during-insert', partition: 0, batch: 2, occurrence: 1 }),
-    tagged(scenario, 'run-1', 11_500, { type: 'partition-refused', sink: 'events', sinkClass: 'ClickHouseBatchingSink', partition: 0, code: 'TOPOLOGY_CHANGED', message: 'shards changed' }),
-    tagged(scenario, 'run-1', 11_600, { type: 'fault-start', window: 2, fault: 'timeout', description: 'timeout <s2r1_client>', targets: ['s2r1_client'], effect: 'error' }, 'nemesis'),
+    tagged(scenario, 'run-1', 11_001, {
+      type: 'crash',
+      worker: 'w2',
+      point: 'during-insert',
+      partition: 0,
+      batch: 2,
+      occurrence: 1,
+    }),
+    tagged(scenario, 'run-1', 11_500, {
+      type: 'partition-refused',
+      sink: 'events',
+      sinkClass: 'ClickHouseBatchingSink',
+      partition: 0,
+      code: 'TOPOLOGY_CHANGED',
+      message: 'shards changed',
+    }),
+    tagged(
+      scenario,
+      'run-1',
+      11_600,
+      {
+        type: 'fault-start',
+        window: 2,
+        fault: 'timeout',
+        description: 'timeout <s2r1_client>',
+        targets: ['s2r1_client'],
+        effect: 'error',
+      },
+      'nemesis',
+    ),
     ...attempt(scenario, 'run-1', 'q5', 1, 11_700, 12_000, 'failed'),
   ];
 }

@@ -36,7 +36,11 @@ describe('runTimelines', () => {
     ]);
     expect(eventful?.inserts[2]).toMatchObject({ start: 1_000, end: 1_000, completed: false });
     expect(eventful?.marks.map((mark) => mark.kind).sort()).toEqual(['crash', 'refusal', 'worker-start']);
-    expect(calm?.marks.find((mark) => mark.kind === 'reconfigure')).toEqual({ at: 230, kind: 'reconfigure', label: 'reconfigured: {"write_timeout":4000}' });
+    expect(calm?.marks.find((mark) => mark.kind === 'reconfigure')).toEqual({
+      at: 230,
+      kind: 'reconfigure',
+      label: 'reconfigured: {"write_timeout":4000}',
+    });
   });
 
   it('shows the run with the most failed or unknown INSERTs', () => {

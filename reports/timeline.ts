@@ -60,7 +60,9 @@ function timelineOf(events: TaggedEvent[]): RunTimeline {
   const sorted = [...events].sort((a, b) => a.at - b.at);
   const first = sorted[0] as TaggedEvent;
   const origin = first.at;
-  const last = Math.max(...sorted.map((event) => Math.max(event.at, event.type === 'insert-complete' ? event.endedAt : 0)));
+  const last = Math.max(
+    ...sorted.map((event) => Math.max(event.at, event.type === 'insert-complete' ? event.endedAt : 0)),
+  );
   const duration = last - origin;
   const [sinkClass = first.scenario, scenario = ''] = first.scenario.split('__');
 
@@ -85,10 +87,26 @@ function timelineOf(events: TaggedEvent[]): RunTimeline {
   }));
 
   const marks: TimelineMark[] = [
-    ...eventsOfType(sorted, 'crash').map((event) => ({ at: event.at - origin, kind: 'crash' as const, label: `crash at ${event.point}` })),
-    ...eventsOfType(sorted, 'partition-refused').map((event) => ({ at: event.at - origin, kind: 'refusal' as const, label: `partition ${event.partition} refused: ${event.code}` })),
-    ...eventsOfType(sorted, 'reconfigured').map((event) => ({ at: event.startedAt - origin, kind: 'reconfigure' as const, label: `reconfigured: ${JSON.stringify(event.dynamic)}` })),
-    ...eventsOfType(sorted, 'worker-start').map((event) => ({ at: event.at - origin, kind: 'worker-start' as const, label: `worker ${event.worker} started` })),
+    ...eventsOfType(sorted, 'crash').map((event) => ({
+      at: event.at - origin,
+      kind: 'crash' as const,
+      label: `crash at ${event.point}`,
+    })),
+    ...eventsOfType(sorted, 'partition-refused').map((event) => ({
+      at: event.at - origin,
+      kind: 'refusal' as const,
+      label: `partition ${event.partition} refused: ${event.code}`,
+    })),
+    ...eventsOfType(sorted, 'reconfigured').map((event) => ({
+      at: event.startedAt - origin,
+      kind: 'reconfigure' as const,
+      label: `reconfigured: ${JSON.stringify(event.dynamic)}`,
+    })),
+    ...eventsOfType(sorted, 'worker-start').map((event) => ({
+      at: event.at - origin,
+      kind: 'worker-start' as const,
+      label: `worker ${event.worker} started`,
+    })),
   ];
   return { sinkClass, scenario, run: first.run, origin, duration, inserts, faults, marks };
 }

@@ -23,7 +23,12 @@ export const REPORTERS: readonly Reporter[] = [
 ];
 
 /** Writes every reporter's file into the run directory and points `<reportDir>/latest` at it. */
-export function writeRunReports(run: RunResult, timelines: readonly RunTimeline[], runDir: string, reportDir: string): void {
+export function writeRunReports(
+  run: RunResult,
+  timelines: readonly RunTimeline[],
+  runDir: string,
+  reportDir: string,
+): void {
   mkdirSync(runDir, { recursive: true });
   for (const reporter of REPORTERS) writeFileSync(join(runDir, reporter.file), reporter.render(run, timelines));
   const latest = join(reportDir, 'latest');

@@ -49,7 +49,11 @@ export interface InsertResult {
   readonly outcome: InsertOutcome;
   readonly startedAt: number;
   readonly endedAt: number;
-  readonly error?: { readonly message: string; readonly code?: string; readonly class?: 'transient' | 'unclassified' | 'permanent' };
+  readonly error?: {
+    readonly message: string;
+    readonly code?: string;
+    readonly class?: 'transient' | 'unclassified' | 'permanent';
+  };
 }
 
 /**

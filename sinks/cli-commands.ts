@@ -33,7 +33,9 @@ export async function runSinkCli(argv: readonly string[], io: CliIo): Promise<nu
       files.push(arg);
       continue;
     }
-    const name = SINK_CLASS_NAMES.find((candidate) => [candidate, `T${candidate}`, cppClassName(candidate)].includes(rest[i + 1] ?? ''));
+    const name = SINK_CLASS_NAMES.find((candidate) =>
+      [candidate, `T${candidate}`, cppClassName(candidate)].includes(rest[i + 1] ?? ''),
+    );
     if (name === undefined) {
       io.err(`--without needs a sink class name (${SINK_CLASS_NAMES.join(', ')}); ${USAGE}`);
       return 2;

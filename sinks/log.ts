@@ -5,5 +5,8 @@ import pino, { type Logger } from 'pino';
  * stderr, `LOG_LEVEL` raises it. Hosts (the Flow runtime) pass their own.
  */
 export function defaultSinkLogger(bindings: Record<string, unknown>): Logger {
-  return pino({ level: process.env.LOG_LEVEL ?? 'warn', base: { pid: process.pid, component: 'sink', ...bindings } }, pino.destination(2));
+  return pino(
+    { level: process.env.LOG_LEVEL ?? 'warn', base: { pid: process.pid, component: 'sink', ...bindings } },
+    pino.destination(2),
+  );
 }

@@ -28,7 +28,15 @@ describe('SinkRegistry', () => {
 
 describe('SINK_CLASSES', () => {
   it('records the guarantees, host forms and mechanisms of section 1', () => {
-    const facts = Object.values(SINK_CLASSES).map((c) => [c.cppName, c.guarantee, c.hostForms.join('|'), c.usesDedupToken, c.topologyGuard, c.batching, c.atMostOnceStrategy]);
+    const facts = Object.values(SINK_CLASSES).map((c) => [
+      c.cppName,
+      c.guarantee,
+      c.hostForms.join('|'),
+      c.usesDedupToken,
+      c.topologyGuard,
+      c.batching,
+      c.atMostOnceStrategy,
+    ]);
     expect(facts).toEqual([
       ['NYT::NFlow::TClickHouseBatchingSink', 'exactly-once', 'host|hosts', true, true, true, false],
       ['NYT::NFlow::TShardedClickHouseBatchingSink', 'exactly-once', 'shard_hosts', true, true, true, false],

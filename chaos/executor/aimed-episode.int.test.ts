@@ -57,9 +57,14 @@ describe('faults aimed at the sink’s next INSERT', { timeout: 240_000 }, () =>
       },
     });
     const record = new NemesisRecord(HistoryWriter.open(supervisor.historyDir, 'nemesis'));
-    const deps = { worker, nemesis: { cluster, toxiproxy: new Toxiproxy(cluster.description.toxiproxy ?? ''), log, database: DATABASE }, record };
+    const deps = {
+      worker,
+      nemesis: { cluster, toxiproxy: new Toxiproxy(cluster.description.toxiproxy ?? ''), log, database: DATABASE },
+      record,
+    };
     await worker.runEpochs(1);
-    for (let i = 0; i < 20; i += 1) await aimedEpisode(deps, { plan: i % 2 === 0 ? resetPeerPlan() : requestTimeoutPlan(200), epochs: 1, holdMs: 0 });
+    for (let i = 0; i < 20; i += 1)
+      await aimedEpisode(deps, { plan: i % 2 === 0 ? resetPeerPlan() : requestTimeoutPlan(200), epochs: 1, holdMs: 0 });
     record.close();
     await worker.stop();
     const history = await supervisor.close();
@@ -70,7 +75,9 @@ describe('faults aimed at the sink’s next INSERT', { timeout: 240_000 }, () =>
     expect(Object.fromEntries(fired.fired)).toEqual({ reset_peer: 10, timeout: 10 });
 
     const truth = await collectGroundTruth(cluster.description, { database: DATABASE, table: 'events' });
-    const aimedAt = new Map(eventsOfType(history.events, 'fault-start').map((start) => [start.aimedAt?.queryId ?? '', start.expects]));
+    const aimedAt = new Map(
+      eventsOfType(history.events, 'fault-start').map((start) => [start.aimedAt?.queryId ?? '', start.expects]),
+    );
     const aimedAttempts = facts.attempts.filter((attempt) => aimedAt.has(attempt.queryId));
     expect(aimedAttempts).toHaveLength(20);
     const resolved = resolveUnknownOutcomes(aimedAttempts, truth.serverInserts, () => false);
@@ -83,15 +90,48 @@ describe('faults aimed at the sink’s next INSERT', { timeout: 240_000 }, () =>
   });
 
   it('an INSERT that never comes leaves the fault missed, with its reason, and does not hang', async () => {
-    const supervisor = new FlowSupervisor({ dir: mkdtempSync(join(dir, 'missed-')), source, log: componentLogger('aimed-episode-test') });
-    const worker = await supervisor.launch({ spec: { sink_class_name: 'AtLeastOnceClickHouseSink', name: 'missed', parameters: { host: new URL(cluster.description.shards[0]!.replicas[0]!.http).hostname, database: DATABASE, table: 'events_rep' } } });
+    const supervisor = new FlowSupervisor({
+      dir: mkdtempSync(join(dir, 'missed-')),
+      source,
+      log: componentLogger('aimed-episode-test'),
+    });
+    const worker = await supervisor.launch({
+      spec: {
+        sink_class_name: 'AtLeastOnceClickHouseSink',
+        name: 'missed',
+        parameters: {
+          host: new URL(cluster.description.shards[0]!.replicas[0]!.http).hostname,
+          database: DATABASE,
+          table: 'events_rep',
+        },
+      },
+    });
     const record = new NemesisRecord(HistoryWriter.open(supervisor.historyDir, 'nemesis'));
     const started = Date.now();
-    await aimedEpisode({ worker, nemesis: { cluster, toxiproxy: new Toxiproxy(cluster.description.toxiproxy ?? ''), log: componentLogger('aimed-episode-test'), database: DATABASE }, record }, { plan: resetPeerPlan(), epochs: 0, holdMs: 0 });
+    await aimedEpisode(
+      {
+        worker,
+        nemesis: {
+          cluster,
+          toxiproxy: new Toxiproxy(cluster.description.toxiproxy ?? ''),
+          log: componentLogger('aimed-episode-test'),
+          database: DATABASE,
+        },
+        record,
+      },
+      { plan: resetPeerPlan(), epochs: 0, holdMs: 0 },
+    );
     expect(Date.now() - started).toBeLessThan(5_000);
     record.close();
     const history = await supervisor.close();
-    expect(eventsOfType(history.events, 'fault-missed').map((event) => event.reason)).toEqual(['armed on the next INSERT: the writes ended without an INSERT']);
-    expect(faultEvidence(history.events, []).missed).toEqual([{ fault: 'reset_peer', reason: "reset_peer(the INSERT's response): armed on the next INSERT: the writes ended without an INSERT" }]);
+    expect(eventsOfType(history.events, 'fault-missed').map((event) => event.reason)).toEqual([
+      'armed on the next INSERT: the writes ended without an INSERT',
+    ]);
+    expect(faultEvidence(history.events, []).missed).toEqual([
+      {
+        fault: 'reset_peer',
+        reason: "reset_peer(the INSERT's response): armed on the next INSERT: the writes ended without an INSERT",
+      },
+    ]);
   });
 });

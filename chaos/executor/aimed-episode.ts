@@ -44,7 +44,11 @@ async function raceDeadline<T, U>(promises: readonly Promise<T>[], ms: number, o
 
 /** The first INSERT the gate holds, or why none came: the writes ended, or the deadline passed. */
 function firstInsert(gate: InsertGate, writing: BackgroundWrite, deadlineMs: number): Promise<GatedAttempt | string> {
-  return raceDeadline<GatedAttempt | string, string>([gate.held, writing.over.then(() => 'the writes ended without an INSERT')], deadlineMs, `no INSERT started within ${deadlineMs / 1000} s`);
+  return raceDeadline<GatedAttempt | string, string>(
+    [gate.held, writing.over.then(() => 'the writes ended without an INSERT')],
+    deadlineMs,
+    `no INSERT started within ${deadlineMs / 1000} s`,
+  );
 }
 
 /**
@@ -69,19 +73,25 @@ export async function aimedEpisode(deps: EpisodeDeps, episode: Episode, deadline
   }
   try {
     const target = aimTarget(nemesis.cluster.description, attempt.endpoint);
-    if (target === undefined) throw new HarnessError('CHAOS_AIM_UNKNOWN_ENDPOINT', `the INSERT ${attempt.queryId} goes to ${attempt.endpoint}, which is no replica's client address in the cluster description`);
+    if (target === undefined)
+      throw new HarnessError(
+        'CHAOS_AIM_UNKNOWN_ENDPOINT',
+        `the INSERT ${attempt.queryId} goes to ${attempt.endpoint}, which is no replica's client address in the cluster description`,
+      );
     const fault = plan.aimAt(target);
     const window = await fault.apply(nemesis);
     try {
       const id = record.start(fault, window, attempt, plan.expects);
       gate.openRequest();
       await episode.meanwhile?.(attempt);
-      if (plan.heals === 'insert-ended') await raceDeadline([gate.ended.catch(() => undefined)], UNTIL_ENDED_LIMIT_MS, undefined);
+      if (plan.heals === 'insert-ended')
+        await raceDeadline([gate.ended.catch(() => undefined)], UNTIL_ENDED_LIMIT_MS, undefined);
       else if (plan.heals === 'writes-ended') {
         // The sink's retries must meet the fault as well: it acts on each outcome at once.
         gate.openOutcome();
         await raceDeadline([writing.over], UNTIL_WRITES_END_LIMIT_MS, undefined);
-      } else if (fault.effect === 'witness' && fault.probe !== undefined) await fault.probe(nemesis, window, Date.now() + Math.max(episode.holdMs, WITNESS_LIMIT_MS));
+      } else if (fault.effect === 'witness' && fault.probe !== undefined)
+        await fault.probe(nemesis, window, Date.now() + Math.max(episode.holdMs, WITNESS_LIMIT_MS));
       else await delay(episode.holdMs);
       const healStartedAt = Date.now();
       await fault.heal(nemesis, window);

@@ -6,7 +6,10 @@ const WRITE_LIMIT_MS = 120_000;
 export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new HarnessError('CHAOS_STEP_TIMEOUT', `${what} did not finish within ${ms} ms`)), ms);
+    timer = setTimeout(
+      () => reject(new HarnessError('CHAOS_STEP_TIMEOUT', `${what} did not finish within ${ms} ms`)),
+      ms,
+    );
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
@@ -21,7 +24,9 @@ function isSinkOutcome(error: unknown): boolean {
 
 /** Delivers what the running partitions hold; a refused or given-up partition is left as the sink left it. */
 export async function drainRunning(worker: StartedFlowWorker, partitions?: readonly number[]): Promise<void> {
-  const running = (await worker.status()).filter((status) => status.state === 'running' && (partitions === undefined || partitions.includes(status.partition)));
+  const running = (await worker.status()).filter(
+    (status) => status.state === 'running' && (partitions === undefined || partitions.includes(status.partition)),
+  );
   try {
     await worker.drain(running.map((status) => status.partition));
   } catch (error) {

@@ -21,7 +21,11 @@ export interface CheckRecord {
 
 /** GroundTruth with its maps and sets as arrays of entries (JSON has neither). */
 interface StoredTruth {
-  readonly replicas: ReadonlyArray<{ readonly shard: string; readonly replica: string; readonly counts: ReadonlyArray<readonly [string, number]> }>;
+  readonly replicas: ReadonlyArray<{
+    readonly shard: string;
+    readonly replica: string;
+    readonly counts: ReadonlyArray<readonly [string, number]>;
+  }>;
   readonly viaDistributed: ReadonlyArray<readonly [string, number]>;
   readonly serverInserts: GroundTruth['serverInserts'];
   readonly routed: ReadonlyArray<readonly [string, ReadonlyArray<readonly [string, string]>]>;
@@ -31,7 +35,11 @@ interface StoredTruth {
 
 function storeTruth(truth: GroundTruth): StoredTruth {
   return {
-    replicas: truth.replicas.map((replica) => ({ shard: replica.shard, replica: replica.replica, counts: [...replica.counts] })),
+    replicas: truth.replicas.map((replica) => ({
+      shard: replica.shard,
+      replica: replica.replica,
+      counts: [...replica.counts],
+    })),
     viaDistributed: [...truth.viaDistributed],
     serverInserts: truth.serverInserts,
     routed: [...truth.routed].map(([layout, ids]) => [layout, [...ids]] as const),
@@ -42,7 +50,11 @@ function storeTruth(truth: GroundTruth): StoredTruth {
 
 function loadTruth(stored: StoredTruth): GroundTruth {
   return {
-    replicas: stored.replicas.map((replica) => ({ shard: replica.shard, replica: replica.replica, counts: new Map(replica.counts) })),
+    replicas: stored.replicas.map((replica) => ({
+      shard: replica.shard,
+      replica: replica.replica,
+      counts: new Map(replica.counts),
+    })),
     viaDistributed: new Map(stored.viaDistributed),
     serverInserts: stored.serverInserts,
     routed: new Map(stored.routed.map(([layout, ids]) => [layout, new Map(ids)])),
@@ -51,11 +63,36 @@ function loadTruth(stored: StoredTruth): GroundTruth {
   };
 }
 
-export function writeCheckRecord(runDir: string, record: { scenario: string; phase: CheckRecord['phase']; input: CheckInput; verdict: Verdict; anomalies: readonly Anomaly[] }): void {
+export function writeCheckRecord(
+  runDir: string,
+  record: {
+    scenario: string;
+    phase: CheckRecord['phase'];
+    input: CheckInput;
+    verdict: Verdict;
+    anomalies: readonly Anomaly[];
+  },
+): void {
   // The events are the run's history.jsonl already: not repeated here.
   const { description, sinkClass, source, coverage, specs, expectations, serverDedupOff, truth } = record.input;
-  const input = { description, sinkClass, source, coverage, specs, expectations, serverDedupOff, truth: storeTruth(truth) };
-  const stored: CheckRecord = { version: 1, scenario: record.scenario, phase: record.phase, input, verdict: record.verdict, anomalies: record.anomalies };
+  const input = {
+    description,
+    sinkClass,
+    source,
+    coverage,
+    specs,
+    expectations,
+    serverDedupOff,
+    truth: storeTruth(truth),
+  };
+  const stored: CheckRecord = {
+    version: 1,
+    scenario: record.scenario,
+    phase: record.phase,
+    input,
+    verdict: record.verdict,
+    anomalies: record.anomalies,
+  };
   writeFileSync(join(runDir, CHECK_INPUT_FILE), `${JSON.stringify(stored)}\n`);
 }
 

@@ -49,13 +49,30 @@ export interface CheckInput {
 }
 
 /** The declared coverage of a run: the scenario's events plus every fault and crash point its schedule holds. */
-export function declaredCoverage(scenario: ScenarioDefinition, sinkClass: SinkClassName, commands: readonly ChaosCommand[]): Coverage {
-  const faults = [...new Set(commands.filter((c): c is FaultEpisode => c instanceof FaultEpisode).map((c) => c.plan.type))];
+export function declaredCoverage(
+  scenario: ScenarioDefinition,
+  sinkClass: SinkClassName,
+  commands: readonly ChaosCommand[],
+): Coverage {
+  const faults = [
+    ...new Set(commands.filter((c): c is FaultEpisode => c instanceof FaultEpisode).map((c) => c.plan.type)),
+  ];
   const crashPoints = [...new Set(commands.filter((c): c is CrashSink => c instanceof CrashSink).map((c) => c.point))];
-  const refusedChanges = [...new Set(commands.filter((c): c is RestartWithSpec => c instanceof RestartWithSpec && c.refusal).map((c) => c.label))];
+  const refusedChanges = [
+    ...new Set(
+      commands.filter((c): c is RestartWithSpec => c instanceof RestartWithSpec && c.refusal).map((c) => c.label),
+    ),
+  ];
   const descriptor = SINK_CLASSES[sinkClass];
   // Every class owes what its own mechanism turns on: a run without server dedup (no token), an epoch of several batches (batching).
-  return { serverDedupOff: !descriptor.usesDedupToken, multiBatchEpoch: descriptor.batching, ...scenario.coverage(sinkClass), faults, crashPoints, refusedChanges };
+  return {
+    serverDedupOff: !descriptor.usesDedupToken,
+    multiBatchEpoch: descriptor.batching,
+    ...scenario.coverage(sinkClass),
+    faults,
+    crashPoints,
+    refusedChanges,
+  };
 }
 
 /**
@@ -71,21 +88,43 @@ function expectedRefusals(input: CheckInput): ExpectedRefusal[] {
     .filter((expectation) => expectation.refuse)
     .map((expectation) => {
       const details: string[] = [];
-      const previous = started.filter((event) => event.partition === expectation.partition && event.at < expectation.from).pop();
-      if (expectation.routingChanged && previous?.fingerprints) details.push(`    persisted_topology_fingerprint = ${previous.fingerprints.routing}`);
-      const snapshot = snapshots.find((event) => event.partition === expectation.partition && event.at >= expectation.from && event.at <= expectation.until);
+      const previous = started
+        .filter((event) => event.partition === expectation.partition && event.at < expectation.from)
+        .pop();
+      if (expectation.routingChanged && previous?.fingerprints)
+        details.push(`    persisted_topology_fingerprint = ${previous.fingerprints.routing}`);
+      const snapshot = snapshots.find(
+        (event) =>
+          event.partition === expectation.partition && event.at >= expectation.from && event.at <= expectation.until,
+      );
       const oldest = snapshot?.undelivered[0]?.token;
       if (oldest !== undefined) details.push(`    oldest_undelivered_batch_bound = ${oldest}`);
-      const messagePrefix = expectation.routingChanged ? `${ROUTING_REFUSAL_PREFIX} ${snapshot?.undelivered.length ?? expectation.undelivered} batch(es) are still undelivered` : REFUSAL_PREFIX;
-      return { partition: expectation.partition, messagePrefix, details, from: expectation.from, until: expectation.until };
+      const messagePrefix = expectation.routingChanged
+        ? `${ROUTING_REFUSAL_PREFIX} ${snapshot?.undelivered.length ?? expectation.undelivered} batch(es) are still undelivered`
+        : REFUSAL_PREFIX;
+      return {
+        partition: expectation.partition,
+        messagePrefix,
+        details,
+        from: expectation.from,
+        until: expectation.until,
+      };
     });
 }
 
 /** Topology change label -> refusals observed inside a start that had to refuse under it. */
-function refusedChanges(expectations: readonly StartExpectation[], refusals: readonly RefusalRecord[]): Map<string, number> {
+function refusedChanges(
+  expectations: readonly StartExpectation[],
+  refusals: readonly RefusalRecord[],
+): Map<string, number> {
   const counts = new Map<string, number>();
   for (const expectation of expectations.filter((e) => e.refuse)) {
-    const seen = refusals.some((refusal) => refusal.partition === expectation.partition && refusal.at >= expectation.from && refusal.at <= expectation.until);
+    const seen = refusals.some(
+      (refusal) =>
+        refusal.partition === expectation.partition &&
+        refusal.at >= expectation.from &&
+        refusal.at <= expectation.until,
+    );
     if (seen) counts.set(expectation.label, (counts.get(expectation.label) ?? 0) + 1);
   }
   return counts;
@@ -109,7 +148,9 @@ const SEED_MAX_INSERT_ATTEMPTS = 10;
 
 /** The smallest `max_insert_attempts` of the specs in force at any moment of [from, to]. */
 function maxInsertAttemptsDuring(specs: readonly SpecPeriod[], from: number, to: number): number {
-  const periods = specs.filter((period, index) => period.from <= to && (specs[index + 1]?.from ?? Number.POSITIVE_INFINITY) > from);
+  const periods = specs.filter(
+    (period, index) => period.from <= to && (specs[index + 1]?.from ?? Number.POSITIVE_INFINITY) > from,
+  );
   const budgets = (periods.length > 0 ? periods : specs.slice(0, 1)).map((period) => {
     const value = period.spec.dynamic_parameters?.max_insert_attempts;
     return typeof value === 'number' ? value : SEED_MAX_INSERT_ATTEMPTS;
@@ -121,7 +162,11 @@ export function checkRun(input: CheckInput): RunCheck {
   const descriptor = SINK_CLASSES[input.sinkClass];
   const events = input.events;
   const description = input.description;
-  const replicaOfEndpoint = new Map(description.shards.flatMap((shard) => shard.replicas.map((replica) => [new URL(replica.http).host, replica.name] as const)));
+  const replicaOfEndpoint = new Map(
+    description.shards.flatMap((shard) =>
+      shard.replicas.map((replica) => [new URL(replica.http).host, replica.name] as const),
+    ),
+  );
   const { observations, facts, unknown } = observe({
     guarantee: descriptor.guarantee,
     sendsToken: descriptor.usesDedupToken,
@@ -152,11 +197,18 @@ export function checkRun(input: CheckInput): RunCheck {
     acceptedTwice: observations.acceptedTwice.size,
     multiBatchEpochs: facts.multiBatchEpochs,
     giveUps: observations.giveUps.filter((giveUp) =>
-      observations.writesAfterGiveUp.some((write) => write.refused && write.partition === giveUp.partition && write.batch === giveUp.batch),
+      observations.writesAfterGiveUp.some(
+        (write) => write.refused && write.partition === giveUp.partition && write.batch === giveUp.batch,
+      ),
     ).length,
   };
   const coverage = input.coverage;
   const check = checkScenario(observations, coverage, evidence);
   const count = (outcome: string) => facts.attempts.filter((attempt) => attempt.outcome === outcome).length;
-  return { ...check, coverage, evidence, inserts: { ok: count('ok'), failed: count('failed'), unknown: count('unknown') } };
+  return {
+    ...check,
+    coverage,
+    evidence,
+    inserts: { ok: count('ok'), failed: count('failed'), unknown: count('unknown') },
+  };
 }

@@ -12,7 +12,10 @@ const shardHostsOf = (spec: RawSinkSpec) => spec.parameters.shard_hosts as Recor
 function routingLayout(spec: RawSinkSpec): RoutingLayout | undefined {
   const shardHosts = shardHostsOf(spec);
   if (shardHosts === undefined) return undefined;
-  return { shards: Object.keys(shardHosts), keyColumns: (spec.parameters.sharding_key_columns as string[] | undefined) ?? [] };
+  return {
+    shards: Object.keys(shardHosts),
+    keyColumns: (spec.parameters.sharding_key_columns as string[] | undefined) ?? [],
+  };
 }
 
 /** Every distinct sharded layout the run's specs used. */
@@ -33,12 +36,19 @@ export function routingLayouts(specs: readonly SpecPeriod[]): RoutingLayout[] {
  * shard the named hosts serve. Unsharded forms: the shard of the host. A row no INSERT can
  * account for gets no expectation (null): it is `unexpected`, judged elsewhere.
  */
-export function expectedShardOf(description: ClusterDescription, specs: readonly SpecPeriod[], attempts: readonly AttemptRecord[], truth: GroundTruth): (messageId: string) => string | null {
+export function expectedShardOf(
+  description: ClusterDescription,
+  specs: readonly SpecPeriod[],
+  attempts: readonly AttemptRecord[],
+  truth: GroundTruth,
+): (messageId: string) => string | null {
   const finished = new Set(truth.serverInserts.filter((insert) => insert.finished).map((insert) => insert.queryId));
   const insertedAt = new Map<string, number>();
   const byStart = [...attempts].sort((a, b) => a.startedAt - b.startedAt);
-  for (const attempt of byStart) if (attempt.outcome === 'ok') for (const id of attempt.messageIds) insertedAt.set(id, attempt.startedAt);
-  for (const attempt of byStart) if (finished.has(attempt.queryId)) for (const id of attempt.messageIds) insertedAt.set(id, attempt.startedAt);
+  for (const attempt of byStart)
+    if (attempt.outcome === 'ok') for (const id of attempt.messageIds) insertedAt.set(id, attempt.startedAt);
+  for (const attempt of byStart)
+    if (finished.has(attempt.queryId)) for (const id of attempt.messageIds) insertedAt.set(id, attempt.startedAt);
   return (messageId) => {
     const at = insertedAt.get(messageId);
     if (at === undefined) return null;
@@ -48,7 +58,10 @@ export function expectedShardOf(description: ClusterDescription, specs: readonly
     const layout = routingLayout(period.spec);
     if (shardHosts === undefined || layout === undefined) {
       const parameters = period.spec.parameters;
-      return clusterShardOf(description, (parameters.host as string | undefined) ?? (parameters.hosts as string[] | undefined)?.[0] ?? '');
+      return clusterShardOf(
+        description,
+        (parameters.host as string | undefined) ?? (parameters.hosts as string[] | undefined)?.[0] ?? '',
+      );
     }
     const name = truth.routed.get(layoutKey(layout))?.get(messageId);
     return name === undefined ? `unrouted:${messageId}` : clusterShardOf(description, shardHosts[name]?.[0] ?? '');

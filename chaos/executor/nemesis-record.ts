@@ -31,7 +31,13 @@ export class NemesisRecord {
   }
 
   end(id: number, window: FaultWindow, healStartedAt: number): void {
-    this.history.append({ type: 'fault-end', window: id, fault: window.type, healStartedAt, ...(window.verified === undefined ? {} : { verified: window.verified }) });
+    this.history.append({
+      type: 'fault-end',
+      window: id,
+      fault: window.type,
+      healStartedAt,
+      ...(window.verified === undefined ? {} : { verified: window.verified }),
+    });
   }
 
   missed(plan: FaultPlan, reason: string): void {

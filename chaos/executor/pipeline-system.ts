@@ -86,7 +86,11 @@ export class PipelineSystem implements ChaosSystem {
   }
 
   async faultEpisode(plan: ScheduledFault, epochs: number, holdMs: number): Promise<void> {
-    if (!isFaultPlan(plan)) throw new HarnessError('CHAOS_FAULT_UNKNOWN', `the schedule holds ${plan.toString()}, which is not one of the catalogue's fault plans`);
+    if (!isFaultPlan(plan))
+      throw new HarnessError(
+        'CHAOS_FAULT_UNKNOWN',
+        `the schedule holds ${plan.toString()}, which is not one of the catalogue's fault plans`,
+      );
     await aimedEpisode(this.episodeDeps(), { plan, epochs, holdMs });
   }
 
@@ -114,7 +118,11 @@ export class PipelineSystem implements ChaosSystem {
     await this.relaunch(this.spec);
   }
 
-  async reconfigureWhileWriting(dynamic: Readonly<Record<string, unknown>>, epochs: number, afterMs: number): Promise<void> {
+  async reconfigureWhileWriting(
+    dynamic: Readonly<Record<string, unknown>>,
+    epochs: number,
+    afterMs: number,
+  ): Promise<void> {
     const worker = this.running();
     // The dynamic section is replaced as a whole (absent keys would fall back to defaults).
     const next = { ...this.spec.dynamic_parameters, ...dynamic };
@@ -152,7 +160,11 @@ export class PipelineSystem implements ChaosSystem {
   }
 
   async drain(partitions: readonly number[]): Promise<void> {
-    await withTimeout(drainRunning(this.running(), partitions), 120_000, `drain of partitions ${partitions.join(', ')}`);
+    await withTimeout(
+      drainRunning(this.running(), partitions),
+      120_000,
+      `drain of partitions ${partitions.join(', ')}`,
+    );
   }
 
   /**
@@ -166,7 +178,10 @@ export class PipelineSystem implements ChaosSystem {
     if (died.length > 0) {
       // Every fault was healed before this: a dead member died by itself, and the run proves nothing.
       await this.supervisor.close();
-      throw new HarnessError('CLUSTER_MEMBER_DIED', `cluster member(s) ${died.join(', ')} died during the run without a nemesis; see cluster-logs/ in the report`);
+      throw new HarnessError(
+        'CLUSTER_MEMBER_DIED',
+        `cluster member(s) ${died.join(', ')} died during the run without a nemesis; see cluster-logs/ in the report`,
+      );
     }
     if (this.worker !== undefined) {
       await withTimeout(drainRunning(this.worker), drainTimeoutMs, 'the final drain');
@@ -177,7 +192,8 @@ export class PipelineSystem implements ChaosSystem {
     }
     await this.stopWorker();
     const end = Date.now();
-    for (const expectation of this.expectations) if (expectation.until === Number.POSITIVE_INFINITY) expectation.until = end;
+    for (const expectation of this.expectations)
+      if (expectation.until === Number.POSITIVE_INFINITY) expectation.until = end;
     return this.supervisor.close();
   }
 
@@ -196,7 +212,10 @@ export class PipelineSystem implements ChaosSystem {
   }
 
   /** Stops the current worker, decides which partitions must refuse, launches the next one. */
-  private async relaunch(spec: RawSinkSpec, options: { crash?: CrashPoint; deliveryPaused?: boolean; label?: string } = {}): Promise<StartedFlowWorker> {
+  private async relaunch(
+    spec: RawSinkSpec,
+    options: { crash?: CrashPoint; deliveryPaused?: boolean; label?: string } = {},
+  ): Promise<StartedFlowWorker> {
     const previous = this.worker;
     if (previous !== undefined) {
       try {
@@ -207,7 +226,8 @@ export class PipelineSystem implements ChaosSystem {
     }
     await this.stopWorker();
     const from = Date.now();
-    for (const expectation of this.expectations) if (expectation.until === Number.POSITIVE_INFINITY) expectation.until = from;
+    for (const expectation of this.expectations)
+      if (expectation.until === Number.POSITIVE_INFINITY) expectation.until = from;
     const key = topologyKey(spec, this.cluster.description);
     this.spec = spec;
     const bound: RawSinkSpec = { ...spec, parameters: { ...spec.parameters, database: this.database } };
@@ -220,7 +240,8 @@ export class PipelineSystem implements ChaosSystem {
         ...(options.deliveryPaused ? { deliveryPaused: true } : {}),
       });
     } catch (error) {
-      if (error instanceof WorkerRefusedError) throw new HarnessError('CHAOS_SPEC_REFUSED', `the worker refused the spec: ${error.message}`, { cause: error });
+      if (error instanceof WorkerRefusedError)
+        throw new HarnessError('CHAOS_SPEC_REFUSED', `the worker refused the spec: ${error.message}`, { cause: error });
       throw error;
     }
     for (const status of worker.partitions) {

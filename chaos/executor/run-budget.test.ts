@@ -22,7 +22,12 @@ describe('exploreDecision', () => {
 
 describe('serverDedupOff', () => {
   it('alternates for the token-less classes, off first', () => {
-    expect([0, 1, 2, 3].map((ordinal) => serverDedupOff('alternate', false, ordinal))).toEqual([true, false, true, false]);
+    expect([0, 1, 2, 3].map((ordinal) => serverDedupOff('alternate', false, ordinal))).toEqual([
+      true,
+      false,
+      true,
+      false,
+    ]);
     expect(serverDedupOff('off', false, 1)).toBe(true);
     expect(serverDedupOff('on', false, 0)).toBe(false);
   });

@@ -24,8 +24,12 @@ export type ExploreDecision = 'run' | 'covered' | 'budget-spent';
  * Whether to generate one more exploring run: always below `minRuns` while time is left; then
  * only while something declared has not happened yet and the budget allows.
  */
-export function exploreDecision(budget: RunBudget, state: { readonly runs: number; readonly elapsedMs: number; readonly covered: boolean }): ExploreDecision {
-  if (state.elapsedMs >= budget.maxMs || state.runs >= budget.maxRuns) return state.covered ? 'covered' : 'budget-spent';
+export function exploreDecision(
+  budget: RunBudget,
+  state: { readonly runs: number; readonly elapsedMs: number; readonly covered: boolean },
+): ExploreDecision {
+  if (state.elapsedMs >= budget.maxMs || state.runs >= budget.maxRuns)
+    return state.covered ? 'covered' : 'budget-spent';
   if (state.runs < budget.minRuns) return 'run';
   return state.covered ? 'covered' : 'run';
 }

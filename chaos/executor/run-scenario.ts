@@ -29,7 +29,13 @@ import { checkRun, declaredCoverage, type CheckInput, type RunCheck } from './ch
 import { writeCheckRecord } from './check-record.ts';
 import { routingLayouts } from './expected-shard.ts';
 import { PipelineSystem } from './pipeline-system.ts';
-import { exploreDecision, serverDedupOff, type ExploreDecision, type RunBudget, type ServerDedupMode } from './run-budget.ts';
+import {
+  exploreDecision,
+  serverDedupOff,
+  type ExploreDecision,
+  type RunBudget,
+  type ServerDedupMode,
+} from './run-budget.ts';
 import { settleCluster } from './settle-cluster.ts';
 
 export interface ScenarioRunOptions {
@@ -104,26 +110,46 @@ export function scenarioContext(options: Pick<ScenarioRunOptions, 'cluster'>, sp
 function severalBatchesPerEpoch(spec: RawSinkSpec, workload: Workload): RawSinkSpec {
   const rows = spec.dynamic_parameters.max_rows_per_batch;
   if (typeof rows !== 'number' || rows < workload.messagesPerEpoch) return spec;
-  return { ...spec, dynamic_parameters: { ...spec.dynamic_parameters, max_rows_per_batch: Math.max(1, workload.messagesPerEpoch - 1) } };
+  return {
+    ...spec,
+    dynamic_parameters: { ...spec.dynamic_parameters, max_rows_per_batch: Math.max(1, workload.messagesPerEpoch - 1) },
+  };
 }
 
-export function arbRunInput(options: Pick<ScenarioRunOptions, 'cluster' | 'scenario' | 'sinkClass'>): fc.Arbitrary<RunInput> {
+export function arbRunInput(
+  options: Pick<ScenarioRunOptions, 'cluster' | 'scenario' | 'sinkClass'>,
+): fc.Arbitrary<RunInput> {
   const endpoints = clusterEndpoints(options.cluster.description);
-  const target = { sinkClass: options.sinkClass, name: 'chaos_sink', database: PLACEHOLDER_DATABASE, table: `${TABLE}_rep`, endpoints };
-  const workload = (options.scenario.workload ?? arbWorkload()).map((w) => (options.scenario.partitions === undefined ? w : { ...w, partitions: options.scenario.partitions }));
-  const specs = options.scenario.specs?.(target) ?? arbSinkSpec(target, options.scenario.forms ? { forms: options.scenario.forms } : {});
+  const target = {
+    sinkClass: options.sinkClass,
+    name: 'chaos_sink',
+    database: PLACEHOLDER_DATABASE,
+    table: `${TABLE}_rep`,
+    endpoints,
+  };
+  const workload = (options.scenario.workload ?? arbWorkload()).map((w) =>
+    options.scenario.partitions === undefined ? w : { ...w, partitions: options.scenario.partitions },
+  );
+  const specs =
+    options.scenario.specs?.(target) ??
+    arbSinkSpec(target, options.scenario.forms ? { forms: options.scenario.forms } : {});
   // Shrink order, each step a full real run: the schedule first, then the spec, then the
   // workload; the source seed only draws keys and payloads (another seed is not a smaller case)
   // and is never shrunk.
-  return fc.record({
-    sourceSeed: fc.noShrink(fc.integer({ min: 1, max: 2 ** 31 - 1 })),
-    rest: chainTailFirst(workload, (w) =>
-      chainTailFirst(
-        specs.map((spec) => severalBatchesPerEpoch(spec, w)),
-        (spec) => options.scenario.commands(scenarioContext(options, spec)).map((commands) => ({ workload: w, spec, commands })),
+  return fc
+    .record({
+      sourceSeed: fc.noShrink(fc.integer({ min: 1, max: 2 ** 31 - 1 })),
+      rest: chainTailFirst(workload, (w) =>
+        chainTailFirst(
+          specs.map((spec) => severalBatchesPerEpoch(spec, w)),
+          (spec) =>
+            options.scenario
+              .commands(scenarioContext(options, spec))
+              .map((commands) => ({ workload: w, spec, commands })),
+        ),
       ),
-    ),
-  }).map(({ sourceSeed, rest }) => ({ sourceSeed, ...rest }));
+    })
+    .map(({ sourceSeed, rest }) => ({ sourceSeed, ...rest }));
 }
 
 /**
@@ -137,7 +163,10 @@ export function arbRunInput(options: Pick<ScenarioRunOptions, 'cluster' | 'scena
 export async function runScenario(options: ScenarioRunOptions): Promise<ScenarioOutcome> {
   const mutant = options.mutant;
   // A source mutant runs its workers from an edited copy of the tree, made once per scenario.
-  const workerRoot = mutant !== undefined && isSourceMutantName(mutant) ? createMutatedTree(mutant, SOURCE_MUTANTS[mutant], options.dir) : undefined;
+  const workerRoot =
+    mutant !== undefined && isSourceMutantName(mutant)
+      ? createMutatedTree(mutant, SOURCE_MUTANTS[mutant], options.dir)
+      : undefined;
   const runs: ExecutedRun[] = [];
   const ledger = new CoverageLedger();
   const usesToken = SINK_CLASSES[options.sinkClass].usesDedupToken;
@@ -152,7 +181,11 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
     // A replay (--path) is about one case: once it held, the cases fast-check would try after it are skipped.
     fc.pre(!replayHeld);
     if (failingDedupOff === undefined) {
-      stopped = exploreDecision(options.budget, { runs: ledger.runs, elapsedMs: Date.now() - started, covered: ledger.runs > 0 && ledger.complete });
+      stopped = exploreDecision(options.budget, {
+        runs: ledger.runs,
+        elapsedMs: Date.now() - started,
+        covered: ledger.runs > 0 && ledger.complete,
+      });
       fc.pre(stopped === 'run');
     } else if (Date.now() >= shrinkUntil) {
       shrinkTruncated = true;
@@ -187,19 +220,34 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
   return { runs, ledger, stopped, shrinkTruncated, details };
 }
 
-async function executeRun(options: ScenarioRunOptions, input: RunInput, index: number, phase: ExecutedRun['phase'], dedupOff: boolean, workerRoot: string | undefined): Promise<ExecutedRun> {
+async function executeRun(
+  options: ScenarioRunOptions,
+  input: RunInput,
+  index: number,
+  phase: ExecutedRun['phase'],
+  dedupOff: boolean,
+  workerRoot: string | undefined,
+): Promise<ExecutedRun> {
   const started = Date.now();
   const database = `${options.databasePrefix ?? 'chaos'}_${options.sinkClass.toLowerCase()}_${options.scenario.name.replace(/-/g, '_')}_${index}`;
   const dir = join(options.dir, `run-${index}`);
   mkdirSync(dir, { recursive: true });
-  const source: SourceConfig = sourceConfig({ seed: input.sourceSeed, partitions: input.workload.partitions, messagesPerEpoch: input.workload.messagesPerEpoch, keySpace: input.workload.keySpace, payloadBytes: input.workload.payloadBytes });
+  const source: SourceConfig = sourceConfig({
+    seed: input.sourceSeed,
+    partitions: input.workload.partitions,
+    messagesPerEpoch: input.workload.messagesPerEpoch,
+    keySpace: input.workload.keySpace,
+    payloadBytes: input.workload.payloadBytes,
+  });
   const log = options.log.child({ run: index, database });
   let trafficMs = 0;
   let healMs = 0;
   try {
     const revived = await settleCluster(options.cluster, database);
     if (revived.length > 0) log.warn({ revived }, 'cluster members were dead at the start of a run and were restarted');
-    const clients = options.cluster.description.shards.flatMap((shard) => shard.replicas.map((replica) => harnessClient(replica.direct_http)));
+    const clients = options.cluster.description.shards.flatMap((shard) =>
+      shard.replicas.map((replica) => harnessClient(replica.direct_http)),
+    );
     try {
       const settings = [
         // A chaos table holds a few hundred rows, so one part a SIGKILLed replica wrote but never
@@ -211,7 +259,13 @@ async function executeRun(options: ScenarioRunOptions, input: RunInput, index: n
         // exactly-once rests on.
         ...(dedupOff ? ['replicated_deduplication_window = 0'] : []),
       ];
-      await createShardedTable(clients, { database, name: TABLE, columns: columnsDdl(source), orderBy: 'id', settings: settings.join(', ') });
+      await createShardedTable(clients, {
+        database,
+        name: TABLE,
+        columns: columnsDdl(source),
+        orderBy: 'id',
+        settings: settings.join(', '),
+      });
     } finally {
       await Promise.all(clients.map((client) => client.close()));
     }
@@ -219,7 +273,9 @@ async function executeRun(options: ScenarioRunOptions, input: RunInput, index: n
       dir,
       source,
       log,
-      ...(options.mutant !== undefined && workerRoot === undefined ? { factoryModule: MUTANT_FACTORY, env: { CHAOS_MUTANT: options.mutant } } : {}),
+      ...(options.mutant !== undefined && workerRoot === undefined
+        ? { factoryModule: MUTANT_FACTORY, env: { CHAOS_MUTANT: options.mutant } }
+        : {}),
       ...(workerRoot === undefined ? {} : { workerRoot }),
     });
     const system = new PipelineSystem(supervisor, options.cluster, options.toxiproxy, input.spec, database, log);
@@ -236,12 +292,19 @@ async function executeRun(options: ScenarioRunOptions, input: RunInput, index: n
       // Leave nothing behind for the next run: workers killed, every proxy healed, the cluster settled.
       system.closeHistory();
       await supervisor.close().catch(() => undefined);
-      await healProxies(options.cluster.description.toxiproxy ?? '', describedProxies(options.cluster.description)).catch(() => undefined);
+      await healProxies(
+        options.cluster.description.toxiproxy ?? '',
+        describedProxies(options.cluster.description),
+      ).catch(() => undefined);
       await settleCluster(options.cluster, database).catch(() => undefined);
       throw error;
     }
     const checkStart = Date.now();
-    const truth = await collectGroundTruth(options.cluster.description, { database, table: TABLE, layouts: routingLayouts(system.specs) });
+    const truth = await collectGroundTruth(options.cluster.description, {
+      database,
+      table: TABLE,
+      layouts: routingLayouts(system.specs),
+    });
     const checkInput: CheckInput = {
       description: options.cluster.description,
       sinkClass: options.sinkClass,
@@ -255,19 +318,44 @@ async function executeRun(options: ScenarioRunOptions, input: RunInput, index: n
     };
     const check = checkRun(checkInput);
     // Everything the check read stays with the run: `npm run check` judges it again from files.
-    writeCheckRecord(dir, { scenario: options.scenario.name, phase, input: checkInput, verdict: check.verdict, anomalies: check.results.flatMap((result) => result.anomalies) });
-    if (check.verdict !== 'pass') await dumpSystemTables(options.cluster.description, database, join(dir, 'system-tables'));
+    writeCheckRecord(dir, {
+      scenario: options.scenario.name,
+      phase,
+      input: checkInput,
+      verdict: check.verdict,
+      anomalies: check.results.flatMap((result) => result.anomalies),
+    });
+    if (check.verdict !== 'pass')
+      await dumpSystemTables(options.cluster.description, database, join(dir, 'system-tables'));
     await dropDatabase(options.cluster, database, log);
-    return { index, phase, input, serverDedupOff: dedupOff, check, durationMs: Date.now() - started, phases: { trafficMs, healMs, checkMs: Date.now() - checkStart } };
+    return {
+      index,
+      phase,
+      input,
+      serverDedupOff: dedupOff,
+      check,
+      durationMs: Date.now() - started,
+      phases: { trafficMs, healMs, checkMs: Date.now() - checkStart },
+    };
   } catch (error) {
     log.error({ err: describeError(error) }, 'run failed in the harness');
-    return { index, phase, input, serverDedupOff: dedupOff, infraError: describeError(error), durationMs: Date.now() - started, phases: { trafficMs, healMs, checkMs: 0 } };
+    return {
+      index,
+      phase,
+      input,
+      serverDedupOff: dedupOff,
+      infraError: describeError(error),
+      durationMs: Date.now() - started,
+      phases: { trafficMs, healMs, checkMs: 0 },
+    };
   }
 }
 
 /** A checked run's database goes: no later run's witness or query may ever read it. */
 async function dropDatabase(cluster: StartedCluster, database: string, log: Logger): Promise<void> {
-  const clients = cluster.description.shards.flatMap((shard) => shard.replicas.map((replica) => harnessClient(replica.direct_http)));
+  const clients = cluster.description.shards.flatMap((shard) =>
+    shard.replicas.map((replica) => harnessClient(replica.direct_http)),
+  );
   try {
     await Promise.all(clients.map((client) => client.command({ query: `DROP DATABASE IF EXISTS ${database} SYNC` })));
   } catch (error) {

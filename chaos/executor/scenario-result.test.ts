@@ -11,59 +11,129 @@ import { scenarioResult } from './scenario-result.ts';
 
 const scenario = { name: 'unknown-outcome' } as ScenarioDefinition;
 const declared: Coverage = { faults: ['reset_peer'], unknownAbsent: true };
-const counts = (n: number): DeliveryCounts => ({ attempted: n, acknowledged: n, lost: 0, duplicated: 0, unexpected: 0, recovered: 0, gaveUp: 0 });
+const counts = (n: number): DeliveryCounts => ({
+  attempted: n,
+  acknowledged: n,
+  lost: 0,
+  duplicated: 0,
+  unexpected: 0,
+  recovered: 0,
+  gaveUp: 0,
+});
 
-function run(index: number, phase: ExecutedRun['phase'], verdict: Verdict, evidence: Partial<Evidence> = {}, n = 10): ExecutedRun {
+function run(
+  index: number,
+  phase: ExecutedRun['phase'],
+  verdict: Verdict,
+  evidence: Partial<Evidence> = {},
+  n = 10,
+): ExecutedRun {
   const check = {
     verdict,
     counts: counts(n),
-    results: verdict === 'violation' ? [{ checker: 'total-queue', verdict, anomalies: [{ category: 'lost', count: 1, examples: ['1-0-3'] }] }] : [],
+    results:
+      verdict === 'violation'
+        ? [{ checker: 'total-queue', verdict, anomalies: [{ category: 'lost', count: 1, examples: ['1-0-3'] }] }]
+        : [],
     coverage: declared,
     evidence: { ...NO_EVIDENCE, ...evidence },
     inserts: { ok: n, failed: 0, unknown: 0 },
   } as RunCheck;
-  return { index, phase, input: { commands: [] } as unknown as RunInput, serverDedupOff: index % 2 === 0, check, durationMs: 1_000, phases: { trafficMs: 0, healMs: 0, checkMs: 0 } };
+  return {
+    index,
+    phase,
+    input: { commands: [] } as unknown as RunInput,
+    serverDedupOff: index % 2 === 0,
+    check,
+    durationMs: 1_000,
+    phases: { trafficMs: 0, healMs: 0, checkMs: 0 },
+  };
 }
 
 function outcome(runs: ExecutedRun[], details: Partial<fc.RunDetails<[RunInput]>> = {}): ScenarioOutcome {
   const ledger = new CoverageLedger();
-  for (const r of runs.filter((x) => x.phase === 'explore')) if (r.check) ledger.add(r.check.coverage, r.check.evidence);
-  return { runs, ledger, stopped: ledger.complete ? 'covered' : 'budget-spent', shrinkTruncated: false, details: { failed: false, interrupted: false, counterexamplePath: null, ...details } as fc.RunDetails<[RunInput]> };
+  for (const r of runs.filter((x) => x.phase === 'explore'))
+    if (r.check) ledger.add(r.check.coverage, r.check.evidence);
+  return {
+    runs,
+    ledger,
+    stopped: ledger.complete ? 'covered' : 'budget-spent',
+    shrinkTruncated: false,
+    details: { failed: false, interrupted: false, counterexamplePath: null, ...details } as fc.RunDetails<[RunInput]>,
+  };
 }
 
 const fired = { faultsFired: new Map([['reset_peer', 1]]) };
 
 describe('scenarioResult', () => {
   it('passes once the runs together showed everything declared', () => {
-    const result = scenarioResult(scenario, 'ClickHouseBatchingSink', outcome([run(0, 'explore', 'inconclusive', fired), run(1, 'explore', 'pass', { unknownAbsent: 1 })]), 7);
+    const result = scenarioResult(
+      scenario,
+      'ClickHouseBatchingSink',
+      outcome([run(0, 'explore', 'inconclusive', fired), run(1, 'explore', 'pass', { unknownAbsent: 1 })]),
+      7,
+    );
     expect(result.verdict).toBe('pass');
     expect([result.runs, result.shrinkRuns, result.stopped]).toEqual([2, 0, 'covered']);
   });
 
   it('is inconclusive when the budget ran out, naming what never happened', () => {
-    const result = scenarioResult(scenario, 'ClickHouseBatchingSink', outcome([run(0, 'explore', 'inconclusive', fired)]), 7);
+    const result = scenarioResult(
+      scenario,
+      'ClickHouseBatchingSink',
+      outcome([run(0, 'explore', 'inconclusive', fired)]),
+      7,
+    );
     expect(result.verdict).toBe('inconclusive');
-    expect(result.notes).toEqual(['no unknown-outcome INSERT that never reached the server (unknown → absent) (the budget ran out after 1 run(s) in 1 s)']);
+    expect(result.notes).toEqual([
+      'no unknown-outcome INSERT that never reached the server (unknown → absent) (the budget ran out after 1 run(s) in 1 s)',
+    ]);
   });
 
   it('reports a violation with the counterexample’s figures only, shrink steps counted apart', () => {
-    const runs = [run(0, 'explore', 'pass', fired, 10), run(1, 'explore', 'violation', fired, 20), run(2, 'shrink', 'violation', fired, 5), run(3, 'shrink', 'pass', fired, 7)];
-    const result = scenarioResult(scenario, 'AtLeastOnceClickHouseSink', outcome(runs, { failed: true, counterexamplePath: '1:0' }), 7);
+    const runs = [
+      run(0, 'explore', 'pass', fired, 10),
+      run(1, 'explore', 'violation', fired, 20),
+      run(2, 'shrink', 'violation', fired, 5),
+      run(3, 'shrink', 'pass', fired, 7),
+    ];
+    const result = scenarioResult(
+      scenario,
+      'AtLeastOnceClickHouseSink',
+      outcome(runs, { failed: true, counterexamplePath: '1:0' }),
+      7,
+    );
     expect(result.verdict).toBe('violation');
     expect([result.runs, result.shrinkRuns]).toEqual([2, 2]);
     expect(result.counts.attempted).toBe(5);
-    expect(result.replayCommand).toBe('npm run chaos -- --sink AtLeastOnceClickHouseSink --scenario unknown-outcome --seed 7 --path 1:0 --server-dedup off');
+    expect(result.replayCommand).toBe(
+      'npm run chaos -- --sink AtLeastOnceClickHouseSink --scenario unknown-outcome --seed 7 --path 1:0 --server-dedup off',
+    );
   });
 
   it('a harness failure of an exploring run is infra-error, never a pass', () => {
-    const broken: ExecutedRun = { ...run(1, 'explore', 'pass'), check: undefined, infraError: 'replica s1r2 could not sync' } as ExecutedRun;
-    const result = scenarioResult(scenario, 'ClickHouseBatchingSink', outcome([run(0, 'explore', 'pass', { ...fired, unknownAbsent: 1 }), broken]), 7);
+    const broken: ExecutedRun = {
+      ...run(1, 'explore', 'pass'),
+      check: undefined,
+      infraError: 'replica s1r2 could not sync',
+    } as ExecutedRun;
+    const result = scenarioResult(
+      scenario,
+      'ClickHouseBatchingSink',
+      outcome([run(0, 'explore', 'pass', { ...fired, unknownAbsent: 1 }), broken]),
+      7,
+    );
     expect(result.verdict).toBe('infra-error');
     expect(result.notes).toEqual(['run 1: replica s1r2 could not sync']);
   });
 
   it('an interrupted check is inconclusive even when what ran covered everything', () => {
-    const result = scenarioResult(scenario, 'ClickHouseBatchingSink', outcome([run(0, 'explore', 'pass', { ...fired, unknownAbsent: 1 })], { interrupted: true }), 7);
+    const result = scenarioResult(
+      scenario,
+      'ClickHouseBatchingSink',
+      outcome([run(0, 'explore', 'pass', { ...fired, unknownAbsent: 1 })], { interrupted: true }),
+      7,
+    );
     expect(result.verdict).toBe('inconclusive');
   });
 });

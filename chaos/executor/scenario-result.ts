@@ -51,7 +51,12 @@ function sumCounts(runs: readonly ExecutedRun[]): DeliveryCounts {
  * budget ran out first, naming what never happened. The figures come from the runs that define
  * the verdict: the reported counterexample, or every exploring run (never the shrink steps).
  */
-export function scenarioResult(scenario: ScenarioDefinition, sinkClass: SinkClassName, outcome: ScenarioOutcome, seed: number): ScenarioResult {
+export function scenarioResult(
+  scenario: ScenarioDefinition,
+  sinkClass: SinkClassName,
+  outcome: ScenarioOutcome,
+  seed: number,
+): ScenarioResult {
   const { runs, details, ledger } = outcome;
   const explored = runs.filter((run) => run.phase === 'explore');
   const violating = runs.filter((run) => run.check?.verdict === 'violation');
@@ -75,7 +80,10 @@ export function scenarioResult(scenario: ScenarioDefinition, sinkClass: SinkClas
     notes.push(...ledger.missing().map((missing) => `${missing} (${spent})`));
   }
   const defining = counterexample === undefined ? explored : [counterexample];
-  const evidence = defining.reduce<Evidence>((total, run) => (run.check ? addEvidence(total, run.check.evidence) : total), NO_EVIDENCE);
+  const evidence = defining.reduce<Evidence>(
+    (total, run) => (run.check ? addEvidence(total, run.check.evidence) : total),
+    NO_EVIDENCE,
+  );
   const tokenless = !SINK_CLASSES[sinkClass].usesDedupToken;
   const path = details.failed && counterexample !== undefined ? (details.counterexamplePath ?? undefined) : undefined;
   const serverDedupOff = tokenless ? (counterexample?.serverDedupOff ?? undefined) : undefined;
@@ -98,15 +106,27 @@ export function scenarioResult(scenario: ScenarioDefinition, sinkClass: SinkClas
     },
     counts: sumCounts(defining),
     inserts: defining.reduce(
-      (total, run) => ({ ok: total.ok + (run.check?.inserts.ok ?? 0), failed: total.failed + (run.check?.inserts.failed ?? 0), unknown: total.unknown + (run.check?.inserts.unknown ?? 0) }),
+      (total, run) => ({
+        ok: total.ok + (run.check?.inserts.ok ?? 0),
+        failed: total.failed + (run.check?.inserts.failed ?? 0),
+        unknown: total.unknown + (run.check?.inserts.unknown ?? 0),
+      }),
       { ok: 0, failed: 0, unknown: 0 },
     ),
     replays: evidence.replays,
     dedupHits: evidence.dedupHits,
     refusals: evidence.refusals,
-    unknownOutcomes: { landed: evidence.unknownLanded, absent: evidence.unknownAbsent, unresolved: evidence.unknownOutcomes - evidence.unknownLanded - evidence.unknownAbsent },
+    unknownOutcomes: {
+      landed: evidence.unknownLanded,
+      absent: evidence.unknownAbsent,
+      unresolved: evidence.unknownOutcomes - evidence.unknownLanded - evidence.unknownAbsent,
+    },
     serverDedup: tokenless
-      ? { offRuns: defining.filter((run) => run.serverDedupOff).length, onRuns: defining.filter((run) => !run.serverDedupOff).length, acceptedTwice: evidence.acceptedTwice }
+      ? {
+          offRuns: defining.filter((run) => run.serverDedupOff).length,
+          onRuns: defining.filter((run) => !run.serverDedupOff).length,
+          acceptedTwice: evidence.acceptedTwice,
+        }
       : null,
     faults: faultCounts(evidence),
     anomalies: counterexample?.check?.results.flatMap((result) => result.anomalies) ?? [],

@@ -25,10 +25,16 @@ export async function settleCluster(cluster: StartedCluster, database: string, t
     const client = harnessClient(replica.direct_http, { timeoutMs: 5000 });
     try {
       for (;;) {
-        const readOnly = await queryValue<string | number>(client, `SELECT count() FROM system.replicas WHERE database = '${database}' AND (is_readonly OR is_session_expired)`).catch(() => 'unreachable');
+        const readOnly = await queryValue<string | number>(
+          client,
+          `SELECT count() FROM system.replicas WHERE database = '${database}' AND (is_readonly OR is_session_expired)`,
+        ).catch(() => 'unreachable');
         if (String(readOnly) === '0') break;
         if (Date.now() > deadline) {
-          throw new HarnessError('CLUSTER_NOT_SETTLED', `replica ${replica.name} still has read-only tables in ${database} (${readOnly}) ${timeoutMs} ms after healing; see its log in the run directory`);
+          throw new HarnessError(
+            'CLUSTER_NOT_SETTLED',
+            `replica ${replica.name} still has read-only tables in ${database} (${readOnly}) ${timeoutMs} ms after healing; see its log in the run directory`,
+          );
         }
         await new Promise((resolve) => setTimeout(resolve, 250));
       }

@@ -3,7 +3,9 @@ import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts'
 
 /** The cluster shard whose replicas include `host` (the Keeper table the host serves). */
 export function clusterShardOf(description: ClusterDescription, host: string): string {
-  const shard = description.shards.find((candidate) => candidate.replicas.some((replica) => new URL(replica.http).hostname === host));
+  const shard = description.shards.find((candidate) =>
+    candidate.replicas.some((replica) => new URL(replica.http).hostname === host),
+  );
   return shard?.name ?? `unknown:${host}`;
 }
 

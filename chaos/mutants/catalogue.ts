@@ -13,9 +13,14 @@ export interface MutantEntry {
 export type MutantName = WrapperMutantName | SourceMutantName;
 
 const entries = (kind: MutantEntry['kind'], mutants: Readonly<Record<string, Omit<MutantEntry, 'kind'>>>) =>
-  Object.entries(mutants).map(([name, { category, classes, why }]) => [name, { kind, category, classes, why }] as const);
+  Object.entries(mutants).map(
+    ([name, { category, classes, why }]) => [name, { kind, category, classes, why }] as const,
+  );
 
-export const MUTANTS = Object.fromEntries([...entries('wrapper', WRAPPER_MUTANTS), ...entries('source', SOURCE_MUTANTS)]) as Readonly<Record<MutantName, MutantEntry>>;
+export const MUTANTS = Object.fromEntries([
+  ...entries('wrapper', WRAPPER_MUTANTS),
+  ...entries('source', SOURCE_MUTANTS),
+]) as Readonly<Record<MutantName, MutantEntry>>;
 
 export function isMutantName(name: string): name is MutantName {
   return name in MUTANTS;

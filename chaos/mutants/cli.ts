@@ -18,7 +18,16 @@ import { newRunId } from '../../harness/cluster/run-dir.ts';
 import { describeError, HarnessError } from '../../harness/errors.ts';
 import { fileLogger } from '../../harness/log.ts';
 import { PROJECT_ROOT } from '../../harness/project-root.ts';
-import { matrixHtml, matrixJson, matrixJunit, matrixMarkdown, rowHolds, type Detection, type MatrixRow, type MutationMatrix } from '../../reports/mutation-matrix.ts';
+import {
+  matrixHtml,
+  matrixJson,
+  matrixJunit,
+  matrixMarkdown,
+  rowHolds,
+  type Detection,
+  type MatrixRow,
+  type MutationMatrix,
+} from '../../reports/mutation-matrix.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import { BUDGETS } from '../executor/run-budget.ts';
 import { runScenario } from '../executor/run-scenario.ts';
@@ -46,14 +55,28 @@ function parseOptions() {
     },
   });
   const count = Number(values.seeds);
-  if (!Number.isSafeInteger(count) || count < 1) throw new HarnessError('CLI_USAGE', `--seeds takes a positive integer, got '${values.seeds}'`);
-  if (values.seed !== undefined && !/^\d+$/.test(values.seed)) throw new HarnessError('CLI_USAGE', `--seed takes an integer, got '${values.seed}'`);
+  if (!Number.isSafeInteger(count) || count < 1)
+    throw new HarnessError('CLI_USAGE', `--seeds takes a positive integer, got '${values.seeds}'`);
+  if (values.seed !== undefined && !/^\d+$/.test(values.seed))
+    throw new HarnessError('CLI_USAGE', `--seed takes an integer, got '${values.seed}'`);
   const mutants = (values.mutant?.split(',') ?? Object.keys(MUTANTS)).map((name) => {
-    if (!isMutantName(name)) throw new HarnessError('CLI_USAGE', `unknown mutant '${name}'; the mutants are ${Object.keys(MUTANTS).join(', ')}`);
+    if (!isMutantName(name))
+      throw new HarnessError(
+        'CLI_USAGE',
+        `unknown mutant '${name}'; the mutants are ${Object.keys(MUTANTS).join(', ')}`,
+      );
     return name;
   });
-  const seeds = Array.from({ length: count }, (_, i) => (values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed) + i));
-  return { mutants, seeds, control: !values['no-control'], shrink: !values['no-shrink'], reportDir: prepareWritableDir(values['report-dir'], '--report-dir') };
+  const seeds = Array.from({ length: count }, (_, i) =>
+    values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed) + i,
+  );
+  return {
+    mutants,
+    seeds,
+    control: !values['no-control'],
+    shrink: !values['no-shrink'],
+    reportDir: prepareWritableDir(values['report-dir'], '--report-dir'),
+  };
 }
 
 /** Each mutant at its target; the control once per distinct target (class x scenario). */
@@ -71,7 +94,9 @@ async function main(): Promise<number> {
   const dir = join(options.reportDir, runId);
   mkdirSync(dir, { recursive: true });
   const log = fileLogger(join(dir, 'mutants.log'), 'mutants');
-  process.stderr.write(`mutants: ${options.mutants.join(', ')} over seeds ${options.seeds.join(', ')}; reports in ${dir}\n`);
+  process.stderr.write(
+    `mutants: ${options.mutants.join(', ')} over seeds ${options.seeds.join(', ')}; reports in ${dir}\n`,
+  );
   const started = Date.now();
   const cluster = await startCluster('embedded', { topology: { shards: 2, replicas: 2, keepers: 1 }, logger: log });
   const toxiproxy = new Toxiproxy(cluster.description.toxiproxy ?? '');
@@ -95,10 +120,25 @@ async function main(): Promise<number> {
         });
         const found = detection(subject.scenario, subject.sinkClass, outcome, seed, entry?.category);
         detections.push(found);
-        const state = entry === undefined ? found.verdict : found.caughtInCategory ? `caught (${found.categories.join(', ')}) in run ${found.runsToDetection}, ${found.secondsToDetection?.toFixed(0)} s` : `MISSED: ${found.verdict}`;
-        process.stderr.write(`mutants: ${subject.name} / ${subject.sinkClass} / ${subject.scenario.name} seed ${seed}: ${state}\n`);
+        const state =
+          entry === undefined
+            ? found.verdict
+            : found.caughtInCategory
+              ? `caught (${found.categories.join(', ')}) in run ${found.runsToDetection}, ${found.secondsToDetection?.toFixed(0)} s`
+              : `MISSED: ${found.verdict}`;
+        process.stderr.write(
+          `mutants: ${subject.name} / ${subject.sinkClass} / ${subject.scenario.name} seed ${seed}: ${state}\n`,
+        );
       }
-      rows.push({ subject: subject.name, kind: entry?.kind ?? 'control', sinkClass: subject.sinkClass, scenario: subject.scenario.name, category: entry?.category ?? null, why: entry?.why ?? null, detections });
+      rows.push({
+        subject: subject.name,
+        kind: entry?.kind ?? 'control',
+        sinkClass: subject.sinkClass,
+        scenario: subject.scenario.name,
+        category: entry?.category ?? null,
+        why: entry?.why ?? null,
+        detections,
+      });
     }
   } finally {
     await cluster.down();

@@ -5,7 +5,13 @@ import { scenarioResult } from '../executor/scenario-result.ts';
 import type { ScenarioDefinition } from '../scenarios/scenario.ts';
 
 /** What one seed of a scenario showed about a mutant (or the control): caught where, after how much, shrunk how. */
-export function detection(scenario: ScenarioDefinition, sinkClass: SinkClassName, outcome: ScenarioOutcome, seed: number, category: string | undefined): Detection {
+export function detection(
+  scenario: ScenarioDefinition,
+  sinkClass: SinkClassName,
+  outcome: ScenarioOutcome,
+  seed: number,
+  category: string | undefined,
+): Detection {
   const result = scenarioResult(scenario, sinkClass, outcome, seed);
   const categories = [...new Set(result.anomalies.map((anomaly) => anomaly.category))];
   const first = outcome.runs.findIndex((run) => run.check?.verdict === 'violation');
@@ -16,7 +22,11 @@ export function detection(scenario: ScenarioDefinition, sinkClass: SinkClassName
       : {
           runsToDetection: outcome.runs.slice(0, first + 1).filter((run) => run.phase === 'explore').length,
           secondsToDetection: seconds(outcome.runs.slice(0, first + 1)),
-          shrink: { steps: outcome.runs.length - first - 1, seconds: seconds(outcome.runs.slice(first + 1)), truncated: outcome.shrinkTruncated },
+          shrink: {
+            steps: outcome.runs.length - first - 1,
+            seconds: seconds(outcome.runs.slice(first + 1)),
+            truncated: outcome.shrinkTruncated,
+          },
         };
   return {
     seed,

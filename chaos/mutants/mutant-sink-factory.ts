@@ -10,7 +10,11 @@ import { isWrapperMutantName, mutate, SuffixDroppedShardedSink } from './mutants
 
 export function createSinkFactory(options: { readonly without: readonly SinkClassName[] }): SinkFactory {
   const name = process.env.CHAOS_MUTANT ?? '';
-  if (!isWrapperMutantName(name)) throw new HarnessError('CHAOS_MUTANT_UNKNOWN', `CHAOS_MUTANT='${name}' names no mutant (see chaos/mutants/mutants.ts)`);
+  if (!isWrapperMutantName(name))
+    throw new HarnessError(
+      'CHAOS_MUTANT_UNKNOWN',
+      `CHAOS_MUTANT='${name}' names no mutant (see chaos/mutants/mutants.ts)`,
+    );
   const real = createRealSinkFactory(options);
   return {
     registry: real.registry,

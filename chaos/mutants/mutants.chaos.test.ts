@@ -51,10 +51,16 @@ const run = (mutant: MutantName, path?: string) => {
 const caughtPaths = new Map<MutantName, string>();
 
 describe(`mutant sinks are caught (seed ${SEED})`, () => {
-  for (const [mutant, { sinkClass, scenario: definition }] of Object.entries(MUTANT_TARGETS) as [MutantName, (typeof MUTANT_TARGETS)[MutantName]][]) {
+  for (const [mutant, { sinkClass, scenario: definition }] of Object.entries(MUTANT_TARGETS) as [
+    MutantName,
+    (typeof MUTANT_TARGETS)[MutantName],
+  ][]) {
     it(`${mutant} → ${MUTANTS[mutant].category} in ${definition.name}`, async () => {
       const outcome = await run(mutant);
-      expect(outcome.runs.filter((r) => r.infraError !== undefined).map((r) => r.infraError), 'no run is a harness failure').toEqual([]);
+      expect(
+        outcome.runs.filter((r) => r.infraError !== undefined).map((r) => r.infraError),
+        'no run is a harness failure',
+      ).toEqual([]);
       const result = scenarioResult(definition, sinkClass, outcome, SEED);
       expect(result.verdict).toBe('violation');
       expect(result.anomalies.map((anomaly) => anomaly.category)).toContain(MUTANTS[mutant].category);

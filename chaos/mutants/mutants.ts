@@ -18,7 +18,7 @@ export const WRAPPER_MUTANTS = {
   'shard-suffix-dropped': {
     category: 'token-not-as-owed',
     classes: ['ShardedClickHouseBatchingSink'],
-    why: 'The batch token alone already looks unique; the `:<shard>` suffix seems redundant until two shard names point at one table, where the second shard\'s part of a batch is dropped as a duplicate of the first (lost rows, whenever a batch has rows for both names).',
+    why: "The batch token alone already looks unique; the `:<shard>` suffix seems redundant until two shard names point at one table, where the second shard's part of a batch is dropped as a duplicate of the first (lost rows, whenever a batch has rows for both names).",
   },
   'topology-guard-disabled': {
     category: 'refusal-missing',
@@ -64,7 +64,9 @@ function batching(sink: BatchingSink, mutant: WrapperMutantName): BatchingSink {
     });
   }
   if (mutant === 'topology-guard-disabled') {
-    return Object.assign(Object.create(sink) as BatchingSink, { init: (state: Parameters<BatchingSink['init']>[0]) => sink.init({ ...state, undelivered: [] }) });
+    return Object.assign(Object.create(sink) as BatchingSink, {
+      init: (state: Parameters<BatchingSink['init']>[0]) => sink.init({ ...state, undelivered: [] }),
+    });
   }
   return sink;
 }

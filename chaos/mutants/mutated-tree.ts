@@ -15,13 +15,20 @@ const WORKER_TREE = ['harness', 'sinks', 'package.json', 'tsconfig.json'];
 export function createMutatedTree(name: string, mutant: SourceMutant, dir: string): string {
   const root = join(dir, `mutated-${name}`);
   mkdirSync(root, { recursive: true });
-  for (const entry of WORKER_TREE) cpSync(join(PROJECT_ROOT, entry), join(root, entry), { recursive: true, filter: (source) => !source.endsWith('.test.ts') });
+  for (const entry of WORKER_TREE)
+    cpSync(join(PROJECT_ROOT, entry), join(root, entry), {
+      recursive: true,
+      filter: (source) => !source.endsWith('.test.ts'),
+    });
   symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
   const file = join(root, mutant.file);
   const text = readFileSync(file, 'utf8');
   const occurrences = text.split(mutant.find).length - 1;
   if (occurrences !== 1) {
-    throw new HarnessError('MUTANT_STALE', `mutant '${name}' expects its code once in ${mutant.file}, found it ${occurrences} time(s); update chaos/mutants/source-mutants.ts to the code as it is now`);
+    throw new HarnessError(
+      'MUTANT_STALE',
+      `mutant '${name}' expects its code once in ${mutant.file}, found it ${occurrences} time(s); update chaos/mutants/source-mutants.ts to the code as it is now`,
+    );
   }
   writeFileSync(file, text.replace(mutant.find, mutant.replace));
   return root;

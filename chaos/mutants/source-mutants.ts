@@ -54,7 +54,8 @@ export const SOURCE_MUTANTS = {
     classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink'],
     file: 'sinks/classes/batching-sink.ts',
     find: 'return batches.map((batch, i) => ({ number: firstBatchNumber + i, token: batch.token, messages: batch.messages }));',
-    replace: 'return batches.map((batch, i) => ({ number: firstBatchNumber + i, token: batches.at(-1)?.token ?? batch.token, messages: batch.messages }));',
+    replace:
+      'return batches.map((batch, i) => ({ number: firstBatchNumber + i, token: batches.at(-1)?.token ?? batch.token, messages: batch.messages }));',
     why: 'An epoch-level design ("the epoch\'s largest id is the dedup key") carried into per-batch code gives every batch of an epoch the same token. ClickHouse then drops every batch after the first as a duplicate: the rows of all but one batch per epoch never land.',
   },
   'routing-fingerprint-with-hosts': {
@@ -62,12 +63,18 @@ export const SOURCE_MUTANTS = {
     classes: ['ShardedClickHouseBatchingSink'],
     file: 'sinks/topology/spec-topology.ts',
     find: 'return { sharded: true, shards: [...topology.shards.keys()], shardingKeyColumns: parameters.sharding_key_columns };',
-    replace: "return { sharded: true, shards: [...topology.shards].map(([name, hosts]) => `${name}=${hosts.join(',')}`) as never, shardingKeyColumns: parameters.sharding_key_columns };",
+    replace:
+      "return { sharded: true, shards: [...topology.shards].map(([name, hosts]) => `${name}=${hosts.join(',')}`) as never, shardingKeyColumns: parameters.sharding_key_columns };",
     why: 'Fingerprinting shard_hosts as written, hosts and all, is the obvious first cut of "the routing layout". Routing never looks at hosts, but the guard now sees a new topology whenever an operator replaces a dead host or drops a replica from a shard, and refuses to start while batches are undelivered.',
   },
   'utf16-length-as-byte-length': {
     category: 'unexpected',
-    classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink', 'AtLeastOnceClickHouseSink', 'AtMostOnceClickHouseSink'],
+    classes: [
+      'ClickHouseBatchingSink',
+      'ShardedClickHouseBatchingSink',
+      'AtLeastOnceClickHouseSink',
+      'AtMostOnceClickHouseSink',
+    ],
     file: 'sinks/insert/row-binary-encoder.ts',
     find: "if (typeof value === 'string') return Buffer.byteLength(value, 'utf8');",
     replace: "if (typeof value === 'string') return value.length;",
@@ -86,15 +93,16 @@ export const SOURCE_MUTANTS = {
     classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink', 'AtLeastOnceClickHouseSink'],
     file: 'sinks/classes/sink-core.ts',
     find: 'if (error instanceof InsertGaveUpError) this.health.poison(error);',
-    replace: "if (error instanceof InsertGaveUpError && error.details.errorClass === 'permanent') this.health.poison(error);",
+    replace:
+      "if (error instanceof InsertGaveUpError && error.details.errorClass === 'permanent') this.health.poison(error);",
     why: 'Only a broken table or config seems worth stopping the instance for; a retry budget that ran out looks like bad luck the next write may not have. The seed poisons the instance after every give-up, so the operator, not the next write, decides when to go on.',
   },
   'give-up-swallowed': {
     category: 'lost',
     classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink'],
     file: 'sinks/classes/batching-sink.ts',
-    find: '      await this.core.insertOrPoison({ slot: part.slot, batch: batch.number, batchToken: batch.token, dedupToken: part.token, messages: part.messages });',
-    replace: '      await this.core.insertOrPoison({ slot: part.slot, batch: batch.number, batchToken: batch.token, dedupToken: part.token, messages: part.messages }).catch(() => undefined);',
+    find: '        messages: part.messages,\n      });\n    }',
+    replace: '        messages: part.messages,\n      }).catch(() => undefined);\n    }',
     why: 'One batch that cannot be written must not block the ones behind it, the reasoning goes, so the give-up is logged and delivery moves on. The runtime then marks the batch delivered: its rows never reach ClickHouse, and no replay will offer them again.',
   },
 } as const satisfies Readonly<Record<string, SourceMutant>>;

@@ -37,7 +37,9 @@ const catalogue = (name: string): ScenarioDefinition => {
 };
 
 /** Which class and scenario each shipped mutant is run against: the catalogue's own wherever it can catch it. */
-export const MUTANT_TARGETS: Readonly<Record<MutantName, { readonly sinkClass: SinkClassName; readonly scenario: ScenarioDefinition }>> = {
+export const MUTANT_TARGETS: Readonly<
+  Record<MutantName, { readonly sinkClass: SinkClassName; readonly scenario: ScenarioDefinition }>
+> = {
   'token-changes-on-replay': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('sink-crash') },
   'shard-suffix-dropped': { sinkClass: 'ShardedClickHouseBatchingSink', scenario: twoShardNamesOneTable },
   'topology-guard-disabled': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('topology-guard') },
@@ -49,7 +51,10 @@ export const MUTANT_TARGETS: Readonly<Record<MutantName, { readonly sinkClass: S
   'sharding-key-ignored': { sinkClass: 'ShardedClickHouseBatchingSink', scenario: catalogue('topology-guard') },
   'token-only-with-async-insert': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('network-degradation') },
   'epoch-bound-as-batch-token': { sinkClass: 'ShardedClickHouseBatchingSink', scenario: catalogue('unknown-outcome') },
-  'routing-fingerprint-with-hosts': { sinkClass: 'ShardedClickHouseBatchingSink', scenario: catalogue('topology-guard') },
+  'routing-fingerprint-with-hosts': {
+    sinkClass: 'ShardedClickHouseBatchingSink',
+    scenario: catalogue('topology-guard'),
+  },
   // Every run writes payloads with multi-byte characters; any scenario stores them.
   'utf16-length-as-byte-length': { sinkClass: 'AtLeastOnceClickHouseSink', scenario: catalogue('unknown-outcome') },
   'server-errors-permanent': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('server-errors') },

@@ -55,31 +55,64 @@ class AimedPlan implements FaultPlan {
 const link = (target: AimTarget) => [target.replica.proxies.client];
 
 /** The INSERT's response is cut as it arrives: the INSERT committed, the sink never hears. */
-export const resetPeerPlan = () => new AimedPlan('reset_peer', "the INSERT's response", (t) => resetPeer(link(t)), 'insert-ended', 'landed');
-export const limitDataPlan = (bytes: number) => new AimedPlan('limit_data', `the INSERT's response after ${bytes}B`, (t) => limitData(link(t), bytes), 'insert-ended', 'landed');
-export const responseTimeoutPlan = (ms: number) => new AimedPlan('timeout', `the INSERT's response, ${ms}ms`, (t) => timeout(link(t), ms), 'insert-ended', 'landed');
+export const resetPeerPlan = () =>
+  new AimedPlan('reset_peer', "the INSERT's response", (t) => resetPeer(link(t)), 'insert-ended', 'landed');
+export const limitDataPlan = (bytes: number) =>
+  new AimedPlan(
+    'limit_data',
+    `the INSERT's response after ${bytes}B`,
+    (t) => limitData(link(t), bytes),
+    'insert-ended',
+    'landed',
+  );
+export const responseTimeoutPlan = (ms: number) =>
+  new AimedPlan('timeout', `the INSERT's response, ${ms}ms`, (t) => timeout(link(t), ms), 'insert-ended', 'landed');
 /** The INSERT's request is swallowed, then the connection closes: nothing reached the server. */
-export const requestTimeoutPlan = (ms: number) => new AimedPlan('timeout', `the INSERT's request, ${ms}ms`, (t) => timeout(link(t), ms, 'upstream'), 'insert-ended', 'absent');
+export const requestTimeoutPlan = (ms: number) =>
+  new AimedPlan(
+    'timeout',
+    `the INSERT's request, ${ms}ms`,
+    (t) => timeout(link(t), ms, 'upstream'),
+    'insert-ended',
+    'absent',
+  );
 
-export const latencyPlan = (ms: number, jitter: number) => new AimedPlan('latency', `the INSERT's link, ${ms}ms±${jitter}`, (t) => latency(link(t), ms, jitter));
-export const bandwidthPlan = (kbPerSecond: number) => new AimedPlan('bandwidth', `the INSERT's link, ${kbPerSecond}KB/s`, (t) => bandwidth(link(t), kbPerSecond));
-export const slicerPlan = (size: number, delayUs: number) => new AimedPlan('slicer', `the INSERT's link, ${size}B/${delayUs}us`, (t) => slicer(link(t), size, delayUs));
+export const latencyPlan = (ms: number, jitter: number) =>
+  new AimedPlan('latency', `the INSERT's link, ${ms}ms±${jitter}`, (t) => latency(link(t), ms, jitter));
+export const bandwidthPlan = (kbPerSecond: number) =>
+  new AimedPlan('bandwidth', `the INSERT's link, ${kbPerSecond}KB/s`, (t) => bandwidth(link(t), kbPerSecond));
+export const slicerPlan = (size: number, delayUs: number) =>
+  new AimedPlan('slicer', `the INSERT's link, ${size}B/${delayUs}us`, (t) => slicer(link(t), size, delayUs));
 export const proxyDownPlan = () => new AimedPlan('proxy_down', "the INSERT's link", (t) => proxyDown(link(t)));
 
-export const replicaKillPlan = () => new AimedPlan('replica_kill', "the INSERT's replica", (t) => replicaKill(t.replica.name), 'after-hold');
-export const replicaPausePlan = () => new AimedPlan('replica_pause', "the INSERT's replica", (t) => replicaPause(t.replica.name), 'after-hold');
+export const replicaKillPlan = () =>
+  new AimedPlan('replica_kill', "the INSERT's replica", (t) => replicaKill(t.replica.name), 'after-hold');
+export const replicaPausePlan = () =>
+  new AimedPlan('replica_pause', "the INSERT's replica", (t) => replicaPause(t.replica.name), 'after-hold');
 /** The replica's replication endpoint: its siblings fail to fetch the part the INSERT writes. */
 export const interserverCutPlan = () =>
-  new AimedPlan('interserver_cut', "the INSERT's replica", (t) => interserverCut([t.replica.proxies.interserver], t.siblings.map((sibling) => sibling.name)), 'after-hold');
+  new AimedPlan(
+    'interserver_cut',
+    "the INSERT's replica",
+    (t) =>
+      interserverCut(
+        [t.replica.proxies.interserver],
+        t.siblings.map((sibling) => sibling.name),
+      ),
+    'after-hold',
+  );
 
-export const keeperPausePlan = (keeper: string) => new AimedPlan('keeper_pause', keeper, () => keeperPause(keeper), 'after-hold');
+export const keeperPausePlan = (keeper: string) =>
+  new AimedPlan('keeper_pause', keeper, () => keeperPause(keeper), 'after-hold');
 export const keeperLinkCutPlan = (scope: 'replica' | 'all') =>
   new AimedPlan(
     'keeper_link_cut',
     scope === 'replica' ? "the INSERT's replica" : 'all replicas',
     (t) =>
       keeperLinkCut(
-        scope === 'replica' ? t.replica.proxies.keepers : t.description.shards.flatMap((shard) => shard.replicas.flatMap((replica) => replica.proxies.keepers)),
+        scope === 'replica'
+          ? t.replica.proxies.keepers
+          : t.description.shards.flatMap((shard) => shard.replicas.flatMap((replica) => replica.proxies.keepers)),
         scope === 'replica' ? t.replica.name : 'all replicas',
       ),
     'after-hold',
@@ -87,13 +120,19 @@ export const keeperLinkCutPlan = (scope: 'replica' | 'all') =>
 
 /** Every replica of every shard refuses INSERTs into the run's tables (TOO_MANY_PARTS) until the writes ended: the sink's whole retry budget meets it. */
 export const tooManyPartsPlan = () =>
-  new AimedPlan('too_many_parts', 'every replica', (t) => tooManyParts(t.description.shards.flatMap((shard) => shard.replicas)), 'writes-ended');
+  new AimedPlan(
+    'too_many_parts',
+    'every replica',
+    (t) => tooManyParts(t.description.shards.flatMap((shard) => shard.replicas)),
+    'writes-ended',
+  );
 
 /** The replica behind an attempt's `host:port` (the proxied client address the sink dialled). */
 export function aimTarget(description: ClusterDescription, endpoint: string): AimTarget | undefined {
   for (const shard of description.shards) {
     const replica = shard.replicas.find((candidate) => new URL(candidate.http).host === endpoint);
-    if (replica !== undefined) return { replica, siblings: shard.replicas.filter((other) => other !== replica), description };
+    if (replica !== undefined)
+      return { replica, siblings: shard.replicas.filter((other) => other !== replica), description };
   }
   return undefined;
 }

@@ -38,17 +38,29 @@ async function insertThroughProxy(timeoutMs = 10_000): Promise<{ id: string; err
   }
 }
 
-const committed = async (id: string) => Number(await queryValue<string>(get(direct, 's1r1'), `SELECT count() FROM chaos.events_rep WHERE id = '${id}'`));
-const errorCode = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code ?? (error as Error | undefined)?.message;
+const committed = async (id: string) =>
+  Number(await queryValue<string>(get(direct, 's1r1'), `SELECT count() FROM chaos.events_rep WHERE id = '${id}'`));
+const errorCode = (error: unknown) =>
+  (error as NodeJS.ErrnoException | undefined)?.code ?? (error as Error | undefined)?.message;
 
 beforeAll(async () => {
   cluster = await startEmbeddedCluster({ topology: { shards: 1, replicas: 2, keepers: 1 } });
-  context = { cluster, toxiproxy: new Toxiproxy(cluster.description.toxiproxy ?? ''), log: componentLogger('nemesis-test'), database: 'chaos' };
+  context = {
+    cluster,
+    toxiproxy: new Toxiproxy(cluster.description.toxiproxy ?? ''),
+    log: componentLogger('nemesis-test'),
+    database: 'chaos',
+  };
   for (const replica of cluster.description.shards.flatMap((s) => s.replicas)) {
     proxied.set(replica.name, harnessClient(replica.http));
     direct.set(replica.name, harnessClient(replica.direct_http));
   }
-  await createShardedTable([...direct.values()], { database: 'chaos', name: 'events', columns: 'id String', orderBy: 'id' });
+  await createShardedTable([...direct.values()], {
+    database: 'chaos',
+    name: 'events',
+    columns: 'id String',
+    orderBy: 'id',
+  });
 });
 
 afterAll(async () => {
@@ -151,8 +163,15 @@ describe('process and link faults verify themselves', () => {
     await fault.probe(context, window, Date.now() + 30_000);
     expect(window.verified).toBe(true);
     await fault.heal(context, window);
-    await get(direct, 's1r2').command({ query: 'SYSTEM SYNC REPLICA chaos.events_rep', clickhouse_settings: { receive_timeout: 60 } });
-    expect(Number(await queryValue<string>(get(direct, 's1r2'), `SELECT count() FROM chaos.events_rep WHERE id = '${result.id}'`))).toBe(1);
+    await get(direct, 's1r2').command({
+      query: 'SYSTEM SYNC REPLICA chaos.events_rep',
+      clickhouse_settings: { receive_timeout: 60 },
+    });
+    expect(
+      Number(
+        await queryValue<string>(get(direct, 's1r2'), `SELECT count() FROM chaos.events_rep WHERE id = '${result.id}'`),
+      ),
+    ).toBe(1);
   });
 });
 
@@ -161,7 +180,9 @@ describe('server errors', () => {
     const fault = tooManyParts(cluster.description.shards.flatMap((shard) => shard.replicas));
     const window = await fault.apply(context);
     const refused = await insertThroughProxy();
-    const onSibling = await get(direct, 's1r2').insert({ table: 'chaos.events_rep', values: [{ id: 'sibling' }], format: 'JSONEachRow' }).catch((error: unknown) => error);
+    const onSibling = await get(direct, 's1r2')
+      .insert({ table: 'chaos.events_rep', values: [{ id: 'sibling' }], format: 'JSONEachRow' })
+      .catch((error: unknown) => error);
     await fault.heal(context, window);
     expect(refused.error).toBeInstanceOf(ClickHouseError);
     expect((refused.error as ClickHouseError).code).toBe('252');

@@ -20,7 +20,9 @@ async function setEnabled(toxiproxy: Toxiproxy, name: string, enabled: boolean):
 
 /** Asks a node directly (bypassing its proxies) one number; 0 when it cannot answer. */
 async function askDirect(context: NemesisContext, replica: string, query: string): Promise<number> {
-  const endpoint = context.cluster.description.shards.flatMap((shard) => shard.replicas).find((r) => r.name === replica);
+  const endpoint = context.cluster.description.shards
+    .flatMap((shard) => shard.replicas)
+    .find((r) => r.name === replica);
   if (endpoint === undefined) return 0;
   const client = harnessClient(endpoint.direct_http, { timeoutMs: 5000 });
   try {
@@ -58,7 +60,8 @@ export class ProxyDownFault implements Fault {
   }
 
   async apply(context: NemesisContext): Promise<FaultWindow> {
-    for (const witness of this.witnesses) this.baseline.set(witness, await askDirect(context, witness, failedFetches(context.database)));
+    for (const witness of this.witnesses)
+      this.baseline.set(witness, await askDirect(context, witness, failedFetches(context.database)));
     for (const name of this.targets) await setEnabled(context.toxiproxy, name, false);
     context.log.debug({ proxies: this.targets }, 'proxies disabled');
     return { type: this.type, description: this.toString(), targets: this.targets, appliedAt: Date.now() };
@@ -91,6 +94,8 @@ export class ProxyDownFault implements Fault {
 
 export const proxyDown = (proxies: readonly string[]) => new ProxyDownFault('proxy_down', proxies, proxies.join('+'));
 /** Cuts every Keeper link of the given replicas: their Keeper operations stall, then fail. */
-export const keeperLinkCut = (proxies: readonly string[], label: string) => new ProxyDownFault('keeper_link_cut', proxies, label);
+export const keeperLinkCut = (proxies: readonly string[], label: string) =>
+  new ProxyDownFault('keeper_link_cut', proxies, label);
 /** Cuts replication endpoints; the replicas that fetch from them witness it through failing fetches. */
-export const interserverCut = (proxies: readonly string[], witnesses: readonly string[]) => new ProxyDownFault('interserver_cut', proxies, proxies.join('+'), witnesses);
+export const interserverCut = (proxies: readonly string[], witnesses: readonly string[]) =>
+  new ProxyDownFault('interserver_cut', proxies, proxies.join('+'), witnesses);

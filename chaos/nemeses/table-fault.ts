@@ -40,7 +40,8 @@ export class TooManyPartsFault implements Fault {
       this.replicas.map(async (replica) => {
         const client = harnessClient(replica.direct_http, { timeoutMs: 10_000 });
         try {
-          for (const table of await replicatedTables(client, context.database)) await client.command({ query: `ALTER TABLE \`${context.database}\`.\`${table}\` ${alteration}` });
+          for (const table of await replicatedTables(client, context.database))
+            await client.command({ query: `ALTER TABLE \`${context.database}\`.\`${table}\` ${alteration}` });
         } finally {
           await client.close();
         }

@@ -35,12 +35,27 @@ export class ToxicFault implements Fault {
   async apply({ toxiproxy, log }: NemesisContext): Promise<FaultWindow> {
     for (const name of this.proxies) {
       const proxy = await toxiproxy.get(name);
-      this.toxics.push(await proxy.addToxic({ name: `chaos_${this.type}_${this.stream}`, type: this.type, stream: this.stream, toxicity: 1, attributes: { ...this.attributes } }));
+      this.toxics.push(
+        await proxy.addToxic({
+          name: `chaos_${this.type}_${this.stream}`,
+          type: this.type,
+          stream: this.stream,
+          toxicity: 1,
+          attributes: { ...this.attributes },
+        }),
+      );
       log.debug({ proxy: name, toxic: this.type }, 'toxic added');
     }
     // The least a latency toxic adds to a response: the jitter is drawn per chunk, either way.
-    const slowerThanMs = this.type === 'latency' ? (this.attributes.latency ?? 0) - (this.attributes.jitter ?? 0) : undefined;
-    return { type: this.type, description: this.toString(), targets: this.targets, appliedAt: Date.now(), ...(slowerThanMs === undefined ? {} : { slowerThanMs }) };
+    const slowerThanMs =
+      this.type === 'latency' ? (this.attributes.latency ?? 0) - (this.attributes.jitter ?? 0) : undefined;
+    return {
+      type: this.type,
+      description: this.toString(),
+      targets: this.targets,
+      appliedAt: Date.now(),
+      ...(slowerThanMs === undefined ? {} : { slowerThanMs }),
+    };
   }
 
   async heal({ log }: NemesisContext, window: FaultWindow): Promise<void> {
@@ -60,18 +75,39 @@ type Proxies = string | readonly string[];
 const list = (proxies: Proxies): readonly string[] => (typeof proxies === 'string' ? [proxies] : proxies);
 
 export const latency = (proxy: Proxies, ms: number, jitter = 0) =>
-  new ToxicFault('latency', list(proxy), 'downstream', { latency: ms, jitter }, jitter > 0 ? `${ms}ms±${jitter}` : `${ms}ms`);
-export const bandwidth = (proxy: Proxies, kbPerSecond: number) => new ToxicFault('bandwidth', list(proxy), 'upstream', { rate: kbPerSecond }, `${kbPerSecond}KB/s`);
+  new ToxicFault(
+    'latency',
+    list(proxy),
+    'downstream',
+    { latency: ms, jitter },
+    jitter > 0 ? `${ms}ms±${jitter}` : `${ms}ms`,
+  );
+export const bandwidth = (proxy: Proxies, kbPerSecond: number) =>
+  new ToxicFault('bandwidth', list(proxy), 'upstream', { rate: kbPerSecond }, `${kbPerSecond}KB/s`);
 export const slicer = (proxy: Proxies, averageSize: number, delayUs: number) =>
-  new ToxicFault('slicer', list(proxy), 'upstream', { average_size: averageSize, size_variation: Math.floor(averageSize / 2), delay: delayUs }, `${averageSize}B/${delayUs}us`);
+  new ToxicFault(
+    'slicer',
+    list(proxy),
+    'upstream',
+    { average_size: averageSize, size_variation: Math.floor(averageSize / 2), delay: delayUs },
+    `${averageSize}B/${delayUs}us`,
+  );
 /**
  * Downstream: swallows the INSERT response (the insert commits, the client never hears; the
  * connection closes when the server ends it or after `ms`). Upstream: the request never arrives,
  * the client stalls, then the connection closes after `ms`.
  */
 export const timeout = (proxy: Proxies, ms: number, stream: 'upstream' | 'downstream' = 'downstream') =>
-  new ToxicFault('timeout', list(proxy), stream, { timeout: ms }, `${ms}ms${stream === 'upstream' ? ', upstream' : ''}`);
+  new ToxicFault(
+    'timeout',
+    list(proxy),
+    stream,
+    { timeout: ms },
+    `${ms}ms${stream === 'upstream' ? ', upstream' : ''}`,
+  );
 /** Resets the connection when the INSERT response arrives: committed but unanswered. */
-export const resetPeer = (proxy: Proxies, ms = 0) => new ToxicFault('reset_peer', list(proxy), 'downstream', { timeout: ms }, `${ms}ms`);
+export const resetPeer = (proxy: Proxies, ms = 0) =>
+  new ToxicFault('reset_peer', list(proxy), 'downstream', { timeout: ms }, `${ms}ms`);
 /** Cuts the INSERT response after `bytes`: committed, answered only in part. */
-export const limitData = (proxy: Proxies, bytes: number) => new ToxicFault('limit_data', list(proxy), 'downstream', { bytes }, `${bytes}B`);
+export const limitData = (proxy: Proxies, bytes: number) =>
+  new ToxicFault('limit_data', list(proxy), 'downstream', { bytes }, `${bytes}B`);

@@ -6,7 +6,14 @@ import { SINK_CLASS_NAMES, type SinkClassName } from '../../sinks/domain/sink-cl
 import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
 import { arbDegradationFault, arbKeeperFault, arbQueueSendFault, arbReplicaFault } from './fault-arbitraries.ts';
 import type { ScenarioDefinition } from './scenario.ts';
-import { arbCrashSchedule, arbFaultSchedule, arbServerErrorSchedule, arbReconfigureSchedule, arbUnknownOutcomeSchedule, inBothStrategyModes } from './schedules.ts';
+import {
+  arbCrashSchedule,
+  arbFaultSchedule,
+  arbServerErrorSchedule,
+  arbReconfigureSchedule,
+  arbUnknownOutcomeSchedule,
+  inBothStrategyModes,
+} from './schedules.ts';
 import { topologyGuardScenario } from './topology-guard.ts';
 
 const exactlyOnce = (sinkClass: SinkClassName) => SINK_CLASSES[sinkClass].guarantee === 'exactly-once';
@@ -28,22 +35,33 @@ const smallQueueSpecs = (target: SpecTarget): fc.Arbitrary<RawSinkSpec> =>
 export const CATALOGUE: readonly ScenarioDefinition[] = [
   {
     name: 'unknown-outcome',
-    description: "both kinds of unknown outcome, aimed at INSERTs: the answer cut after the commit (reset_peer, limit_data, a response timeout), and the request swallowed before the server saw it (a request timeout)",
+    description:
+      'both kinds of unknown outcome, aimed at INSERTs: the answer cut after the commit (reset_peer, limit_data, a response timeout), and the request swallowed before the server saw it (a request timeout)',
     classes: SINK_CLASS_NAMES,
     // At-most-once runs it in both strategy modes: its two ways of never sending a message twice.
-    commands: (context) => (SINK_CLASSES[context.spec.sink_class_name as SinkClassName].atMostOnceStrategy ? inBothStrategyModes(context.spec, arbUnknownOutcomeSchedule()) : arbUnknownOutcomeSchedule()),
-    coverage: (sinkClass) => ({ unknownLanded: true, unknownAbsent: true, replay: replays(sinkClass), dedupHit: exactlyOnce(sinkClass) }),
+    commands: (context) =>
+      SINK_CLASSES[context.spec.sink_class_name as SinkClassName].atMostOnceStrategy
+        ? inBothStrategyModes(context.spec, arbUnknownOutcomeSchedule())
+        : arbUnknownOutcomeSchedule(),
+    coverage: (sinkClass) => ({
+      unknownLanded: true,
+      unknownAbsent: true,
+      replay: replays(sinkClass),
+      dedupHit: exactlyOnce(sinkClass),
+    }),
   },
   {
     name: 'network-degradation',
-    description: "latency, bandwidth, slicer, the proxy down or a stalled request on the link of the INSERT they are aimed at",
+    description:
+      'latency, bandwidth, slicer, the proxy down or a stalled request on the link of the INSERT they are aimed at',
     classes: SINK_CLASS_NAMES,
     commands: () => arbFaultSchedule(arbDegradationFault),
     coverage: () => ({}),
   },
   {
     name: 'replica-faults',
-    description: "SIGKILL or SIGSTOP of the replica an INSERT goes to, or its replication endpoint cut while its siblings must fetch the INSERT's part",
+    description:
+      "SIGKILL or SIGSTOP of the replica an INSERT goes to, or its replication endpoint cut while its siblings must fetch the INSERT's part",
     classes: SINK_CLASS_NAMES,
     commands: () => arbFaultSchedule(arbReplicaFault, 2),
     processActions: ['kill', 'start', 'pause', 'resume'],
@@ -51,7 +69,8 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
   },
   {
     name: 'keeper-faults',
-    description: "ZooKeeper paused, or the Keeper links of the INSERT's replica or of all replicas cut, while an INSERT needs Keeper",
+    description:
+      "ZooKeeper paused, or the Keeper links of the INSERT's replica or of all replicas cut, while an INSERT needs Keeper",
     classes: SINK_CLASS_NAMES,
     commands: (context) => arbFaultSchedule(arbKeeperFault(context), 1),
     processActions: ['pause', 'resume'],
@@ -59,17 +78,25 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
   },
   {
     name: 'sink-crash',
-    description: 'the sink process SIGKILLed at before-insert, during-insert, after-insert-before-state or after-state, then restarted from its store',
+    description:
+      'the sink process SIGKILLed at before-insert, during-insert, after-insert-before-state or after-state, then restarted from its store',
     classes: SINK_CLASS_NAMES,
     commands: () => arbCrashSchedule(),
     coverage: (sinkClass) => ({ replay: replays(sinkClass) }),
   },
   {
     name: 'live-reconfigure',
-    description: 'the dynamic section changed on the running sink while an INSERT is in flight (new clients for a new write_timeout, new retry and batch limits), between both kinds of unknown outcome',
+    description:
+      'the dynamic section changed on the running sink while an INSERT is in flight (new clients for a new write_timeout, new retry and batch limits), between both kinds of unknown outcome',
     classes: SINK_CLASS_NAMES,
     commands: (context) => arbReconfigureSchedule(context.spec.sink_class_name as SinkClassName),
-    coverage: (sinkClass) => ({ reconfiguredInFlight: true, unknownLanded: true, unknownAbsent: true, replay: replays(sinkClass), dedupHit: exactlyOnce(sinkClass) }),
+    coverage: (sinkClass) => ({
+      reconfiguredInFlight: true,
+      unknownLanded: true,
+      unknownAbsent: true,
+      replay: replays(sinkClass),
+      dedupHit: exactlyOnce(sinkClass),
+    }),
   },
   {
     name: 'server-errors',
@@ -81,13 +108,15 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
   },
   {
     name: 'at-most-once-queue',
-    description: 'at-most-once in queue mode with a queue of a few messages: overflow drops while unknown outcomes of both kinds and latency hit the sends',
+    description:
+      'at-most-once in queue mode with a queue of a few messages: overflow drops while unknown outcomes of both kinds and latency hit the sends',
     classes: ['AtMostOnceClickHouseSink'],
     specs: smallQueueSpecs,
     workload: arbWorkload({ minMessagesPerEpoch: 10, maxPayloadBytes: 48 }),
     partitions: 1,
     // The first write is drained, so the write session is open before any fault.
-    commands: () => arbFaultSchedule(arbQueueSendFault).map((schedule) => [new WriteEpochs(1), new Drain([0]), ...schedule]),
+    commands: () =>
+      arbFaultSchedule(arbQueueSendFault).map((schedule) => [new WriteEpochs(1), new Drain([0]), ...schedule]),
     coverage: () => ({ queueDrop: true }),
   },
   topologyGuardScenario,
@@ -97,7 +126,8 @@ export function findScenarios(names: readonly string[] | undefined): ScenarioDef
   if (names === undefined || names.length === 0) return [...CATALOGUE];
   return names.map((name) => {
     const found = CATALOGUE.find((scenario) => scenario.name === name);
-    if (found === undefined) throw new Error(`unknown scenario '${name}'; the catalogue has ${CATALOGUE.map((s) => s.name).join(', ')}`);
+    if (found === undefined)
+      throw new Error(`unknown scenario '${name}'; the catalogue has ${CATALOGUE.map((s) => s.name).join(', ')}`);
     return found;
   });
 }

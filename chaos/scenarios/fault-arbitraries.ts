@@ -33,14 +33,18 @@ export const arbLandedFault: fc.Arbitrary<FaultPlan> = fc.oneof(
 );
 
 /** Faults that swallow an INSERT's request, then close: nothing reached the server (unknown → absent). */
-export const arbAbsentFault: fc.Arbitrary<FaultPlan> = fc.integer({ min: 100, max: 1000 }).map((ms) => requestTimeoutPlan(ms));
+export const arbAbsentFault: fc.Arbitrary<FaultPlan> = fc
+  .integer({ min: 100, max: 1000 })
+  .map((ms) => requestTimeoutPlan(ms));
 
 export const arbUnknownOutcomeFault: fc.Arbitrary<FaultPlan> = fc.oneof(arbLandedFault, arbAbsentFault);
 
 export const arbDegradationFault: fc.Arbitrary<FaultPlan> = fc.oneof(
   arbLatency,
   fc.integer({ min: 20, max: 200 }).map((rate) => bandwidthPlan(rate)),
-  fc.record({ size: fc.integer({ min: 1, max: 64 }), delay: fc.integer({ min: 0, max: 2000 }) }).map(({ size, delay }) => slicerPlan(size, delay)),
+  fc
+    .record({ size: fc.integer({ min: 1, max: 64 }), delay: fc.integer({ min: 0, max: 2000 }) })
+    .map(({ size, delay }) => slicerPlan(size, delay)),
   fc.constant(proxyDownPlan()),
   fc.integer({ min: 300, max: 1500 }).map((ms) => requestTimeoutPlan(ms)),
 );
@@ -48,7 +52,14 @@ export const arbDegradationFault: fc.Arbitrary<FaultPlan> = fc.oneof(
 /** What hits the sends of the at-most-once queue: both kinds of unknown outcome, and slowness. */
 export const arbQueueSendFault: fc.Arbitrary<FaultPlan> = fc.oneof(arbLandedFault, arbAbsentFault, arbLatency);
 
-export const arbReplicaFault: fc.Arbitrary<FaultPlan> = fc.constantFrom(replicaKillPlan(), replicaPausePlan(), interserverCutPlan());
+export const arbReplicaFault: fc.Arbitrary<FaultPlan> = fc.constantFrom(
+  replicaKillPlan(),
+  replicaPausePlan(),
+  interserverCutPlan(),
+);
 
 export const arbKeeperFault = (context: ScenarioContext): fc.Arbitrary<FaultPlan> =>
-  fc.oneof(fc.constantFrom(...context.keepers).map((keeper) => keeperPausePlan(keeper)), fc.constantFrom(keeperLinkCutPlan('replica'), keeperLinkCutPlan('all')));
+  fc.oneof(
+    fc.constantFrom(...context.keepers).map((keeper) => keeperPausePlan(keeper)),
+    fc.constantFrom(keeperLinkCutPlan('replica'), keeperLinkCutPlan('all')),
+  );

@@ -3,7 +3,14 @@ import { CRASH_POINTS, type CrashPoint } from '../../harness/flow/runtime/crash-
 import { arbEveryOnce } from '../../properties/arbitraries/arb-every-once.ts';
 import { arbDynamicParameters } from '../../properties/arbitraries/arb-sink-spec.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
-import { CrashSink, FaultEpisode, ReconfigureWhileWriting, RestartWithSpec, WriteEpochs, type ChaosCommand } from '../../properties/schedule/commands.ts';
+import {
+  CrashSink,
+  FaultEpisode,
+  ReconfigureWhileWriting,
+  RestartWithSpec,
+  WriteEpochs,
+  type ChaosCommand,
+} from '../../properties/schedule/commands.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import { tooManyPartsPlan, type FaultPlan } from '../nemeses/fault-plan.ts';
 import { arbAbsentFault, arbLandedFault, arbUnknownOutcomeFault } from './fault-arbitraries.ts';
@@ -40,12 +47,20 @@ export function arbUnknownOutcomeSchedule(): fc.Arbitrary<ChaosCommand[]> {
       fc.boolean(),
       fc.array(fc.oneof(arbWrite, arbEpisode(arbUnknownOutcomeFault)), { maxLength: 2 }),
     )
-    .map(([write, landed, absent, absentFirst, rest]) => [write, ...(absentFirst ? [absent, landed] : [landed, absent]), ...rest]);
+    .map(([write, landed, absent, absentFirst, rest]) => [
+      write,
+      ...(absentFirst ? [absent, landed] : [landed, absent]),
+      ...rest,
+    ]);
 }
 
 function arbReconfigure(sinkClass: SinkClassName): fc.Arbitrary<ChaosCommand> {
   return fc
-    .record({ dynamic: arbDynamicParameters(sinkClass), epochs: fc.integer({ min: 1, max: 2 }), afterMs: fc.integer({ min: 0, max: 100 }) })
+    .record({
+      dynamic: arbDynamicParameters(sinkClass),
+      epochs: fc.integer({ min: 1, max: 2 }),
+      afterMs: fc.integer({ min: 0, max: 100 }),
+    })
     .map(({ dynamic, epochs, afterMs }) => new ReconfigureWhileWriting(dynamic, epochs, afterMs));
 }
 
@@ -56,7 +71,11 @@ function arbReconfigure(sinkClass: SinkClassName): fc.Arbitrary<ChaosCommand> {
  */
 export function arbReconfigureSchedule(sinkClass: SinkClassName): fc.Arbitrary<ChaosCommand[]> {
   return fc
-    .tuple(arbReconfigure(sinkClass), arbUnknownOutcomeSchedule(), fc.array(fc.oneof(arbReconfigure(sinkClass), arbEpisode(arbUnknownOutcomeFault)), { maxLength: 1 }))
+    .tuple(
+      arbReconfigure(sinkClass),
+      arbUnknownOutcomeSchedule(),
+      fc.array(fc.oneof(arbReconfigure(sinkClass), arbEpisode(arbUnknownOutcomeFault)), { maxLength: 1 }),
+    )
     .map(([reconfigure, [write, ...unknowns], rest]) => [write as ChaosCommand, reconfigure, ...unknowns, ...rest]);
 }
 
@@ -66,8 +85,17 @@ export function arbReconfigureSchedule(sinkClass: SinkClassName): fc.Arbitrary<C
  */
 export function arbCrashSchedule(points: readonly CrashPoint[] = CRASH_POINTS): fc.Arbitrary<ChaosCommand[]> {
   return fc
-    .tuple(arbWrite, arbEveryOnce(points), fc.array(fc.boolean(), { minLength: points.length, maxLength: points.length }), arbWrite)
-    .map(([before, order, writeAfter, after]) => [before, ...order.flatMap((point, i) => [new CrashSink(point), ...(writeAfter[i] ? [new WriteEpochs(1)] : [])]), after]);
+    .tuple(
+      arbWrite,
+      arbEveryOnce(points),
+      fc.array(fc.boolean(), { minLength: points.length, maxLength: points.length }),
+      arbWrite,
+    )
+    .map(([before, order, writeAfter, after]) => [
+      before,
+      ...order.flatMap((point, i) => [new CrashSink(point), ...(writeAfter[i] ? [new WriteEpochs(1)] : [])]),
+      after,
+    ]);
 }
 
 /**
@@ -75,11 +103,23 @@ export function arbCrashSchedule(points: readonly CrashPoint[] = CRASH_POINTS): 
  * schedule runs in the spec's mode, then restarts the sink in the other one and runs again, so
  * every run covers both.
  */
-export function inBothStrategyModes(spec: RawSinkSpec, arbSchedule: fc.Arbitrary<ChaosCommand[]>): fc.Arbitrary<ChaosCommand[]> {
+export function inBothStrategyModes(
+  spec: RawSinkSpec,
+  arbSchedule: fc.Arbitrary<ChaosCommand[]>,
+): fc.Arbitrary<ChaosCommand[]> {
   const strategy = spec.parameters.at_most_once_strategy as { enabled?: boolean } | undefined;
   const enabled = !(strategy?.enabled ?? false);
-  const other: RawSinkSpec = { ...spec, parameters: { ...spec.parameters, at_most_once_strategy: { ...strategy, enabled } } };
-  return fc.tuple(arbSchedule, arbSchedule).map(([first, second]) => [...first, new RestartWithSpec(other, `at_most_once_strategy.enabled = ${enabled}`), ...second]);
+  const other: RawSinkSpec = {
+    ...spec,
+    parameters: { ...spec.parameters, at_most_once_strategy: { ...strategy, enabled } },
+  };
+  return fc
+    .tuple(arbSchedule, arbSchedule)
+    .map(([first, second]) => [
+      ...first,
+      new RestartWithSpec(other, `at_most_once_strategy.enabled = ${enabled}`),
+      ...second,
+    ]);
 }
 
 /**
@@ -90,5 +130,10 @@ export function inBothStrategyModes(spec: RawSinkSpec, arbSchedule: fc.Arbitrary
 export function arbServerErrorSchedule(spec: RawSinkSpec): fc.Arbitrary<ChaosCommand[]> {
   return fc
     .record({ before: arbWrite, epochs: fc.integer({ min: 1, max: 2 }), after: arbWrite })
-    .map(({ before, epochs, after }) => [before, new FaultEpisode(tooManyPartsPlan(), epochs, 0), new RestartWithSpec(spec, 'the operator restarts after the server errors'), after]);
+    .map(({ before, epochs, after }) => [
+      before,
+      new FaultEpisode(tooManyPartsPlan(), epochs, 0),
+      new RestartWithSpec(spec, 'the operator restarts after the server errors'),
+      after,
+    ]);
 }

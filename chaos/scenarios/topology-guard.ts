@@ -1,6 +1,12 @@
 import { arbEveryOnce } from '../../properties/arbitraries/arb-every-once.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
-import { Drain, HoldAndWrite, RestartWithSpec, WriteEpochs, type ChaosCommand } from '../../properties/schedule/commands.ts';
+import {
+  Drain,
+  HoldAndWrite,
+  RestartWithSpec,
+  WriteEpochs,
+  type ChaosCommand,
+} from '../../properties/schedule/commands.ts';
 import type { ScenarioContext, ScenarioDefinition } from './scenario.ts';
 
 /** A change of spec with the spec it starts from. */
@@ -17,7 +23,11 @@ export interface TopologyChanges {
   readonly allowed: readonly TopologyChange[];
 }
 
-const withParameters = (spec: RawSinkSpec, parameters: Record<string, unknown>, sinkClass = spec.sink_class_name): RawSinkSpec => ({
+const withParameters = (
+  spec: RawSinkSpec,
+  parameters: Record<string, unknown>,
+  sinkClass = spec.sink_class_name,
+): RawSinkSpec => ({
   ...spec,
   sink_class_name: sinkClass,
   parameters,
@@ -28,7 +38,8 @@ function withoutHostForms(parameters: Record<string, unknown>): Record<string, u
   return rest;
 }
 
-const otherPolicy = (spec: RawSinkSpec) => (spec.parameters.host_selection_policy === 'random_start' ? 'ordered_round_robin' : 'random_start');
+const otherPolicy = (spec: RawSinkSpec) =>
+  spec.parameters.host_selection_policy === 'random_start' ? 'ordered_round_robin' : 'random_start';
 
 /**
  * Every kind of change the seed's guard knows, each from a spec where it makes sense: sharded —
@@ -49,13 +60,18 @@ export function topologyChanges(context: ScenarioContext): TopologyChanges {
     const keys = (spec.parameters.sharding_key_columns as string[] | undefined) ?? [];
     const shardHosts = spec.parameters.shard_hosts as Record<string, string[]>;
     const keyed = keys.length > 0 ? { sharding_key_columns: keys } : {};
-    const sharded = (hosts: Record<string, string[] | undefined>, keyColumns: Record<string, unknown> = keyed) => withParameters(spec, { ...base, ...keyColumns, shard_hosts: hosts });
+    const sharded = (hosts: Record<string, string[] | undefined>, keyColumns: Record<string, unknown> = keyed) =>
+      withParameters(spec, { ...base, ...keyColumns, shard_hosts: hosts });
     const oneShard = sharded({ [first.name]: shardHosts[first.name] });
     return {
       refused: [
         { label: `shard ${second.name} added`, before: oneShard, after: spec },
         { label: `shard ${second.name} removed`, before: spec, after: oneShard },
-        { label: `shard ${second.name} renamed to s9`, before: spec, after: sharded({ [first.name]: shardHosts[first.name], s9: shardHosts[second.name] }) },
+        {
+          label: `shard ${second.name} renamed to s9`,
+          before: spec,
+          after: sharded({ [first.name]: shardHosts[first.name], s9: shardHosts[second.name] }),
+        },
         {
           label: keys.length > 0 ? 'sharding_key_columns emptied' : 'sharding_key_columns = [key]',
           before: spec,
@@ -63,27 +79,51 @@ export function topologyChanges(context: ScenarioContext): TopologyChanges {
         },
       ],
       allowed: [
-        { label: `shard ${second.name} down to one host (same Keeper table)`, before: spec, after: sharded({ ...shardHosts, [second.name]: second.hosts.slice(0, 1) }) },
+        {
+          label: `shard ${second.name} down to one host (same Keeper table)`,
+          before: spec,
+          after: sharded({ ...shardHosts, [second.name]: second.hosts.slice(0, 1) }),
+        },
         {
           // The routing fingerprint sorts shard names; the policy only moves where failover starts.
           label: 'shards listed in the other order, the other host_selection_policy',
           before: spec,
-          after: withParameters(spec, { ...base, ...keyed, host_selection_policy: otherPolicy(spec), shard_hosts: Object.fromEntries(Object.entries(shardHosts).reverse()) }),
+          after: withParameters(spec, {
+            ...base,
+            ...keyed,
+            host_selection_policy: otherPolicy(spec),
+            shard_hosts: Object.fromEntries(Object.entries(shardHosts).reverse()),
+          }),
         },
       ],
     };
   }
-  const sameTableOtherHosts = spec.parameters.host !== undefined && first.hosts.length > 1 ? { hosts: first.hosts } : { host: first.hosts[0] };
+  const sameTableOtherHosts =
+    spec.parameters.host !== undefined && first.hosts.length > 1 ? { hosts: first.hosts } : { host: first.hosts[0] };
   return {
     refused: [
-      { label: `target moved to shard ${second.name}'s table`, before: spec, after: withParameters(spec, { ...base, host: second.hosts[0] }) },
+      {
+        label: `target moved to shard ${second.name}'s table`,
+        before: spec,
+        after: withParameters(spec, { ...base, host: second.hosts[0] }),
+      },
       {
         label: 'migrated to ShardedClickHouseBatchingSink (same sink name)',
         before: spec,
-        after: withParameters(spec, { ...base, shard_hosts: Object.fromEntries(shards.map((shard) => [shard.name, shard.hosts])) }, 'ShardedClickHouseBatchingSink'),
+        after: withParameters(
+          spec,
+          { ...base, shard_hosts: Object.fromEntries(shards.map((shard) => [shard.name, shard.hosts])) },
+          'ShardedClickHouseBatchingSink',
+        ),
       },
     ],
-    allowed: [{ label: 'other hosts of the same Keeper table, the other host_selection_policy', before: spec, after: withParameters(spec, { ...base, ...sameTableOtherHosts, host_selection_policy: otherPolicy(spec) }) }],
+    allowed: [
+      {
+        label: 'other hosts of the same Keeper table, the other host_selection_policy',
+        before: spec,
+        after: withParameters(spec, { ...base, ...sameTableOtherHosts, host_selection_policy: otherPolicy(spec) }),
+      },
+    ],
   };
 }
 
@@ -109,7 +149,11 @@ function refusedCycle(change: TopologyChange): ChaosCommand[] {
 
 /** A change the guard must let through: the backlog is replayed under it. */
 function allowedCycle(change: TopologyChange): ChaosCommand[] {
-  return [new HoldAndWrite(1, change.before, `before: ${change.label}`), new RestartWithSpec(change.after, change.label), new Drain([0, 1])];
+  return [
+    new HoldAndWrite(1, change.before, `before: ${change.label}`),
+    new RestartWithSpec(change.after, change.label),
+    new Drain([0, 1]),
+  ];
 }
 
 /**
@@ -119,7 +163,8 @@ function allowedCycle(change: TopologyChange): ChaosCommand[] {
  */
 export const topologyGuardScenario: ScenarioDefinition = {
   name: 'topology-guard',
-  description: 'every topology change of the class (shard added, removed, renamed, sharding key changed; target moved; migration to the sharded class) over a backlog, and host-list changes the guard must let through',
+  description:
+    'every topology change of the class (shard added, removed, renamed, sharding key changed; target moved; migration to the sharded class) over a backlog, and host-list changes the guard must let through',
   classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink'],
   partitions: 2,
   commands: (context) => {

@@ -15,7 +15,10 @@ async function raw(url: string, method: string, body?: string, headers: Record<s
 async function busyPort(): Promise<{ port: number; close: () => Promise<void> }> {
   const blocker = createServer();
   await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
-  return { port: (blocker.address() as AddressInfo).port, close: () => new Promise((resolve) => blocker.close(() => resolve())) };
+  return {
+    port: (blocker.address() as AddressInfo).port,
+    close: () => new Promise((resolve) => blocker.close(() => resolve())),
+  };
 }
 
 describe('toxiproxy API: proxies', () => {
@@ -27,7 +30,11 @@ describe('toxiproxy API: proxies', () => {
 
   it('creates a proxy (201) whose listen is the bound address, and lists and gets it', async () => {
     await using server = await startTestServer();
-    const created = await raw(`${server.url}/proxies`, 'POST', JSON.stringify({ name: 'db', listen: 'localhost:0', upstream: 'localhost:20001' }));
+    const created = await raw(
+      `${server.url}/proxies`,
+      'POST',
+      JSON.stringify({ name: 'db', listen: 'localhost:0', upstream: 'localhost:20001' }),
+    );
     expect(created.status).toBe(201);
     const proxy = created.json as Record<string, unknown>;
     expect(proxy).toMatchObject({ name: 'db', upstream: 'localhost:20001', enabled: true, toxics: [] });
@@ -43,16 +50,26 @@ describe('toxiproxy API: proxies', () => {
 
   it('rejects a missing name or upstream (400) and malformed JSON (400) with an error body', async () => {
     await using server = await startTestServer();
-    const noName = await raw(`${server.url}/proxies`, 'POST', JSON.stringify({ listen: 'localhost:0', upstream: 'x:1' }));
+    const noName = await raw(
+      `${server.url}/proxies`,
+      'POST',
+      JSON.stringify({ listen: 'localhost:0', upstream: 'x:1' }),
+    );
     expect(noName).toMatchObject({ status: 400, json: { error: 'missing required field: name', status: 400 } });
     const noUpstream = await raw(`${server.url}/proxies`, 'POST', JSON.stringify({ name: 'test' }));
     expect(noUpstream).toMatchObject({ status: 400, json: { error: 'missing required field: upstream', status: 400 } });
     const badJson = await raw(`${server.url}/proxies`, 'POST', '{"name": ');
     expect(badJson.status).toBe(400);
     expect(badJson.json).toMatchObject({ status: 400, error: expect.stringMatching(/^bad request body/) });
-    const badType = await raw(`${server.url}/proxies`, 'POST', JSON.stringify({ name: 'x', upstream: 'x:1', enabled: 'yes' }));
+    const badType = await raw(
+      `${server.url}/proxies`,
+      'POST',
+      JSON.stringify({ name: 'x', upstream: 'x:1', enabled: 'yes' }),
+    );
     expect(badType.status).toBe(400);
-    await expect(server.client.createProxy({ name: '', listen: 'localhost:0', upstream: '' })).rejects.toThrow('status code 400');
+    await expect(server.client.createProxy({ name: '', listen: 'localhost:0', upstream: '' })).rejects.toThrow(
+      'status code 400',
+    );
     expect(await server.client.getAll()).toEqual({});
   });
 
@@ -69,8 +86,15 @@ describe('toxiproxy API: proxies', () => {
   it('answers 500 naming the address when the listen port is taken', async () => {
     await using server = await startTestServer();
     const first = await server.client.createProxy({ name: 'one', listen: 'localhost:0', upstream: 'localhost:20001' });
-    const conflict = await raw(`${server.url}/proxies`, 'POST', JSON.stringify({ name: 'two', listen: first.listen, upstream: 'localhost:1' }));
-    expect(conflict).toMatchObject({ status: 500, json: { error: `listen tcp ${first.listen}: bind: address already in use`, status: 500 } });
+    const conflict = await raw(
+      `${server.url}/proxies`,
+      'POST',
+      JSON.stringify({ name: 'two', listen: first.listen, upstream: 'localhost:1' }),
+    );
+    expect(conflict).toMatchObject({
+      status: 500,
+      json: { error: `listen tcp ${first.listen}: bind: address already in use`, status: 500 },
+    });
     expect(Object.keys(await server.client.getAll())).toEqual(['one']);
     await first.remove();
     const second = await server.client.createProxy({ name: 'two', listen: first.listen, upstream: 'localhost:1' });
@@ -94,11 +118,21 @@ describe('toxiproxy API: proxies', () => {
     const free = await busyPort();
     await free.close();
     const listen = `127.0.0.1:${free.port}`;
-    const disabled = await server.client.createProxy({ name: 'db', listen, upstream: 'localhost:20001', enabled: false });
+    const disabled = await server.client.createProxy({
+      name: 'db',
+      listen,
+      upstream: 'localhost:20001',
+      enabled: false,
+    });
     expect(disabled.toJson()).toEqual({ name: 'db', listen, upstream: 'localhost:20001', enabled: false });
     expect(await connectOutcome(listen)).toBe('ECONNREFUSED');
 
-    const lazy = await server.client.createProxy({ name: 'lazy', listen: 'localhost:0', upstream: 'localhost:1', enabled: false });
+    const lazy = await server.client.createProxy({
+      name: 'lazy',
+      listen: 'localhost:0',
+      upstream: 'localhost:1',
+      enabled: false,
+    });
     expect(lazy.listen).toBe('localhost:0');
 
     const enabled = await disabled.update({ enabled: true } as never);
@@ -112,7 +146,12 @@ describe('toxiproxy API: proxies', () => {
     await using server = await startTestServer();
     const proxy = await server.client.createProxy({ name: 'db', listen: 'localhost:0', upstream: 'localhost:20001' });
     const disabled = await proxy.update({ enabled: false } as never);
-    expect(disabled.toJson()).toEqual({ name: 'db', listen: proxy.listen, upstream: 'localhost:20001', enabled: false });
+    expect(disabled.toJson()).toEqual({
+      name: 'db',
+      listen: proxy.listen,
+      upstream: 'localhost:20001',
+      enabled: false,
+    });
     const enabled = await disabled.update({ enabled: true } as never);
     expect(enabled.listen).toBe(proxy.listen);
     expect(await connectOutcome(proxy.listen)).toBe('connected');
@@ -153,7 +192,11 @@ describe('toxiproxy API: proxies', () => {
 
   it('populate defaults enabled to true and answers 201 with {"proxies": [...]}', async () => {
     await using server = await startTestServer();
-    const reply = await raw(`${server.url}/populate`, 'POST', JSON.stringify([{ name: 'test', listen: 'localhost:0', upstream: 'localhost:7171' }]));
+    const reply = await raw(
+      `${server.url}/populate`,
+      'POST',
+      JSON.stringify([{ name: 'test', listen: 'localhost:0', upstream: 'localhost:7171' }]),
+    );
     expect(reply.status).toBe(201);
     const body = reply.json as { proxies: Array<{ listen: string; enabled: boolean }> };
     expect(body.proxies).toHaveLength(1);
@@ -166,9 +209,15 @@ describe('toxiproxy API: proxies', () => {
     const reply = await raw(
       `${server.url}/populate`,
       'POST',
-      JSON.stringify([{ name: 'one', listen: 'localhost:0', upstream: 'localhost:7171' }, { name: '', listen: '' }]),
+      JSON.stringify([
+        { name: 'one', listen: 'localhost:0', upstream: 'localhost:7171' },
+        { name: '', listen: '' },
+      ]),
     );
-    expect(reply).toMatchObject({ status: 400, json: { error: 'missing required field: name at proxy 2', status: 400, proxies: null } });
+    expect(reply).toMatchObject({
+      status: 400,
+      json: { error: 'missing required field: name at proxy 2', status: 400, proxies: null },
+    });
     expect(await server.client.getAll()).toEqual({});
     expect((await raw(`${server.url}/populate`, 'POST', '{"not": "a list"}')).status).toBe(400);
   });
@@ -191,7 +240,9 @@ describe('toxiproxy API: proxies', () => {
 
   it('refuses browsers (403) and serves other user agents', async () => {
     await using server = await startTestServer();
-    const browser = await raw(`${server.url}/proxies`, 'GET', undefined, { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64)' });
+    const browser = await raw(`${server.url}/proxies`, 'GET', undefined, {
+      'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64)',
+    });
     expect(browser.status).toBe(403);
     expect((await raw(`${server.url}/proxies`, 'GET', undefined, { 'User-Agent': 'Wget/2.1' })).status).toBe(200);
     expect((await raw(`${server.url}/nothing-here`, 'GET')).status).toBe(404);
@@ -202,7 +253,11 @@ describe('toxiproxy API: toxics', () => {
   it('adds a toxic with defaults: 200, name <type>_<stream>, downstream, toxicity 1, every attribute', async () => {
     await using server = await startTestServer();
     const proxy = await server.client.createProxy({ name: 'db', listen: 'localhost:0', upstream: 'localhost:20001' });
-    const reply = await raw(`${server.url}/proxies/db/toxics`, 'POST', JSON.stringify({ type: 'slicer', attributes: { average_size: 10 } }));
+    const reply = await raw(
+      `${server.url}/proxies/db/toxics`,
+      'POST',
+      JSON.stringify({ type: 'slicer', attributes: { average_size: 10 } }),
+    );
     expect(reply.status).toBe(200);
     expect(reply.json).toEqual({
       name: 'slicer_downstream',
@@ -211,10 +266,25 @@ describe('toxiproxy API: toxics', () => {
       toxicity: 1,
       attributes: { average_size: 10, size_variation: 0, delay: 0 },
     });
-    const latency = await addToxic(proxy, { name: 'foobar', type: 'latency', stream: 'upstream', toxicity: 0.2, attributes: { latency: 100, jitter: 10 } });
-    expect(latency.toJson()).toEqual({ name: 'foobar', type: 'latency', stream: 'upstream', toxicity: 0.2, attributes: { latency: 100, jitter: 10 } });
+    const latency = await addToxic(proxy, {
+      name: 'foobar',
+      type: 'latency',
+      stream: 'upstream',
+      toxicity: 0.2,
+      attributes: { latency: 100, jitter: 10 },
+    });
+    expect(latency.toJson()).toEqual({
+      name: 'foobar',
+      type: 'latency',
+      stream: 'upstream',
+      toxicity: 0.2,
+      attributes: { latency: 100, jitter: 10 },
+    });
     const listed = await raw(`${server.url}/proxies/db/toxics`, 'GET');
-    expect((listed.json as Array<{ name: string }>).map((toxic) => toxic.name)).toEqual(['foobar', 'slicer_downstream']);
+    expect((listed.json as Array<{ name: string }>).map((toxic) => toxic.name)).toEqual([
+      'foobar',
+      'slicer_downstream',
+    ]);
     const shown = await proxy.getToxic('foobar');
     expect(shown.toJson()).toEqual(latency.toJson());
     const withToxics = await raw(`${server.url}/proxies/db`, 'GET');
@@ -240,19 +310,34 @@ describe('toxiproxy API: toxics', () => {
     }
     const badType = await raw(`${server.url}/proxies/db/toxics`, 'POST', JSON.stringify({ type: 'walrus' }));
     expect(badType).toMatchObject({ status: 400, json: { error: 'invalid toxic type', status: 400 } });
-    const badStream = await raw(`${server.url}/proxies/db/toxics`, 'POST', JSON.stringify({ type: 'latency', stream: 'walrustream' }));
-    expect(badStream).toMatchObject({ status: 400, json: { error: 'stream was invalid, can be either upstream or downstream' } });
-    const badAttribute = await raw(`${server.url}/proxies/db/toxics`, 'POST', JSON.stringify({ type: 'latency', attributes: { latency: 'slow' } }));
+    const badStream = await raw(
+      `${server.url}/proxies/db/toxics`,
+      'POST',
+      JSON.stringify({ type: 'latency', stream: 'walrustream' }),
+    );
+    expect(badStream).toMatchObject({
+      status: 400,
+      json: { error: 'stream was invalid, can be either upstream or downstream' },
+    });
+    const badAttribute = await raw(
+      `${server.url}/proxies/db/toxics`,
+      'POST',
+      JSON.stringify({ type: 'latency', attributes: { latency: 'slow' } }),
+    );
     expect(badAttribute.status).toBe(400);
     expect((await raw(`${server.url}/proxies/db/toxics`, 'POST', 'nope')).status).toBe(400);
-    expect((await raw(`${server.url}/proxies/nope/toxics`, 'POST', JSON.stringify({ type: 'latency' }))).status).toBe(404);
+    expect((await raw(`${server.url}/proxies/nope/toxics`, 'POST', JSON.stringify({ type: 'latency' }))).status).toBe(
+      404,
+    );
   });
 
   it('answers 409 for a toxic name used in either direction, while the default names differ per stream', async () => {
     await using server = await startTestServer();
     const proxy = await server.client.createProxy({ name: 'db', listen: 'localhost:0', upstream: 'localhost:20001' });
     await addToxic(proxy, { name: 'foobar', type: 'latency', stream: 'upstream' });
-    await expect(addToxic(proxy, { name: 'foobar', type: 'slow_close', stream: 'downstream' })).rejects.toThrow('status code 409');
+    await expect(addToxic(proxy, { name: 'foobar', type: 'slow_close', stream: 'downstream' })).rejects.toThrow(
+      'status code 409',
+    );
     await addToxic(proxy, { type: 'latency', stream: 'upstream' });
     await addToxic(proxy, { type: 'latency', stream: 'downstream' });
     await expect(addToxic(proxy, { type: 'latency', stream: 'downstream' })).rejects.toThrow('status code 409');
@@ -275,10 +360,15 @@ describe('toxiproxy API: toxics', () => {
       'POST',
       JSON.stringify({ name: 'renamed', stream: 'upstream', type: 'timeout', attributes: { latency: 500 } }),
     );
-    expect(again).toMatchObject({ status: 200, json: { name: 'latency_downstream', type: 'latency', stream: 'downstream', toxicity: 0.5 } });
+    expect(again).toMatchObject({
+      status: 200,
+      json: { name: 'latency_downstream', type: 'latency', stream: 'downstream', toxicity: 0.5 },
+    });
     expect((again.json as { attributes: unknown }).attributes).toEqual({ latency: 500, jitter: 10 });
     expect((await raw(`${server.url}/proxies/db/toxics/nope`, 'POST', '{}')).status).toBe(404);
-    expect((await raw(`${server.url}/proxies/db/toxics/latency_downstream`, 'POST', '{"toxicity": "x"}')).status).toBe(400);
+    expect((await raw(`${server.url}/proxies/db/toxics/latency_downstream`, 'POST', '{"toxicity": "x"}')).status).toBe(
+      400,
+    );
   });
 
   it('removes a toxic (204) and answers 404 for it afterwards', async () => {

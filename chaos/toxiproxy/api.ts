@@ -24,7 +24,10 @@ const proxyJson = (proxy: FaultProxy): Record<string, unknown> => proxy.json();
 
 /** The routes of Toxiproxy 2.12's API; {proxy} and {toxic} are whole path segments. */
 const routes: ReadonlyArray<{ pattern: RegExp; methods: Record<string, Handler> }> = [
-  { pattern: /^\/version$/, methods: { GET: async () => ({ status: 200, body: `{"version": "${TOXIPROXY_VERSION}"}\n` }) } },
+  {
+    pattern: /^\/version$/,
+    methods: { GET: async () => ({ status: 200, body: `{"version": "${TOXIPROXY_VERSION}"}\n` }) },
+  },
   {
     pattern: /^\/reset$/,
     methods: {
@@ -37,7 +40,10 @@ const routes: ReadonlyArray<{ pattern: RegExp; methods: Record<string, Handler> 
   {
     pattern: /^\/proxies$/,
     methods: {
-      GET: async (proxies) => ({ status: 200, body: Object.fromEntries(proxies.list().map((p) => [p.name, proxyJson(p)])) }),
+      GET: async (proxies) => ({
+        status: 200,
+        body: Object.fromEntries(proxies.list().map((p) => [p.name, proxyJson(p)])),
+      }),
       POST: async (proxies, request) => {
         const proxy = await proxies.add(parseProxyDefinition(await request.body()));
         return { status: 201, body: proxyJson(proxy) };
@@ -75,7 +81,13 @@ const routes: ReadonlyArray<{ pattern: RegExp; methods: Record<string, Handler> 
   {
     pattern: /^\/proxies\/([^/]+)\/toxics$/,
     methods: {
-      GET: async (proxies, { params }) => ({ status: 200, body: proxies.get(params[0] ?? '').toxics.list().map(toxicJson) }),
+      GET: async (proxies, { params }) => ({
+        status: 200,
+        body: proxies
+          .get(params[0] ?? '')
+          .toxics.list()
+          .map(toxicJson),
+      }),
       POST: async (proxies, request, logger) => {
         const { toxics } = proxies.get(request.params[0] ?? '');
         const toxic = parseNewToxic(await request.body(), (name) => toxics.find(name) !== undefined);
@@ -88,7 +100,10 @@ const routes: ReadonlyArray<{ pattern: RegExp; methods: Record<string, Handler> 
   {
     pattern: /^\/proxies\/([^/]+)\/toxics\/([^/]+)$/,
     methods: {
-      GET: async (proxies, { params }) => ({ status: 200, body: toxicJson(proxies.get(params[0] ?? '').toxics.get(params[1] ?? '')) }),
+      GET: async (proxies, { params }) => ({
+        status: 200,
+        body: toxicJson(proxies.get(params[0] ?? '').toxics.get(params[1] ?? '')),
+      }),
       POST: updateToxic,
       PATCH: updateToxic,
       DELETE: async (proxies, { params }, logger) => {
@@ -190,7 +205,8 @@ export function createApiHandler(proxies: ProxyCollection, logger: Logger): ApiH
         await handle(request, response);
       } catch (error) {
         const failure = asApiError(error);
-        if (failure.status >= 500) logger.info({ err: error, method: request.method, url: request.url }, 'api request failed');
+        if (failure.status >= 500)
+          logger.info({ err: error, method: request.method, url: request.url }, 'api request failed');
         send(response, errorReply(failure));
       }
       logger.debug({ method: request.method, url: request.url, status: response.statusCode }, 'api request');

@@ -17,7 +17,10 @@ interface CliOptions {
 function integer(name: string, text: string, min: number, max: number): number {
   const value = Number(text);
   if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(value) || value < min || value > max) {
-    throw new HarnessError('TOXIPROXY_BAD_FLAG', `--${name} must be an integer in [${min}, ${max}], got '${text}'; ${USAGE}`);
+    throw new HarnessError(
+      'TOXIPROXY_BAD_FLAG',
+      `--${name} must be an integer in [${min}, ${max}], got '${text}'; ${USAGE}`,
+    );
   }
   return value;
 }
@@ -27,16 +30,23 @@ async function readConfig(path: string): Promise<ProxyDefinition[]> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new HarnessError('TOXIPROXY_CONFIG_UNREADABLE', `cannot read config ${path}: ${(error as Error).message}`, { cause: error });
+    throw new HarnessError('TOXIPROXY_CONFIG_UNREADABLE', `cannot read config ${path}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new HarnessError('TOXIPROXY_CONFIG_UNREADABLE', `config ${path} is not JSON: ${(error as Error).message}`, { cause: error });
+    throw new HarnessError('TOXIPROXY_CONFIG_UNREADABLE', `config ${path} is not JSON: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   if (!Array.isArray(parsed)) {
-    throw new HarnessError('TOXIPROXY_CONFIG_UNREADABLE', `config ${path} must be a JSON array of {name, listen, upstream, enabled?}`);
+    throw new HarnessError(
+      'TOXIPROXY_CONFIG_UNREADABLE',
+      `config ${path} must be a JSON array of {name, listen, upstream, enabled?}`,
+    );
   }
   return parsed as ProxyDefinition[];
 }
@@ -48,7 +58,12 @@ async function parseCli(argv: string[]): Promise<CliOptions> {
   try {
     ({ values } = parseArgs({
       args: normalized,
-      options: { host: { type: 'string' }, port: { type: 'string' }, config: { type: 'string' }, seed: { type: 'string' } },
+      options: {
+        host: { type: 'string' },
+        port: { type: 'string' },
+        config: { type: 'string' },
+        seed: { type: 'string' },
+      },
       strict: true,
       allowPositionals: false,
     }));
@@ -58,7 +73,8 @@ async function parseCli(argv: string[]): Promise<CliOptions> {
   const options: CliOptions = {};
   if (values.host !== undefined) options.host = values.host;
   if (values.port !== undefined) options.port = integer('port', values.port, 0, 65535);
-  if (values.seed !== undefined) options.seed = integer('seed', values.seed, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+  if (values.seed !== undefined)
+    options.seed = integer('seed', values.seed, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
   if (values.config !== undefined) options.config = await readConfig(values.config);
   return options;
 }
@@ -66,7 +82,10 @@ async function parseCli(argv: string[]): Promise<CliOptions> {
 async function main(): Promise<void> {
   const options = await parseCli(process.argv.slice(2));
   // Logs go to stderr so stdout carries only the one line with the URL.
-  const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn', base: { pid: process.pid, component: 'toxiproxy' } }, pino.destination(2));
+  const logger = pino(
+    { level: process.env.LOG_LEVEL ?? 'warn', base: { pid: process.pid, component: 'toxiproxy' } },
+    pino.destination(2),
+  );
   const server = await startToxiproxyServer({ ...options, logger });
   process.stdout.write(`toxiproxy listening on ${server.url} seed=${server.seed}\n`);
   const shutdown = (): void => {

@@ -1,2 +1,7 @@
-export { startToxiproxyServer, type StartedToxiproxyServer, type ToxiproxyServerOptions, type ProxyDefinition } from './server.ts';
+export {
+  startToxiproxyServer,
+  type StartedToxiproxyServer,
+  type ToxiproxyServerOptions,
+  type ProxyDefinition,
+} from './server.ts';
 export { TOXIPROXY_VERSION } from './api.ts';

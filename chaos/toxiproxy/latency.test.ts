@@ -1,6 +1,15 @@
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { addToxic, connectPeer, connectThrough, proxyTo, sleep, startTestServer, Upstream, type Peer } from './test-support.ts';
+import {
+  addToxic,
+  connectPeer,
+  connectThrough,
+  proxyTo,
+  sleep,
+  startTestServer,
+  Upstream,
+  type Peer,
+} from './test-support.ts';
 
 // Ports of toxics/latency_test.go. Lower bounds are tight (a latency toxic must never deliver
 // early); upper bounds leave room for a loaded 2-core machine.
@@ -25,8 +34,10 @@ async function latencyTest(upLatency: number | undefined, downLatency: number | 
   await using server = await startTestServer();
   await using upstream = await Upstream.start({ echo: true });
   const proxy = await proxyTo(server.client, upstream);
-  if (upLatency !== undefined) await addToxic(proxy, { type: 'latency', stream: 'upstream', attributes: { latency: upLatency } });
-  if (downLatency !== undefined) await addToxic(proxy, { type: 'latency', stream: 'downstream', attributes: { latency: downLatency } });
+  if (upLatency !== undefined)
+    await addToxic(proxy, { type: 'latency', stream: 'upstream', attributes: { latency: upLatency } });
+  if (downLatency !== undefined)
+    await addToxic(proxy, { type: 'latency', stream: 'downstream', attributes: { latency: downLatency } });
   const { client, server: serverSide } = await connectThrough(proxy, upstream);
   await using _client = client;
   const up = upLatency ?? 0;

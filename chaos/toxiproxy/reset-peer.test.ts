@@ -17,7 +17,13 @@ async function resetCase(stream: 'upstream' | 'downstream', timeout: number) {
   client.write(message);
   const closed = await client.waitClosed(2_000);
   const serverClosed = await serverSide.waitClosed(2_000);
-  return { elapsed: closed.at - start, code: closed.code, received: client.bytes.length, serverCode: serverClosed.code, serverBytes: serverSide.bytes.length };
+  return {
+    elapsed: closed.at - start,
+    code: closed.code,
+    received: client.bytes.length,
+    serverCode: serverClosed.code,
+    serverBytes: serverSide.bytes.length,
+  };
 }
 
 describe('reset_peer toxic', () => {

@@ -44,9 +44,10 @@ describe('startToxiproxyServer', () => {
   });
 
   it('fails with TOXIPROXY_CONFIG_REJECTED on a bad config and leaves nothing listening', async () => {
-    const nameless = await startToxiproxyServer({ port: 0, config: [{ name: '', listen: '127.0.0.1:0', upstream: 'x:1' }] }).catch(
-      (caught: unknown) => caught,
-    );
+    const nameless = await startToxiproxyServer({
+      port: 0,
+      config: [{ name: '', listen: '127.0.0.1:0', upstream: 'x:1' }],
+    }).catch((caught: unknown) => caught);
     expect(isHarnessError(nameless, 'TOXIPROXY_CONFIG_REJECTED')).toBe(true);
     expect((nameless as Error).message).toContain('missing required field: name');
 

@@ -53,9 +53,13 @@ async function listen(server: Server, host: string, port: number): Promise<Addre
         { cause: error },
       );
     }
-    throw new HarnessError('TOXIPROXY_LISTEN_FAILED', `Toxiproxy API could not listen on ${address}: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw new HarnessError(
+      'TOXIPROXY_LISTEN_FAILED',
+      `Toxiproxy API could not listen on ${address}: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
   }
   return server.address() as AddressInfo;
 }
@@ -72,7 +76,9 @@ export async function startToxiproxyServer(options: ToxiproxyServerOptions = {})
   });
   if (options.config !== undefined) {
     // Applied before the API listens, so no request can interleave with it.
-    const result = await proxies.populate(options.config).catch((error: unknown) => ({ proxies: [], error: error as Error }));
+    const result = await proxies
+      .populate(options.config)
+      .catch((error: unknown) => ({ proxies: [], error: error as Error }));
     if (result.error !== undefined) {
       await proxies.clear();
       throw new HarnessError(

@@ -9,7 +9,11 @@ describe('slicer toxic', () => {
     await using server = await startTestServer();
     await using upstream = await Upstream.start();
     const proxy = await proxyTo(server.client, upstream);
-    await addToxic(proxy, { type: 'slicer', stream: 'upstream', attributes: { average_size: 1024, size_variation: 512, delay: 10 } });
+    await addToxic(proxy, {
+      type: 'slicer',
+      stream: 'upstream',
+      attributes: { average_size: 1024, size_variation: 512, delay: 10 },
+    });
     const { client, server: serverSide } = await connectThrough(proxy, upstream);
     await using _client = client;
     const payload = Buffer.from('hello world '.repeat(40_000));

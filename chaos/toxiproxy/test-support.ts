@@ -158,7 +158,13 @@ export async function proxyTo(client: Toxiproxy, upstream: Upstream, name = 'tes
 /** Adds a toxic through the client; the client's typings want every field, the API does not. */
 export async function addToxic(
   proxy: Proxy,
-  body: { type: string; stream?: 'upstream' | 'downstream'; name?: string; toxicity?: number; attributes?: Record<string, number> },
+  body: {
+    type: string;
+    stream?: 'upstream' | 'downstream';
+    name?: string;
+    toxicity?: number;
+    attributes?: Record<string, number>;
+  },
 ) {
   return proxy.addToxic(body as Parameters<Proxy['addToxic']>[0]);
 }

@@ -13,7 +13,12 @@ describe('timeout toxic', () => {
     await using _client = client;
     client.write('foobar');
     await serverSide.waitForBytes(6);
-    const toxic = await addToxic(proxy, { name: 'to_delete', type: 'timeout', stream: 'upstream', attributes: { timeout: 0 } });
+    const toxic = await addToxic(proxy, {
+      name: 'to_delete',
+      type: 'timeout',
+      stream: 'upstream',
+      attributes: { timeout: 0 },
+    });
     client.write('swallowed');
     await sleep(300);
     expect(serverSide.bytes.toString()).toBe('foobar');
@@ -65,7 +70,12 @@ describe('timeout toxic', () => {
     const proxy = await proxyTo(server.client, upstream);
     const { client, server: serverSide } = await connectThrough(proxy, upstream);
     await using _client = client;
-    const latency = await addToxic(proxy, { name: 'might_block', type: 'latency', stream: 'upstream', attributes: { latency: 10 } });
+    const latency = await addToxic(proxy, {
+      name: 'might_block',
+      type: 'latency',
+      stream: 'upstream',
+      attributes: { latency: 10 },
+    });
     await addToxic(proxy, { name: 'timeout', type: 'timeout', stream: 'upstream', attributes: { timeout: 0 } });
     for (let i = 0; i < 5; i += 1) {
       client.write('hello');

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { addToxic, connectPeer, connectThrough, proxyTo, sleep, startTestServer, Upstream, type Peer } from './test-support.ts';
+import {
+  addToxic,
+  connectPeer,
+  connectThrough,
+  proxyTo,
+  sleep,
+  startTestServer,
+  Upstream,
+  type Peer,
+} from './test-support.ts';
 
 // Ports of toxics/toxic_test.go (persistent connections, add/remove while echoing) and
 // link_test.go's TestNoDataDropped: splicing toxics in and out of live links loses no byte.
@@ -90,10 +99,24 @@ describe('toxic chains on live connections', () => {
     await using server = await startTestServer();
     await using upstream = await Upstream.start({ echo: true });
     const proxy = await proxyTo(server.client, upstream);
-    await addToxic(proxy, { name: 'slice_up', type: 'slicer', stream: 'upstream', attributes: { average_size: 7, size_variation: 3 } });
-    await addToxic(proxy, { name: 'lat_up', type: 'latency', stream: 'upstream', attributes: { latency: 20, jitter: 10 } });
+    await addToxic(proxy, {
+      name: 'slice_up',
+      type: 'slicer',
+      stream: 'upstream',
+      attributes: { average_size: 7, size_variation: 3 },
+    });
+    await addToxic(proxy, {
+      name: 'lat_up',
+      type: 'latency',
+      stream: 'upstream',
+      attributes: { latency: 20, jitter: 10 },
+    });
     await addToxic(proxy, { name: 'bw_down', type: 'bandwidth', attributes: { rate: 1_000 } });
-    await addToxic(proxy, { name: 'slice_down', type: 'slicer', attributes: { average_size: 5, size_variation: 2, delay: 100 } });
+    await addToxic(proxy, {
+      name: 'slice_down',
+      type: 'slicer',
+      attributes: { average_size: 5, size_variation: 2, delay: 100 },
+    });
     await using client = await connectPeer(proxy.listen);
     const text = Array.from({ length: 200 }, (_, i) => `line ${i}\n`).join('');
     client.write(text);

@@ -49,7 +49,8 @@ export class ToxicCollection {
   /** Removes every toxic, front to back in each direction, as the real server's reset does. */
   reset(): void {
     for (const direction of ['upstream', 'downstream'] as const) {
-      for (let toxic = this.chains[direction][0]; toxic !== undefined; toxic = this.chains[direction][0]) this.remove(toxic);
+      for (let toxic = this.chains[direction][0]; toxic !== undefined; toxic = this.chains[direction][0])
+        this.remove(toxic);
     }
   }
 

@@ -12,10 +12,16 @@ export function expectObject(body: unknown, what: string): Record<string, unknow
 }
 
 /** A field of a given JSON type; absent or null keeps the default (Go's decoder does the same). */
-export function field<T>(body: Record<string, unknown>, key: string, type: 'string' | 'number' | 'boolean', fallback: T): T {
+export function field<T>(
+  body: Record<string, unknown>,
+  key: string,
+  type: 'string' | 'number' | 'boolean',
+  fallback: T,
+): T {
   const value = body[key];
   if (value === undefined || value === null) return fallback;
-  if (typeof value !== type) throw apiErrors.badRequestBody(`cannot unmarshal ${describe(value)} into field ${key} of type ${type}`);
+  if (typeof value !== type)
+    throw apiErrors.badRequestBody(`cannot unmarshal ${describe(value)} into field ${key} of type ${type}`);
   return value as T;
 }
 

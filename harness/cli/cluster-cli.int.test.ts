@@ -39,7 +39,11 @@ describe('cluster up / status / down', () => {
     expect(description.toxiproxy).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(description.keepers).toEqual([{ name: 'k1', address: expect.stringMatching(/^127\.0\.0\.1:\d+$/) }]);
     expect(description.shards[0]?.replicas.map((replica) => replica.name)).toEqual(['s1r1', 's1r2']);
-    expect(description.shards[0]?.replicas[0]?.proxies).toMatchObject({ client: 's1r1_client', keeper: 's1r1_keeper_k1', interserver: 's1r1_interserver' });
+    expect(description.shards[0]?.replicas[0]?.proxies).toMatchObject({
+      client: 's1r1_client',
+      keeper: 's1r1_keeper_k1',
+      interserver: 's1r1_interserver',
+    });
 
     const ping = await fetch(`${description.shards[0]?.replicas[0]?.http}/ping`);
     expect(await ping.text()).toBe('Ok.\n');
@@ -49,10 +53,16 @@ describe('cluster up / status / down', () => {
     const members = (JSON.parse(status.stdout) as { members: Record<string, string> }).members;
     expect(members).toEqual({ s1r1: 'running', s1r2: 'running', k1: 'running' });
 
-    const state = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(join(description.dir, 'cluster.json'), 'utf8'))) as ClusterState;
+    const state = JSON.parse(
+      await import('node:fs').then((fs) => fs.readFileSync(join(description.dir, 'cluster.json'), 'utf8')),
+    ) as ClusterState;
     const down = await cli(['down']);
     expect(down.code, down.stderr).toBe(0);
-    for (const record of [...state.nodes.map((n) => n.process), ...state.keepers.map((k) => k.process), state.toxiproxy?.process]) {
+    for (const record of [
+      ...state.nodes.map((n) => n.process),
+      ...state.keepers.map((k) => k.process),
+      state.toxiproxy?.process,
+    ]) {
       expect(record && isAlive(record)).toBe(false);
     }
     expect(existsSync(description.dir)).toBe(false);
@@ -61,25 +71,34 @@ describe('cluster up / status / down', () => {
   });
 
   it('two clusters started at once on one machine both come up, on disjoint ports and directories', async () => {
-    const [first, second] = await Promise.all([cli(['up', '--shards', '1', '--replicas', '2']), cli(['up', '--shards', '1', '--replicas', '2'])]);
+    const [first, second] = await Promise.all([
+      cli(['up', '--shards', '1', '--replicas', '2']),
+      cli(['up', '--shards', '1', '--replicas', '2']),
+    ]);
     expect(first?.code, first?.stderr).toBe(0);
     expect(second?.code, second?.stderr).toBe(0);
     const [a, b] = [first, second].map((result) => JSON.parse(result?.stdout.trim() ?? '') as ClusterDescription);
     expect(a?.dir).not.toBe(b?.dir);
-    const portsOf = (description: ClusterDescription | undefined) => (JSON.parse(readFileSync(join(description?.dir ?? '', 'cluster.json'), 'utf8')) as ClusterState).ports;
+    const portsOf = (description: ClusterDescription | undefined) =>
+      (JSON.parse(readFileSync(join(description?.dir ?? '', 'cluster.json'), 'utf8')) as ClusterState).ports;
     const shared = portsOf(a).filter((port) => portsOf(b).includes(port));
     expect(shared).toEqual([]);
-    for (const description of [a, b]) expect(await (await fetch(`${description?.shards[0]?.replicas[1]?.http}/ping`)).text()).toBe('Ok.\n');
+    for (const description of [a, b])
+      expect(await (await fetch(`${description?.shards[0]?.replicas[1]?.http}/ping`)).text()).toBe('Ok.\n');
     for (const description of [a, b]) expect((await cli(['down', '--dir', description?.dir ?? ''])).code).toBe(0);
     expect(readdirSync(join(stateDir, 'ports'))).toEqual([]);
   });
 
   it('detects the run directory of a killed runner and cleans it at the next up', async () => {
-    const holder = spawn(process.execPath, ['--import', 'tsx', resolve(PROJECT_ROOT, 'harness/cluster/testing/hold-cluster.ts')], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const holder = spawn(
+      process.execPath,
+      ['--import', 'tsx', resolve(PROJECT_ROOT, 'harness/cluster/testing/hold-cluster.ts')],
+      {
+        cwd: PROJECT_ROOT,
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     const firstLine = await new Promise<string>((resolveLine, reject) => {
       let buffer = '';
       holder.stdout.on('data', (chunk: Buffer) => {
@@ -91,7 +110,9 @@ describe('cluster up / status / down', () => {
     const orphan = JSON.parse(firstLine) as ClusterState;
     holder.kill('SIGKILL');
     await new Promise((resolveExit) => holder.once('exit', resolveExit));
-    const orphanProcesses = [...orphan.nodes.map((n) => n.process), ...orphan.keepers.map((k) => k.process)].filter((p) => p !== undefined);
+    const orphanProcesses = [...orphan.nodes.map((n) => n.process), ...orphan.keepers.map((k) => k.process)].filter(
+      (p) => p !== undefined,
+    );
     expect(orphanProcesses.every(isAlive)).toBe(true);
 
     const up = await cli(['up', '--shards', '1', '--replicas', '1'], { LOG_LEVEL: 'warn' });
@@ -104,12 +125,16 @@ describe('cluster up / status / down', () => {
   });
 
   it('a foreground up interrupted half-way (Ctrl-C) tears down what it started and exits 130', async () => {
-    const up = spawn(process.execPath, ['--import', 'tsx', resolve(PROJECT_ROOT, CLI), 'up', '--shards', '2', '--replicas', '2'], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, ...env },
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const up = spawn(
+      process.execPath,
+      ['--import', 'tsx', resolve(PROJECT_ROOT, CLI), 'up', '--shards', '2', '--replicas', '2'],
+      {
+        cwd: PROJECT_ROOT,
+        env: { ...process.env, ...env },
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const exited = new Promise<number | null>((resolveExit) => up.once('exit', (code) => resolveExit(code)));
     const registry = join(stateDir, 'registry');
     // The moment the first processes exist: the state file names them.
@@ -142,44 +167,71 @@ describe('bad input: one clear line, non-zero exit', () => {
   afterAll(() => new Promise<void>((resolveClose) => blocker.close(() => resolveClose())));
 
   it('a fault proxy API port in use', async () => {
-    expectOneLineError(await cli(['up', '--toxiproxy-port', String(blockedPort)]), new RegExp(`port ${blockedPort} is already in use.*PORT_IN_USE`));
+    expectOneLineError(
+      await cli(['up', '--toxiproxy-port', String(blockedPort)]),
+      new RegExp(`port ${blockedPort} is already in use.*PORT_IN_USE`),
+    );
   });
 
   it('an unknown backend', async () => {
-    expectOneLineError(await cli(['up', '--backend', 'kubernetes']), /unknown backend 'kubernetes'; choose one of embedded, docker, binary/);
+    expectOneLineError(
+      await cli(['up', '--backend', 'kubernetes']),
+      /unknown backend 'kubernetes'; choose one of embedded, docker, binary/,
+    );
   });
 
   it('the docker backend without a Docker engine', async () => {
-    expectOneLineError(await cli(['up', '--backend', 'docker'], { DOCKER_HOST: 'unix:///nonexistent/docker.sock' }), /Docker.*DOCKER_UNAVAILABLE/);
+    expectOneLineError(
+      await cli(['up', '--backend', 'docker'], { DOCKER_HOST: 'unix:///nonexistent/docker.sock' }),
+      /Docker.*DOCKER_UNAVAILABLE/,
+    );
   });
 
   it('the binary backend without a clickhouse binary', async () => {
-    expectOneLineError(await cli(['up', '--backend', 'binary'], { PATH: '/nonexistent' }), /`clickhouse` binary.*CLICKHOUSE_BINARY_MISSING/);
+    expectOneLineError(
+      await cli(['up', '--backend', 'binary'], { PATH: '/nonexistent' }),
+      /`clickhouse` binary.*CLICKHOUSE_BINARY_MISSING/,
+    );
   });
 
   it('java missing', async () => {
-    expectOneLineError(await cli(['up'], { PATH: '/nonexistent' }), /java is not installed.*default-jre-headless.*JAVA_MISSING/);
+    expectOneLineError(
+      await cli(['up'], { PATH: '/nonexistent' }),
+      /java is not installed.*default-jre-headless.*JAVA_MISSING/,
+    );
   });
 
   it('zookeeper missing', async () => {
-    expectOneLineError(await cli(['up'], { ZOOKEEPER_JAR: '/nonexistent/zookeeper.jar' }), /apt-get install zookeeper.*ZOOKEEPER_MISSING/);
+    expectOneLineError(
+      await cli(['up'], { ZOOKEEPER_JAR: '/nonexistent/zookeeper.jar' }),
+      /apt-get install zookeeper.*ZOOKEEPER_MISSING/,
+    );
   });
 
   it('gcc missing when the launcher must be built', async () => {
     const javaDir = mkdtempSync(join(stateDir, 'only-java-'));
     await import('node:fs').then((fs) => fs.symlinkSync('/usr/bin/java', join(javaDir, 'java')));
     const launcher = join(mkdtempSync(join(stateDir, 'launcher-')), 'chdb-launcher');
-    expectOneLineError(await cli(['up'], { PATH: javaDir, CHAOS_LAUNCHER_PATH: launcher }), /gcc is not installed.*apt-get install gcc.*GCC_MISSING/);
+    expectOneLineError(
+      await cli(['up'], { PATH: javaDir, CHAOS_LAUNCHER_PATH: launcher }),
+      /gcc is not installed.*apt-get install gcc.*GCC_MISSING/,
+    );
   });
 
   it('a different engine library build', async () => {
     const fake = join(mkdtempSync(join(stateDir, 'fake-lib-')), 'libchdb.so');
     writeFileSync(fake, 'not the engine');
-    expectOneLineError(await cli(['up'], { CHDB_LIBRARY: fake }), /has sha256 [0-9a-f]{64}, not the @chdb\/lib-linux-x64-gnu@26\.7\.3-stable\.1 build.*LIBRARY_WRONG_BUILD/);
+    expectOneLineError(
+      await cli(['up'], { CHDB_LIBRARY: fake }),
+      /has sha256 [0-9a-f]{64}, not the @chdb\/lib-linux-x64-gnu@26\.7\.3-stable\.1 build.*LIBRARY_WRONG_BUILD/,
+    );
   });
 
   it('an invalid topology', async () => {
-    expectOneLineError(await cli(['up', '--keepers', '2']), /--keepers 2 cannot form a useful quorum.*TOPOLOGY_INVALID/);
+    expectOneLineError(
+      await cli(['up', '--keepers', '2']),
+      /--keepers 2 cannot form a useful quorum.*TOPOLOGY_INVALID/,
+    );
     expectOneLineError(await cli(['up', '--shards', 'two']), /--shards takes a whole number, got 'two'/);
   });
 });

@@ -25,7 +25,10 @@ function wholeNumber(name: string, value: string | undefined, fallback: number):
 
 async function up(values: Record<string, string | boolean | undefined>): Promise<void> {
   const backend = parseBackend(String(values.backend ?? 'embedded'));
-  const toxiproxyPort = values['toxiproxy-port'] === undefined ? undefined : wholeNumber('toxiproxy-port', String(values['toxiproxy-port']), 0);
+  const toxiproxyPort =
+    values['toxiproxy-port'] === undefined
+      ? undefined
+      : wholeNumber('toxiproxy-port', String(values['toxiproxy-port']), 0);
   const options = {
     topology: {
       shards: wholeNumber('shards', values.shards as string | undefined, DEFAULT_TOPOLOGY.shards),
@@ -57,11 +60,15 @@ async function up(values: Record<string, string | boolean | undefined>): Promise
 async function status(dir: string | undefined): Promise<void> {
   const holder = readHolder(dir ?? currentClusterDir());
   if (holder !== undefined) {
-    process.stdout.write(`${JSON.stringify({ ...holder.description, holder: isAlive(holder.holder) ? 'running' : 'dead' })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ ...holder.description, holder: isAlive(holder.holder) ? 'running' : 'dead' })}\n`,
+    );
     return;
   }
   const cluster = attachCluster(dir);
-  const members = Object.fromEntries(await Promise.all(cluster.memberNames.map(async (name) => [name, await cluster.memberState(name)])));
+  const members = Object.fromEntries(
+    await Promise.all(cluster.memberNames.map(async (name) => [name, await cluster.memberState(name)])),
+  );
   process.stdout.write(`${JSON.stringify({ ...cluster.description, members })}\n`);
 }
 
@@ -101,7 +108,10 @@ async function member(action: string | undefined, name: string | undefined, dir:
       process.stdout.write(`${await cluster.memberState(name)}\n`);
       return;
     default:
-      throw new HarnessError('CLI_USAGE', `unknown member action '${action}'; the actions are kill, pause, resume, start, status`);
+      throw new HarnessError(
+        'CLI_USAGE',
+        `unknown member action '${action}'; the actions are kill, pause, resume, start, status`,
+      );
   }
 }
 
@@ -138,7 +148,10 @@ async function main(argv: string[]): Promise<void> {
     case 'down':
       return down(values.dir, values.all === true);
     default:
-      throw new HarnessError('CLI_USAGE', `${command === undefined ? 'missing command' : `unknown command '${command}'`}\n${USAGE}`);
+      throw new HarnessError(
+        'CLI_USAGE',
+        `${command === undefined ? 'missing command' : `unknown command '${command}'`}\n${USAGE}`,
+      );
   }
 }
 

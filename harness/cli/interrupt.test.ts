@@ -33,7 +33,7 @@ describe('installInterrupt', () => {
     expect(lines[0]).toMatch(/SIGTERM received; finishing the report/);
   });
 
-  it('a second signal tears down and exits at once with the first signal\'s status', async () => {
+  it("a second signal tears down and exits at once with the first signal's status", async () => {
     const { exits, teardowns } = harness(10_000);
     process.emit('SIGINT', 'SIGINT');
     process.emit('SIGTERM', 'SIGTERM');
@@ -58,7 +58,7 @@ describe('installInterrupt', () => {
     expect(exits).toEqual([130]);
   });
 
-  it('settles to the normal status without a signal, and to the signal\'s after tearing down', async () => {
+  it("settles to the normal status without a signal, and to the signal's after tearing down", async () => {
     const quiet = harness(10_000);
     expect(await quiet.interrupt.settle(1)).toBe(1);
     expect(quiet.teardowns()).toBe(0);
@@ -68,7 +68,7 @@ describe('installInterrupt', () => {
     expect(interrupted.teardowns()).toBe(1);
   });
 
-  it('a failure after a signal is the interrupt\'s: one teardown, the signal\'s status; without a signal it passes through', async () => {
+  it("a failure after a signal is the interrupt's: one teardown, the signal's status; without a signal it passes through", async () => {
     const { exits, teardowns, interrupt } = harness(0);
     await expect(interrupt.guard(Promise.reject(new Error('unrelated')))).rejects.toThrow('unrelated');
     expect(exits).toEqual([]);
@@ -78,7 +78,7 @@ describe('installInterrupt', () => {
     expect(exits).toEqual([130]);
   });
 
-  it('maps signals to the shell\'s exit statuses', () => {
+  it("maps signals to the shell's exit statuses", () => {
     expect(interruptExitCode('SIGINT')).toBe(130);
     expect(interruptExitCode('SIGTERM')).toBe(143);
   });

@@ -59,7 +59,9 @@ export function installInterrupt(options: InterruptOptions): Interrupt {
   const force = (signal: InterruptSignal): Promise<void> => {
     forced ??= (async () => {
       write(`${options.name}: stopping now; tearing down what this run started`);
-      await teardown().catch((error: unknown) => write(`${options.name}: teardown failed: ${(error as Error).message}`));
+      await teardown().catch((error: unknown) =>
+        write(`${options.name}: teardown failed: ${(error as Error).message}`),
+      );
       exit(interruptExitCode(signal));
     })();
     return forced;
@@ -75,7 +77,9 @@ export function installInterrupt(options: InterruptOptions): Interrupt {
       void force(signal);
       return;
     }
-    write(`${options.name}: ${signal} received; finishing the report and tearing the cluster down (a second signal stops at once)`);
+    write(
+      `${options.name}: ${signal} received; finishing the report and tearing the cluster down (a second signal stops at once)`,
+    );
     timer = setTimeout(() => void force(signal), options.graceMs ?? 8_000);
     timer.unref();
   };

@@ -17,7 +17,9 @@ describe('prepareWritableDir', () => {
   });
 
   it('refuses a path under /proc at once instead of spinning in a recursive mkdir', () => {
-    expect(() => prepareWritableDir('/proc/forbidden/reports', '--report-dir')).toThrow(/--report-dir \/proc\/forbidden\/reports: cannot create \/proc\/forbidden \(ENOENT\)/);
+    expect(() => prepareWritableDir('/proc/forbidden/reports', '--report-dir')).toThrow(
+      /--report-dir \/proc\/forbidden\/reports: cannot create \/proc\/forbidden \(ENOENT\)/,
+    );
   });
 
   it('refuses a path through a regular file', () => {
@@ -27,7 +29,9 @@ describe('prepareWritableDir', () => {
 
   it('refuses an existing directory it cannot write, even as root', () => {
     // sysfs takes no new files from anyone.
-    expect(() => prepareWritableDir('/sys/kernel', '--report-dir')).toThrow(/--report-dir \/sys\/kernel: the directory is not writable/);
+    expect(() => prepareWritableDir('/sys/kernel', '--report-dir')).toThrow(
+      /--report-dir \/sys\/kernel: the directory is not writable/,
+    );
     expect(existsSync('/sys/kernel/.write-probe-' + process.pid)).toBe(false);
   });
 });

@@ -18,7 +18,8 @@ export function prepareWritableDir(path: string, option: string): string {
     missing.unshift(existing);
     existing = dirname(existing);
   }
-  if (!statSync(existing).isDirectory()) throw new HarnessError('CLI_USAGE', `${option} ${path}: ${existing} is not a directory`);
+  if (!statSync(existing).isDirectory())
+    throw new HarnessError('CLI_USAGE', `${option} ${path}: ${existing} is not a directory`);
   const created: string[] = [];
   const undo = () => {
     for (const dir of created.reverse()) rmdirSync(dir);
@@ -30,7 +31,10 @@ export function prepareWritableDir(path: string, option: string): string {
     }
   } catch (error) {
     undo();
-    throw new HarnessError('CLI_USAGE', `${option} ${path}: cannot create ${missing[created.length] ?? absolute} (${codeOf(error)})`);
+    throw new HarnessError(
+      'CLI_USAGE',
+      `${option} ${path}: cannot create ${missing[created.length] ?? absolute} (${codeOf(error)})`,
+    );
   }
   const probe = join(absolute, `.write-probe-${process.pid}`);
   try {

@@ -1,7 +1,10 @@
 import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 
 /** A client for harness-side queries (DDL, ground truth). Sinks build their own clients. */
-export function harnessClient(url: string, options: { timeoutMs?: number; settings?: ClickHouseSettings } = {}): ClickHouseClient {
+export function harnessClient(
+  url: string,
+  options: { timeoutMs?: number; settings?: ClickHouseSettings } = {},
+): ClickHouseClient {
   return createClient({
     url,
     request_timeout: options.timeoutMs ?? 30_000,
@@ -13,12 +16,20 @@ export function harnessClient(url: string, options: { timeoutMs?: number; settin
   });
 }
 
-export async function queryRows<T>(client: ClickHouseClient, query: string, settings?: ClickHouseSettings): Promise<T[]> {
+export async function queryRows<T>(
+  client: ClickHouseClient,
+  query: string,
+  settings?: ClickHouseSettings,
+): Promise<T[]> {
   const result = await client.query({ query, format: 'JSONEachRow', clickhouse_settings: settings });
   return result.json<T>();
 }
 
-export async function queryValue<T>(client: ClickHouseClient, query: string, settings?: ClickHouseSettings): Promise<T> {
+export async function queryValue<T>(
+  client: ClickHouseClient,
+  query: string,
+  settings?: ClickHouseSettings,
+): Promise<T> {
   const rows = await queryRows<Record<string, T>>(client, query, settings);
   const first = rows[0];
   if (first === undefined) throw new Error(`query returned no rows: ${query}`);

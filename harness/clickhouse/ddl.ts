@@ -28,7 +28,11 @@ export function distributedTableDdl(table: TableDefinition): string {
 
 /** Creates database, local table and Distributed union on every node, one node at a time per statement. */
 export async function createShardedTable(clients: readonly ClickHouseClient[], table: TableDefinition): Promise<void> {
-  for (const statement of [`CREATE DATABASE IF NOT EXISTS ${table.database}`, localTableDdl(table), distributedTableDdl(table)]) {
+  for (const statement of [
+    `CREATE DATABASE IF NOT EXISTS ${table.database}`,
+    localTableDdl(table),
+    distributedTableDdl(table),
+  ]) {
     await Promise.all(clients.map((client) => client.command({ query: statement })));
   }
 }

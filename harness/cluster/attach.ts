@@ -11,7 +11,10 @@ export function currentClusterDir(): string {
   try {
     return readlinkSync(statePaths().current);
   } catch {
-    throw new HarnessError('CLUSTER_NOT_FOUND', 'no cluster is running (nothing started with `npm run cluster -- up`); pass --dir DIR for another one');
+    throw new HarnessError(
+      'CLUSTER_NOT_FOUND',
+      'no cluster is running (nothing started with `npm run cluster -- up`); pass --dir DIR for another one',
+    );
   }
 }
 
@@ -19,7 +22,10 @@ export function currentClusterDir(): string {
 export function attachCluster(dir = currentClusterDir()): StartedLocalCluster {
   const state = readClusterState(dir);
   if (state.backend === 'docker') {
-    throw new HarnessError('BACKEND_UNSUPPORTED', `run ${state.runId} uses the docker backend, whose containers live only as long as the process that started them`);
+    throw new HarnessError(
+      'BACKEND_UNSUPPORTED',
+      `run ${state.runId} uses the docker backend, whose containers live only as long as the process that started them`,
+    );
   }
   return new StartedLocalCluster(state, componentLogger('cluster', { runId: state.runId }));
 }

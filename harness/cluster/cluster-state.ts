@@ -23,7 +23,11 @@ export interface NodeState {
   /** Where the node serves replication: its HTTP port on the second loopback address (embedded) or a port of its own. */
   readonly interserverPort: number;
   /** Proxy listen ports; equal to the direct ports' targets when proxies are off. */
-  readonly proxyPorts: { readonly client: number; readonly interserver: number; readonly keepers: Readonly<Record<string, number>> };
+  readonly proxyPorts: {
+    readonly client: number;
+    readonly interserver: number;
+    readonly keepers: Readonly<Record<string, number>>;
+  };
   /** The client proxy's listen address (`127.10.<shard>.<replica>`); the port is shared by all nodes. */
   readonly clientHost: string;
   readonly configPath: string;
@@ -63,14 +67,22 @@ export function readClusterState(dir: string): ClusterState {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new HarnessError('CLUSTER_NOT_FOUND', `no cluster state at ${path}; start one with \`npm run cluster -- up\``, { cause: error });
+    throw new HarnessError(
+      'CLUSTER_NOT_FOUND',
+      `no cluster state at ${path}; start one with \`npm run cluster -- up\``,
+      { cause: error },
+    );
   }
   try {
     const state = JSON.parse(text) as ClusterState;
     if (state.version !== 1) throw new Error(`unknown state version ${String(state.version)}`);
     return state;
   } catch (error) {
-    throw new HarnessError('CLUSTER_STATE_CORRUPT', `cluster state ${path} is unreadable (${(error as Error).message}); remove ${dir} by hand`, { cause: error });
+    throw new HarnessError(
+      'CLUSTER_STATE_CORRUPT',
+      `cluster state ${path} is unreadable (${(error as Error).message}); remove ${dir} by hand`,
+      { cause: error },
+    );
   }
 }
 

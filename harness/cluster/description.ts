@@ -40,7 +40,7 @@ export const BACKEND_LIMITS: Readonly<Record<BackendName, readonly string[]>> = 
     'a TCP reset from a client can abort a node (uncaught NETWORK_ERROR in the embedded HTTP handler); the fault proxy, like the real Toxiproxy, resets only the client side',
   ],
   docker: [
-    'client proxies are exposed on distinct host ports of one address, so sink specs naming several hosts with one port (the chaos job\'s) need the embedded or binary backend',
+    "client proxies are exposed on distinct host ports of one address, so sink specs naming several hosts with one port (the chaos job's) need the embedded or binary backend",
   ],
   binary: [],
 };
@@ -51,7 +51,9 @@ export function describeCluster(state: ClusterState, host = '127.0.0.1'): Cluste
     const keepers = state.keepers.map((keeper) => proxyNames.keeper(node.name, keeper.name));
     const replica: ReplicaDescription = {
       name: node.name,
-      http: state.proxiesEnabled ? `http://${node.clientHost}:${node.proxyPorts.client}` : `http://${host}:${node.httpPort}`,
+      http: state.proxiesEnabled
+        ? `http://${node.clientHost}:${node.proxyPorts.client}`
+        : `http://${host}:${node.httpPort}`,
       direct_http: `http://${host}:${node.httpPort}`,
       tcp: `${host}:${node.tcpPort}`,
       proxies: {

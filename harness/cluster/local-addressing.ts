@@ -25,7 +25,10 @@ export function localNodeAddressing(
       port: state.proxiesEnabled ? (node.proxyPorts.keepers[keeper.name] ?? keeper.clientPort) : keeper.clientPort,
     })),
     remoteShards: plan.shards.map((shard) =>
-      shard.replicas.map((member) => ({ host: '127.0.0.1', port: state.nodes.find((peer) => peer.name === member.name)?.tcpPort ?? 0 })),
+      shard.replicas.map((member) => ({
+        host: '127.0.0.1',
+        port: state.nodes.find((peer) => peer.name === member.name)?.tcpPort ?? 0,
+      })),
     ),
     paths: {
       data: `${node.dataDir}/`,

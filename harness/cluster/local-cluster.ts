@@ -75,7 +75,8 @@ export class StartedLocalCluster implements StartedCluster {
     const record = this.record(name);
     signalProcess(record, 'SIGCONT');
     signalProcess(record, 'SIGKILL');
-    if (!(await waitGone(record, 10_000))) throw new HarnessError('PROCESS_STUCK', `${name} (pid ${record.pid}) survived SIGKILL for 10 s`);
+    if (!(await waitGone(record, 10_000)))
+      throw new HarnessError('PROCESS_STUCK', `${name} (pid ${record.pid}) survived SIGKILL for 10 s`);
     this.log.info({ member: name, pid: record.pid }, 'member killed');
   }
 
@@ -86,15 +87,23 @@ export class StartedLocalCluster implements StartedCluster {
 
   async pause(name: string): Promise<void> {
     const record = this.record(name);
-    if (!signalProcess(record, 'SIGSTOP')) throw new HarnessError('MEMBER_NOT_RUNNING', `cannot pause ${name}: it is not running`);
-    await waitUntil(`pause of ${name}`, async () => processState(record) === 'paused', { timeoutMs: 5000, intervalMs: 10 });
+    if (!signalProcess(record, 'SIGSTOP'))
+      throw new HarnessError('MEMBER_NOT_RUNNING', `cannot pause ${name}: it is not running`);
+    await waitUntil(`pause of ${name}`, async () => processState(record) === 'paused', {
+      timeoutMs: 5000,
+      intervalMs: 10,
+    });
     this.log.info({ member: name }, 'member paused');
   }
 
   async resume(name: string): Promise<void> {
     const record = this.record(name);
-    if (!signalProcess(record, 'SIGCONT')) throw new HarnessError('MEMBER_NOT_RUNNING', `cannot resume ${name}: it is not running`);
-    await waitUntil(`resume of ${name}`, async () => processState(record) === 'running', { timeoutMs: 5000, intervalMs: 10 });
+    if (!signalProcess(record, 'SIGCONT'))
+      throw new HarnessError('MEMBER_NOT_RUNNING', `cannot resume ${name}: it is not running`);
+    await waitUntil(`resume of ${name}`, async () => processState(record) === 'running', {
+      timeoutMs: 5000,
+      intervalMs: 10,
+    });
     this.log.info({ member: name }, 'member resumed');
   }
 
@@ -103,7 +112,8 @@ export class StartedLocalCluster implements StartedCluster {
     const member = this.member(name);
     const previous = member.state.process;
     if (previous === undefined) throw new HarnessError('MEMBER_UNKNOWN', `${name} was never started`);
-    if (processState(previous) !== 'dead') throw new HarnessError('MEMBER_RUNNING', `${name} is already running (pid ${previous.pid})`);
+    if (processState(previous) !== 'dead')
+      throw new HarnessError('MEMBER_RUNNING', `${name} is already running (pid ${previous.pid})`);
     if (this.state.backend === 'embedded' && member.kind === 'node') {
       // clickhouse-local creates its system log tables afresh at every start and cannot adopt
       // the previous life's data: with it in place, log flushes hang. A restarted embedded node
@@ -137,7 +147,9 @@ export class StartedLocalCluster implements StartedCluster {
     const record = this.record(name);
     await waitUntil(`${name}`, check, {
       timeoutMs,
-      abortIf: () => abortIf?.() ?? (processState(record) === 'dead' ? `${name} is not running\n${tailOfFile(record.logFile)}` : undefined),
+      abortIf: () =>
+        abortIf?.() ??
+        (processState(record) === 'dead' ? `${name} is not running\n${tailOfFile(record.logFile)}` : undefined),
     });
   }
 
@@ -157,7 +169,10 @@ export class StartedLocalCluster implements StartedCluster {
     if (node) return { kind: 'node', state: node };
     const keeper = this.state.keepers.find((candidate) => candidate.name === name);
     if (keeper) return { kind: 'keeper', state: keeper };
-    throw new HarnessError('MEMBER_UNKNOWN', `no cluster member named '${name}'; members: ${this.memberNames.join(', ')}`);
+    throw new HarnessError(
+      'MEMBER_UNKNOWN',
+      `no cluster member named '${name}'; members: ${this.memberNames.join(', ')}`,
+    );
   }
 
   private record(name: string): ProcessRecord {

@@ -31,9 +31,13 @@ async function awaitHealthy(name: string, spawned: SpawnedProcess, check: () => 
       abortIf: () => (exit === undefined ? undefined : `${name} exited during start-up: ${exit}`),
     });
   } catch (error) {
-    throw new HarnessError('MEMBER_START_FAILED', `${(error as Error).message}\n--- last lines of ${spawned.record.logFile}\n${tailOfFile(spawned.record.logFile)}`, {
-      cause: error,
-    });
+    throw new HarnessError(
+      'MEMBER_START_FAILED',
+      `${(error as Error).message}\n--- last lines of ${spawned.record.logFile}\n${tailOfFile(spawned.record.logFile)}`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 
@@ -56,7 +60,16 @@ export async function startLocalMembers(state: ClusterState, plan: LocalLaunchPl
     const spawned = spawnLocal({
       name: 'toxiproxy',
       command: process.execPath,
-      args: ['--import', 'tsx', join(PROJECT_ROOT, 'chaos', 'toxiproxy', 'cli.ts'), '--host', '127.0.0.1', '--port', String(api.port), ...(plan.seed === undefined ? [] : ['--seed', String(plan.seed)])],
+      args: [
+        '--import',
+        'tsx',
+        join(PROJECT_ROOT, 'chaos', 'toxiproxy', 'cli.ts'),
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(api.port),
+        ...(plan.seed === undefined ? [] : ['--seed', String(plan.seed)]),
+      ],
       env: PROXY_ALLOCATOR_ENV,
       cwd: PROJECT_ROOT,
       logFile: join(state.dir, 'toxiproxy.log'),

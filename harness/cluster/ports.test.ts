@@ -39,7 +39,9 @@ describe('PortAllocator', () => {
     const allocator = new PortAllocator(tempDir(), '/run/c');
     try {
       await expect(allocator.reserveExact(port, 'fault proxy API')).rejects.toSatisfy(
-        (error) => isHarnessError(error, 'PORT_IN_USE') && (error as Error).message.includes(`fault proxy API port ${port} is already in use`),
+        (error) =>
+          isHarnessError(error, 'PORT_IN_USE') &&
+          (error as Error).message.includes(`fault proxy API port ${port} is already in use`),
       );
       expect(allocator.reserved).toEqual([]);
     } finally {
@@ -50,6 +52,8 @@ describe('PortAllocator', () => {
   it('refuses a named port reserved by another run of the harness', async () => {
     const dir = tempDir();
     const [port] = await new PortAllocator(dir, '/run/first').allocate(1);
-    await expect(new PortAllocator(dir, '/run/second').reserveExact(port ?? 0, 'fault proxy API')).rejects.toThrow(/reserved by another cluster of this harness \(\/run\/first\)/);
+    await expect(new PortAllocator(dir, '/run/second').reserveExact(port ?? 0, 'fault proxy API')).rejects.toThrow(
+      /reserved by another cluster of this harness \(\/run\/first\)/,
+    );
   });
 });

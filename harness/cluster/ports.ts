@@ -47,7 +47,8 @@ export class PortAllocator {
   async allocate(count: number): Promise<number[]> {
     const ports: number[] = [];
     for (let tries = 0; ports.length < count; tries++) {
-      if (tries > 2000) throw new HarnessError('PORTS_EXHAUSTED', `could not find ${count} free ports in ${RANGE.from}-${RANGE.to}`);
+      if (tries > 2000)
+        throw new HarnessError('PORTS_EXHAUSTED', `could not find ${count} free ports in ${RANGE.from}-${RANGE.to}`);
       const port = RANGE.from + Math.floor(Math.random() * (RANGE.to - RANGE.from));
       if (!this.tryReserve(port)) continue;
       if (await this.keepIfFree(port)) ports.push(port);
@@ -62,10 +63,16 @@ export class PortAllocator {
     }
     if (!this.tryReserve(port)) {
       const holder = readReservation(this.reservationDir, port);
-      throw new HarnessError('PORT_IN_USE', `${purpose} port ${port} is reserved by another cluster of this harness (${holder}); stop it or pick another port`);
+      throw new HarnessError(
+        'PORT_IN_USE',
+        `${purpose} port ${port} is reserved by another cluster of this harness (${holder}); stop it or pick another port`,
+      );
     }
     if (!(await this.keepIfFree(port))) {
-      throw new HarnessError('PORT_IN_USE', `${purpose} port ${port} is already in use on 127.0.0.1 by another process; free it or pick another port`);
+      throw new HarnessError(
+        'PORT_IN_USE',
+        `${purpose} port ${port} is already in use on 127.0.0.1 by another process; free it or pick another port`,
+      );
     }
     return port;
   }

@@ -29,7 +29,10 @@ export const EMBEDDED_HOSTS: WiringHosts = {
 };
 
 /** Every node's client endpoint, Keeper links and replication endpoint, each behind its own proxy. */
-export function proxyDefinitions(state: Pick<ClusterState, 'nodes' | 'keepers'>, hosts: WiringHosts): ProxyDefinition[] {
+export function proxyDefinitions(
+  state: Pick<ClusterState, 'nodes' | 'keepers'>,
+  hosts: WiringHosts,
+): ProxyDefinition[] {
   const definitions: ProxyDefinition[] = [];
   for (const node of state.nodes) {
     definitions.push({

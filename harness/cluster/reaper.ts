@@ -30,7 +30,8 @@ export function unregisterRun(runId: string, base?: string): void {
 function leftoverReason(state: ClusterState): string | undefined {
   if (state.owner !== null && !isAlive(state.owner)) return `its runner (pid ${state.owner.pid}) is gone`;
   const processes = stateProcesses(state);
-  if (state.owner === null && processes.length > 0 && !processes.some(isAlive)) return 'none of its processes is running';
+  if (state.owner === null && processes.length > 0 && !processes.some(isAlive))
+    return 'none of its processes is running';
   return undefined;
 }
 

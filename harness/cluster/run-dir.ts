@@ -2,7 +2,13 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { HarnessError } from '../errors.ts';
-import { readClusterState, stateProcesses, writeClusterState, type BackendName, type ClusterState } from './cluster-state.ts';
+import {
+  readClusterState,
+  stateProcesses,
+  writeClusterState,
+  type BackendName,
+  type ClusterState,
+} from './cluster-state.ts';
 import { isAlive, processStartTime } from './process/local-process.ts';
 import { killRunProcesses, registerRun, removeRunFiles } from './reaper.ts';
 import { statePaths } from './state-dir.ts';
@@ -32,7 +38,10 @@ export async function createRunDir(options: {
   if (existsSync(join(dir, 'cluster.json'))) {
     const previous = readClusterState(dir);
     if (stateProcesses(previous).some(isAlive)) {
-      throw new HarnessError('CLUSTER_RUNNING', `a cluster is already running in ${dir} (run ${previous.runId}); stop it with \`npm run cluster -- down --dir ${dir}\``);
+      throw new HarnessError(
+        'CLUSTER_RUNNING',
+        `a cluster is already running in ${dir} (run ${previous.runId}); stop it with \`npm run cluster -- down --dir ${dir}\``,
+      );
     }
     await killRunProcesses(previous);
     removeRunFiles(previous);

@@ -10,7 +10,13 @@ import { WorkerExitedError } from './worker-errors.ts';
 // The runtime model with the REAL sinks on the embedded 2x2 cluster: workers are child processes
 // that SIGKILL themselves at the named crash points, and ground truth is read on every replica.
 
-const source = sourceConfig({ seed: 20251130, partitions: 2, messagesPerEpoch: 20, keySpace: 8, payloadBytes: { min: 16, max: 96 } });
+const source = sourceConfig({
+  seed: 20251130,
+  partitions: 2,
+  messagesPerEpoch: 20,
+  keySpace: 8,
+  payloadBytes: { min: 16, max: 96 },
+});
 let cluster: FlowTestCluster;
 
 beforeAll(async () => {
@@ -27,42 +33,61 @@ const spec = (sink_class_name: string, name: string, table: string, hosts: objec
   dynamic_parameters: { retry_backoff: '100ms', ...dynamic },
 });
 
-const committedIds = (events: readonly Stamped[]) => eventsOfType(events, 'epoch-commit').flatMap((commit) => commit.messageIds);
+const committedIds = (events: readonly Stamped[]) =>
+  eventsOfType(events, 'epoch-commit').flatMap((commit) => commit.messageIds);
 
 describe.each([
   { sinkClass: 'ClickHouseBatchingSink', hosts: () => ({ hosts: cluster.shardHosts.s1 }), keys: [] as string[] },
-  { sinkClass: 'ShardedClickHouseBatchingSink', hosts: () => ({ shard_hosts: cluster.shardHosts, sharding_key_columns: ['key'] }), keys: ['key'] },
+  {
+    sinkClass: 'ShardedClickHouseBatchingSink',
+    hosts: () => ({ shard_hosts: cluster.shardHosts, sharding_key_columns: ['key'] }),
+    keys: ['key'],
+  },
 ])('$sinkClass (exactly-once) on the real cluster', ({ sinkClass, hosts, keys }) => {
-  it.each(CRASH_POINTS)('a crash at %s, then a restart, leaves every acknowledged message exactly once on its rendezvous shard on every replica', async (point) => {
-    const name = `${sinkClass === 'ClickHouseBatchingSink' ? 'eo' : 'seo'}_${point.replaceAll('-', '_')}`;
-    const table = await cluster.createTable(name, source);
-    const flowSpec = spec(sinkClass, name, table, hosts(), { max_rows_per_batch: 8 });
-    const supervisor = cluster.supervisor(source, name);
-    try {
-      const first = await supervisor.launch({ spec: flowSpec, crash: { point, partition: 0, batch: 2 } });
-      await first.runEpochs(2).catch((error: unknown) => expect(error).toBeInstanceOf(WorkerExitedError));
-      await first.drain().catch((error: unknown) => expect(error).toBeInstanceOf(WorkerExitedError));
-      expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
+  it.each(CRASH_POINTS)(
+    'a crash at %s, then a restart, leaves every acknowledged message exactly once on its rendezvous shard on every replica',
+    async (point) => {
+      const name = `${sinkClass === 'ClickHouseBatchingSink' ? 'eo' : 'seo'}_${point.replaceAll('-', '_')}`;
+      const table = await cluster.createTable(name, source);
+      const flowSpec = spec(sinkClass, name, table, hosts(), { max_rows_per_batch: 8 });
+      const supervisor = cluster.supervisor(source, name);
+      try {
+        const first = await supervisor.launch({ spec: flowSpec, crash: { point, partition: 0, batch: 2 } });
+        await first.runEpochs(2).catch((error: unknown) => expect(error).toBeInstanceOf(WorkerExitedError));
+        await first.drain().catch((error: unknown) => expect(error).toBeInstanceOf(WorkerExitedError));
+        expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
 
-      const second = await supervisor.launch({ spec: flowSpec });
-      await second.runEpochs(1);
-      await second.drain();
-      await second.stop();
+        const second = await supervisor.launch({ spec: flowSpec });
+        await second.runEpochs(1);
+        await second.drain();
+        await second.stop();
 
-      const { events } = await supervisor.close();
-      expect(eventsOfType(events, 'crash')).toEqual([expect.objectContaining({ point, partition: 0, batch: 2 })]);
-      // The restart really replayed: batch 2 of partition 0 was attempted again by the second worker.
-      const replays = insertAttempts(events).filter((attempt) => attempt.invoke.writer === second.id && attempt.invoke.partition === 0 && attempt.invoke.batch === 2);
-      if (point !== 'after-state') expect(replays.length).toBeGreaterThan(0);
-      const acknowledged = committedIds(events);
-      expect(acknowledged).toHaveLength(2 * 3 * 20);
-      const shards = Object.keys(cluster.shardHosts);
-      const expectedShard = (id: string) => (sinkClass === 'ClickHouseBatchingSink' ? 's1' : rendezvousShard(source, id, shards, keys));
-      expect(exactlyOnceDiff(await cluster.counts(table), expectedShard, (node) => cluster.shardOfNode(node), acknowledged)).toEqual([]);
-    } finally {
-      await supervisor.close();
-    }
-  });
+        const { events } = await supervisor.close();
+        expect(eventsOfType(events, 'crash')).toEqual([expect.objectContaining({ point, partition: 0, batch: 2 })]);
+        // The restart really replayed: batch 2 of partition 0 was attempted again by the second worker.
+        const replays = insertAttempts(events).filter(
+          (attempt) =>
+            attempt.invoke.writer === second.id && attempt.invoke.partition === 0 && attempt.invoke.batch === 2,
+        );
+        if (point !== 'after-state') expect(replays.length).toBeGreaterThan(0);
+        const acknowledged = committedIds(events);
+        expect(acknowledged).toHaveLength(2 * 3 * 20);
+        const shards = Object.keys(cluster.shardHosts);
+        const expectedShard = (id: string) =>
+          sinkClass === 'ClickHouseBatchingSink' ? 's1' : rendezvousShard(source, id, shards, keys);
+        expect(
+          exactlyOnceDiff(
+            await cluster.counts(table),
+            expectedShard,
+            (node) => cluster.shardOfNode(node),
+            acknowledged,
+          ),
+        ).toEqual([]);
+      } finally {
+        await supervisor.close();
+      }
+    },
+  );
 });
 
 describe('AtLeastOnceClickHouseSink on the real cluster', () => {
@@ -73,19 +98,28 @@ describe('AtLeastOnceClickHouseSink on the real cluster', () => {
     const flowSpec = spec('AtLeastOnceClickHouseSink', 'alo_dup', table, { shard_hosts: cluster.shardHosts });
     const supervisor = cluster.supervisor(source, 'alo');
     try {
-      const first = await supervisor.launch({ spec: flowSpec, partitions: [0], crash: { point: 'after-insert-before-state', batch: 2 } });
+      const first = await supervisor.launch({
+        spec: flowSpec,
+        partitions: [0],
+        crash: { point: 'after-insert-before-state', batch: 2 },
+      });
       await expect(first.runEpochs(3)).rejects.toBeInstanceOf(WorkerExitedError);
       const second = await supervisor.launch({ spec: flowSpec, partitions: [0] });
-      expect((await second.runEpochs(2))[0]?.map((outcome) => outcome.status === 'committed' && outcome.epoch)).toEqual([2, 3]);
+      expect((await second.runEpochs(2))[0]?.map((outcome) => outcome.status === 'committed' && outcome.epoch)).toEqual(
+        [2, 3],
+      );
       await second.stop();
 
       const { events } = await supervisor.close();
       const epoch2 = Array.from({ length: 20 }, (_, i) => `1-0-${20 + i}`);
       // Epoch 2 went in twice, both times acknowledged by ClickHouse: once per worker.
-      const okWrites = insertAttempts(events).filter((attempt) => attempt.outcome === 'ok' && attempt.invoke.batch === 2);
+      const okWrites = insertAttempts(events).filter(
+        (attempt) => attempt.outcome === 'ok' && attempt.invoke.batch === 2,
+      );
       expect(new Set(okWrites.map((attempt) => attempt.invoke.writer))).toEqual(new Set([first.id, second.id]));
       const total = new Map<string, number>();
-      for (const [, ids] of await cluster.counts(table)) for (const [id, n] of ids) total.set(id, (total.get(id) ?? 0) + n);
+      for (const [, ids] of await cluster.counts(table))
+        for (const [id, n] of ids) total.set(id, (total.get(id) ?? 0) + n);
       // Every row is on both replicas of its shard: a count of 4 is two copies.
       expect(epoch2.map((id) => total.get(id))).toEqual(epoch2.map(() => 4));
       const acknowledged = committedIds(events);
@@ -116,7 +150,9 @@ describe('AtMostOnceClickHouseSink on the real cluster', () => {
       expect(secondAttempts.flatMap((event) => event.messageIds).filter((id) => lost.includes(id))).toEqual([]);
       const counts = await cluster.counts(table);
       for (const [, ids] of counts) expect([...ids.values()].filter((n) => n > 1)).toEqual([]);
-      const delivered = eventsOfType(events, 'acks').flatMap((event) => event.acks.filter((ack) => ack.ack === 'delivered').map((ack) => ack.id));
+      const delivered = eventsOfType(events, 'acks').flatMap((event) =>
+        event.acks.filter((ack) => ack.ack === 'delivered').map((ack) => ack.id),
+      );
       expect(delivered).toEqual(Array.from({ length: 20 }, (_, i) => `1-0-${20 + i}`));
     } finally {
       await supervisor.close();
@@ -133,7 +169,13 @@ describe('AtMostOnceClickHouseSink on the real cluster', () => {
       const worker = await supervisor.launch({ spec: flowSpec, partitions: [0] });
       // The session is opened by the first write; slow only the answers of the INSERT that follows.
       await worker.runEpochs(1);
-      toxic = await proxy.addToxic({ name: 'amo_slow_answers', type: 'latency', stream: 'downstream', toxicity: 1, attributes: { latency: 3000, jitter: 0 } } as never);
+      toxic = await proxy.addToxic({
+        name: 'amo_slow_answers',
+        type: 'latency',
+        stream: 'downstream',
+        toxicity: 1,
+        attributes: { latency: 3000, jitter: 0 },
+      } as never);
       await worker.runEpochs(1);
       await toxic.remove();
       toxic = undefined;
@@ -143,8 +185,12 @@ describe('AtMostOnceClickHouseSink on the real cluster', () => {
       const acks = eventsOfType(events, 'acks');
       expect(acks[1]?.acks.map((ack) => ack.ack)).toEqual(Array(20).fill('acked-with-error'));
       const epoch2 = Array.from({ length: 20 }, (_, i) => `1-0-${20 + i}`);
-      const attempts = insertAttempts(events).filter((attempt) => attempt.invoke.messageIds.some((id) => epoch2.includes(id)));
-      expect(attempts.map((attempt) => [attempt.invoke.attempt, attempt.sent, attempt.outcome])).toEqual([[1, true, 'unknown']]);
+      const attempts = insertAttempts(events).filter((attempt) =>
+        attempt.invoke.messageIds.some((id) => epoch2.includes(id)),
+      );
+      expect(attempts.map((attempt) => [attempt.invoke.attempt, attempt.sent, attempt.outcome])).toEqual([
+        [1, true, 'unknown'],
+      ]);
       const counts = await cluster.counts(table);
       for (const [, ids] of counts) expect(epoch2.filter((id) => (ids.get(id) ?? 0) > 1)).toEqual([]);
     } finally {

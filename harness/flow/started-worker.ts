@@ -34,9 +34,11 @@ export class StartedFlowWorker {
     this.exited = new Promise((resolveExit) => {
       child.once('exit', (code, signal) => {
         this.exit = { code, signal };
-        for (const request of this.pending.values()) request.reject(new WorkerExitedError(id, this.exit, request.op, logFile));
+        for (const request of this.pending.values())
+          request.reject(new WorkerExitedError(id, this.exit, request.op, logFile));
         this.pending.clear();
-        for (const gate of this.gates.values()) gate.onExit(new WorkerExitedError(id, this.exit, `gate ${gate.id}`, logFile));
+        for (const gate of this.gates.values())
+          gate.onExit(new WorkerExitedError(id, this.exit, `gate ${gate.id}`, logFile));
         this.gates.clear();
         resolveExit(this.exit);
       });
@@ -110,8 +112,11 @@ export class StartedFlowWorker {
     return this.exited;
   }
 
-  private request<Op extends WorkerCommand['op']>(command: Extract<WorkerCommand, { op: Op }>): Promise<CommandResults[Op]> {
-    if (this.exit !== undefined) return Promise.reject(new WorkerExitedError(this.id, this.exit, command.op, this.logFile));
+  private request<Op extends WorkerCommand['op']>(
+    command: Extract<WorkerCommand, { op: Op }>,
+  ): Promise<CommandResults[Op]> {
+    if (this.exit !== undefined)
+      return Promise.reject(new WorkerExitedError(this.id, this.exit, command.op, this.logFile));
     const id = this.nextId++;
     return new Promise((resolveReply, rejectReply) => {
       this.pending.set(id, { op: command.op, resolve: resolveReply as (value: unknown) => void, reject: rejectReply });

@@ -41,7 +41,11 @@ describe('FlowSupervisor with fake sinks in real worker processes', { timeout: 6
   it('a worker SIGKILLs itself at during-insert; the restart replays the batch under its token and the history shows the cut-short attempt as unknown', async () => {
     const batching = spec('ClickHouseBatchingSink');
     // Delivery paused until the drain: both epochs are committed before the first insert, every run.
-    const first = await supervisor.launch({ spec: batching, crash: { point: 'during-insert', batch: 2 }, deliveryPaused: true });
+    const first = await supervisor.launch({
+      spec: batching,
+      crash: { point: 'during-insert', batch: 2 },
+      deliveryPaused: true,
+    });
     await first.runEpochs(2);
     await expect(first.drain()).rejects.toBeInstanceOf(WorkerExitedError);
     expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
@@ -51,11 +55,20 @@ describe('FlowSupervisor with fake sinks in real worker processes', { timeout: 6
     expect(await second.stop()).toEqual({ code: 0, signal: null });
 
     const { events } = await supervisor.close();
-    expect(eventsOfType(events, 'crash')).toEqual([expect.objectContaining({ point: 'during-insert', partition: 0, batch: 2, worker: first.id })]);
+    expect(eventsOfType(events, 'crash')).toEqual([
+      expect.objectContaining({ point: 'during-insert', partition: 0, batch: 2, worker: first.id }),
+    ]);
     const cutShort = insertAttempts(events).filter((attempt) => attempt.outcome === 'unknown');
     expect(cutShort.map((attempt) => [attempt.invoke.batch, attempt.sent])).toEqual([[2, true]]);
     expect(eventsOfType(events, 'worker-launch').map((event) => event.restart)).toEqual([false, true]);
-    expect(eventsOfType(events, 'state-snapshot')[1]).toMatchObject({ nextSeq: 12, undelivered: [{ number: 2, token: '1-0-5' }, { number: 3, token: '1-0-9' }, { number: 4, token: '1-0-11' }] });
+    expect(eventsOfType(events, 'state-snapshot')[1]).toMatchObject({
+      nextSeq: 12,
+      undelivered: [
+        { number: 2, token: '1-0-5' },
+        { number: 3, token: '1-0-9' },
+        { number: 4, token: '1-0-11' },
+      ],
+    });
     const counts = countIds(table);
     expect(counts.size).toBe(12);
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
@@ -67,14 +80,23 @@ describe('FlowSupervisor with fake sinks in real worker processes', { timeout: 6
     const first = await supervisor.launch({ spec: atLeastOnce, crash: { point: 'after-insert-before-state' } });
     await expect(first.runEpochs(1)).rejects.toBeInstanceOf(WorkerExitedError);
     const second = await supervisor.launch({ spec: atLeastOnce });
-    expect((await second.runEpochs(1))[0]).toEqual([expect.objectContaining({ status: 'committed', epoch: 1, fromSeq: 0, toSeq: 6 })]);
+    expect((await second.runEpochs(1))[0]).toEqual([
+      expect.objectContaining({ status: 'committed', epoch: 1, fromSeq: 0, toSeq: 6 }),
+    ]);
     expect([...countIds(table).values()]).toEqual(Array(6).fill(2));
   });
 
   it('refuses a spec naming a class the worker’s registry lacks before the state file exists', async () => {
-    const launch = supervisor.launch({ spec: spec('ShardedClickHouseBatchingSink', { shard_hosts: { a: ['ch-a'] } }), without: ['ShardedClickHouseBatchingSink'] });
+    const launch = supervisor.launch({
+      spec: spec('ShardedClickHouseBatchingSink', { shard_hosts: { a: ['ch-a'] } }),
+      without: ['ShardedClickHouseBatchingSink'],
+    });
     await expect(launch).rejects.toBeInstanceOf(WorkerRefusedError);
-    await expect(launch).rejects.toMatchObject({ stage: 'spec', refusalCode: 'SINK_SPEC_INVALID', message: expect.stringMatching(/class-not-registered/) });
+    await expect(launch).rejects.toMatchObject({
+      stage: 'spec',
+      refusalCode: 'SINK_SPEC_INVALID',
+      message: expect.stringMatching(/class-not-registered/),
+    });
     expect(existsSync(supervisor.storePath)).toBe(false);
   });
 
@@ -87,7 +109,9 @@ describe('FlowSupervisor with fake sinks in real worker processes', { timeout: 6
     });
     const attempt = await gate.held;
     expect(attempt).toMatchObject({ gate: gate.id, partition: 0, attempt: 1 });
-    expect(insertAttempts(supervisor.readHistory().events).find((a) => a.invoke.queryId === attempt.queryId)?.complete).toBeUndefined();
+    expect(
+      insertAttempts(supervisor.readHistory().events).find((a) => a.invoke.queryId === attempt.queryId)?.complete,
+    ).toBeUndefined();
     gate.openRequest();
     const ended = await gate.ended;
     expect(ended.outcome).toBe('ok');

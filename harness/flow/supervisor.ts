@@ -116,7 +116,13 @@ export class FlowSupervisor implements AsyncDisposable {
     });
     void worker.exited.then((exit) => {
       this.live.delete(worker);
-      this.history.append({ type: 'worker-exit', worker: workerId, workerPid: worker.pid, code: exit.code, signal: exit.signal });
+      this.history.append({
+        type: 'worker-exit',
+        worker: workerId,
+        workerPid: worker.pid,
+        code: exit.code,
+        signal: exit.signal,
+      });
       this.log.info({ worker: workerId, ...exit }, 'worker exited');
     });
     const started = worker.waitStarted();

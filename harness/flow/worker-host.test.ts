@@ -36,7 +36,11 @@ const batching = (parameters: object = { host: 'ch-1' }, className = 'ClickHouse
   parameters: { table: 'events', ...parameters },
   dynamic_parameters: { max_rows_per_batch: 4 },
 });
-const ofClass = (className: string) => ({ sink_class_name: className, name: 'events', parameters: { host: 'ch-1', table: 'events' } });
+const ofClass = (className: string) => ({
+  sink_class_name: className,
+  name: 'events',
+  parameters: { host: 'ch-1', table: 'events' },
+});
 
 const config = (spec: unknown, extra: Partial<WorkerConfig> = {}): WorkerConfig => ({
   workerId: 'w1',
@@ -53,16 +57,29 @@ interface Started {
   readonly crashed: Promise<unknown>;
 }
 
-async function start(spec: unknown, extra: Partial<WorkerConfig> = {}, options: { factory?: SinkFactory; faults?: FakeFaults } = {}): Promise<Started> {
+async function start(
+  spec: unknown,
+  extra: Partial<WorkerConfig> = {},
+  options: { factory?: SinkFactory; faults?: FakeFaults } = {},
+): Promise<Started> {
   const crash = freezingCrash();
   const factory = options.factory ?? fakeSinkFactory(table, { faults: options.faults });
-  const host = await WorkerHost.start(config(spec, extra), factory, { history, crashAction: crash.action, log: silent });
+  const host = await WorkerHost.start(config(spec, extra), factory, {
+    history,
+    crashAction: crash.action,
+    log: silent,
+  });
   if (!(host instanceof WorkerHost)) throw new Error(`unexpected refusal: ${host.message}`);
   return { host, crashed: crash.hit };
 }
 
 /** Starts a runtime with a crash armed, lets it run into the crash, and abandons it there. */
-async function runIntoCrash(spec: unknown, crash: CrashPlan, work: (host: WorkerHost) => Promise<unknown>, extra: Partial<WorkerConfig> = {}) {
+async function runIntoCrash(
+  spec: unknown,
+  crash: CrashPlan,
+  work: (host: WorkerHost) => Promise<unknown>,
+  extra: Partial<WorkerConfig> = {},
+) {
   const { host, crashed } = await start(spec, { ...extra, crash });
   void work(host);
   return crashed;
@@ -72,7 +89,11 @@ describe('WorkerHost — batching classes', () => {
   it('commits each epoch as batches that never span epochs and delivers them in batch order, each message once', async () => {
     const { host } = await start(batching());
     const outcomes = await host.runEpochs(3);
-    expect(outcomes[0]?.map((outcome) => outcome.status === 'committed' && outcome.batches)).toEqual([[1, 2, 3], [4, 5, 6], [7, 8, 9]]);
+    expect(outcomes[0]?.map((outcome) => outcome.status === 'committed' && outcome.batches)).toEqual([
+      [1, 2, 3],
+      [4, 5, 6],
+      [7, 8, 9],
+    ]);
     await host.drain();
     expect(history.ofType('delivered').map((event) => event.batch)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     const commits = history.ofType('epoch-commit');
@@ -82,7 +103,9 @@ describe('WorkerHost — batching classes', () => {
       ['1-0-23', '1-0-27', '1-0-29'],
     ]);
     expect([...countIds(table).values()]).toEqual(Array(30).fill(1));
-    expect(host.status()).toEqual([expect.objectContaining({ state: 'running', progress: { nextSeq: 30, epoch: 3, nextBatch: 10 }, undelivered: 0 })]);
+    expect(host.status()).toEqual([
+      expect.objectContaining({ state: 'running', progress: { nextSeq: 30, epoch: 3, nextBatch: 10 }, undelivered: 0 }),
+    ]);
     await host.close();
   });
 
@@ -121,8 +144,15 @@ describe('WorkerHost — batching classes', () => {
     const { host } = await start(batching(), {}, { faults: { failInserts: 1 } });
     await host.runEpochs(1);
     await expect(host.drain()).rejects.toMatchObject({ code: 'FLOW_DELIVERY_FAILED' });
-    expect(await host.runEpochs(1)).toEqual({ 0: [{ status: 'not-running', reason: 'Giving up insert into ClickHouse' }] });
-    expect(history.ofType('delivery-failed')).toEqual([expect.objectContaining({ batch: 1, error: { message: 'Giving up insert into ClickHouse', code: 'SINK_INSERT_GAVE_UP' } })]);
+    expect(await host.runEpochs(1)).toEqual({
+      0: [{ status: 'not-running', reason: 'Giving up insert into ClickHouse' }],
+    });
+    expect(history.ofType('delivery-failed')).toEqual([
+      expect.objectContaining({
+        batch: 1,
+        error: { message: 'Giving up insert into ClickHouse', code: 'SINK_INSERT_GAVE_UP' },
+      }),
+    ]);
     // Flow retries the failed job on the same instance, which refuses it without an INSERT.
     expect(history.ofType('write-after-give-up')).toEqual([expect.objectContaining({ batch: 1, refused: true })]);
     expect(history.ofType('insert-invoke')).toHaveLength(1);
@@ -166,8 +196,17 @@ describe('WorkerHost — topology guard and spec changes', () => {
     const migrated = await start(sharded);
     await migrated.host.runEpochs(1);
     await migrated.host.drain();
-    expect(table.inserts().slice(-2).map((block) => block.shard)).toEqual(['a', 'b']);
-    expect(migrated.host.status()[0]).toMatchObject({ sinkClass: 'ShardedClickHouseBatchingSink', state: 'running', progress: { nextSeq: 30 } });
+    expect(
+      table
+        .inserts()
+        .slice(-2)
+        .map((block) => block.shard),
+    ).toEqual(['a', 'b']);
+    expect(migrated.host.status()[0]).toMatchObject({
+      sinkClass: 'ShardedClickHouseBatchingSink',
+      state: 'running',
+      progress: { nextSeq: 30 },
+    });
     await migrated.host.close();
   });
 
@@ -178,8 +217,13 @@ describe('WorkerHost — topology guard and spec changes', () => {
     await drain0.host.close();
 
     const { host } = await start(batching({ hosts: ['ch-1', 'ch-2'] }), { partitions: [0, 1] });
-    expect(host.status().map((status) => [status.partition, status.state])).toEqual([[0, 'running'], [1, 'refused']]);
-    expect(host.status()[1]?.reason).toMatch(/^Refusing to start the ClickHouse sink: the target table changed while 6 batch\(es\)/);
+    expect(host.status().map((status) => [status.partition, status.state])).toEqual([
+      [0, 'running'],
+      [1, 'refused'],
+    ]);
+    expect(host.status()[1]?.reason).toMatch(
+      /^Refusing to start the ClickHouse sink: the target table changed while 6 batch\(es\)/,
+    );
     expect(host.status()[1]?.reason).toMatch(/oldest_undelivered_batch_bound = 1-1-3$/);
     const outcomes = await host.runEpochs(1);
     expect(outcomes[0]?.[0]?.status).toBe('committed');
@@ -190,11 +234,15 @@ describe('WorkerHost — topology guard and spec changes', () => {
   it('refuses a spec naming a class the registry lacks before the store is read: the state file is not even created', async () => {
     const crash = freezingCrash();
     const factory = fakeSinkFactory(table, { without: ['ShardedClickHouseBatchingSink'] });
-    const refusal = await WorkerHost.start(config(batching({ shard_hosts: { a: ['ch-a'] } }, 'ShardedClickHouseBatchingSink')), factory, {
-      history,
-      crashAction: crash.action,
-      log: silent,
-    });
+    const refusal = await WorkerHost.start(
+      config(batching({ shard_hosts: { a: ['ch-a'] } }, 'ShardedClickHouseBatchingSink')),
+      factory,
+      {
+        history,
+        crashAction: crash.action,
+        log: silent,
+      },
+    );
     expect(refusal).toMatchObject({ stage: 'spec', code: 'SINK_SPEC_INVALID' });
     expect(history.ofType('spec-refusal')[0]?.message).toMatch(/class-not-registered/);
     expect(existsSync(join(dir, 'state.sqlite'))).toBe(false);
@@ -203,7 +251,11 @@ describe('WorkerHost — topology guard and spec changes', () => {
   it('refuses a corrupt state file with a clear error and leaves it as it was', async () => {
     writeFileSync(join(dir, 'state.sqlite'), 'garbage'.repeat(100));
     const crash = freezingCrash();
-    const refusal = await WorkerHost.start(config(batching()), fakeSinkFactory(table), { history, crashAction: crash.action, log: silent });
+    const refusal = await WorkerHost.start(config(batching()), fakeSinkFactory(table), {
+      history,
+      crashAction: crash.action,
+      log: silent,
+    });
     expect(refusal).toMatchObject({ stage: 'store', code: 'FLOW_STATE_NOT_SQLITE' });
     expect(readFileSync(join(dir, 'state.sqlite'), 'utf8')).toBe('garbage'.repeat(100));
   });
@@ -212,21 +264,29 @@ describe('WorkerHost — topology guard and spec changes', () => {
 describe('WorkerHost — at-least-once', () => {
   it('does not commit an epoch whose write failed and processes it again after the restart: no loss, no duplicate', async () => {
     const { host } = await start(ofClass('AtLeastOnceClickHouseSink'), {}, { faults: { failInserts: 1 } });
-    expect((await host.runEpochs(2))[0]).toEqual([expect.objectContaining({ status: 'failed', epoch: 1, fromSeq: 0, toSeq: 10 })]);
+    expect((await host.runEpochs(2))[0]).toEqual([
+      expect.objectContaining({ status: 'failed', epoch: 1, fromSeq: 0, toSeq: 10 }),
+    ]);
     expect(host.status()[0]).toMatchObject({ state: 'failed', progress: { nextSeq: 0, epoch: 0 } });
     await host.close();
     const restarted = await start(ofClass('AtLeastOnceClickHouseSink'));
-    expect((await restarted.host.runEpochs(1))[0]).toEqual([expect.objectContaining({ status: 'committed', epoch: 1, fromSeq: 0 })]);
+    expect((await restarted.host.runEpochs(1))[0]).toEqual([
+      expect.objectContaining({ status: 'committed', epoch: 1, fromSeq: 0 }),
+    ]);
     expect([...countIds(table).values()]).toEqual(Array(10).fill(1));
     await restarted.host.close();
   });
 
   it('a crash after the write and before the commit duplicates the epoch on restart and loses nothing', async () => {
-    await runIntoCrash(ofClass('AtLeastOnceClickHouseSink'), { point: 'after-insert-before-state', batch: 2 }, (host) => host.runEpochs(3));
+    await runIntoCrash(ofClass('AtLeastOnceClickHouseSink'), { point: 'after-insert-before-state', batch: 2 }, (host) =>
+      host.runEpochs(3),
+    );
     const { host } = await start(ofClass('AtLeastOnceClickHouseSink'));
     await host.runEpochs(1);
     const counts = countIds(table);
-    expect([...counts].filter(([, n]) => n > 1).map(([id]) => id)).toEqual(Array.from({ length: 10 }, (_, i) => `1-0-${10 + i}`));
+    expect([...counts].filter(([, n]) => n > 1).map(([id]) => id)).toEqual(
+      Array.from({ length: 10 }, (_, i) => `1-0-${10 + i}`),
+    );
     expect(counts.size).toBe(20);
     await host.close();
   });
@@ -255,12 +315,16 @@ describe('WorkerHost — at-most-once', () => {
     const { host } = await start(ofClass('AtMostOnceClickHouseSink'), {}, { factory: spying });
     await host.runEpochs(2);
     expect(progressSeenByWrite).toEqual([10, 20]);
-    expect(history.ofType('acks').flatMap((event) => event.acks.map((ack) => ack.ack))).toEqual(Array(20).fill('delivered'));
+    expect(history.ofType('acks').flatMap((event) => event.acks.map((ack) => ack.ack))).toEqual(
+      Array(20).fill('delivered'),
+    );
     await host.close();
   });
 
   it('a crash after the commit loses the epoch and a restart never writes it: no duplicate', async () => {
-    await runIntoCrash(ofClass('AtMostOnceClickHouseSink'), { point: 'after-state', batch: 2 }, (host) => host.runEpochs(3));
+    await runIntoCrash(ofClass('AtMostOnceClickHouseSink'), { point: 'after-state', batch: 2 }, (host) =>
+      host.runEpochs(3),
+    );
     const { host } = await start(ofClass('AtMostOnceClickHouseSink'));
     await host.runEpochs(1);
     const counts = countIds(table);
@@ -286,7 +350,10 @@ describe('WorkerHost — dynamic reconfiguration', () => {
     const { host } = await start(batching());
     await host.reconfigure({ max_rows_per_batch: 5 });
     expect((await host.runEpochs(1))[0]).toEqual([expect.objectContaining({ batches: [1, 2] })]);
-    await expect(host.reconfigure({ table: 'other' })).rejects.toMatchObject({ code: 'SINK_SPEC_INVALID', message: expect.stringMatching(/table/) });
+    await expect(host.reconfigure({ table: 'other' })).rejects.toMatchObject({
+      code: 'SINK_SPEC_INVALID',
+      message: expect.stringMatching(/table/),
+    });
     // The history records the accepted change only.
     const recorded = history.ofType('reconfigured');
     expect(recorded).toHaveLength(1);

@@ -7,7 +7,12 @@ import { HarnessError } from '../errors.ts';
 import type { HistorySink } from './history/history-sink.ts';
 import { CrashSwitch, type CrashAction } from './runtime/crash-points.ts';
 import { InsertGates, type GateChannel, type GatePlan } from './runtime/insert-gates.ts';
-import { errorFields, type EpochOutcome, type PartitionRuntime, type PartitionStatus } from './runtime/partition-runtime.ts';
+import {
+  errorFields,
+  type EpochOutcome,
+  type PartitionRuntime,
+  type PartitionStatus,
+} from './runtime/partition-runtime.ts';
 import type { SinkFactory } from './runtime/sink-factory.ts';
 import { startPartition } from './runtime/start-partition.ts';
 import { DeterministicSource } from './source/deterministic-source.ts';
@@ -34,7 +39,12 @@ export class WorkerHost {
   static async start(
     config: WorkerConfig,
     factory: SinkFactory,
-    deps: { readonly history: HistorySink; readonly crashAction: CrashAction; readonly log: Logger; readonly gates?: GateChannel },
+    deps: {
+      readonly history: HistorySink;
+      readonly crashAction: CrashAction;
+      readonly log: Logger;
+      readonly gates?: GateChannel;
+    },
   ): Promise<WorkerHost | StartRefusal> {
     const { history, log } = deps;
     const env = { ...process.env, ...config.env };
@@ -54,7 +64,13 @@ export class WorkerHost {
       history.append({ type: 'store-refusal', worker: config.workerId, path: config.storePath, code, message });
       return { stage: 'store', code, message };
     }
-    history.append({ type: 'worker-start', worker: config.workerId, sink: spec.name, sinkClass: spec.sink_class_name, partitions: config.partitions });
+    history.append({
+      type: 'worker-start',
+      worker: config.workerId,
+      sink: spec.name,
+      sinkClass: spec.sink_class_name,
+      partitions: config.partitions,
+    });
 
     const crash = new CrashSwitch(config.crash, deps.crashAction);
     const gates = new InsertGates(deps.gates, history);
@@ -63,8 +79,20 @@ export class WorkerHost {
     // One after another: `init` order (and so the history) does not depend on timing.
     for (const partition of config.partitions) {
       const partitionLog = log.child({ partition });
-      const deps = { spec, partition, store, source: new DeterministicSource(config.source, partition), history, crash, gates, log: partitionLog };
-      runtimes.set(partition, await startPartition(deps, factory, { env, resolveEndpoint, deliveryPaused: config.deliveryPaused ?? false }));
+      const deps = {
+        spec,
+        partition,
+        store,
+        source: new DeterministicSource(config.source, partition),
+        history,
+        crash,
+        gates,
+        log: partitionLog,
+      };
+      runtimes.set(
+        partition,
+        await startPartition(deps, factory, { env, resolveEndpoint, deliveryPaused: config.deliveryPaused ?? false }),
+      );
     }
     return new WorkerHost(spec, store, runtimes, history, gates);
   }
@@ -106,11 +134,18 @@ export class WorkerHost {
   /** Dynamic reconfiguration of the running sinks, validated like the original (dynamic section only). */
   async reconfigure(raw: unknown, partitions?: readonly number[]): Promise<void> {
     const result = validateDynamicParameters(raw, SINK_CLASSES[this.spec.sink_class_name]);
-    if (!result.ok) throw new HarnessError('SINK_SPEC_INVALID', result.problems.map((problem) => problem.message).join('\n'));
+    if (!result.ok)
+      throw new HarnessError('SINK_SPEC_INVALID', result.problems.map((problem) => problem.message).join('\n'));
     const selected = this.select(partitions);
     const startedAt = Date.now();
     await Promise.all(selected.map((runtime) => runtime.reconfigure(result.dynamic)));
-    this.history.append({ type: 'reconfigured', startedAt, sink: this.spec.name, partitions: selected.map((runtime) => runtime.partition), dynamic: { ...result.dynamic } });
+    this.history.append({
+      type: 'reconfigured',
+      startedAt,
+      sink: this.spec.name,
+      partitions: selected.map((runtime) => runtime.partition),
+      dynamic: { ...result.dynamic },
+    });
   }
 
   async close(): Promise<void> {
@@ -122,7 +157,11 @@ export class WorkerHost {
     if (partitions === undefined) return [...this.runtimes.values()];
     return partitions.map((partition) => {
       const runtime = this.runtimes.get(partition);
-      if (!runtime) throw new HarnessError('FLOW_PARTITION_UNKNOWN', `This worker does not host partition ${partition}; it hosts ${[...this.runtimes.keys()].join(', ')}`);
+      if (!runtime)
+        throw new HarnessError(
+          'FLOW_PARTITION_UNKNOWN',
+          `This worker does not host partition ${partition}; it hosts ${[...this.runtimes.keys()].join(', ')}`,
+        );
       return runtime;
     });
   }

@@ -36,8 +36,18 @@ export type WorkerMessage =
   /** The spec or the store was refused; the worker exits with `REFUSED_EXIT_CODE`. */
   | { readonly type: 'start-refused'; readonly refusal: StartRefusal }
   | { readonly type: 'reply'; readonly id: number; readonly ok: true; readonly result: unknown }
-  | { readonly type: 'reply'; readonly id: number; readonly ok: false; readonly error: { readonly message: string; readonly code?: string } }
+  | {
+      readonly type: 'reply';
+      readonly id: number;
+      readonly ok: false;
+      readonly error: { readonly message: string; readonly code?: string };
+    }
   /** A gate holds an attempt until the supervisor answers `gate-open` for the same phase. */
-  | { readonly type: 'gate-held'; readonly phase: GatePhase; readonly attempt: GatedAttempt; readonly outcome?: InsertOutcome };
+  | {
+      readonly type: 'gate-held';
+      readonly phase: GatePhase;
+      readonly attempt: GatedAttempt;
+      readonly outcome?: InsertOutcome;
+    };
 
 export const REFUSED_EXIT_CODE = 3;

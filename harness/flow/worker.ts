@@ -15,7 +15,12 @@ import { errorFields } from './runtime/partition-runtime.ts';
 import type { SinkFactoryModule } from './runtime/sink-factory.ts';
 import type { WorkerConfig } from './worker-config.ts';
 import { WorkerHost } from './worker-host.ts';
-import { REFUSED_EXIT_CODE, type SupervisorMessage, type WorkerCommand, type WorkerMessage } from './worker-protocol.ts';
+import {
+  REFUSED_EXIT_CODE,
+  type SupervisorMessage,
+  type WorkerCommand,
+  type WorkerMessage,
+} from './worker-protocol.ts';
 
 const DEFAULT_FACTORY = 'harness/flow/runtime/real-sink-factory.ts';
 
@@ -57,13 +62,22 @@ function ipcGateChannel(): GateChannel {
 }
 
 async function main(config: WorkerConfig): Promise<void> {
-  const log = config.logPath ? fileLogger(config.logPath, 'flow-worker') : componentLogger('flow-worker', { worker: config.workerId });
+  const log = config.logPath
+    ? fileLogger(config.logPath, 'flow-worker')
+    : componentLogger('flow-worker', { worker: config.workerId });
   const history = HistoryWriter.open(config.historyDir, config.workerId);
   const modulePath = config.factoryModule ?? DEFAULT_FACTORY;
-  const factoryModule = (await import(pathToFileURL(isAbsolute(modulePath) ? modulePath : resolve(PROJECT_ROOT, modulePath)).href)) as SinkFactoryModule;
+  const factoryModule = (await import(
+    pathToFileURL(isAbsolute(modulePath) ? modulePath : resolve(PROJECT_ROOT, modulePath)).href
+  )) as SinkFactoryModule;
   const factory = await factoryModule.createSinkFactory({ without: config.without ?? [] });
 
-  const started = await WorkerHost.start(config, factory, { history, crashAction: killSelf(history, config.workerId), log, gates: ipcGateChannel() });
+  const started = await WorkerHost.start(config, factory, {
+    history,
+    crashAction: killSelf(history, config.workerId),
+    log,
+    gates: ipcGateChannel(),
+  });
   if (!(started instanceof WorkerHost)) {
     history.close();
     await send({ type: 'start-refused', refusal: started });
@@ -112,7 +126,9 @@ process.on('disconnect', () => process.exit(1));
 process.once('message', (message: SupervisorMessage) => {
   if (message.type !== 'start') throw new Error(`the first message to a worker must be 'start', got '${message.type}'`);
   main(message.config).catch((error: unknown) => {
-    process.stderr.write(`flow worker ${message.config.workerId} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `flow worker ${message.config.workerId} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exit(1);
   });
 });

@@ -38,15 +38,25 @@ const client = (replica: string) => {
   return found;
 };
 const insert = (replica: string, ids: readonly (typeof messages)[number][]) =>
-  client(replica).insert({ table: `${DATABASE}.events_rep`, values: ids.map((m) => m.row), format: 'JSONEachRow', clickhouse_settings: { insert_deduplicate: 0 } });
+  client(replica).insert({
+    table: `${DATABASE}.events_rep`,
+    values: ids.map((m) => m.row),
+    format: 'JSONEachRow',
+    clickhouse_settings: { insert_deduplicate: 0 },
+  });
 
 beforeAll(async () => {
   cluster = await startEmbeddedCluster({ topology: { shards: 2, replicas: 2, keepers: 1 } });
-  for (const replica of cluster.description.shards.flatMap((shard) => shard.replicas)) clients.set(replica.name, harnessClient(replica.direct_http));
+  for (const replica of cluster.description.shards.flatMap((shard) => shard.replicas))
+    clients.set(replica.name, harnessClient(replica.direct_http));
   for (const [name, each] of clients) {
     await each.command({ query: `CREATE DATABASE ${DATABASE}` });
-    await each.command({ query: `CREATE TABLE ${DATABASE}.events_rep (${columnsDdl(source)}) ENGINE = ReplicatedMergeTree('/clickhouse/tables/own_${name}/${DATABASE}/events', 'only') ORDER BY id` });
-    await each.command({ query: distributedTableDdl({ database: DATABASE, name: 'events', columns: '', orderBy: 'id' }) });
+    await each.command({
+      query: `CREATE TABLE ${DATABASE}.events_rep (${columnsDdl(source)}) ENGINE = ReplicatedMergeTree('/clickhouse/tables/own_${name}/${DATABASE}/events', 'only') ORDER BY id`,
+    });
+    await each.command({
+      query: distributedTableDdl({ database: DATABASE, name: 'events', columns: '', orderBy: 'id' }),
+    });
   }
 }, 120_000);
 
@@ -58,14 +68,23 @@ afterAll(async () => {
 describe('the ground-truth oracle on the real cluster', { timeout: 120_000 }, () => {
   it('routes every stored row exactly as the sinks’ rendezvous router does, by ClickHouse’s own xxHash64', async () => {
     await insert('s1r1', messages);
-    const truth = await collectGroundTruth(cluster.description, { database: DATABASE, table: 'events', layouts: LAYOUTS });
+    const truth = await collectGroundTruth(cluster.description, {
+      database: DATABASE,
+      table: 'events',
+      layouts: LAYOUTS,
+    });
     for (const layout of LAYOUTS) {
       const router = new RendezvousRouter(layout.shards.map(shardName));
       const routed = truth.routed.get(layoutKey(layout));
       expect(routed?.size).toBe(messages.length);
-      for (const m of messages) expect(routed?.get(m.id), `${m.id} under ${layoutKey(layout)}`).toBe(router.route(routingKeyFor(m.id, m.row, layout.keyColumns)));
+      for (const m of messages)
+        expect(routed?.get(m.id), `${m.id} under ${layoutKey(layout)}`).toBe(
+          router.route(routingKeyFor(m.id, m.row, layout.keyColumns)),
+        );
     }
-    await Promise.all([...clients.values()].map((each) => each.command({ query: `TRUNCATE TABLE ${DATABASE}.events_rep` })));
+    await Promise.all(
+      [...clients.values()].map((each) => each.command({ query: `TRUNCATE TABLE ${DATABASE}.events_rep` })),
+    );
   });
 
   it('reads a duplicate on one replica, a row missing on another and a row on the wrong shard, and the checkers flag each', async () => {
@@ -76,21 +95,44 @@ describe('the ground-truth oracle on the real cluster', { timeout: 120_000 }, ()
     const onS2 = messages.filter((m) => home(m) === 's2');
     const [duplicated, missing, misplaced] = [onS1[0]!, onS2[0]!, onS1[1]!];
     const rest1 = onS1.filter((m) => m !== misplaced);
-    await Promise.all([insert('s1r1', rest1), insert('s1r2', [...rest1, duplicated]), insert('s2r1', [...onS2, misplaced]), insert('s2r2', [...onS2.filter((m) => m !== missing), misplaced])]);
+    await Promise.all([
+      insert('s1r1', rest1),
+      insert('s1r2', [...rest1, duplicated]),
+      insert('s2r1', [...onS2, misplaced]),
+      insert('s2r2', [...onS2.filter((m) => m !== missing), misplaced]),
+    ]);
 
-    const truth = await collectGroundTruth(cluster.description, { database: DATABASE, table: 'events', layouts: [layout] });
+    const truth = await collectGroundTruth(cluster.description, {
+      database: DATABASE,
+      table: 'events',
+      layouts: [layout],
+    });
     const routed = truth.routed.get(layoutKey(layout));
-    const observations = { replicas: truth.replicas, viaDistributed: truth.viaDistributed, expectedShard: (id: string) => routed?.get(id) ?? null } as unknown as Observations;
-    const diverged = replicaConvergenceChecker(observations).anomalies.filter((a) => a.category.startsWith('diverged:'));
+    const observations = {
+      replicas: truth.replicas,
+      viaDistributed: truth.viaDistributed,
+      expectedShard: (id: string) => routed?.get(id) ?? null,
+    } as unknown as Observations;
+    const diverged = replicaConvergenceChecker(observations).anomalies.filter((a) =>
+      a.category.startsWith('diverged:'),
+    );
     expect(diverged.map((a) => [a.category, a.examples])).toEqual([
       ['diverged:s1r2', [duplicated.id]],
       ['diverged:s2r2', [missing.id]],
     ]);
-    expect(placementChecker(observations).anomalies).toEqual([{ category: 'misplaced', count: 2, examples: [`${misplaced.id}@s2r1(expected s1)`, `${misplaced.id}@s2r2(expected s1)`] }]);
+    expect(placementChecker(observations).anomalies).toEqual([
+      {
+        category: 'misplaced',
+        count: 2,
+        examples: [`${misplaced.id}@s2r1(expected s1)`, `${misplaced.id}@s2r2(expected s1)`],
+      },
+    ]);
   });
 
   it('reads every stored row in the form the source produced it, and a row stored with a cut payload as a second form', async () => {
-    await Promise.all([...clients.values()].map((each) => each.command({ query: `TRUNCATE TABLE ${DATABASE}.events_rep` })));
+    await Promise.all(
+      [...clients.values()].map((each) => each.command({ query: `TRUNCATE TABLE ${DATABASE}.events_rep` })),
+    );
     const [altered] = messages;
     const cut = { ...altered!.row, payload: String(altered!.row.payload).slice(0, -1) };
     await insert('s1r1', messages);

@@ -54,7 +54,11 @@ export interface TruthTarget {
 }
 
 /** Where each layout routes every row of one replica, computed by the server. */
-async function routedRows(client: ClickHouseClient, table: string, layouts: readonly RoutingLayout[]): Promise<{ id: string; names: string[] }[]> {
+async function routedRows(
+  client: ClickHouseClient,
+  table: string,
+  layouts: readonly RoutingLayout[],
+): Promise<{ id: string; names: string[] }[]> {
   if (layouts.length === 0) return [];
   const columns = layouts.map((layout, i) => `${rendezvousSql(layout)} AS l${i}`).join(', ');
   const rows = await queryRows<Record<string, string>>(client, `SELECT DISTINCT id, ${columns} FROM ${table}`);
@@ -62,7 +66,9 @@ async function routedRows(client: ClickHouseClient, table: string, layouts: read
 }
 
 async function storedForms(client: ClickHouseClient, table: string, forms: Map<string, Set<string>>): Promise<void> {
-  for (const row of await queryRows<Record<string, unknown>>(client, `SELECT DISTINCT * FROM ${table}`, { output_format_json_quote_64bit_integers: 1 })) {
+  for (const row of await queryRows<Record<string, unknown>>(client, `SELECT DISTINCT * FROM ${table}`, {
+    output_format_json_quote_64bit_integers: 1,
+  })) {
     const id = String(row.id);
     const known = forms.get(id) ?? new Set<string>();
     known.add(rowForm(row));
@@ -80,14 +86,24 @@ async function countsById(client: ClickHouseClient, table: string): Promise<Map<
  * and may commit its part long after the heal; until every such query ended, the replicas are
  * not quiescent and SYNC REPLICA cannot see what is still coming.
  */
-async function waitForInsertsToEnd(clients: readonly ClickHouseClient[], names: readonly string[], timeoutS: number): Promise<void> {
+async function waitForInsertsToEnd(
+  clients: readonly ClickHouseClient[],
+  names: readonly string[],
+  timeoutS: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutS * 1000;
   for (const [index, client] of clients.entries()) {
     for (;;) {
-      const rows = await queryRows<{ c: string | number }>(client, "SELECT count() AS c FROM system.processes WHERE query_kind = 'Insert'");
+      const rows = await queryRows<{ c: string | number }>(
+        client,
+        "SELECT count() AS c FROM system.processes WHERE query_kind = 'Insert'",
+      );
       if (Number(rows[0]?.c ?? 0) === 0) break;
       if (Date.now() > deadline) {
-        throw new HarnessError('ORACLE_INSERTS_RUNNING', `replica ${names[index] ?? '?'} still runs INSERT queries ${timeoutS} s after healing; the ground truth cannot be read`);
+        throw new HarnessError(
+          'ORACLE_INSERTS_RUNNING',
+          `replica ${names[index] ?? '?'} still runs INSERT queries ${timeoutS} s after healing; the ground truth cannot be read`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -103,7 +119,13 @@ async function serverInserts(client: ClickHouseClient, replica: string, database
        FROM system.query_log
        WHERE type IN ('QueryFinish', 'ExceptionWhileProcessing') AND query_kind = 'Insert' AND has(databases, '${database}')`,
     );
-    return rows.map((row) => ({ queryId: row.query_id, replica, finished: Boolean(Number(row.finished)), deduplicated: Boolean(Number(row.deduplicated)), token: row.token }));
+    return rows.map((row) => ({
+      queryId: row.query_id,
+      replica,
+      finished: Boolean(Number(row.finished)),
+      deduplicated: Boolean(Number(row.deduplicated)),
+      token: row.token,
+    }));
   } catch (error) {
     // A node restarted by a nemesis creates its query_log on the first flush after it has
     // logged something: until then it has nothing to show.
@@ -117,20 +139,39 @@ async function serverInserts(client: ClickHouseClient, replica: string, database
  * fault proxies) once no INSERT runs anywhere and after SYSTEM SYNC REPLICA, the `_dist` union as a
  * user reads it, and every replica's own log of the INSERTs it ran. A replica that cannot sync is an infrastructure error.
  */
-export async function collectGroundTruth(description: ClusterDescription, target: TruthTarget, syncTimeoutS = 120): Promise<GroundTruth> {
-  const replicas = description.shards.flatMap((shard) => shard.replicas.map((replica) => ({ shard: shard.name, replica })));
-  const clients = replicas.map(({ replica }) => harnessClient(replica.direct_http, { timeoutMs: (syncTimeoutS + 10) * 1000 }));
+export async function collectGroundTruth(
+  description: ClusterDescription,
+  target: TruthTarget,
+  syncTimeoutS = 120,
+): Promise<GroundTruth> {
+  const replicas = description.shards.flatMap((shard) =>
+    shard.replicas.map((replica) => ({ shard: shard.name, replica })),
+  );
+  const clients = replicas.map(({ replica }) =>
+    harnessClient(replica.direct_http, { timeoutMs: (syncTimeoutS + 10) * 1000 }),
+  );
   try {
     const local = `${target.database}.${target.table}_rep`;
-    await waitForInsertsToEnd(clients, replicas.map(({ replica }) => replica.name), syncTimeoutS);
+    await waitForInsertsToEnd(
+      clients,
+      replicas.map(({ replica }) => replica.name),
+      syncTimeoutS,
+    );
     await Promise.all(
       clients.map(async (client, index) => {
         try {
-          await client.command({ query: `SYSTEM SYNC REPLICA ${local}`, clickhouse_settings: { receive_timeout: syncTimeoutS } });
+          await client.command({
+            query: `SYSTEM SYNC REPLICA ${local}`,
+            clickhouse_settings: { receive_timeout: syncTimeoutS },
+          });
           await client.command({ query: 'SYSTEM FLUSH LOGS' });
         } catch (error) {
           const name = replicas[index]?.replica.name ?? '?';
-          throw new HarnessError('ORACLE_SYNC_FAILED', `replica ${name} could not sync ${local} within ${syncTimeoutS} s: ${(error as Error).message}`, { cause: error });
+          throw new HarnessError(
+            'ORACLE_SYNC_FAILED',
+            `replica ${name} could not sync ${local} within ${syncTimeoutS} s: ${(error as Error).message}`,
+            { cause: error },
+          );
         }
       }),
     );
@@ -144,11 +185,14 @@ export async function collectGroundTruth(description: ClusterDescription, target
     const [first] = clients;
     if (first === undefined) throw new HarnessError('ORACLE_NO_REPLICA', 'the cluster description lists no replica');
     const viaDistributed = await countsById(first, `${target.database}.${target.table}_dist`);
-    const logged = await Promise.all(clients.map((client, index) => serverInserts(client, replicas[index]?.replica.name ?? '?', target.database)));
+    const logged = await Promise.all(
+      clients.map((client, index) => serverInserts(client, replicas[index]?.replica.name ?? '?', target.database)),
+    );
     const layouts = target.layouts ?? [];
     const routed = new Map(layouts.map((layout) => [layoutKey(layout), new Map<string, string>()]));
     for (const rows of await Promise.all(clients.map((client) => routedRows(client, local, layouts)))) {
-      for (const { id, names } of rows) names.forEach((name, i) => routed.get(layoutKey(layouts[i] as RoutingLayout))?.set(id, name));
+      for (const { id, names } of rows)
+        names.forEach((name, i) => routed.get(layoutKey(layouts[i] as RoutingLayout))?.set(id, name));
     }
     const forms = new Map<string, Set<string>>();
     for (const client of clients) await storedForms(client, local, forms);

@@ -14,7 +14,8 @@ export interface RoutingLayout {
 }
 
 /** One identifier per layout (shard names sorted, key columns in order). */
-export const layoutKey = (layout: RoutingLayout): string => `${[...layout.shards].sort().join(',')}|${layout.keyColumns.join(',')}`;
+export const layoutKey = (layout: RoutingLayout): string =>
+  `${[...layout.shards].sort().join(',')}|${layout.keyColumns.join(',')}`;
 
 const SAFE_NAME = /^[A-Za-z0-9_-]+$/;
 const SAFE_COLUMN = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -27,7 +28,8 @@ const be32 = (expression: string): string => `unhex(leftPad(hex(toUInt32(${expre
 /** The SQL expression of the routing key's bytes over the row's columns (`id` and the key columns). */
 function routingKeySql(keyColumns: readonly string[]): string {
   if (keyColumns.length === 0) return 'id';
-  for (const column of keyColumns) if (!SAFE_COLUMN.test(column)) throw new Error(`not a plain column name: '${column}'`);
+  for (const column of keyColumns)
+    if (!SAFE_COLUMN.test(column)) throw new Error(`not a plain column name: '${column}'`);
   const fields = keyColumns.map((column) => `${be32(`1 + length(${column})`)}, 's', ${column}`);
   return `concat(${be32Literal(keyColumns.length)}, ${fields.join(', ')})`;
 }
@@ -38,7 +40,9 @@ export function rendezvousSql(layout: RoutingLayout): string {
   if (names.length === 0) throw new Error('a routing layout needs at least one shard');
   for (const name of names) if (!SAFE_NAME.test(name)) throw new Error(`not a shard name: '${name}'`);
   const key = routingKeySql(layout.keyColumns);
-  const scores = names.map((name) => `xxHash64(concat(${be32(`length(${key})`)}, ${key}, ${be32Literal(name.length)}, '${name}'))`);
+  const scores = names.map(
+    (name) => `xxHash64(concat(${be32(`length(${key})`)}, ${key}, ${be32Literal(name.length)}, '${name}'))`,
+  );
   // indexOf finds the first maximum, and the names are sorted: a tie goes to the smaller name.
   return `[${names.map((name) => `'${name}'`).join(', ')}][indexOf([${scores.join(', ')}], arrayMax([${scores.join(', ')}]))]`;
 }

@@ -6,7 +6,8 @@ import type { ClusterDescription } from '../cluster/description.ts';
 const DUMPS: Readonly<Record<string, (database: string) => string>> = {
   query_log: (db) =>
     `SELECT event_time_microseconds, query_id, type, query_kind, exception_code, written_rows, ProfileEvents['DuplicatedInsertedBlocks'] AS duplicated_blocks, Settings['insert_deduplication_token'] AS token FROM system.query_log WHERE has(databases, '${db}') ORDER BY event_time_microseconds`,
-  part_log: (db) => `SELECT event_time_microseconds, event_type, table, part_name, rows, query_id, error FROM system.part_log WHERE database = '${db}' ORDER BY event_time_microseconds`,
+  part_log: (db) =>
+    `SELECT event_time_microseconds, event_type, table, part_name, rows, query_id, error FROM system.part_log WHERE database = '${db}' ORDER BY event_time_microseconds`,
   replicas: (db) => `SELECT * FROM system.replicas WHERE database = '${db}'`,
   replication_queue: (db) => `SELECT * FROM system.replication_queue WHERE database = '${db}'`,
   parts: (db) => `SELECT table, name, rows, active, modification_time FROM system.parts WHERE database = '${db}'`,
@@ -21,7 +22,10 @@ export async function dumpSystemTables(description: ClusterDescription, database
       for (const [table, query] of Object.entries(DUMPS)) {
         try {
           const rows = await queryRows<Record<string, unknown>>(client, query(database));
-          writeFileSync(join(dir, `${replica.name}.${table}.jsonl`), rows.map((row) => JSON.stringify(row)).join('\n') + (rows.length > 0 ? '\n' : ''));
+          writeFileSync(
+            join(dir, `${replica.name}.${table}.jsonl`),
+            rows.map((row) => JSON.stringify(row)).join('\n') + (rows.length > 0 ? '\n' : ''),
+          );
         } catch (error) {
           writeFileSync(join(dir, `${replica.name}.${table}.error.txt`), `${(error as Error).message}\n`);
         }

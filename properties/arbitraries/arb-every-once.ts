@@ -26,7 +26,11 @@ class EveryOnceArbitrary<T> extends fc.Arbitrary<T[]> {
   shrink(value: T[]): fc.Stream<fc.Value<T[]>> {
     if (value.length <= 1) return fc.Stream.nil();
     function* fewer(): IterableIterator<fc.Value<T[]>> {
-      for (let drop = 0; drop < value.length; drop += 1) yield new fc.Value(value.filter((_, index) => index !== drop), undefined);
+      for (let drop = 0; drop < value.length; drop += 1)
+        yield new fc.Value(
+          value.filter((_, index) => index !== drop),
+          undefined,
+        );
     }
     return new fc.Stream(fewer());
   }

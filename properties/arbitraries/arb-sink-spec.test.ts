@@ -18,19 +18,30 @@ const endpoints: ClusterEndpoints = {
 const context = { registry: SinkRegistry.descriptorsOnly() };
 
 describe('arbSinkSpec (seed 7)', () => {
-  it.each(SINK_CLASS_NAMES)('generates only specs the real validator accepts for %s, in every host form the class takes', (sinkClass) => {
-    const forms = new Set<string>();
-    fc.assert(
-      fc.property(arbSinkSpec({ sinkClass, name: 'chaos_sink', database: 'chaos_1', table: 'events_rep', endpoints }), (raw) => {
-        const result = validateSinkSpec(raw, context);
-        expect(result.ok ? [] : result.problems.map((p) => p.message)).toEqual([]);
-        forms.add(['host', 'hosts', 'shard_hosts'].find((form) => form in raw.parameters) ?? '?');
-      }),
-      { seed: 7, numRuns: 60 },
-    );
-    const expected = sinkClass === 'ClickHouseBatchingSink' ? ['host', 'hosts'] : sinkClass === 'ShardedClickHouseBatchingSink' ? ['shard_hosts'] : ['host', 'hosts', 'shard_hosts'];
-    expect([...forms].sort()).toEqual(expected);
-  });
+  it.each(SINK_CLASS_NAMES)(
+    'generates only specs the real validator accepts for %s, in every host form the class takes',
+    (sinkClass) => {
+      const forms = new Set<string>();
+      fc.assert(
+        fc.property(
+          arbSinkSpec({ sinkClass, name: 'chaos_sink', database: 'chaos_1', table: 'events_rep', endpoints }),
+          (raw) => {
+            const result = validateSinkSpec(raw, context);
+            expect(result.ok ? [] : result.problems.map((p) => p.message)).toEqual([]);
+            forms.add(['host', 'hosts', 'shard_hosts'].find((form) => form in raw.parameters) ?? '?');
+          },
+        ),
+        { seed: 7, numRuns: 60 },
+      );
+      const expected =
+        sinkClass === 'ClickHouseBatchingSink'
+          ? ['host', 'hosts']
+          : sinkClass === 'ShardedClickHouseBatchingSink'
+            ? ['shard_hosts']
+            : ['host', 'hosts', 'shard_hosts'];
+      expect([...forms].sort()).toEqual(expected);
+    },
+  );
 });
 
 describe('arbDynamicParameters (seed 7)', () => {

@@ -29,12 +29,12 @@ function hostForm(form: HostForm, endpoints: ClusterEndpoints): fc.Arbitrary<Rec
     case 'hosts':
       return fc.constant(firstShard[1].length > 1 ? { hosts: [...firstShard[1]] } : { host: firstShard[1][0] });
     case 'shard_hosts':
-      return fc
-        .record({ keyed: fc.boolean(), reversed: fc.boolean() })
-        .map(({ keyed, reversed }) => ({
-          shard_hosts: Object.fromEntries(shards.map(([name, hosts]) => [name, reversed ? [...hosts].reverse() : [...hosts]])),
-          ...(keyed ? { sharding_key_columns: ['key'] } : {}),
-        }));
+      return fc.record({ keyed: fc.boolean(), reversed: fc.boolean() }).map(({ keyed, reversed }) => ({
+        shard_hosts: Object.fromEntries(
+          shards.map(([name, hosts]) => [name, reversed ? [...hosts].reverse() : [...hosts]]),
+        ),
+        ...(keyed ? { sharding_key_columns: ['key'] } : {}),
+      }));
   }
 }
 
@@ -61,24 +61,29 @@ export function arbDynamicParameters(sinkClass: SinkClassName): fc.Arbitrary<Rec
 }
 
 /** Every host form the class accepts, its dynamic section, and at-most-once in both strategy modes. */
-export function arbSinkSpec(target: SpecTarget, options: { forms?: readonly HostForm[] } = {}): fc.Arbitrary<RawSinkSpec> {
+export function arbSinkSpec(
+  target: SpecTarget,
+  options: { forms?: readonly HostForm[] } = {},
+): fc.Arbitrary<RawSinkSpec> {
   const descriptor = SINK_CLASSES[target.sinkClass];
   const forms = descriptor.hostForms.filter((form) => options.forms === undefined || options.forms.includes(form));
   const form = fc.constantFrom(...forms).chain((chosen) => hostForm(chosen, target.endpoints));
   const dynamic = arbDynamicParameters(target.sinkClass);
-  return fc.record({ form, dynamic, ordered: fc.boolean(), policy: fc.constantFrom('ordered_round_robin', 'random_start') }).map(({ form, dynamic, ordered, policy }) => {
-    return {
-      sink_class_name: target.sinkClass,
-      name: target.name,
-      parameters: {
-        ...form,
-        port: target.endpoints.port,
-        database: target.database,
-        table: target.table,
-        host_selection_policy: policy,
-        ...(descriptor.atMostOnceStrategy ? { at_most_once_strategy: { enabled: !ordered } } : {}),
-      },
-      dynamic_parameters: dynamic,
-    };
-  });
+  return fc
+    .record({ form, dynamic, ordered: fc.boolean(), policy: fc.constantFrom('ordered_round_robin', 'random_start') })
+    .map(({ form, dynamic, ordered, policy }) => {
+      return {
+        sink_class_name: target.sinkClass,
+        name: target.name,
+        parameters: {
+          ...form,
+          port: target.endpoints.port,
+          database: target.database,
+          table: target.table,
+          host_selection_policy: policy,
+          ...(descriptor.atMostOnceStrategy ? { at_most_once_strategy: { enabled: !ordered } } : {}),
+        },
+        dynamic_parameters: dynamic,
+      };
+    });
 }

@@ -5,7 +5,10 @@ import { chainTailFirst } from './chain-tail-first.ts';
 // A size, then a list of at least that size: the list stands for a run's schedule, the size for
 // the workload it was drawn for.
 const head = fc.integer({ min: 3, max: 10 });
-const sized = (size: number) => fc.array(fc.integer({ min: 0, max: 100 }), { minLength: size, maxLength: size + 5 }).map((items) => ({ size, items }));
+const sized = (size: number) =>
+  fc
+    .array(fc.integer({ min: 0, max: 100 }), { minLength: size, maxLength: size + 5 })
+    .map((items) => ({ size, items }));
 
 /** The sizes of every case the property saw, in order, for a property that fails whenever a big item is present. */
 function triedSizes(arbitrary: fc.Arbitrary<{ size: number; items: number[] }>, seed: number) {
@@ -23,7 +26,9 @@ function triedSizes(arbitrary: fc.Arbitrary<{ size: number; items: number[] }>, 
 describe('chainTailFirst', () => {
   it('generates what chain generates for the same seed', () => {
     for (const seed of [1, 2, 3, 42]) {
-      expect(fc.sample(chainTailFirst(head, sized), { seed, numRuns: 20 })).toEqual(fc.sample(head.chain(sized), { seed, numRuns: 20 }));
+      expect(fc.sample(chainTailFirst(head, sized), { seed, numRuns: 20 })).toEqual(
+        fc.sample(head.chain(sized), { seed, numRuns: 20 }),
+      );
     }
   });
 

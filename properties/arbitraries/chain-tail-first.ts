@@ -18,7 +18,10 @@ interface TailFirstContext<Head, Tail> {
  * to read; `chain` would spend the shrink budget re-drawing whole runs from smaller workloads
  * first. Generation is the same as `chain`'s: same values for the same seed.
  */
-export function chainTailFirst<Head, Tail>(head: fc.Arbitrary<Head>, tail: (head: Head) => fc.Arbitrary<Tail>): fc.Arbitrary<Tail> {
+export function chainTailFirst<Head, Tail>(
+  head: fc.Arbitrary<Head>,
+  tail: (head: Head) => fc.Arbitrary<Tail>,
+): fc.Arbitrary<Tail> {
   return new TailFirstChain(head, tail);
 }
 
@@ -47,14 +50,28 @@ class TailFirstChain<Head, Tail> extends fc.Arbitrary<Tail> {
       .shrink(value, context.tailContext)
       .map((shrunk) => new fc.Value(shrunk.value_, { ...context, tailContext: shrunk.context, tailShrunk: true }));
     if (context.tailShrunk) return tails;
-    const heads = this.head.shrink(context.head.value_, context.head.context).map((shrunk) => this.drawTail(shrunk, context.tailRandom.clone(), context.tailRandom, context.bias));
+    const heads = this.head
+      .shrink(context.head.value_, context.head.context)
+      .map((shrunk) => this.drawTail(shrunk, context.tailRandom.clone(), context.tailRandom, context.bias));
     return tails.join(heads);
   }
 
-  private drawTail(head: fc.Value<Head>, random: fc.Random, tailRandom: fc.Random, bias: number | undefined): fc.Value<Tail> {
+  private drawTail(
+    head: fc.Value<Head>,
+    random: fc.Random,
+    tailRandom: fc.Random,
+    bias: number | undefined,
+  ): fc.Value<Tail> {
     const tailArbitrary = this.tail(head.value_);
     const drawn = tailArbitrary.generate(random, bias);
-    const context: TailFirstContext<Head, Tail> = { head, tailArbitrary, tailContext: drawn.context, tailRandom, bias, tailShrunk: false };
+    const context: TailFirstContext<Head, Tail> = {
+      head,
+      tailArbitrary,
+      tailContext: drawn.context,
+      tailRandom,
+      bias,
+      tailShrunk: false,
+    };
     return new fc.Value(drawn.value_, context);
   }
 }

@@ -7,7 +7,10 @@ import { NO_EVIDENCE } from './coverage-ledger.ts';
 import type { AttemptRecord, Observations, ReplicaTruth } from './observations.ts';
 
 /** A clean history: `n` messages over 2 shards x 2 replicas, every batch inserted once and acknowledged. */
-function cleanObservations(n: number, guarantee: DeliveryGuarantee = 'exactly-once'): Observations & { replicas: ReplicaTruth[]; attempts: AttemptRecord[] } {
+function cleanObservations(
+  n: number,
+  guarantee: DeliveryGuarantee = 'exactly-once',
+): Observations & { replicas: ReplicaTruth[]; attempts: AttemptRecord[] } {
   const ids = Array.from({ length: n }, (_, seq) => `1-0-${seq}`);
   const shardOf = (id: string) => (Number(id.split('-')[2]) % 2 === 0 ? 's1' : 's2');
   const attempts: AttemptRecord[] = ['s1', 's2'].map((shard, index) => ({
@@ -42,16 +45,26 @@ function cleanObservations(n: number, guarantee: DeliveryGuarantee = 'exactly-on
     refusals: [],
     expectedRefusals: [],
     sendsToken: guarantee === 'exactly-once',
-    serverTokens: new Map(attempts.map((attempt) => [attempt.queryId, guarantee === 'exactly-once' ? (attempt.dedupToken ?? '') : ''])),
+    serverTokens: new Map(
+      attempts.map((attempt) => [attempt.queryId, guarantee === 'exactly-once' ? (attempt.dedupToken ?? '') : '']),
+    ),
     giveUps: [],
     writesAfterGiveUp: [],
   };
 }
 
 const coverage: Coverage = { faults: ['reset_peer'], unknownLanded: true };
-const evidence: Evidence = { ...NO_EVIDENCE, faultsFired: new Map([['reset_peer', 1]]), unknownOutcomes: 1, unknownLanded: 1, replays: 1, dedupHits: 1 };
+const evidence: Evidence = {
+  ...NO_EVIDENCE,
+  faultsFired: new Map([['reset_peer', 1]]),
+  unknownOutcomes: 1,
+  unknownLanded: 1,
+  replays: 1,
+  dedupHits: 1,
+};
 
-const setCount = (truth: ReplicaTruth, id: string, count: number) => (truth.counts as Map<string, number>).set(id, count);
+const setCount = (truth: ReplicaTruth, id: string, count: number) =>
+  (truth.counts as Map<string, number>).set(id, count);
 const everyReplicaOf = (o: Observations, shard: string) => o.replicas.filter((r) => r.shard === shard);
 
 /** What `_dist` shows once the planted change is real on every replica: the sum over shards. */
@@ -66,13 +79,20 @@ function syncDistributed(o: ReturnType<typeof cleanObservations>): void {
 type Plant = (o: ReturnType<typeof cleanObservations>, id: string) => void;
 const PLANTS: Record<string, { plant: Plant; flagged: string }> = {
   lost: {
-    plant: (o, id) => everyReplicaOf(o, o.expectedShard(id) ?? 's1').forEach((r) => (r.counts as Map<string, number>).delete(id)),
+    plant: (o, id) =>
+      everyReplicaOf(o, o.expectedShard(id) ?? 's1').forEach((r) => (r.counts as Map<string, number>).delete(id)),
     flagged: 'lost',
   },
-  duplicated: { plant: (o, id) => everyReplicaOf(o, o.expectedShard(id) ?? 's1').forEach((r) => setCount(r, id, 2)), flagged: 'duplicated' },
+  duplicated: {
+    plant: (o, id) => everyReplicaOf(o, o.expectedShard(id) ?? 's1').forEach((r) => setCount(r, id, 2)),
+    flagged: 'duplicated',
+  },
   unexpected: { plant: (o) => everyReplicaOf(o, 's1').forEach((r) => setCount(r, '9-9-9', 1)), flagged: 'unexpected' },
   altered: { plant: (o, id) => (o.altered as Set<string>).add(id), flagged: 'unexpected' },
-  diverged: { plant: (o, id) => setCount(everyReplicaOf(o, o.expectedShard(id) ?? 's1')[1]!, id, 0), flagged: 'diverged:' },
+  diverged: {
+    plant: (o, id) => setCount(everyReplicaOf(o, o.expectedShard(id) ?? 's1')[1]!, id, 0),
+    flagged: 'diverged:',
+  },
   misplaced: {
     plant: (o, id) => {
       const other = o.expectedShard(id) === 's1' ? 's2' : 's1';
@@ -88,28 +108,51 @@ const PLANTS: Record<string, { plant: Plant; flagged: string }> = {
 };
 
 describe('checkers on a clean history', () => {
-  it.each(['exactly-once', 'at-least-once', 'at-most-once'] as const)('%s passes with its coverage met', (guarantee) => {
-    const check = checkScenario(cleanObservations(20, guarantee), coverage, evidence);
-    expect(check.verdict).toBe('pass');
-    expect(check.counts).toEqual({ attempted: 20, acknowledged: 20, lost: 0, duplicated: 0, unexpected: 0, recovered: 0, gaveUp: 0 });
-  });
+  it.each(['exactly-once', 'at-least-once', 'at-most-once'] as const)(
+    '%s passes with its coverage met',
+    (guarantee) => {
+      const check = checkScenario(cleanObservations(20, guarantee), coverage, evidence);
+      expect(check.verdict).toBe('pass');
+      expect(check.counts).toEqual({
+        attempted: 20,
+        acknowledged: 20,
+        lost: 0,
+        duplicated: 0,
+        unexpected: 0,
+        recovered: 0,
+        gaveUp: 0,
+      });
+    },
+  );
 
   it('is inconclusive, never a pass, when a declared fault never fired', () => {
     const check = checkScenario(cleanObservations(5), coverage, { ...evidence, faultsFired: new Map() });
     expect(check.verdict).toBe('inconclusive');
-    expect(check.results.find((r) => r.checker === 'coverage')?.notes).toEqual(['fault reset_peer never met an INSERT']);
+    expect(check.results.find((r) => r.checker === 'coverage')?.notes).toEqual([
+      'fault reset_peer never met an INSERT',
+    ]);
   });
 
   it('is inconclusive when a declared reconfiguration never met an INSERT in flight', () => {
     const declared: Coverage = { ...coverage, reconfiguredInFlight: true };
-    expect(checkScenario(cleanObservations(5), declared, evidence).results.find((r) => r.checker === 'coverage')?.notes).toEqual(['no reconfiguration met an INSERT in flight']);
-    expect(checkScenario(cleanObservations(5), declared, { ...evidence, reconfiguredInFlight: 1 }).verdict).toBe('pass');
+    expect(
+      checkScenario(cleanObservations(5), declared, evidence).results.find((r) => r.checker === 'coverage')?.notes,
+    ).toEqual(['no reconfiguration met an INSERT in flight']);
+    expect(checkScenario(cleanObservations(5), declared, { ...evidence, reconfiguredInFlight: 1 }).verdict).toBe(
+      'pass',
+    );
   });
 
   it('is inconclusive when a declared queue overflow never happened', () => {
     const declared: Coverage = { ...coverage, queueDrop: true };
-    expect(checkScenario(cleanObservations(5, 'at-most-once'), declared, evidence).results.find((r) => r.checker === 'coverage')?.notes).toEqual(['the at-most-once queue never overflowed']);
-    expect(checkScenario(cleanObservations(5, 'at-most-once'), declared, { ...evidence, queueDrops: 2 }).verdict).toBe('pass');
+    expect(
+      checkScenario(cleanObservations(5, 'at-most-once'), declared, evidence).results.find(
+        (r) => r.checker === 'coverage',
+      )?.notes,
+    ).toEqual(['the at-most-once queue never overflowed']);
+    expect(checkScenario(cleanObservations(5, 'at-most-once'), declared, { ...evidence, queueDrops: 2 }).verdict).toBe(
+      'pass',
+    );
   });
 
   it('counts an unknown-outcome insert that landed as recovered, not as an anomaly', () => {
@@ -147,7 +190,9 @@ describe('planted anomalies are flagged in the right category (seeded property)'
       return o;
     };
     const dupAlo = planted('at-least-once', 'duplicated');
-    expect(checkScenario(dupAlo, coverage, evidence).results.find((r) => r.checker === 'total-queue')?.verdict).toBe('pass');
+    expect(checkScenario(dupAlo, coverage, evidence).results.find((r) => r.checker === 'total-queue')?.verdict).toBe(
+      'pass',
+    );
     const lostAlo = planted('at-least-once', 'lost');
     expect(checkScenario(lostAlo, coverage, evidence).verdict).toBe('violation');
     const lostAmo = planted('at-most-once', 'lost');
@@ -157,28 +202,54 @@ describe('planted anomalies are flagged in the right category (seeded property)'
   });
 
   it('flags an INSERT the server received without the token the class owes it, or with one it does not owe', () => {
-    const noToken = { ...cleanObservations(4), serverTokens: new Map([['q-s1', ''], ['q-s2', '1-0-3:s2']]) };
+    const noToken = {
+      ...cleanObservations(4),
+      serverTokens: new Map([
+        ['q-s1', ''],
+        ['q-s2', '1-0-3:s2'],
+      ]),
+    };
     const check = checkScenario(noToken, coverage, evidence);
     expect(check.verdict).toBe('violation');
-    expect(check.results.flatMap((r) => r.anomalies)).toEqual([{ category: 'token-not-as-owed', count: 1, examples: ["q-s1 got '', owed '1-0-3:s1'"] }]);
+    expect(check.results.flatMap((r) => r.anomalies)).toEqual([
+      { category: 'token-not-as-owed', count: 1, examples: ["q-s1 got '', owed '1-0-3:s1'"] },
+    ]);
     const tokenless = { ...cleanObservations(4, 'at-least-once'), serverTokens: new Map([['q-s1', 'x']]) };
-    expect(checkScenario(tokenless, coverage, evidence).results.flatMap((r) => r.anomalies).map((a) => a.category)).toEqual(['token-not-as-owed']);
+    expect(
+      checkScenario(tokenless, coverage, evidence)
+        .results.flatMap((r) => r.anomalies)
+        .map((a) => a.category),
+    ).toEqual(['token-not-as-owed']);
   });
 
   it('counts a message the server accepted twice as duplicated even when its block dedup kept one row', () => {
-    const hidden = (guarantee: DeliveryGuarantee) => ({ ...cleanObservations(4, guarantee), acceptedTwice: new Set(['1-0-2']) });
+    const hidden = (guarantee: DeliveryGuarantee) => ({
+      ...cleanObservations(4, guarantee),
+      acceptedTwice: new Set(['1-0-2']),
+    });
     const amo = checkScenario(hidden('at-most-once'), coverage, evidence);
     expect(amo.verdict).toBe('violation');
-    expect(amo.results.flatMap((r) => r.anomalies).find((a) => a.category === 'duplicated')?.examples).toEqual(['1-0-2']);
-    expect(checkScenario(hidden('at-least-once'), coverage, evidence).results.find((r) => r.checker === 'total-queue')?.verdict).toBe('pass');
+    expect(amo.results.flatMap((r) => r.anomalies).find((a) => a.category === 'duplicated')?.examples).toEqual([
+      '1-0-2',
+    ]);
+    expect(
+      checkScenario(hidden('at-least-once'), coverage, evidence).results.find((r) => r.checker === 'total-queue')
+        ?.verdict,
+    ).toBe('pass');
     expect(checkScenario(hidden('at-least-once'), coverage, evidence).counts.duplicated).toBe(1);
   });
 });
 
 describe('topology guard checker', () => {
-  const prefix = 'Refusing to start the ClickHouse sink: the shard topology changed while 2 batch(es) are still undelivered';
+  const prefix =
+    'Refusing to start the ClickHouse sink: the shard topology changed while 2 batch(es) are still undelivered';
   const details = ['    persisted_topology_fingerprint = unsharded', '    oldest_undelivered_batch_bound = 1-0-9'];
-  const message = [`${prefix}; replaying them ...`, details[0], '    spec_topology_fingerprint      = 3f2a17c9b4e05d81', details[1]].join('\n');
+  const message = [
+    `${prefix}; replaying them ...`,
+    details[0],
+    '    spec_topology_fingerprint      = 3f2a17c9b4e05d81',
+    details[1],
+  ].join('\n');
   const withRefusal = (o: Observations, refusals: Observations['refusals'], attempts = o.attempts): Observations => ({
     ...o,
     attempts,
@@ -188,12 +259,19 @@ describe('topology guard checker', () => {
 
   it('passes the exact refusal and flags a missing one, a wrong text and an insert during the refusal', () => {
     const o = cleanObservations(4);
-    expect(checkScenario(withRefusal(o, [{ partition: 1, message, at: 150 }]), coverage, evidence).verdict).toBe('pass');
-    const categories = (x: Observations) => checkScenario(x, coverage, evidence).results.flatMap((r) => r.anomalies.map((a) => a.category));
+    expect(checkScenario(withRefusal(o, [{ partition: 1, message, at: 150 }]), coverage, evidence).verdict).toBe(
+      'pass',
+    );
+    const categories = (x: Observations) =>
+      checkScenario(x, coverage, evidence).results.flatMap((r) => r.anomalies.map((a) => a.category));
     expect(categories(withRefusal(o, []))).toContain('refusal-missing');
-    expect(categories(withRefusal(o, [{ partition: 1, message: message.replace('1-0-9', '1-0-8'), at: 150 }]))).toContain('refusal-text');
+    expect(
+      categories(withRefusal(o, [{ partition: 1, message: message.replace('1-0-9', '1-0-8'), at: 150 }])),
+    ).toContain('refusal-text');
     const sneaky = [...o.attempts, { ...o.attempts[0]!, partition: 1, startedAt: 160, queryId: 'sneaky' }];
-    expect(categories(withRefusal(o, [{ partition: 1, message, at: 150 }], sneaky))).toContain('inserted-while-refusing');
+    expect(categories(withRefusal(o, [{ partition: 1, message, at: 150 }], sneaky))).toContain(
+      'inserted-while-refusing',
+    );
     expect(categories({ ...o, refusals: [{ partition: 2, message, at: 5 }] })).toContain('refusal-unexpected');
   });
 });

@@ -64,18 +64,26 @@ export function missingCoverage(declared: Coverage, evidence: Evidence): string[
     const why = evidence.faultsMissed.filter((miss) => miss.fault === fault).map((miss) => miss.reason);
     missing.push(`fault ${fault} never met an INSERT${why.length > 0 ? ` (${why.join('; ')})` : ''}`);
   }
-  for (const point of declared.crashPoints ?? []) if ((evidence.crashes.get(point) ?? 0) === 0) missing.push(`no crash at ${point}`);
-  if (declared.unknownLanded && evidence.unknownLanded === 0) missing.push('no unknown-outcome INSERT that had committed (unknown → landed)');
-  if (declared.unknownAbsent && evidence.unknownAbsent === 0) missing.push('no unknown-outcome INSERT that never reached the server (unknown → absent)');
+  for (const point of declared.crashPoints ?? [])
+    if ((evidence.crashes.get(point) ?? 0) === 0) missing.push(`no crash at ${point}`);
+  if (declared.unknownLanded && evidence.unknownLanded === 0)
+    missing.push('no unknown-outcome INSERT that had committed (unknown → landed)');
+  if (declared.unknownAbsent && evidence.unknownAbsent === 0)
+    missing.push('no unknown-outcome INSERT that never reached the server (unknown → absent)');
   if (declared.replay && evidence.replays === 0) missing.push('no replay reached ClickHouse');
   if (declared.dedupHit && evidence.dedupHits === 0) missing.push('ClickHouse deduplicated no insert');
   if (declared.refusal && evidence.refusals === 0) missing.push('the topology guard refused nothing');
-  for (const change of declared.refusedChanges ?? []) if ((evidence.refusedChanges.get(change) ?? 0) === 0) missing.push(`no refusal under '${change}'`);
-  if (declared.reconfiguredInFlight && evidence.reconfiguredInFlight === 0) missing.push('no reconfiguration met an INSERT in flight');
+  for (const change of declared.refusedChanges ?? [])
+    if ((evidence.refusedChanges.get(change) ?? 0) === 0) missing.push(`no refusal under '${change}'`);
+  if (declared.reconfiguredInFlight && evidence.reconfiguredInFlight === 0)
+    missing.push('no reconfiguration met an INSERT in flight');
   if (declared.queueDrop && evidence.queueDrops === 0) missing.push('the at-most-once queue never overflowed');
-  if (declared.multiBatchEpoch && evidence.multiBatchEpochs === 0) missing.push('no epoch was cut into several batches');
-  if (declared.giveUp && evidence.giveUps === 0) missing.push('no give-up followed by a refused retry on the same instance');
-  if (declared.serverDedupOff && evidence.serverDedupOffRuns === 0) missing.push("no run with the server's block dedup off (its duplicates could have been hidden)");
+  if (declared.multiBatchEpoch && evidence.multiBatchEpochs === 0)
+    missing.push('no epoch was cut into several batches');
+  if (declared.giveUp && evidence.giveUps === 0)
+    missing.push('no give-up followed by a refused retry on the same instance');
+  if (declared.serverDedupOff && evidence.serverDedupOffRuns === 0)
+    missing.push("no run with the server's block dedup off (its duplicates could have been hidden)");
   return missing;
 }
 

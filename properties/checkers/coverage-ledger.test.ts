@@ -28,8 +28,20 @@ describe('CoverageLedger', () => {
   it('a fault a later run draws is owed too, with the reason it missed', () => {
     const ledger = new CoverageLedger();
     ledger.add({ faults: ['reset_peer'] }, evidence({ faultsFired: new Map([['reset_peer', 1]]) }));
-    ledger.add({ faults: ['latency'] }, evidence({ faultsMissed: [{ fault: 'latency', reason: "latency(the INSERT's link, 200ms±0): armed on the next INSERT: the writes ended without an INSERT" }] }));
-    expect(ledger.missing()).toEqual(["fault latency never met an INSERT (latency(the INSERT's link, 200ms±0): armed on the next INSERT: the writes ended without an INSERT)"]);
+    ledger.add(
+      { faults: ['latency'] },
+      evidence({
+        faultsMissed: [
+          {
+            fault: 'latency',
+            reason: "latency(the INSERT's link, 200ms±0): armed on the next INSERT: the writes ended without an INSERT",
+          },
+        ],
+      }),
+    );
+    expect(ledger.missing()).toEqual([
+      "fault latency never met an INSERT (latency(the INSERT's link, 200ms±0): armed on the next INSERT: the writes ended without an INSERT)",
+    ]);
   });
 
   it('owes a batching class an epoch cut into several batches', () => {
@@ -42,7 +54,10 @@ describe('CoverageLedger', () => {
 
   it('owes each topology change its own refusal', () => {
     const ledger = new CoverageLedger();
-    ledger.add({ faults: [], refusedChanges: ['shard s2 added', 'shard s2 removed'] }, evidence({ refusedChanges: new Map([['shard s2 added', 1]]) }));
+    ledger.add(
+      { faults: [], refusedChanges: ['shard s2 added', 'shard s2 removed'] },
+      evidence({ refusedChanges: new Map([['shard s2 added', 1]]) }),
+    );
     expect(ledger.missing()).toEqual(["no refusal under 'shard s2 removed'"]);
   });
 });

@@ -6,7 +6,9 @@ const addMaps = (a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>)
   return sum;
 };
 
-const union = (a: readonly string[] | undefined, b: readonly string[] | undefined): string[] => [...new Set([...(a ?? []), ...(b ?? [])])];
+const union = (a: readonly string[] | undefined, b: readonly string[] | undefined): string[] => [
+  ...new Set([...(a ?? []), ...(b ?? [])]),
+];
 
 export const NO_EVIDENCE: Evidence = {
   faultsFired: new Map(),

@@ -35,13 +35,18 @@ export function faultEvidence(events: readonly Stamped[], attempts: readonly Att
     if (reason === undefined) fired.set(start.fault, (fired.get(start.fault) ?? 0) + 1);
     else missed.push({ fault: start.fault, reason: `${start.description}: ${reason}` });
   }
-  for (const miss of eventsOfType(events, 'fault-missed')) missed.push({ fault: miss.fault, reason: `${miss.description}: ${miss.reason}` });
+  for (const miss of eventsOfType(events, 'fault-missed'))
+    missed.push({ fault: miss.fault, reason: `${miss.description}: ${miss.reason}` });
   return { fired, missed };
 }
 
 const PROCESS_FAULTS: ReadonlySet<string> = new Set(['replica_kill', 'replica_pause', 'keeper_pause']);
 
-function notFired(start: Stamped<FaultStartEvent>, end: Stamped<FaultEndEvent> | undefined, aimed: AttemptRecord | undefined): string | undefined {
+function notFired(
+  start: Stamped<FaultStartEvent>,
+  end: Stamped<FaultEndEvent> | undefined,
+  aimed: AttemptRecord | undefined,
+): string | undefined {
   if (end === undefined) return 'never healed (the run ended inside it)';
   if (start.effect === 'witness') return end.verified ? undefined : 'the cluster never showed its effect';
   if (aimed === undefined) return 'the INSERT it was aimed at is not in the history';
@@ -50,11 +55,14 @@ function notFired(start: Stamped<FaultStartEvent>, end: Stamped<FaultEndEvent> |
     case 'error':
       return aimed.outcome !== 'ok' ? undefined : `the aimed INSERT ${aimed.queryId} still succeeded`;
     case 'slow':
-      return aimed.endedAt - aimed.startedAt >= (start.slowerThanMs ?? 0) ? undefined : `the aimed INSERT took ${Math.round(aimed.endedAt - aimed.startedAt)} ms, less than ${start.slowerThanMs} ms`;
+      return aimed.endedAt - aimed.startedAt >= (start.slowerThanMs ?? 0)
+        ? undefined
+        : `the aimed INSERT took ${Math.round(aimed.endedAt - aimed.startedAt)} ms, less than ${start.slowerThanMs} ms`;
     case 'blocked': {
       if (aimed.outcome !== 'ok') return undefined;
       const healStart = end.healStartedAt ?? end.at;
-      if (healStart - aimed.startedAt < BLOCKED_MIN_MS) return `healed ${Math.round(healStart - aimed.startedAt)} ms after the aimed INSERT started, too soon to show it was blocked`;
+      if (healStart - aimed.startedAt < BLOCKED_MIN_MS)
+        return `healed ${Math.round(healStart - aimed.startedAt)} ms after the aimed INSERT started, too soon to show it was blocked`;
       return aimed.endedAt >= healStart ? undefined : `the aimed INSERT ${aimed.queryId} succeeded before the heal`;
     }
     case 'traffic':

@@ -3,14 +3,24 @@ import type { FlowEvent, Stamped } from '../../harness/flow/history/history-even
 import { factsFromHistory } from './from-history.ts';
 
 let seq = 0;
-const stamp = (at: number, event: FlowEvent): Stamped => ({ ...event, at, writer: 'w1', pid: 1, seq: ++seq }) as Stamped;
+const stamp = (at: number, event: FlowEvent): Stamped =>
+  ({ ...event, at, writer: 'w1', pid: 1, seq: ++seq }) as Stamped;
 const key = { sink: 'events', partition: 0, batch: 1, queryId: 'q1', attempt: 1 };
 
 describe('factsFromHistory — at-most-once queue drops', () => {
   it('counts the dropped acks of every epoch', () => {
     const acks = (epoch: number, list: Array<'queued' | 'dropped'>) =>
-      stamp(300 + epoch, { type: 'acks', sink: 'events', partition: 0, epoch, acks: list.map((ack, i) => ({ id: `1-0-${epoch * 10 + i}`, ack })) });
-    expect(factsFromHistory([acks(1, ['queued', 'dropped', 'dropped']), acks(2, ['dropped', 'queued'])], 'at-most-once', 1).queueDrops).toBe(3);
+      stamp(300 + epoch, {
+        type: 'acks',
+        sink: 'events',
+        partition: 0,
+        epoch,
+        acks: list.map((ack, i) => ({ id: `1-0-${epoch * 10 + i}`, ack })),
+      });
+    expect(
+      factsFromHistory([acks(1, ['queued', 'dropped', 'dropped']), acks(2, ['dropped', 'queued'])], 'at-most-once', 1)
+        .queueDrops,
+    ).toBe(3);
   });
 });
 
@@ -19,14 +29,23 @@ describe('factsFromHistory — reconfigurations in flight', () => {
     stamp(100, { type: 'insert-invoke', ...key, shard: null, endpoint: 'h:1', messageIds: ['1-0-0'] }),
     stamp(200, { type: 'insert-complete', ...key, outcome: 'ok', startedAt: 100, endedAt: 200 }),
   ];
-  const reconfigured = (startedAt: number) => stamp(startedAt + 5, { type: 'reconfigured', startedAt, sink: 'events', partitions: [0], dynamic: { write_timeout: 4000 } });
+  const reconfigured = (startedAt: number) =>
+    stamp(startedAt + 5, {
+      type: 'reconfigured',
+      startedAt,
+      sink: 'events',
+      partitions: [0],
+      dynamic: { write_timeout: 4000 },
+    });
 
   it('counts a change that began while an INSERT was between its start and its end', () => {
     expect(factsFromHistory([...insert, reconfigured(150)], 'exactly-once', 1).reconfiguredInFlight).toBe(1);
   });
 
   it('does not count changes before or after every INSERT', () => {
-    expect(factsFromHistory([reconfigured(50), ...insert, reconfigured(250)], 'exactly-once', 1).reconfiguredInFlight).toBe(0);
+    expect(
+      factsFromHistory([reconfigured(50), ...insert, reconfigured(250)], 'exactly-once', 1).reconfiguredInFlight,
+    ).toBe(0);
   });
 
   it('counts a change during an attempt its worker never completed', () => {

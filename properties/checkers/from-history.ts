@@ -31,7 +31,11 @@ export interface HistoryFacts {
  * for the batching classes and at-least-once; a `delivered` ack — or a `queued` one whose own
  * INSERT completed `ok` — for at-most-once, whose epochs commit before the write.
  */
-export function factsFromHistory(events: readonly Stamped[], guarantee: DeliveryGuarantee, generation: number): HistoryFacts {
+export function factsFromHistory(
+  events: readonly Stamped[],
+  guarantee: DeliveryGuarantee,
+  generation: number,
+): HistoryFacts {
   const records = insertAttempts(events);
   const attempts: AttemptRecord[] = records.map((record) => ({
     writer: record.invoke.writer,
@@ -57,17 +61,20 @@ export function factsFromHistory(events: readonly Stamped[], guarantee: Delivery
     for (const id of ids(epoch.partition, epoch.fromSeq, epoch.toSeq)) produced.add(id);
   }
   // A kill from outside can cut off a commit's event; the store's progress still shows the epoch was read.
-  for (const snapshot of eventsOfType(events, 'state-snapshot')) for (const id of ids(snapshot.partition, 0, snapshot.nextSeq)) produced.add(id);
+  for (const snapshot of eventsOfType(events, 'state-snapshot'))
+    for (const id of ids(snapshot.partition, 0, snapshot.nextSeq)) produced.add(id);
 
   const acknowledged = new Set<string>();
   if (guarantee === 'at-most-once') {
     const okQueries = new Set(records.filter((r) => r.outcome === 'ok').flatMap((r) => r.invoke.messageIds));
     for (const acks of eventsOfType(events, 'acks')) {
-      for (const { id, ack } of acks.acks) if (ack === 'delivered' || (ack === 'queued' && okQueries.has(id))) acknowledged.add(id);
+      for (const { id, ack } of acks.acks)
+        if (ack === 'delivered' || (ack === 'queued' && okQueries.has(id))) acknowledged.add(id);
     }
   } else {
     for (const commit of eventsOfType(events, 'epoch-commit')) for (const id of commit.messageIds) acknowledged.add(id);
-    for (const snapshot of eventsOfType(events, 'state-snapshot')) for (const id of ids(snapshot.partition, 0, snapshot.nextSeq)) acknowledged.add(id);
+    for (const snapshot of eventsOfType(events, 'state-snapshot'))
+      for (const id of ids(snapshot.partition, 0, snapshot.nextSeq)) acknowledged.add(id);
   }
 
   const seenUnits = new Set<string>();
@@ -90,18 +97,27 @@ export function factsFromHistory(events: readonly Stamped[], guarantee: Delivery
     attempts,
     acknowledged,
     produced,
-    refusals: eventsOfType(events, 'partition-refused').map((event) => ({ partition: event.partition, message: event.message, at: event.at })),
+    refusals: eventsOfType(events, 'partition-refused').map((event) => ({
+      partition: event.partition,
+      message: event.message,
+      at: event.at,
+    })),
     unknownOutcomes: attempts.filter((attempt) => attempt.outcome === 'unknown').length,
     replays,
     crashes,
     reconfiguredInFlight,
-    queueDrops: eventsOfType(events, 'acks').reduce((total, acks) => total + acks.acks.filter(({ ack }) => ack === 'dropped').length, 0),
+    queueDrops: eventsOfType(events, 'acks').reduce(
+      (total, acks) => total + acks.acks.filter(({ ack }) => ack === 'dropped').length,
+      0,
+    ),
     multiBatchEpochs: eventsOfType(events, 'epoch-commit').filter((commit) => commit.batches.length > 1).length,
   };
 }
 
 function idRange(generation: number, partition: number, fromSeq: number, toSeq: number): string[] {
-  return Array.from({ length: Math.max(0, toSeq - fromSeq) }, (_, i) => formatMessageId({ generation, partition, seq: fromSeq + i }));
+  return Array.from({ length: Math.max(0, toSeq - fromSeq) }, (_, i) =>
+    formatMessageId({ generation, partition, seq: fromSeq + i }),
+  );
 }
 
 /**
@@ -116,16 +132,36 @@ export function giveUpsFromHistory(
   maxInsertAttemptsDuring: (from: number, to: number) => number,
 ): { readonly giveUps: GiveUpRecord[]; readonly writesAfterGiveUp: WriteAfterGiveUp[] } {
   const launches = eventsOfType(events, 'worker-launch');
-  const finalAfter = (partition: number, at: number) => !launches.some((launch) => launch.at > at && launch.partitions.includes(partition));
+  const finalAfter = (partition: number, at: number) =>
+    !launches.some((launch) => launch.at > at && launch.partitions.includes(partition));
   const failures = [
-    ...eventsOfType(events, 'delivery-failed').map((event) => ({ event, batch: event.batch, token: event.token as string | undefined, ids: undefined as string[] | undefined })),
-    ...eventsOfType(events, 'epoch-failed').map((event) => ({ event, batch: event.epoch, token: undefined, ids: idRange(generation, event.partition, event.fromSeq, event.toSeq) })),
+    ...eventsOfType(events, 'delivery-failed').map((event) => ({
+      event,
+      batch: event.batch,
+      token: event.token as string | undefined,
+      ids: undefined as string[] | undefined,
+    })),
+    ...eventsOfType(events, 'epoch-failed').map((event) => ({
+      event,
+      batch: event.epoch,
+      token: undefined,
+      ids: idRange(generation, event.partition, event.fromSeq, event.toSeq),
+    })),
   ];
   const giveUps: GiveUpRecord[] = [];
   for (const { event, batch, token, ids } of failures) {
-    const isGiveUp = event.giveUp !== undefined || event.error.code === 'SINK_INSERT_GAVE_UP' || event.error.message.startsWith(GIVE_UP_TEXT);
+    const isGiveUp =
+      event.giveUp !== undefined ||
+      event.error.code === 'SINK_INSERT_GAVE_UP' ||
+      event.error.message.startsWith(GIVE_UP_TEXT);
     if (!isGiveUp) continue;
-    const ofBatch = attempts.filter((attempt) => attempt.writer === event.writer && attempt.partition === event.partition && attempt.batch === batch && attempt.invokedAt < event.at);
+    const ofBatch = attempts.filter(
+      (attempt) =>
+        attempt.writer === event.writer &&
+        attempt.partition === event.partition &&
+        attempt.batch === batch &&
+        attempt.invokedAt < event.at,
+    );
     const shard = event.giveUp?.shard ?? ofBatch.at(-1)?.shard ?? null;
     const ofInsert = ofBatch.filter((attempt) => attempt.shard === shard);
     giveUps.push({

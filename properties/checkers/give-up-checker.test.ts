@@ -49,7 +49,9 @@ const observations = (giveUps: GiveUpRecord[], over: Partial<Observations> = {})
   sendsToken: true,
   serverTokens: new Map(),
   giveUps,
-  writesAfterGiveUp: [{ partition: 0, batch: 1, refused: true, error: 'This ClickHouse sink instance gave up an insert' }],
+  writesAfterGiveUp: [
+    { partition: 0, batch: 1, refused: true, error: 'This ClickHouse sink instance gave up an insert' },
+  ],
   ...over,
 });
 
@@ -77,18 +79,27 @@ describe('giveUpChecker', () => {
 
   it('flags a give-up before the budget, on a transient error, with another text, or without any attempt', () => {
     expect(categories(observations([giveUp(three.slice(0, 2))]))).toEqual(['give-up-early']);
-    expect(categories(observations([giveUp([...three.slice(0, 2), attempt(3, { errorCode: 'ECONNRESET' })])]))).toEqual(['give-up-on-transient']);
+    expect(categories(observations([giveUp([...three.slice(0, 2), attempt(3, { errorCode: 'ECONNRESET' })])]))).toEqual(
+      ['give-up-on-transient'],
+    );
     expect(categories(observations([giveUp(three, { message: 'insert failed' })]))).toEqual(['give-up-text']);
     expect(categories(observations([giveUp([])]))).toEqual(['give-up-without-attempt']);
   });
 
   it('allows an early give-up only for a permanent error: the sink’s own validation, before any attempt', () => {
-    const claim = { errorClass: 'permanent', attempts: 0, reason: 'permanent error, not retried', lastError: 'value too long' };
+    const claim = {
+      errorClass: 'permanent',
+      attempts: 0,
+      reason: 'permanent error, not retried',
+      lastError: 'value too long',
+    };
     expect(categories(observations([giveUp([], { claim })]))).toEqual([]);
   });
 
   it('flags an instance that took a write after it gave up', () => {
-    expect(categories(observations([giveUp(three)], { writesAfterGiveUp: [{ partition: 0, batch: 1, refused: false }] }))).toEqual(['write-after-give-up']);
+    expect(
+      categories(observations([giveUp(three)], { writesAfterGiveUp: [{ partition: 0, batch: 1, refused: false }] })),
+    ).toEqual(['write-after-give-up']);
   });
 });
 

@@ -5,7 +5,17 @@ import type { AttemptRecord, GiveUpRecord, Observations } from './observations.t
 export type SeedErrorClass = 'transient' | 'unclassified' | 'permanent';
 
 /** Server codes that report the transport or a timeout: the only server errors the seed calls transient. */
-const TRANSPORT_SERVER_CODES: ReadonlySet<string> = new Set(['95', '96', '100', '102', '159', '198', '209', '210', '279']);
+const TRANSPORT_SERVER_CODES: ReadonlySet<string> = new Set([
+  '95',
+  '96',
+  '100',
+  '102',
+  '159',
+  '198',
+  '209',
+  '210',
+  '279',
+]);
 /** Certificate refusals: configuration the server cannot change by waiting. */
 const CERTIFICATE_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/;
 
@@ -29,14 +39,25 @@ export function seedErrorClass(attempt: AttemptRecord): SeedErrorClass | undefin
 /** Why the seed's contract does not allow this give-up, or undefined when it does. */
 export function giveUpBreach(giveUp: GiveUpRecord): { readonly category: string; readonly why: string } | undefined {
   const label = `partition ${giveUp.partition} batch ${giveUp.batch}`;
-  if (giveUp.message !== GIVE_UP_TEXT) return { category: 'give-up-text', why: `${label}: "${giveUp.message.split('\n')[0]?.slice(0, 80)}"` };
+  if (giveUp.message !== GIVE_UP_TEXT)
+    return { category: 'give-up-text', why: `${label}: "${giveUp.message.split('\n')[0]?.slice(0, 80)}"` };
   const last = giveUp.attempts.at(-1);
   // No attempt: the sink refused the batch before sending (its own validation), which the seed allows.
-  if (last === undefined) return giveUp.claim?.errorClass === 'permanent' ? undefined : { category: 'give-up-without-attempt', why: `${label}: no INSERT was attempted` };
+  if (last === undefined)
+    return giveUp.claim?.errorClass === 'permanent'
+      ? undefined
+      : { category: 'give-up-without-attempt', why: `${label}: no INSERT was attempted` };
   const lastClass = seedErrorClass(last);
-  if (lastClass === 'transient') return { category: 'give-up-on-transient', why: `${label}: the last attempt ${last.queryId} failed in the transport (${last.errorCode ?? 'no answer'})` };
+  if (lastClass === 'transient')
+    return {
+      category: 'give-up-on-transient',
+      why: `${label}: the last attempt ${last.queryId} failed in the transport (${last.errorCode ?? 'no answer'})`,
+    };
   if (lastClass === 'unclassified' && giveUp.attempts.length < giveUp.maxInsertAttempts) {
-    return { category: 'give-up-early', why: `${label}: ${giveUp.attempts.length} attempt(s), max_insert_attempts = ${giveUp.maxInsertAttempts}` };
+    return {
+      category: 'give-up-early',
+      why: `${label}: ${giveUp.attempts.length} attempt(s), max_insert_attempts = ${giveUp.maxInsertAttempts}`,
+    };
   }
   return undefined;
 }
@@ -49,8 +70,11 @@ export function giveUpBreach(giveUp: GiveUpRecord): { readonly category: string;
  */
 export function giveUpChecker(observations: Observations): CheckResult {
   const breaches = observations.giveUps.map(giveUpBreach).filter((breach) => breach !== undefined);
-  const byCategory = (category: string) => breaches.filter((breach) => breach.category === category).map((breach) => breach.why);
-  const accepted = observations.writesAfterGiveUp.filter((write) => !write.refused).map((write) => `partition ${write.partition} batch ${write.batch}${write.error ? `: ${write.error}` : ''}`);
+  const byCategory = (category: string) =>
+    breaches.filter((breach) => breach.category === category).map((breach) => breach.why);
+  const accepted = observations.writesAfterGiveUp
+    .filter((write) => !write.refused)
+    .map((write) => `partition ${write.partition} batch ${write.batch}${write.error ? `: ${write.error}` : ''}`);
   const notes = observations.giveUps.map(
     (giveUp) =>
       `gave up: partition ${giveUp.partition} batch ${giveUp.batch}${giveUp.token ? ` (token ${giveUp.token})` : ''} after ${giveUp.attempts.length} attempt(s)${giveUp.claim ? `, ${giveUp.claim.errorClass}: ${giveUp.claim.lastError.slice(0, 120)}` : ''}`,

@@ -20,7 +20,13 @@ function replicas(counts: Record<string, number>): ReplicaTruth[] {
   return ['s1r1', 's1r2'].map((replica) => ({ shard: 's1', replica, counts: new Map(Object.entries(counts)) }));
 }
 
-const logged = (queryId: string, token = '', deduplicated = false): ServerInsert => ({ queryId, replica: 's1r1', finished: true, deduplicated, token });
+const logged = (queryId: string, token = '', deduplicated = false): ServerInsert => ({
+  queryId,
+  replica: 's1r1',
+  finished: true,
+  deduplicated,
+  token,
+});
 
 interface Case {
   readonly guarantee: DeliveryGuarantee;
@@ -38,26 +44,78 @@ const ONCE = { '1-0-0': 1, '1-0-1': 1, '1-0-2': 1, '1-0-3': 1 };
 const EO_LOG = [logged('q1', '1-0-1'), logged('q2', '1-0-3')];
 
 const CASES: Record<string, Case> = {
-  'exactly-once-lost': { guarantee: 'exactly-once', rows: { '1-0-0': 1, '1-0-1': 1, '1-0-3': 1 }, serverInserts: EO_LOG, flagged: ['lost'] },
-  'exactly-once-replayed': { guarantee: 'exactly-once', rows: ONCE, serverInserts: [logged('q1a1', '1-0-1'), logged('q1a2', '1-0-1', true), logged('q2', '1-0-3')], flagged: [] },
-  'exactly-once-unexpected-row': { guarantee: 'exactly-once', rows: { ...ONCE, '1-0-9': 1 }, serverInserts: EO_LOG, flagged: ['unexpected'] },
-  'acknowledged-by-snapshot': { guarantee: 'exactly-once', rows: { '1-0-0': 1, '1-0-2': 1, '1-0-3': 1 }, serverInserts: EO_LOG, flagged: ['lost'] },
-  'token-two-row-sets': { guarantee: 'exactly-once', rows: ONCE, serverInserts: [logged('q1', '1-0-3'), logged('q2', '1-0-3')], flagged: ['token-covers-two-row-sets', 'token-not-as-owed'] },
-  'at-least-once-written-twice': { guarantee: 'at-least-once', rows: { '1-0-0': 2, '1-0-1': 2, '1-0-2': 2, '1-0-3': 2 }, serverInserts: [logged('q1'), logged('q2')], flagged: [] },
-  'exactly-once-altered-row': { guarantee: 'exactly-once', history: 'exactly-once-replayed', rows: ONCE, serverInserts: [logged('q1a1', '1-0-1'), logged('q1a2', '1-0-1', true), logged('q2', '1-0-3')], altered: ['1-0-2'], flagged: ['unexpected'] },
-  'at-most-once-reinserted': { guarantee: 'at-most-once', rows: { '1-0-0': 1, '1-0-1': 1 }, serverInserts: [logged('q1'), logged('q2', '', true), logged('q3')], flagged: ['duplicated'] },
+  'exactly-once-lost': {
+    guarantee: 'exactly-once',
+    rows: { '1-0-0': 1, '1-0-1': 1, '1-0-3': 1 },
+    serverInserts: EO_LOG,
+    flagged: ['lost'],
+  },
+  'exactly-once-replayed': {
+    guarantee: 'exactly-once',
+    rows: ONCE,
+    serverInserts: [logged('q1a1', '1-0-1'), logged('q1a2', '1-0-1', true), logged('q2', '1-0-3')],
+    flagged: [],
+  },
+  'exactly-once-unexpected-row': {
+    guarantee: 'exactly-once',
+    rows: { ...ONCE, '1-0-9': 1 },
+    serverInserts: EO_LOG,
+    flagged: ['unexpected'],
+  },
+  'acknowledged-by-snapshot': {
+    guarantee: 'exactly-once',
+    rows: { '1-0-0': 1, '1-0-2': 1, '1-0-3': 1 },
+    serverInserts: EO_LOG,
+    flagged: ['lost'],
+  },
+  'token-two-row-sets': {
+    guarantee: 'exactly-once',
+    rows: ONCE,
+    serverInserts: [logged('q1', '1-0-3'), logged('q2', '1-0-3')],
+    flagged: ['token-covers-two-row-sets', 'token-not-as-owed'],
+  },
+  'at-least-once-written-twice': {
+    guarantee: 'at-least-once',
+    rows: { '1-0-0': 2, '1-0-1': 2, '1-0-2': 2, '1-0-3': 2 },
+    serverInserts: [logged('q1'), logged('q2')],
+    flagged: [],
+  },
+  'exactly-once-altered-row': {
+    guarantee: 'exactly-once',
+    history: 'exactly-once-replayed',
+    rows: ONCE,
+    serverInserts: [logged('q1a1', '1-0-1'), logged('q1a2', '1-0-1', true), logged('q2', '1-0-3')],
+    altered: ['1-0-2'],
+    flagged: ['unexpected'],
+  },
+  'at-most-once-reinserted': {
+    guarantee: 'at-most-once',
+    rows: { '1-0-0': 1, '1-0-1': 1 },
+    serverInserts: [logged('q1'), logged('q2', '', true), logged('q3')],
+    flagged: ['duplicated'],
+  },
 };
 
 describe('golden histories through the translation into every checker', () => {
   it.each(Object.entries(CASES))('%s', (name, golden) => {
     const history = readHistory(join(GOLDEN, `${golden.history ?? name}.jsonl`));
-    const forms = new Map(Object.keys(golden.rows).map((id) => [id, new Set([golden.altered?.includes(id) === true ? `cut ${id}` : `row ${id}`])]));
+    const forms = new Map(
+      Object.keys(golden.rows).map((id) => [
+        id,
+        new Set([golden.altered?.includes(id) === true ? `cut ${id}` : `row ${id}`]),
+      ]),
+    );
     const { observations, facts, unknown } = observe({
       guarantee: golden.guarantee,
       sendsToken: golden.guarantee === 'exactly-once',
       generation: 1,
       events: history.events,
-      truth: { replicas: replicas(golden.rows), viaDistributed: new Map(Object.entries(golden.rows)), serverInserts: golden.serverInserts, forms },
+      truth: {
+        replicas: replicas(golden.rows),
+        viaDistributed: new Map(Object.entries(golden.rows)),
+        serverInserts: golden.serverInserts,
+        forms,
+      },
       producedForm: (id) => `row ${id}`,
       replicaOf: () => 's1r1',
       expectedShard: () => () => 's1',
@@ -66,7 +124,9 @@ describe('golden histories through the translation into every checker', () => {
     });
     expect(facts.acknowledged.size, 'the history acknowledges its epoch').toBeGreaterThan(0);
     const check = checkScenario(observations, { faults: [] }, NO_EVIDENCE);
-    expect([...new Set(check.results.flatMap((result) => result.anomalies.map((anomaly) => anomaly.category)))].sort()).toEqual([...golden.flagged].sort());
+    expect(
+      [...new Set(check.results.flatMap((result) => result.anomalies.map((anomaly) => anomaly.category)))].sort(),
+    ).toEqual([...golden.flagged].sort());
     if (name === 'exactly-once-replayed') expect(unknown.landed.map((attempt) => attempt.queryId)).toEqual(['q1a1']);
     if (name === 'at-least-once-written-twice') expect(check.counts.duplicated).toBe(4);
   });

@@ -40,7 +40,8 @@ export interface Observed {
 export function observe(input: ObserveInput): Observed {
   const facts = factsFromHistory(input.events, input.guarantee, input.generation);
   const kills = eventsOfType(input.events, 'fault-start').filter((start) => start.fault === 'replica_kill');
-  const lostLogAfter = (endpoint: string, at: number) => kills.some((kill) => kill.at >= at && kill.targets.includes(input.replicaOf(endpoint) ?? ''));
+  const lostLogAfter = (endpoint: string, at: number) =>
+    kills.some((kill) => kill.at >= at && kill.targets.includes(input.replicaOf(endpoint) ?? ''));
   const unknown = resolveUnknownOutcomes(facts.attempts, input.truth.serverInserts, lostLogAfter);
   const observations: Observations = {
     guarantee: input.guarantee,
@@ -62,7 +63,11 @@ export function observe(input: ObserveInput): Observed {
 }
 
 /** Produced messages some replica holds in a form other than the source's. */
-function alteredMessages(forms: GroundTruth['forms'], produced: ReadonlySet<string>, producedForm: (messageId: string) => string | undefined): Set<string> {
+function alteredMessages(
+  forms: GroundTruth['forms'],
+  produced: ReadonlySet<string>,
+  producedForm: (messageId: string) => string | undefined,
+): Set<string> {
   const altered = new Set<string>();
   for (const [id, stored] of forms) {
     if (!produced.has(id)) continue;

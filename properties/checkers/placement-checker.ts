@@ -7,7 +7,8 @@ export function placementChecker(observations: Observations): CheckResult {
   for (const replica of observations.replicas) {
     for (const id of replica.counts.keys()) {
       const expected = observations.expectedShard(id);
-      if (expected !== null && expected !== replica.shard) misplaced.push(`${id}@${replica.replica}(expected ${expected})`);
+      if (expected !== null && expected !== replica.shard)
+        misplaced.push(`${id}@${replica.replica}(expected ${expected})`);
     }
   }
   return resultOf('placement', [anomaly('misplaced', misplaced)]);

@@ -13,7 +13,11 @@ export function refusalChecker(observations: Observations): CheckResult {
   const matched = new Set<number>();
   for (const expected of observations.expectedRefusals) {
     const index = observations.refusals.findIndex(
-      (refusal, i) => !matched.has(i) && refusal.partition === expected.partition && refusal.at >= expected.from && refusal.at <= expected.until,
+      (refusal, i) =>
+        !matched.has(i) &&
+        refusal.partition === expected.partition &&
+        refusal.at >= expected.from &&
+        refusal.at <= expected.until,
     );
     const refusal = observations.refusals[index];
     if (refusal === undefined) {
@@ -26,12 +30,18 @@ export function refusalChecker(observations: Observations): CheckResult {
       wrongText.push(`partition ${expected.partition}: ${firstLine.slice(0, 80)}`);
     }
     for (const attempt of observations.attempts) {
-      if (attempt.partition === expected.partition && attempt.startedAt >= expected.from && attempt.startedAt <= expected.until) {
+      if (
+        attempt.partition === expected.partition &&
+        attempt.startedAt >= expected.from &&
+        attempt.startedAt <= expected.until
+      ) {
         insertedWhileRefusing.push(attempt.queryId);
       }
     }
   }
-  const unexpected = observations.refusals.filter((_, index) => !matched.has(index)).map((refusal) => `partition ${refusal.partition}`);
+  const unexpected = observations.refusals
+    .filter((_, index) => !matched.has(index))
+    .map((refusal) => `partition ${refusal.partition}`);
   return resultOf('topology-guard', [
     anomaly('refusal-missing', missing),
     anomaly('refusal-text', wrongText),

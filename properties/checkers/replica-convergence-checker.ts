@@ -18,7 +18,8 @@ export function replicaConvergenceChecker(observations: Observations): CheckResu
     anomalies.push(anomaly(`diverged:${replica.replica}`, differences(first, replica.counts)));
   }
   const summed = new Map<string, number>();
-  for (const counts of reference.values()) for (const [id, count] of counts) summed.set(id, (summed.get(id) ?? 0) + count);
+  for (const counts of reference.values())
+    for (const [id, count] of counts) summed.set(id, (summed.get(id) ?? 0) + count);
   anomalies.push(anomaly('distributed-mismatch', differences(summed, observations.viaDistributed)));
   return resultOf('replica-convergence', anomalies);
 }

@@ -3,7 +3,12 @@ import type { ServerInsert } from '../../harness/oracle/ground-truth.ts';
 import type { AttemptRecord } from './observations.ts';
 import { acceptedTwice, dedupHits, resolveUnknownOutcomes } from './server-log.ts';
 
-const attempt = (queryId: string, outcome: AttemptRecord['outcome'], messageIds: string[], endpoint = 'a:1'): AttemptRecord => ({
+const attempt = (
+  queryId: string,
+  outcome: AttemptRecord['outcome'],
+  messageIds: string[],
+  endpoint = 'a:1',
+): AttemptRecord => ({
   writer: 'w1',
   partition: 0,
   batch: 1,
@@ -17,12 +22,27 @@ const attempt = (queryId: string, outcome: AttemptRecord['outcome'], messageIds:
   startedAt: 101,
   endedAt: 120,
 });
-const logged = (queryId: string, finished: boolean, deduplicated = false): ServerInsert => ({ queryId, replica: 'r1', finished, deduplicated, token: '' });
+const logged = (queryId: string, finished: boolean, deduplicated = false): ServerInsert => ({
+  queryId,
+  replica: 'r1',
+  finished,
+  deduplicated,
+  token: '',
+});
 
 describe('resolveUnknownOutcomes', () => {
   it('settles each unknown attempt by its own query id in the servers’ logs', () => {
-    const attempts = [attempt('q1', 'unknown', ['m1']), attempt('q2', 'unknown', ['m2']), attempt('q3', 'ok', ['m3']), attempt('q4', 'unknown', ['m4'], 'b:1')];
-    const resolved = resolveUnknownOutcomes(attempts, [logged('q1', true), logged('q2', false), logged('q3', true)], (endpoint) => endpoint === 'b:1');
+    const attempts = [
+      attempt('q1', 'unknown', ['m1']),
+      attempt('q2', 'unknown', ['m2']),
+      attempt('q3', 'ok', ['m3']),
+      attempt('q4', 'unknown', ['m4'], 'b:1'),
+    ];
+    const resolved = resolveUnknownOutcomes(
+      attempts,
+      [logged('q1', true), logged('q2', false), logged('q3', true)],
+      (endpoint) => endpoint === 'b:1',
+    );
     expect(resolved.landed.map((a) => a.queryId)).toEqual(['q1']);
     expect(resolved.absent.map((a) => a.queryId)).toEqual(['q2']);
     expect(resolved.unresolved.map((a) => a.queryId)).toEqual(['q4']);
@@ -31,7 +51,12 @@ describe('resolveUnknownOutcomes', () => {
 
 describe('acceptedTwice', () => {
   it('finds messages two finished INSERTs carried, whether or not the server dropped one as a duplicate', () => {
-    const attempts = [attempt('q1', 'unknown', ['m1', 'm2']), attempt('q2', 'ok', ['m1', 'm2']), attempt('q3', 'ok', ['m3']), attempt('q4', 'failed', ['m3'])];
+    const attempts = [
+      attempt('q1', 'unknown', ['m1', 'm2']),
+      attempt('q2', 'ok', ['m1', 'm2']),
+      attempt('q3', 'ok', ['m3']),
+      attempt('q4', 'failed', ['m3']),
+    ];
     const log = [logged('q1', true), logged('q2', true, true), logged('q3', true), logged('q4', false)];
     expect([...acceptedTwice(attempts, log)].sort()).toEqual(['m1', 'm2']);
     expect(dedupHits(log)).toBe(1);

@@ -8,7 +8,8 @@ import type { Observations } from './observations.ts';
 function laterId(a: string, b: string): string {
   const parts = (id: string) => id.split('-').map(Number);
   const [x, y] = [parts(a), parts(b)];
-  for (let i = 0; i < Math.max(x.length, y.length); i += 1) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) > (y[i] ?? 0) ? a : b;
+  for (let i = 0; i < Math.max(x.length, y.length); i += 1)
+    if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) > (y[i] ?? 0) ? a : b;
   return a;
 }
 

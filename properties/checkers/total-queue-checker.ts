@@ -14,7 +14,15 @@ export interface DeliveryCounts {
   readonly gaveUp: number;
 }
 
-export const NO_DELIVERIES: DeliveryCounts = { attempted: 0, acknowledged: 0, lost: 0, duplicated: 0, unexpected: 0, recovered: 0, gaveUp: 0 };
+export const NO_DELIVERIES: DeliveryCounts = {
+  attempted: 0,
+  acknowledged: 0,
+  lost: 0,
+  duplicated: 0,
+  unexpected: 0,
+  recovered: 0,
+  gaveUp: 0,
+};
 
 export interface TotalQueueResult extends CheckResult {
   readonly counts: DeliveryCounts;
@@ -55,8 +63,12 @@ export function totalQueueChecker(observations: Observations): TotalQueueResult 
   const absent = [...observations.acknowledged].filter((id) => (present.get(id) ?? 0) === 0).sort();
   const lost = absent.filter((id) => !heldBack(id));
   const gaveUp = absent.filter(heldBack);
-  const duplicated = [...new Set([...[...present].filter(([, count]) => count > 1).map(([id]) => id), ...observations.acceptedTwice])].sort();
-  const unexpected = [...present.keys()].filter((id) => !observations.produced.has(id) || !attempted.has(id) || observations.altered.has(id)).sort();
+  const duplicated = [
+    ...new Set([...[...present].filter(([, count]) => count > 1).map(([id]) => id), ...observations.acceptedTwice]),
+  ].sort();
+  const unexpected = [...present.keys()]
+    .filter((id) => !observations.produced.has(id) || !attempted.has(id) || observations.altered.has(id))
+    .sort();
   const recovered = [...present.keys()].filter((id) => attempted.has(id) && !confirmed.has(id)).sort();
 
   const policy = POLICIES[observations.guarantee];

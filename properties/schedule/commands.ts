@@ -32,7 +32,8 @@ export class FaultEpisode implements ChaosCommand {
   async run(system: ChaosSystem): Promise<void> {
     await system.faultEpisode(this.plan, this.epochs, this.holdMs);
   }
-  toString = () => `${this.plan.toString()}${this.plan.heals === 'after-hold' ? ` for ${this.holdMs}ms` : this.plan.heals === 'writes-ended' ? ' until the writes end' : ''} at the first INSERT of write(${this.epochs})`;
+  toString = () =>
+    `${this.plan.toString()}${this.plan.heals === 'after-hold' ? ` for ${this.holdMs}ms` : this.plan.heals === 'writes-ended' ? ' until the writes end' : ''} at the first INSERT of write(${this.epochs})`;
 }
 
 /** Kills the sink process at a named point and restarts it from its store. */
@@ -54,7 +55,8 @@ export class ReconfigureWhileWriting implements ChaosCommand {
   async run(system: ChaosSystem): Promise<void> {
     await system.reconfigureWhileWriting(this.dynamic, this.epochs, this.afterMs);
   }
-  toString = () => `reconfigure ${JSON.stringify(this.dynamic)} ${this.afterMs}ms into the first INSERT of write(${this.epochs})`;
+  toString = () =>
+    `reconfigure ${JSON.stringify(this.dynamic)} ${this.afterMs}ms into the first INSERT of write(${this.epochs})`;
 }
 
 /**

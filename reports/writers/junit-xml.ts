@@ -1,6 +1,7 @@
 import type { RunResult } from '../run-result.ts';
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escape = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** `junit.xml`: one test case per class x scenario; violation = failure, infra-error = error, inconclusive and interrupted = skipped with the reason. */
 export function junitXml(run: RunResult): string {

@@ -4,7 +4,12 @@ import { mostEventfulRun, type RunTimeline } from '../timeline.ts';
 import { dedupStatement, escapeHtml, unknownSplit, VERDICT_COLOUR } from './figures.ts';
 
 const OUTCOME_COLOUR = { ok: '#2e7d32', failed: '#c62828', unknown: '#ef6c00' } as const;
-const MARK_COLOUR = { crash: '#c62828', refusal: '#6a1b9a', 'worker-start': '#9e9e9e', reconfigure: '#00838f' } as const;
+const MARK_COLOUR = {
+  crash: '#c62828',
+  refusal: '#6a1b9a',
+  'worker-start': '#9e9e9e',
+  reconfigure: '#00838f',
+} as const;
 
 const WIDTH = 960;
 const LEFT = 56;
@@ -23,12 +28,21 @@ function verdictCell(verdict: Verdict, text: string = verdict): string {
 }
 
 function matrix(run: RunResult): string {
-  const scenarios = [...new Set(Object.values(run.classes).flatMap((result) => result.scenarios.map((scenario) => scenario.name)))];
-  const header = ['class', 'guarantee', 'verdict', ...scenarios, 'INSERT p50 / p95 ms', 'rows/s'].map((cell) => `<th>${escapeHtml(cell)}</th>`).join('');
+  const scenarios = [
+    ...new Set(Object.values(run.classes).flatMap((result) => result.scenarios.map((scenario) => scenario.name))),
+  ];
+  const header = ['class', 'guarantee', 'verdict', ...scenarios, 'INSERT p50 / p95 ms', 'rows/s']
+    .map((cell) => `<th>${escapeHtml(cell)}</th>`)
+    .join('');
   const rows = Object.entries(run.classes).map(([name, result]) => {
     const cells = scenarios.map((scenarioName) => {
       const scenario = result.scenarios.find((candidate) => candidate.name === scenarioName);
-      return scenario === undefined ? '<td class="none">—</td>' : verdictCell(scenario.verdict, `${scenario.verdict} · ${scenario.runs} run${scenario.runs === 1 ? '' : 's'}${scenario.shrinkRuns > 0 ? ` + ${scenario.shrinkRuns} shrinking` : ''}`);
+      return scenario === undefined
+        ? '<td class="none">—</td>'
+        : verdictCell(
+            scenario.verdict,
+            `${scenario.verdict} · ${scenario.runs} run${scenario.runs === 1 ? '' : 's'}${scenario.shrinkRuns > 0 ? ` + ${scenario.shrinkRuns} shrinking` : ''}`,
+          );
     });
     const latency = result.performance.latencyMs;
     const rowsPerSecond = result.performance.rowsPerSecond;
@@ -71,7 +85,9 @@ function timelineSvg(timeline: RunTimeline): string {
     );
   }
   for (const mark of timeline.marks) {
-    parts.push(`<line x1="${fixed(x(mark.at))}" x2="${fixed(x(mark.at))}" y1="${LATENCY_TOP}" y2="${THROUGHPUT_TOP + THROUGHPUT_HEIGHT}" stroke="${MARK_COLOUR[mark.kind]}"${mark.kind === 'worker-start' ? ' stroke-dasharray="3 3"' : ' stroke-width="2"'}><title>${escapeHtml(mark.label)}</title></line>`);
+    parts.push(
+      `<line x1="${fixed(x(mark.at))}" x2="${fixed(x(mark.at))}" y1="${LATENCY_TOP}" y2="${THROUGHPUT_TOP + THROUGHPUT_HEIGHT}" stroke="${MARK_COLOUR[mark.kind]}"${mark.kind === 'worker-start' ? ' stroke-dasharray="3 3"' : ' stroke-width="2"'}><title>${escapeHtml(mark.label)}</title></line>`,
+    );
   }
   for (const insert of timeline.inserts) {
     const latency = insert.end - insert.start;
@@ -121,8 +137,14 @@ function scenarioPanel(name: string, scenario: ScenarioResult, timelines: readon
     shown === undefined
       ? 'no history was recorded for this scenario'
       : `${shown.run} of ${own.length} (the one with the most failed or unknown INSERTs): ${(shown.duration / 1000).toFixed(1)} s, ${shown.inserts.length} INSERT attempts (${failed} failed, ${unknown} unknown), ${shown.faults.length} fault windows`;
-  const notes = [...scenario.notes, ...scenario.anomalies.map((anomaly) => `${anomaly.category} (${anomaly.count}): ${anomaly.examples.join(', ')}`)];
-  const giveUps = scenario.giveUps.length === 0 ? '' : `<p class="caption">Give-ups, judged against the retry budget:</p><ul class="give-ups">${scenario.giveUps.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`;
+  const notes = [
+    ...scenario.notes,
+    ...scenario.anomalies.map((anomaly) => `${anomaly.category} (${anomaly.count}): ${anomaly.examples.join(', ')}`),
+  ];
+  const giveUps =
+    scenario.giveUps.length === 0
+      ? ''
+      : `<p class="caption">Give-ups, judged against the retry budget:</p><ul class="give-ups">${scenario.giveUps.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`;
   return [
     `<section class="scenario"><h3>${escapeHtml(scenario.name)} <span class="badge" style="background:${VERDICT_COLOUR[scenario.verdict]}">${escapeHtml(scenario.verdict)}</span></h3>`,
     `<p class="caption">${escapeHtml(caption)}</p>`,
@@ -159,7 +181,9 @@ section.scenario{margin:12px 0 20px}.legend span{margin-right:14px}`;
  */
 export function reportHtml(run: RunResult, timelines: readonly RunTimeline[]): string {
   const legend = [
-    ...Object.entries(OUTCOME_COLOUR).map(([outcome, colour]) => `<span style="color:${colour}">● ${outcome} INSERT</span>`),
+    ...Object.entries(OUTCOME_COLOUR).map(
+      ([outcome, colour]) => `<span style="color:${colour}">● ${outcome} INSERT</span>`,
+    ),
     '<span>larger, outlined: retry or replay</span>',
     `<span style="color:${OUTCOME_COLOUR.unknown}">▼ INSERT cut short by a crash</span>`,
     '<span style="color:#ef6c00">▮ fault window</span>',
@@ -172,7 +196,9 @@ export function reportHtml(run: RunResult, timelines: readonly RunTimeline[]): s
 <p>${escapeHtml(`run ${run.runId} · backend ${run.backend} · profile ${run.profile} · seed ${run.seed} · ${(run.durationMs / 1000).toFixed(1)} s`)}</p>
 ${matrix(run)}
 <p class="legend">${legend}</p>
-${Object.entries(run.classes).map(([name, result]) => classSection(name, result, timelines)).join('\n')}
+${Object.entries(run.classes)
+  .map(([name, result]) => classSection(name, result, timelines))
+  .join('\n')}
 ${run.backendLimits.length === 0 ? '' : `<p class="caption">${escapeHtml(`Backend limits (${run.backend}): ${run.backendLimits.join('; ')}.`)}</p>`}
 </body></html>
 `;

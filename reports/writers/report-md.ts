@@ -1,15 +1,31 @@
 import type { RunResult, ScenarioResult } from '../run-result.ts';
 import { dedupStatement, unknownSplit } from './figures.ts';
 
-const ICON: Readonly<Record<string, string>> = { pass: '✅ pass', violation: '❌ violation', inconclusive: '⚠️ inconclusive', interrupted: '⏹️ interrupted', 'infra-error': '🛠️ infra-error' };
+const ICON: Readonly<Record<string, string>> = {
+  pass: '✅ pass',
+  violation: '❌ violation',
+  inconclusive: '⚠️ inconclusive',
+  interrupted: '⏹️ interrupted',
+  'infra-error': '🛠️ infra-error',
+};
 
 function scenarioDetail(scenario: ScenarioResult): string[] {
   if (scenario.verdict === 'pass') return [];
-  const lines = [`#### ${scenario.sinkClass} / ${scenario.name}: ${ICON[scenario.verdict]}`, '', '```sh', scenario.replayCommand, '```'];
+  const lines = [
+    `#### ${scenario.sinkClass} / ${scenario.name}: ${ICON[scenario.verdict]}`,
+    '',
+    '```sh',
+    scenario.replayCommand,
+    '```',
+  ];
   if (scenario.commands.length > 0) lines.push('', 'Commands that ran:', '', '```', ...scenario.commands, '```');
   const c = scenario.counts;
-  lines.push('', `attempted ${c.attempted} · acknowledged ${c.acknowledged} · lost ${c.lost} · duplicated ${c.duplicated} · unexpected ${c.unexpected} · recovered ${c.recovered} · held back by a give-up ${c.gaveUp}`);
-  for (const anomaly of scenario.anomalies) lines.push(`- **${anomaly.category}** (${anomaly.count}): ${anomaly.examples.join(', ')}`);
+  lines.push(
+    '',
+    `attempted ${c.attempted} · acknowledged ${c.acknowledged} · lost ${c.lost} · duplicated ${c.duplicated} · unexpected ${c.unexpected} · recovered ${c.recovered} · held back by a give-up ${c.gaveUp}`,
+  );
+  for (const anomaly of scenario.anomalies)
+    lines.push(`- **${anomaly.category}** (${anomaly.count}): ${anomaly.examples.join(', ')}`);
   for (const note of scenario.notes) lines.push(`- ${note}`);
   return [...lines, ''];
 }
@@ -26,23 +42,44 @@ export function reportMarkdown(run: RunResult): string {
   ];
   for (const [name, result] of Object.entries(run.classes)) {
     const c = result.counts;
-    const faults = Object.entries(result.faults).map(([type, n]) => `${type}×${n}`).join(' ') || '—';
+    const faults =
+      Object.entries(result.faults)
+        .map(([type, n]) => `${type}×${n}`)
+        .join(' ') || '—';
     const latency = result.performance.latencyMs;
     const speed = `${latency === null ? '—' : `${latency.p50.toFixed(0)}/${latency.p95.toFixed(0)}`} | ${result.performance.rowsPerSecond?.toFixed(0) ?? '—'}`;
     lines.push(
       `| ${name} | ${result.guarantee} | ${ICON[result.verdict]} | ${c.attempted} | ${c.acknowledged} | ${c.lost} | ${c.duplicated} | ${c.unexpected} | ${c.recovered} | ${result.giveUps} (${c.gaveUp}) | ${result.inserts.ok}/${result.inserts.failed}/${result.inserts.unknown} | ${unknownSplit(result.unknownOutcomes)} | ${result.replays} | ${result.dedupHits} | ${result.refusals} | ${dedupStatement(result.serverDedup)} | ${faults} | ${speed} |`,
     );
   }
-  lines.push('', '### Scenarios', '', '| class | scenario | verdict | runs (shrink steps) | stopped | time |', '|---|---|---|---|---|---|');
+  lines.push(
+    '',
+    '### Scenarios',
+    '',
+    '| class | scenario | verdict | runs (shrink steps) | stopped | time |',
+    '|---|---|---|---|---|---|',
+  );
   for (const [name, result] of Object.entries(run.classes)) {
     for (const s of result.scenarios) {
-      const stopped = s.verdict === 'violation' ? 'violation' : s.stopped === 'covered' ? 'coverage met' : 'budget spent';
-      lines.push(`| ${name} | ${s.name} | ${ICON[s.verdict]} | ${s.runs}${s.shrinkRuns > 0 ? ` (${s.shrinkRuns})` : ''} | ${stopped} | ${(s.durationMs / 1000).toFixed(1)} s |`);
+      const stopped =
+        s.verdict === 'violation' ? 'violation' : s.stopped === 'covered' ? 'coverage met' : 'budget spent';
+      lines.push(
+        `| ${name} | ${s.name} | ${ICON[s.verdict]} | ${s.runs}${s.shrinkRuns > 0 ? ` (${s.shrinkRuns})` : ''} | ${stopped} | ${(s.durationMs / 1000).toFixed(1)} s |`,
+      );
     }
   }
-  const giveUps = Object.entries(run.classes).flatMap(([name, result]) => result.scenarios.flatMap((s) => s.giveUps.map((line) => `- ${name} / ${s.name}: ${line}`)));
+  const giveUps = Object.entries(run.classes).flatMap(([name, result]) =>
+    result.scenarios.flatMap((s) => s.giveUps.map((line) => `- ${name} / ${s.name}: ${line}`)),
+  );
   if (giveUps.length > 0) {
-    lines.push('', '### Give-ups', '', 'Each "Giving up insert into ClickHouse" of the runs above, judged against the seed\'s retry budget (a give-up it does not allow is a violation of its scenario):', '', ...giveUps);
+    lines.push(
+      '',
+      '### Give-ups',
+      '',
+      'Each "Giving up insert into ClickHouse" of the runs above, judged against the seed\'s retry budget (a give-up it does not allow is a violation of its scenario):',
+      '',
+      ...giveUps,
+    );
   }
   const details = Object.values(run.classes).flatMap((result) => result.scenarios.flatMap(scenarioDetail));
   if (details.length > 0) lines.push('', '### Not passing', '', ...details);
@@ -50,6 +87,7 @@ export function reportMarkdown(run: RunResult): string {
     const members = Object.entries(run.clusterMemory).map(([member, memory]) => `${member} ${memory.peakRssMiB}`);
     lines.push('', `Peak RSS per cluster process (MiB): ${members.join(' · ') || 'none running at the end'}.`);
   }
-  if (run.backendLimits.length > 0) lines.push('', `Backend limits (\`${run.backend}\`): ${run.backendLimits.join('; ')}.`);
+  if (run.backendLimits.length > 0)
+    lines.push('', `Backend limits (\`${run.backend}\`): ${run.backendLimits.join('; ')}.`);
   return `${lines.join('\n')}\n`;
 }

@@ -11,14 +11,29 @@ const line = (iteration: number, over: Partial<TrendLine> = {}): TrendLine => ({
   cluster_peak_rss_mib: { s1r1: 300 + iteration, k1: 90, toxiproxy: 70 },
   reproduced: null,
   classes: {
-    ClickHouseBatchingSink: { verdict: 'pass', insert_latency_ms: { p50: 20 + iteration, p95: 80 + iteration }, rows_per_second: 900 },
+    ClickHouseBatchingSink: {
+      verdict: 'pass',
+      insert_latency_ms: { p50: 20 + iteration, p95: 80 + iteration },
+      rows_per_second: 900,
+    },
     'AtMostOnce<Sink>': { verdict: 'pass', insert_latency_ms: null, rows_per_second: null },
   },
   ...over,
 });
 
 describe('soakTrendHtml', () => {
-  const lines = [line(1), line(2, { verdict: 'violation', reproduced: true, classes: { ...line(2).classes, ClickHouseBatchingSink: { verdict: 'violation', insert_latency_ms: null, rows_per_second: 10 } } }), line(3, { verdict: 'inconclusive', reproduced: false })];
+  const lines = [
+    line(1),
+    line(2, {
+      verdict: 'violation',
+      reproduced: true,
+      classes: {
+        ...line(2).classes,
+        ClickHouseBatchingSink: { verdict: 'violation', insert_latency_ms: null, rows_per_second: 10 },
+      },
+    }),
+    line(3, { verdict: 'inconclusive', reproduced: false }),
+  ];
   const html = soakTrendHtml(lines);
 
   it('heads the page with how many iterations passed', () => {
@@ -33,7 +48,13 @@ describe('soakTrendHtml', () => {
   });
 
   it('plots latency, throughput, every process peak RSS and the runner, one point per value', () => {
-    for (const title of ['INSERT latency p95 per class', 'Rows per second of successful INSERTs per class', 'Peak RSS per process', 'Iteration wall time']) expect(html).toContain(title);
+    for (const title of [
+      'INSERT latency p95 per class',
+      'Rows per second of successful INSERTs per class',
+      'Peak RSS per process',
+      'Iteration wall time',
+    ])
+      expect(html).toContain(title);
     for (const member of ['s1r1', 'k1', 'toxiproxy', 'runner']) expect(html).toContain(`>${member}</text>`);
     expect(html).toContain('ClickHouseBatchingSink, iteration #3: 83.0 ms');
     // Iteration 2 has no latency for the class: no point is invented for it.

@@ -24,7 +24,18 @@ export interface TrendLine {
   >;
 }
 
-const SERIES_COLOURS = ['#1565c0', '#c62828', '#2e7d32', '#ef6c00', '#6a1b9a', '#00838f', '#5d4037', '#ad1457', '#9e9d24', '#37474f'];
+const SERIES_COLOURS = [
+  '#1565c0',
+  '#c62828',
+  '#2e7d32',
+  '#ef6c00',
+  '#6a1b9a',
+  '#00838f',
+  '#5d4037',
+  '#ad1457',
+  '#9e9d24',
+  '#37474f',
+];
 
 const WIDTH = 960;
 const HEIGHT = 200;
@@ -39,16 +50,29 @@ function classesOf(lines: readonly TrendLine[]): string[] {
 }
 
 function verdictGrid(lines: readonly TrendLine[]): string {
-  const header = ['class', ...lines.map((line) => `#${line.iteration}`)].map((cell) => `<th>${escapeHtml(cell)}</th>`).join('');
+  const header = ['class', ...lines.map((line) => `#${line.iteration}`)]
+    .map((cell) => `<th>${escapeHtml(cell)}</th>`)
+    .join('');
   const cell = (verdict: Verdict | undefined, title: string) =>
-    verdict === undefined ? '<td class="none">—</td>' : `<td class="verdict" style="background:${VERDICT_COLOUR[verdict]}" title="${escapeHtml(title)}">${escapeHtml(verdict)}</td>`;
+    verdict === undefined
+      ? '<td class="none">—</td>'
+      : `<td class="verdict" style="background:${VERDICT_COLOUR[verdict]}" title="${escapeHtml(title)}">${escapeHtml(verdict)}</td>`;
   const runRow = `<tr><th>run</th>${lines
     .map((line) => {
-      const label = line.reproduced === undefined || line.reproduced === null ? line.verdict : `${line.verdict} · ${line.reproduced ? 'reproduced' : 'not reproduced'}`;
-      return cell(line.verdict, `seed ${line.seed}, ${(line.duration_ms / 1000).toFixed(0)} s`).replace(`>${escapeHtml(line.verdict)}<`, `>${escapeHtml(label)}<`);
+      const label =
+        line.reproduced === undefined || line.reproduced === null
+          ? line.verdict
+          : `${line.verdict} · ${line.reproduced ? 'reproduced' : 'not reproduced'}`;
+      return cell(line.verdict, `seed ${line.seed}, ${(line.duration_ms / 1000).toFixed(0)} s`).replace(
+        `>${escapeHtml(line.verdict)}<`,
+        `>${escapeHtml(label)}<`,
+      );
     })
     .join('')}</tr>`;
-  const rows = classesOf(lines).map((name) => `<tr><th>${escapeHtml(name)}</th>${lines.map((line) => cell(line.classes[name]?.verdict, `seed ${line.seed}`)).join('')}</tr>`);
+  const rows = classesOf(lines).map(
+    (name) =>
+      `<tr><th>${escapeHtml(name)}</th>${lines.map((line) => cell(line.classes[name]?.verdict, `seed ${line.seed}`)).join('')}</tr>`,
+  );
   return `<table class="grid"><thead><tr>${header}</tr></thead><tbody>${runRow}${rows.join('')}</tbody></table>`;
 }
 
@@ -68,17 +92,32 @@ function chart(title: string, unit: string, lines: readonly TrendLine[], series:
   const parts: string[] = [];
   for (const fraction of [0, 0.25, 0.5, 0.75, 1]) {
     const value = max * fraction;
-    parts.push(`<line class="grid" x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${y(value).toFixed(1)}" y2="${y(value).toFixed(1)}"/>`, `<text class="axis" x="${LEFT - 6}" y="${(y(value) + 4).toFixed(1)}" text-anchor="end">${value.toFixed(value >= 100 ? 0 : 1)}</text>`);
+    parts.push(
+      `<line class="grid" x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${y(value).toFixed(1)}" y2="${y(value).toFixed(1)}"/>`,
+      `<text class="axis" x="${LEFT - 6}" y="${(y(value) + 4).toFixed(1)}" text-anchor="end">${value.toFixed(value >= 100 ? 0 : 1)}</text>`,
+    );
   }
-  lines.forEach((line, index) => parts.push(`<text class="axis" x="${x(index).toFixed(1)}" y="${HEIGHT - 8}" text-anchor="middle">#${line.iteration}</text>`));
+  lines.forEach((line, index) =>
+    parts.push(
+      `<text class="axis" x="${x(index).toFixed(1)}" y="${HEIGHT - 8}" text-anchor="middle">#${line.iteration}</text>`,
+    ),
+  );
   series.forEach((each, seriesIndex) => {
     const colour = SERIES_COLOURS[seriesIndex % SERIES_COLOURS.length] ?? '#000';
     const points = each.values.flatMap((value, index) => (value === null ? [] : [{ index, value }]));
-    if (points.length > 1) parts.push(`<polyline fill="none" stroke="${colour}" stroke-width="2" points="${points.map((point) => `${x(point.index).toFixed(1)},${y(point.value).toFixed(1)}`).join(' ')}"/>`);
+    if (points.length > 1)
+      parts.push(
+        `<polyline fill="none" stroke="${colour}" stroke-width="2" points="${points.map((point) => `${x(point.index).toFixed(1)},${y(point.value).toFixed(1)}`).join(' ')}"/>`,
+      );
     for (const point of points) {
-      parts.push(`<circle cx="${x(point.index).toFixed(1)}" cy="${y(point.value).toFixed(1)}" r="3.5" fill="${colour}"><title>${escapeHtml(`${each.name}, iteration #${lines[point.index]?.iteration}: ${point.value.toFixed(1)} ${unit}`)}</title></circle>`);
+      parts.push(
+        `<circle cx="${x(point.index).toFixed(1)}" cy="${y(point.value).toFixed(1)}" r="3.5" fill="${colour}"><title>${escapeHtml(`${each.name}, iteration #${lines[point.index]?.iteration}: ${point.value.toFixed(1)} ${unit}`)}</title></circle>`,
+      );
     }
-    parts.push(`<rect x="${WIDTH - RIGHT + 12}" y="${TOP + seriesIndex * 16}" width="10" height="10" fill="${colour}"/>`, `<text class="legend" x="${WIDTH - RIGHT + 26}" y="${TOP + seriesIndex * 16 + 9}">${escapeHtml(each.name)}</text>`);
+    parts.push(
+      `<rect x="${WIDTH - RIGHT + 12}" y="${TOP + seriesIndex * 16}" width="10" height="10" fill="${colour}"/>`,
+      `<text class="legend" x="${WIDTH - RIGHT + 26}" y="${TOP + seriesIndex * 16 + 9}">${escapeHtml(each.name)}</text>`,
+    );
   });
   return `<h2>${escapeHtml(title)} <span class="unit">(${escapeHtml(unit)})</span></h2><svg viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="${escapeHtml(title)}">${parts.join('')}</svg>`;
 }
@@ -91,9 +130,16 @@ function chart(title: string, unit: string, lines: readonly TrendLine[], series:
  */
 export function soakTrendHtml(lines: readonly TrendLine[]): string {
   const classes = classesOf(lines);
-  const metric = (pick: (line: TrendLine, name: string) => number | null | undefined) => classes.map((name) => ({ name, values: lines.map((line) => pick(line, name) ?? null) }));
+  const metric = (pick: (line: TrendLine, name: string) => number | null | undefined) =>
+    classes.map((name) => ({ name, values: lines.map((line) => pick(line, name) ?? null) }));
   const members = [...new Set(lines.flatMap((line) => Object.keys(line.cluster_peak_rss_mib ?? {})))];
-  const memory: Series[] = [...members.map((member) => ({ name: member, values: lines.map((line) => line.cluster_peak_rss_mib?.[member] ?? null) })), { name: 'runner', values: lines.map((line) => line.rss_mib) }];
+  const memory: Series[] = [
+    ...members.map((member) => ({
+      name: member,
+      values: lines.map((line) => line.cluster_peak_rss_mib?.[member] ?? null),
+    })),
+    { name: 'runner', values: lines.map((line) => line.rss_mib) },
+  ];
   const passed = lines.filter((line) => line.verdict === 'pass').length;
   const first = lines[0];
   const last = lines.at(-1);
@@ -112,9 +158,24 @@ p.empty{color:#9e9e9e}
 <p class="sub">${lines.length === 0 ? 'no iteration yet' : `iterations #${first?.iteration}–#${last?.iteration}, seeds ${escapeHtml(lines.map((line) => line.seed).join(', '))}`}</p>
 <h2>Verdicts per class and iteration</h2>
 ${verdictGrid(lines)}
-${chart('INSERT latency p95 per class', 'ms', lines, metric((line, name) => line.classes[name]?.insert_latency_ms?.p95))}
-${chart('INSERT latency p50 per class', 'ms', lines, metric((line, name) => line.classes[name]?.insert_latency_ms?.p50))}
-${chart('Rows per second of successful INSERTs per class', 'rows/s', lines, metric((line, name) => line.classes[name]?.rows_per_second))}
+${chart(
+  'INSERT latency p95 per class',
+  'ms',
+  lines,
+  metric((line, name) => line.classes[name]?.insert_latency_ms?.p95),
+)}
+${chart(
+  'INSERT latency p50 per class',
+  'ms',
+  lines,
+  metric((line, name) => line.classes[name]?.insert_latency_ms?.p50),
+)}
+${chart(
+  'Rows per second of successful INSERTs per class',
+  'rows/s',
+  lines,
+  metric((line, name) => line.classes[name]?.rows_per_second),
+)}
 ${chart('Peak RSS per process', 'MiB', lines, memory)}
 ${chart('Iteration wall time', 's', lines, [{ name: 'iteration', values: lines.map((line) => line.duration_ms / 1000) }])}
 </body></html>

@@ -14,7 +14,14 @@ export function summaryJson(run: RunResult): string {
         dedup_hits: result.dedupHits,
         refusals: result.refusals,
         unknown_outcomes: result.unknownOutcomes,
-        server_dedup: result.serverDedup === null ? null : { off_runs: result.serverDedup.offRuns, on_runs: result.serverDedup.onRuns, accepted_twice: result.serverDedup.acceptedTwice },
+        server_dedup:
+          result.serverDedup === null
+            ? null
+            : {
+                off_runs: result.serverDedup.offRuns,
+                on_runs: result.serverDedup.onRuns,
+                accepted_twice: result.serverDedup.acceptedTwice,
+              },
         faults: result.faults,
         performance: {
           attempts: result.performance.attempts,
@@ -39,7 +46,14 @@ export function summaryJson(run: RunResult): string {
           dedup_hits: scenario.dedupHits,
           refusals: scenario.refusals,
           unknown_outcomes: scenario.unknownOutcomes,
-          server_dedup: scenario.serverDedup === null ? null : { off_runs: scenario.serverDedup.offRuns, on_runs: scenario.serverDedup.onRuns, accepted_twice: scenario.serverDedup.acceptedTwice },
+          server_dedup:
+            scenario.serverDedup === null
+              ? null
+              : {
+                  off_runs: scenario.serverDedup.offRuns,
+                  on_runs: scenario.serverDedup.onRuns,
+                  accepted_twice: scenario.serverDedup.acceptedTwice,
+                },
           faults: scenario.faults,
           anomalies: scenario.anomalies,
           notes: scenario.notes,
@@ -62,7 +76,12 @@ export function summaryJson(run: RunResult): string {
       cluster_memory_mib:
         run.clusterMemory === null
           ? null
-          : Object.fromEntries(Object.entries(run.clusterMemory).map(([member, memory]) => [member, { rss: memory.rssMiB, peak_rss: memory.peakRssMiB }])),
+          : Object.fromEntries(
+              Object.entries(run.clusterMemory).map(([member, memory]) => [
+                member,
+                { rss: memory.rssMiB, peak_rss: memory.peakRssMiB },
+              ]),
+            ),
       verdict: run.verdict,
       classes,
     },

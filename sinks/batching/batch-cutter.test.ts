@@ -8,8 +8,12 @@ interface TestMessage {
   readonly byteSize: number;
 }
 
-const message = (seq: number, byteSize: number): TestMessage => ({ id: formatMessageId({ generation: 1, partition: 0, seq }), byteSize });
-const sizesOf = (batches: ReturnType<typeof cutBatches<TestMessage>>) => batches.map((b) => b.messages.map((m) => m.byteSize));
+const message = (seq: number, byteSize: number): TestMessage => ({
+  id: formatMessageId({ generation: 1, partition: 0, seq }),
+  byteSize,
+});
+const sizesOf = (batches: ReturnType<typeof cutBatches<TestMessage>>) =>
+  batches.map((b) => b.messages.map((m) => m.byteSize));
 
 const arbMessages = fc
   .array(fc.nat(120), { maxLength: 200 })
@@ -21,22 +25,34 @@ const arbLimits: fc.Arbitrary<BatchLimits> = fc.record({
 
 describe('cutBatches', () => {
   it('flushes on reaching the row limit', () => {
-    const batches = cutBatches([1, 1, 1, 1, 1].map((size, seq) => message(seq, size)), { max_rows_per_batch: 2, max_bytes_per_batch: 100 });
+    const batches = cutBatches(
+      [1, 1, 1, 1, 1].map((size, seq) => message(seq, size)),
+      { max_rows_per_batch: 2, max_bytes_per_batch: 100 },
+    );
     expect(sizesOf(batches)).toEqual([[1, 1], [1, 1], [1]]);
   });
 
   it('flushes on reaching the byte limit exactly', () => {
-    const batches = cutBatches([4, 6, 3].map((size, seq) => message(seq, size)), { max_rows_per_batch: 100, max_bytes_per_batch: 10 });
+    const batches = cutBatches(
+      [4, 6, 3].map((size, seq) => message(seq, size)),
+      { max_rows_per_batch: 100, max_bytes_per_batch: 10 },
+    );
     expect(sizesOf(batches)).toEqual([[4, 6], [3]]);
   });
 
   it('closes the batch before a message that would exceed the byte limit', () => {
-    const batches = cutBatches([4, 7, 2].map((size, seq) => message(seq, size)), { max_rows_per_batch: 100, max_bytes_per_batch: 10 });
+    const batches = cutBatches(
+      [4, 7, 2].map((size, seq) => message(seq, size)),
+      { max_rows_per_batch: 100, max_bytes_per_batch: 10 },
+    );
     expect(sizesOf(batches)).toEqual([[4], [7, 2]]);
   });
 
   it('puts a message larger than the byte limit in a batch of its own', () => {
-    const batches = cutBatches([3, 25, 3].map((size, seq) => message(seq, size)), { max_rows_per_batch: 100, max_bytes_per_batch: 10 });
+    const batches = cutBatches(
+      [3, 25, 3].map((size, seq) => message(seq, size)),
+      { max_rows_per_batch: 100, max_bytes_per_batch: 10 },
+    );
     expect(sizesOf(batches)).toEqual([[3], [25], [3]]);
   });
 
@@ -64,7 +80,8 @@ describe('cutBatches', () => {
           const next = batches[i + 1]?.messages[0];
           if (next) {
             // A batch closes only when full or when the next message would not fit.
-            const full = batch.messages.length === limits.max_rows_per_batch || batch.byteSize >= limits.max_bytes_per_batch;
+            const full =
+              batch.messages.length === limits.max_rows_per_batch || batch.byteSize >= limits.max_bytes_per_batch;
             expect(full || batch.byteSize + next.byteSize > limits.max_bytes_per_batch).toBe(true);
           }
         });

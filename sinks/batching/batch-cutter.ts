@@ -36,7 +36,10 @@ export class BatchCutter<M extends BatchableMessage> {
   /** Adds one message; returns the batches this closed (zero, one or two). */
   add(message: M): Batch<M>[] {
     if (!Number.isSafeInteger(message.byteSize) || message.byteSize < 0) {
-      throw new SinkError('SINK_BATCH_INVALID', `Message ${message.id} has byte size ${message.byteSize}; sizes are non-negative integers`);
+      throw new SinkError(
+        'SINK_BATCH_INVALID',
+        `Message ${message.id} has byte size ${message.byteSize}; sizes are non-negative integers`,
+      );
     }
     const closed: Batch<M>[] = [];
     if (this.pending.length > 0 && this.pendingBytes + message.byteSize > this.limits.max_bytes_per_batch) {

@@ -21,7 +21,13 @@ import { parseSinkSpec } from '../spec/validate-spec.ts';
 import { clusterAddressBook, clusterShardHosts, NOMINAL_PORT } from '../testing/cluster-endpoints.ts';
 import { captureLogs } from '../testing/log-capture.ts';
 
-const { values } = parseArgs({ options: { batches: { type: 'string', default: '40' }, rows: { type: 'string', default: '1000' }, warmup: { type: 'string', default: '3' } } });
+const { values } = parseArgs({
+  options: {
+    batches: { type: 'string', default: '40' },
+    rows: { type: 'string', default: '1000' },
+    warmup: { type: 'string', default: '3' },
+  },
+});
 const batchCount = Number(values.batches);
 const rowsPerBatch = Number(values.rows);
 const warmup = Number(values.warmup);
@@ -36,19 +42,34 @@ const cluster = await startEmbeddedCluster({ topology: { shards: 2, replicas: 2,
 try {
   const description = cluster.description;
   const admin = description.shards.flatMap((shard) => shard.replicas.map((replica) => harnessClient(replica.http)));
-  for (const name of ['via_sink', 'direct']) await createShardedTable(admin, { database: 'bench', name, columns: 'id String, v UInt64, payload String', orderBy: 'id' });
+  for (const name of ['via_sink', 'direct'])
+    await createShardedTable(admin, {
+      database: 'bench',
+      name,
+      columns: 'id String, v UInt64, payload String',
+      orderBy: 'id',
+    });
   await Promise.all(admin.map((client) => client.close()));
 
   const shardHosts = clusterShardHosts(description);
   const spec = parseSinkSpec(
-    { sink_class_name: 'ShardedClickHouseBatchingSink', name: 'bench', parameters: { shard_hosts: shardHosts, port: NOMINAL_PORT, database: 'bench', table: 'via_sink_rep' }, dynamic_parameters: { max_rows_per_batch: Math.min(rowsPerBatch, 2000) } },
+    {
+      sink_class_name: 'ShardedClickHouseBatchingSink',
+      name: 'bench',
+      parameters: { shard_hosts: shardHosts, port: NOMINAL_PORT, database: 'bench', table: 'via_sink_rep' },
+      dynamic_parameters: { max_rows_per_batch: Math.min(rowsPerBatch, 2000) },
+    },
     { registry: SINK_IMPLEMENTATIONS },
   );
   const sink = createSink(spec, {
     partition: 0,
     observer: {},
     env: {},
-    streamSchema: [{ name: 'id', type: 'string' }, { name: 'v', type: 'uint64' }, { name: 'payload', type: 'string' }],
+    streamSchema: [
+      { name: 'id', type: 'string' },
+      { name: 'v', type: 'uint64' },
+      { name: 'payload', type: 'string' },
+    ],
     resolveEndpoint: clusterAddressBook(description, 'direct_http'),
     logger: captureLogs('error').logger,
   });
@@ -57,7 +78,10 @@ try {
 
   // The direct side: one default client per shard's first replica, like the sink's starting endpoints.
   const direct = new Map<string, ClickHouseClient>(
-    description.shards.map((shard) => [shard.name, createClient({ url: shard.replicas[0]?.direct_http ?? '', request_timeout: 60_000 })]),
+    description.shards.map((shard) => [
+      shard.name,
+      createClient({ url: shard.replicas[0]?.direct_http ?? '', request_timeout: 60_000 }),
+    ]),
   );
   const routing = slotRoutingOf(spec.parameters);
   const insertDirect = async (batch: OutboxBatch) => {

@@ -33,7 +33,9 @@ export class AtMostOnceClickHouseSink implements AtMostOnceSink {
   ) {
     this.core = new SinkCore(spec, context, 'AtMostOnceClickHouseSink');
     this.routing = slotRoutingOf(spec.parameters);
-    this.budget = new ByteBudget(spec.dynamic_parameters.at_most_once_strategy?.total_queue_bytes_limit ?? DEFAULTS.total_queue_bytes_limit);
+    this.budget = new ByteBudget(
+      spec.dynamic_parameters.at_most_once_strategy?.total_queue_bytes_limit ?? DEFAULTS.total_queue_bytes_limit,
+    );
   }
 
   private get queueMode(): boolean {
@@ -58,7 +60,8 @@ export class AtMostOnceClickHouseSink implements AtMostOnceSink {
   async close(): Promise<void> {
     const abandoned = [...this.queues.values()].reduce((sum, queue) => sum + queue.length, 0);
     for (const queue of this.queues.values()) queue.length = 0;
-    if (abandoned > 0) this.core.log.warn({ abandoned }, 'at-most-once sink closed with queued messages; they are not sent');
+    if (abandoned > 0)
+      this.core.log.warn({ abandoned }, 'at-most-once sink closed with queued messages; they are not sent');
     await this.core.close();
     await Promise.allSettled(this.senders.values());
   }
@@ -76,7 +79,12 @@ export class AtMostOnceClickHouseSink implements AtMostOnceSink {
   private enqueue(message: SinkMessage): AtMostOnceAck {
     if (!this.budget.tryAdmit(message.byteSize)) {
       this.core.log.warn(
-        { message: message.id, byteSize: message.byteSize, queuedBytes: this.budget.usedBytes, total_queue_bytes_limit: this.budget.limitBytes },
+        {
+          message: message.id,
+          byteSize: message.byteSize,
+          queuedBytes: this.budget.usedBytes,
+          total_queue_bytes_limit: this.budget.limitBytes,
+        },
         'at-most-once queue is full: message dropped',
       );
       return 'dropped';
@@ -100,7 +108,11 @@ export class AtMostOnceClickHouseSink implements AtMostOnceSink {
           await this.sessionBeforeInsert();
           await this.sendOnce(slot, [message]);
         } catch (error) {
-          if (!this.core.closed) this.core.log.warn({ message: message.id, err: error }, 'at-most-once message not sent (write session refused or observer failed): acked with error');
+          if (!this.core.closed)
+            this.core.log.warn(
+              { message: message.id, err: error },
+              'at-most-once message not sent (write session refused or observer failed): acked with error',
+            );
         } finally {
           this.budget.release(message.byteSize);
         }
@@ -117,11 +129,17 @@ export class AtMostOnceClickHouseSink implements AtMostOnceSink {
     try {
       const result = await this.core.insert({ slot, batch, messages }, { mayRetry: (report) => !report.started });
       if (result.delivered) return 'delivered';
-      this.core.log.warn({ slot, batch, outcome: result.last.result.outcome, error: result.last.result.error?.message }, 'at-most-once INSERT started and did not succeed: acked with error, not retried');
+      this.core.log.warn(
+        { slot, batch, outcome: result.last.result.outcome, error: result.last.result.error?.message },
+        'at-most-once INSERT started and did not succeed: acked with error, not retried',
+      );
       return 'acked-with-error';
     } catch (error) {
       if (!(error instanceof InsertGaveUpError)) throw error;
-      this.core.log.warn({ slot, batch, err: error }, 'at-most-once INSERT gave up before it started: acked with error');
+      this.core.log.warn(
+        { slot, batch, err: error },
+        'at-most-once INSERT gave up before it started: acked with error',
+      );
       return 'acked-with-error';
     }
   }
@@ -137,7 +155,10 @@ export class AtMostOnceClickHouseSink implements AtMostOnceSink {
         return;
       } catch (error) {
         if (this.core.closed || classifyInsertError(error) !== 'transient') throw error;
-        this.core.log.warn({ err: error, delayMs: this.core.dynamic.retry_backoff }, 'write session could not start; retrying');
+        this.core.log.warn(
+          { err: error, delayMs: this.core.dynamic.retry_backoff },
+          'write session could not start; retrying',
+        );
         await this.core.wait(this.core.dynamic.retry_backoff);
       }
     }

@@ -6,7 +6,12 @@ import type { SinkClassName } from '../domain/sink-class-name.ts';
 import { splitBatchByShard } from '../routing/shard-split.ts';
 import { DEFAULTS } from '../spec/parameter-catalog.ts';
 import type { DynamicParameters, SinkSpec } from '../spec/sink-spec.ts';
-import { checkTopologyGuard, UNSHARDED_TARGET, type TargetSlot, type TopologyFingerprints } from '../topology/topology-guard.ts';
+import {
+  checkTopologyGuard,
+  UNSHARDED_TARGET,
+  type TargetSlot,
+  type TopologyFingerprints,
+} from '../topology/topology-guard.ts';
 import { SinkCore } from './sink-core.ts';
 import { slotRoutingOf, type SlotRouting } from './slot-routing.ts';
 
@@ -62,10 +67,20 @@ abstract class BatchingSinkBase implements BatchingSink {
     this.core.assertWritable();
     const { router } = this.routing;
     const parts = router
-      ? splitBatchByShard({ ...batch, byteSize: 0 }, router, this.routing.keyOf).map((part) => ({ slot: part.shard, token: this.shardToken(batch.token, part.shard), messages: part.messages }))
+      ? splitBatchByShard({ ...batch, byteSize: 0 }, router, this.routing.keyOf).map((part) => ({
+          slot: part.shard,
+          token: this.shardToken(batch.token, part.shard),
+          messages: part.messages,
+        }))
       : [{ slot: UNSHARDED_TARGET as TargetSlot, token: dedupToken(batch.token), messages: batch.messages }];
     for (const part of parts) {
-      await this.core.insertOrPoison({ slot: part.slot, batch: batch.number, batchToken: batch.token, dedupToken: part.token, messages: part.messages });
+      await this.core.insertOrPoison({
+        slot: part.slot,
+        batch: batch.number,
+        batchToken: batch.token,
+        dedupToken: part.token,
+        messages: part.messages,
+      });
     }
   }
 

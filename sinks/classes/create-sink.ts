@@ -22,10 +22,17 @@ export const SINK_IMPLEMENTATIONS: SinkRegistry<SinkConstructor> = SinkRegistry.
  * connects yet: the write session opens on the first write, or in `init` for the batching
  * classes. Narrow the result on `kind`.
  */
-export function createSink(spec: SinkSpec, context: SinkContext, registry: SinkRegistry<SinkConstructor> = SINK_IMPLEMENTATIONS): AnySink {
+export function createSink(
+  spec: SinkSpec,
+  context: SinkContext,
+  registry: SinkRegistry<SinkConstructor> = SINK_IMPLEMENTATIONS,
+): AnySink {
   const entry = registry.get(spec.sink_class_name);
   if (!entry) {
-    throw new SinkError('SINK_CLASS_NOT_REGISTERED', `${spec.sink_class_name} is not registered in this binary (known: ${registry.names.join(', ')}); the spec of sink '${spec.name}' is refused before any state is read`);
+    throw new SinkError(
+      'SINK_CLASS_NOT_REGISTERED',
+      `${spec.sink_class_name} is not registered in this binary (known: ${registry.names.join(', ')}); the spec of sink '${spec.name}' is refused before any state is read`,
+    );
   }
   return new entry.implementation(spec, context);
 }

@@ -14,11 +14,22 @@ const stream = [
   { name: 'id', type: 'string' },
   { name: 'v', type: 'uint64' },
 ];
-const WATCHED = ['insert_deduplication_token', 'async_insert', 'wait_for_async_insert', 'async_insert_deduplicate', 'insert_deduplicate'] as const;
+const WATCHED = [
+  'insert_deduplication_token',
+  'async_insert',
+  'wait_for_async_insert',
+  'async_insert_deduplicate',
+  'insert_deduplicate',
+] as const;
 
 beforeAll(async () => {
   ch = await SinkTestCluster.start();
-  await createShardedTable([...ch.nodes.values()], { database: 'wire', name: 'rows', columns: 'id String, v UInt64', orderBy: 'id' });
+  await createShardedTable([...ch.nodes.values()], {
+    database: 'wire',
+    name: 'rows',
+    columns: 'id String, v UInt64',
+    orderBy: 'id',
+  });
 });
 
 afterAll(async () => {
@@ -84,13 +95,24 @@ describe('settings on the wire, as the server logged them', () => {
     for (const asyncInsert of [false, true]) {
       it(`${sinkClass}, async_insert ${asyncInsert}`, async () => {
         const context = ch.context(stream);
-        const parameters = { ...(sinkClass === 'ShardedClickHouseBatchingSink' ? { shard_hosts: ch.shardHosts } : hosts), table: 'rows_rep' };
-        const sink = createSink(ch.spec({ sink_class_name: sinkClass, parameters, dynamic_parameters: { async_insert: asyncInsert } }, 'wire'), context);
+        const parameters = {
+          ...(sinkClass === 'ShardedClickHouseBatchingSink' ? { shard_hosts: ch.shardHosts } : hosts),
+          table: 'rows_rep',
+        };
+        const sink = createSink(
+          ch.spec(
+            { sink_class_name: sinkClass, parameters, dynamic_parameters: { async_insert: asyncInsert } },
+            'wire',
+          ),
+          context,
+        );
         await write(sink, messagesFrom(1, 6));
         const attempts = context.observer.attempts;
         expect(attempts.length).toBeGreaterThan(0);
         for (const { attempt } of attempts) {
-          expect(await settingsInForce(attempt.queryId), attempt.queryId).toEqual(owed(sinkClass, asyncInsert, attempt.dedupToken));
+          expect(await settingsInForce(attempt.queryId), attempt.queryId).toEqual(
+            owed(sinkClass, asyncInsert, attempt.dedupToken),
+          );
         }
         await sink.close();
       });

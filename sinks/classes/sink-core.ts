@@ -35,7 +35,10 @@ export class SinkCore {
     sinkClass: SinkClassName,
   ) {
     if (spec.sink_class_name !== sinkClass) {
-      throw new SinkError('SINK_CLASS_MISMATCH', `A ${spec.sink_class_name} spec cannot build a ${sinkClass}; use createSink(spec, context)`);
+      throw new SinkError(
+        'SINK_CLASS_MISMATCH',
+        `A ${spec.sink_class_name} spec cannot build a ${sinkClass}; use createSink(spec, context)`,
+      );
     }
     this.descriptor = SINK_CLASSES[sinkClass];
     this.current = spec.dynamic_parameters;
@@ -82,7 +85,11 @@ export class SinkCore {
   async insert(job: InsertJob, options: InsertRunOptions = {}): Promise<InsertRunResult> {
     const session = await this.openSession();
     const request: InsertRequest = {
-      statement: insertStatement(session.database, session.table, session.plan.sent.map((column) => column.name)),
+      statement: insertStatement(
+        session.database,
+        session.table,
+        session.plan.sent.map((column) => column.name),
+      ),
       body: encodeOrGiveUp(job, () => encodeRowBinary(job.messages, session.plan.sent)),
       settings: insertSettingsFor(this.descriptor, this.current, job.dedupToken),
     };
@@ -91,14 +98,20 @@ export class SinkCore {
       send: (slot: TargetSlot, host: string, body: InsertRequest, attempt: InsertAttempt) =>
         sendAttempt(session.client(slot, host), body, attempt, this.context.observer),
     };
-    return runInsert(job, request, transport, {
-      sink: this.spec.name,
-      partition: this.context.partition,
-      port: this.spec.parameters.port,
-      policy: retryPolicyOf(this.current),
-      signal: this.lifetime.signal,
-      log: this.log,
-    }, options);
+    return runInsert(
+      job,
+      request,
+      transport,
+      {
+        sink: this.spec.name,
+        partition: this.context.partition,
+        port: this.spec.parameters.port,
+        policy: retryPolicyOf(this.current),
+        signal: this.lifetime.signal,
+        log: this.log,
+      },
+      options,
+    );
   }
 
   /** Waits `ms`; closing the sink ends the wait by throwing its close reason. */
@@ -127,7 +140,13 @@ export class SinkCore {
 
   /** Aborts retry waits, closes the clients (an INSERT in flight ends unknown) and refuses later writes. */
   async close(): Promise<void> {
-    if (!this.closed) this.lifetime.abort(new SinkError('SINK_CLOSED', `Sink ${this.spec.name} (partition ${this.context.partition}) is closed; create a new instance to write again`));
+    if (!this.closed)
+      this.lifetime.abort(
+        new SinkError(
+          'SINK_CLOSED',
+          `Sink ${this.spec.name} (partition ${this.context.partition}) is closed; create a new instance to write again`,
+        ),
+      );
     const session = await this.session?.catch(() => undefined);
     await session?.close();
   }
@@ -139,7 +158,13 @@ function encodeOrGiveUp(job: InsertJob, encode: () => Buffer): Buffer {
   } catch (error) {
     if (!hasErrorCode(error, 'SINK_VALUE_INVALID')) throw error;
     throw new InsertGaveUpError(
-      { errorClass: 'permanent', reason: 'a value does not fit its column; nothing was sent', attempts: 0, ...(job.dedupToken === undefined ? {} : { dedupToken: job.dedupToken }), ...(job.slot === UNSHARDED_TARGET ? {} : { shard: job.slot }) },
+      {
+        errorClass: 'permanent',
+        reason: 'a value does not fit its column; nothing was sent',
+        attempts: 0,
+        ...(job.dedupToken === undefined ? {} : { dedupToken: job.dedupToken }),
+        ...(job.slot === UNSHARDED_TARGET ? {} : { shard: job.slot }),
+      },
       error,
     );
   }

@@ -21,7 +21,10 @@ export function slotRoutingOf(parameters: StaticParameters): SlotRouting {
 }
 
 /** The messages per slot, slots in canonical order, message order kept; empty slots left out. */
-export function groupBySlot(messages: readonly SinkMessage[], routing: SlotRouting): { readonly slot: TargetSlot; readonly messages: readonly SinkMessage[] }[] {
+export function groupBySlot(
+  messages: readonly SinkMessage[],
+  routing: SlotRouting,
+): { readonly slot: TargetSlot; readonly messages: readonly SinkMessage[] }[] {
   const bySlot = new Map<TargetSlot, SinkMessage[]>();
   for (const message of messages) {
     const slot = routing.slotOf(message);

@@ -15,7 +15,11 @@ export type DedupToken = Brand<string, 'DedupToken'>;
 
 export function batchTokenOf(messageIds: Iterable<MessageId>): BatchToken {
   const max = maxMessageId(messageIds);
-  if (max === undefined) throw new SinkError('SINK_BATCH_EMPTY', 'An empty batch has no batch token; batches always hold at least one message');
+  if (max === undefined)
+    throw new SinkError(
+      'SINK_BATCH_EMPTY',
+      'An empty batch has no batch token; batches always hold at least one message',
+    );
   return max as BatchToken;
 }
 

@@ -1,9 +1,21 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hasErrorCode } from '../errors.ts';
-import { compareMessageIds, formatMessageId, isMessageId, maxMessageId, messageId, parseMessageId, type MessageIdParts } from './message-id.ts';
+import {
+  compareMessageIds,
+  formatMessageId,
+  isMessageId,
+  maxMessageId,
+  messageId,
+  parseMessageId,
+  type MessageIdParts,
+} from './message-id.ts';
 
-const arbParts: fc.Arbitrary<MessageIdParts> = fc.record({ generation: fc.nat(), partition: fc.nat(), seq: fc.maxSafeNat() });
+const arbParts: fc.Arbitrary<MessageIdParts> = fc.record({
+  generation: fc.nat(),
+  partition: fc.nat(),
+  seq: fc.maxSafeNat(),
+});
 
 describe('MessageId', () => {
   it('parses and formats <generation>-<partition>-<seq>', () => {
@@ -11,13 +23,21 @@ describe('MessageId', () => {
     expect(formatMessageId({ generation: 1, partition: 4, seq: 17 })).toBe('1-4-17');
   });
 
-  it.each(['', '1-4', '1-4-17-2', '01-4-17', '1-4-+1', '-1-4-17', '1-4-1.5', '1 -4-17', 'a-b-c', '1-4-99999999999999999999'])(
-    'refuses %j',
-    (text) => {
-      expect(isMessageId(text)).toBe(false);
-      expect(() => parseMessageId(text)).toThrow(expect.objectContaining({ code: 'SINK_MESSAGE_ID_INVALID' }));
-    },
-  );
+  it.each([
+    '',
+    '1-4',
+    '1-4-17-2',
+    '01-4-17',
+    '1-4-+1',
+    '-1-4-17',
+    '1-4-1.5',
+    '1 -4-17',
+    'a-b-c',
+    '1-4-99999999999999999999',
+  ])('refuses %j', (text) => {
+    expect(isMessageId(text)).toBe(false);
+    expect(() => parseMessageId(text)).toThrow(expect.objectContaining({ code: 'SINK_MESSAGE_ID_INVALID' }));
+  });
 
   it('refuses negative or fractional components when formatting', () => {
     try {

@@ -43,7 +43,10 @@ export function messageId(text: string): MessageId {
 export function formatMessageId(parts: MessageIdParts): MessageId {
   for (const [name, value] of Object.entries(parts)) {
     if (!Number.isSafeInteger(value) || value < 0) {
-      throw new SinkError('SINK_MESSAGE_ID_INVALID', `Message id component ${name} = ${value} is not a non-negative safe integer`);
+      throw new SinkError(
+        'SINK_MESSAGE_ID_INVALID',
+        `Message id component ${name} = ${value} is not a non-negative safe integer`,
+      );
     }
   }
   return `${parts.generation}-${parts.partition}-${parts.seq}` as MessageId;

@@ -15,7 +15,10 @@ export function isShardName(text: string): text is ShardName {
 
 export function shardName(text: string): ShardName {
   if (!isShardName(text)) {
-    throw new SinkError('SINK_SHARD_NAME_INVALID', `Shard name '${text}' must be non-empty and use only letters, digits, '_' and '-'`);
+    throw new SinkError(
+      'SINK_SHARD_NAME_INVALID',
+      `Shard name '${text}' must be non-empty and use only letters, digits, '_' and '-'`,
+    );
   }
   return text;
 }

@@ -11,7 +11,12 @@ describe('EndpointRotation', () => {
   it('keeps spec order with ordered_round_robin and fails over round-robin', () => {
     const rotation = new EndpointRotation(hosts, 'ordered_round_robin', never);
     expect(rotation.order()).toEqual(['h1', 'h2', 'h3']);
-    expect([rotation.current(), rotation.failover(), rotation.failover(), rotation.failover()]).toEqual(['h1', 'h2', 'h3', 'h1']);
+    expect([rotation.current(), rotation.failover(), rotation.failover(), rotation.failover()]).toEqual([
+      'h1',
+      'h2',
+      'h3',
+      'h1',
+    ]);
   });
 
   it('rotates the list to a random start once with random_start', () => {
@@ -29,10 +34,14 @@ describe('EndpointRotation', () => {
 
   it('picks every start position uniformly', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 9 }), fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), (count, draw) => {
-        const index = startIndex(count, 'random_start', () => draw);
-        expect(index).toBe(Math.floor(draw * count));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 9 }),
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (count, draw) => {
+          const index = startIndex(count, 'random_start', () => draw);
+          expect(index).toBe(Math.floor(draw * count));
+        },
+      ),
     );
     const counts = [0, 0, 0];
     for (let i = 0; i < 3000; i += 1) counts[startIndex(3, 'random_start', () => (i + 0.5) / 3000)]! += 1;

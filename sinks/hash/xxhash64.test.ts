@@ -19,14 +19,19 @@ function referenceXxhash64(input: Uint8Array, seed: bigint): bigint {
   let hash: bigint;
   if (length >= 32) {
     const v = [u64(seed + P1 + P2), u64(seed + P2), u64(seed), u64(seed - P1)];
-    for (; offset + 32 <= length; offset += 32) v.forEach((acc, i) => (v[i] = round(acc, view.getBigUint64(offset + 8 * i, true))));
+    for (; offset + 32 <= length; offset += 32)
+      v.forEach((acc, i) => (v[i] = round(acc, view.getBigUint64(offset + 8 * i, true))));
     const [v1 = 0n, v2 = 0n, v3 = 0n, v4 = 0n] = v;
-    hash = mergeRound(mergeRound(mergeRound(mergeRound(u64(rotl(v1, 1n) + rotl(v2, 7n) + rotl(v3, 12n) + rotl(v4, 18n)), v1), v2), v3), v4);
+    hash = mergeRound(
+      mergeRound(mergeRound(mergeRound(u64(rotl(v1, 1n) + rotl(v2, 7n) + rotl(v3, 12n) + rotl(v4, 18n)), v1), v2), v3),
+      v4,
+    );
   } else {
     hash = u64(seed + P5);
   }
   hash = u64(hash + BigInt(length));
-  for (; offset + 8 <= length; offset += 8) hash = u64(rotl(hash ^ round(0n, view.getBigUint64(offset, true)), 27n) * P1 + P4);
+  for (; offset + 8 <= length; offset += 8)
+    hash = u64(rotl(hash ^ round(0n, view.getBigUint64(offset, true)), 27n) * P1 + P4);
   if (offset + 4 <= length) {
     hash = u64(rotl(hash ^ u64(BigInt(view.getUint32(offset, true)) * P1), 23n) * P2 + P3);
     offset += 4;

@@ -56,7 +56,13 @@ const abortableDelay = (ms: number, signal: AbortSignal) => delay(ms, undefined,
  * the next endpoint of the slot and waits `retry_backoff` first. A give-up throws
  * `InsertGaveUpError` ("Giving up insert into ClickHouse").
  */
-export async function runInsert(job: InsertJob, request: InsertRequest, transport: InsertTransport, context: InsertRunContext, options: InsertRunOptions = {}): Promise<InsertRunResult> {
+export async function runInsert(
+  job: InsertJob,
+  request: InsertRequest,
+  transport: InsertTransport,
+  context: InsertRunContext,
+  options: InsertRunOptions = {},
+): Promise<InsertRunResult> {
   const rotation = transport.rotation(job.slot);
   const attempts = new InsertAttempts(context.policy);
   const shard: ShardName | null = job.slot === UNSHARDED_TARGET ? null : job.slot;
@@ -71,7 +77,13 @@ export async function runInsert(job: InsertJob, request: InsertRequest, transpor
       ...(job.dedupToken === undefined ? {} : { dedupToken: job.dedupToken }),
       shard,
       endpoint: `${host}:${context.port}`,
-      queryId: insertQueryId({ sink: context.sink, partition: context.partition, batch: job.batch, shard, attempt: number }),
+      queryId: insertQueryId({
+        sink: context.sink,
+        partition: context.partition,
+        batch: job.batch,
+        shard,
+        attempt: number,
+      }),
       messageIds: job.messages.map((message) => message.id),
       attempt: number,
     };
@@ -79,16 +91,32 @@ export async function runInsert(job: InsertJob, request: InsertRequest, transpor
     if (report.result.outcome === 'ok') return { delivered: true, attempts: number };
 
     const decision = attempts.fail(report.error);
-    const facts = { endpoint: attempt.endpoint, queryId: attempt.queryId, attempt: number, outcome: report.result.outcome, errorClass: decision.errorClass, error: report.result.error?.message };
+    const facts = {
+      endpoint: attempt.endpoint,
+      queryId: attempt.queryId,
+      attempt: number,
+      outcome: report.result.outcome,
+      errorClass: decision.errorClass,
+      error: report.result.error?.message,
+    };
     if (options.mayRetry && !options.mayRetry(report)) return { delivered: false, attempts: number, last: report };
     if (decision.action === 'give-up') {
       context.log.error({ ...facts, reason: decision.reason }, 'Giving up insert into ClickHouse');
       throw new InsertGaveUpError(
-        { errorClass: decision.errorClass, reason: decision.reason, attempts: number, ...(job.dedupToken === undefined ? {} : { dedupToken: job.dedupToken }), ...(shard === null ? {} : { shard }) },
+        {
+          errorClass: decision.errorClass,
+          reason: decision.reason,
+          attempts: number,
+          ...(job.dedupToken === undefined ? {} : { dedupToken: job.dedupToken }),
+          ...(shard === null ? {} : { shard }),
+        },
         report.error,
       );
     }
-    context.log.warn({ ...facts, delayMs: decision.delayMs, next: rotation.failover() }, 'insert attempt failed; retrying');
+    context.log.warn(
+      { ...facts, delayMs: decision.delayMs, next: rotation.failover() },
+      'insert attempt failed; retrying',
+    );
     await sleep(decision.delayMs, context.signal).catch((error: unknown) => {
       // Closing the sink aborts the wait: surface the close reason, not the timer's AbortError.
       context.signal.throwIfAborted();

@@ -6,9 +6,14 @@ import { parseClickHouseType } from '../types/clickhouse-type.ts';
 import type { SentColumn } from '../types/schema-check.ts';
 import { encodeRowBinary } from './row-binary-encoder.ts';
 
-const column = (name: string, type: string): SentColumn => ({ name, streamType: { base: 'string', optional: false }, clickHouseType: parseClickHouseType(type) });
+const column = (name: string, type: string): SentColumn => ({
+  name,
+  streamType: { base: 'string', optional: false },
+  clickHouseType: parseClickHouseType(type),
+});
 const message = (row: Row, id = '1-0-7'): SinkMessage => ({ id: messageId(id), row, byteSize: 8 });
-const hex = (type: string, value: Row[string]) => encodeRowBinary([message({ c: value })], [column('c', type)]).toString('hex');
+const hex = (type: string, value: Row[string]) =>
+  encodeRowBinary([message({ c: value })], [column('c', type)]).toString('hex');
 
 describe('encodeRowBinary', () => {
   it.each([
@@ -40,7 +45,10 @@ describe('encodeRowBinary', () => {
   });
 
   it('writes the planned columns in order, row after row, ignoring other row fields', () => {
-    const body = encodeRowBinary([message({ a: 1, b: 'x', extra: 9 }), message({ a: 2, b: '' })], [column('a', 'UInt8'), column('b', 'String')]);
+    const body = encodeRowBinary(
+      [message({ a: 1, b: 'x', extra: 9 }), message({ a: 2, b: '' })],
+      [column('a', 'UInt8'), column('b', 'String')],
+    );
     expect(body.toString('hex')).toBe('01017802' + '00');
   });
 
@@ -63,10 +71,14 @@ describe('encodeRowBinary', () => {
     ['DateTime', -1, /Unix seconds/],
     ['FixedString(2)', 'abc', /FixedString\(2\)/],
   ])('refuses %s %s as a permanent value error naming message and column', (type, value, message_) => {
-    expect(() => hex(type, value)).toThrow(expect.objectContaining({ code: 'SINK_VALUE_INVALID', message: expect.stringMatching(message_) }));
+    expect(() => hex(type, value)).toThrow(
+      expect.objectContaining({ code: 'SINK_VALUE_INVALID', message: expect.stringMatching(message_) }),
+    );
   });
 
   it('names the message and the column', () => {
-    expect(() => encodeRowBinary([message({ c: 'x' }, '3-1-42')], [column('c', 'UInt8')])).toThrow(/Message 3-1-42: column 'c' \(UInt8\)/);
+    expect(() => encodeRowBinary([message({ c: 'x' }, '3-1-42')], [column('c', 'UInt8')])).toThrow(
+      /Message 3-1-42: column 'c' \(UInt8\)/,
+    );
   });
 });

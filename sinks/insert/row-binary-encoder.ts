@@ -16,8 +16,14 @@ interface Column {
 
 const DAY_MS = 86_400_000;
 const INTEGERS: Partial<Record<ClickHouseScalar, { bytes: 1 | 2 | 4 | 8; signed: boolean }>> = {
-  Int8: { bytes: 1, signed: true }, Int16: { bytes: 2, signed: true }, Int32: { bytes: 4, signed: true }, Int64: { bytes: 8, signed: true },
-  UInt8: { bytes: 1, signed: false }, UInt16: { bytes: 2, signed: false }, UInt32: { bytes: 4, signed: false }, UInt64: { bytes: 8, signed: false },
+  Int8: { bytes: 1, signed: true },
+  Int16: { bytes: 2, signed: true },
+  Int32: { bytes: 4, signed: true },
+  Int64: { bytes: 8, signed: true },
+  UInt8: { bytes: 1, signed: false },
+  UInt16: { bytes: 2, signed: false },
+  UInt32: { bytes: 4, signed: false },
+  UInt64: { bytes: 8, signed: false },
 };
 
 /**
@@ -28,8 +34,16 @@ const INTEGERS: Partial<Record<ClickHouseScalar, { bytes: 1 | 2 | 4 | 8; signed:
  * is sent, as a permanent `SINK_VALUE_INVALID`.
  */
 export function encodeRowBinary(messages: readonly SinkMessage[], columns: readonly SentColumn[]): Buffer {
-  const writers = columns.map((column) => ({ name: column.name, write: writerFor(column.clickHouseType, { name: column.name, type: formatClickHouseType(column.clickHouseType) }) }));
-  const out = new ByteWriter(Math.max(4096, messages.reduce((sum, message) => sum + message.byteSize, 0)));
+  const writers = columns.map((column) => ({
+    name: column.name,
+    write: writerFor(column.clickHouseType, { name: column.name, type: formatClickHouseType(column.clickHouseType) }),
+  }));
+  const out = new ByteWriter(
+    Math.max(
+      4096,
+      messages.reduce((sum, message) => sum + message.byteSize, 0),
+    ),
+  );
   for (const message of messages) {
     for (const writer of writers) writer.write(out, message.row[writer.name], message.id);
   }
@@ -57,11 +71,15 @@ function writerFor(type: ClickHouseType, column: Column): ValueWriter {
         out.zeros(type.length - size);
       };
     case 'datetime':
-      return (out, value, message) => out.smallInteger(timeUnits(value, 1000, 2 ** 32 - 1, 'Unix seconds', column, message), 4, false);
+      return (out, value, message) =>
+        out.smallInteger(timeUnits(value, 1000, 2 ** 32 - 1, 'Unix seconds', column, message), 4, false);
     case 'scalar':
       return scalarWriter(type.name, column);
     case 'unsupported':
-      throw new SinkError('SINK_INTERNAL', `Column type ${type.text} cannot be written; the schema check should have refused it`);
+      throw new SinkError(
+        'SINK_INTERNAL',
+        `Column type ${type.text} cannot be written; the schema check should have refused it`,
+      );
   }
 }
 
@@ -88,7 +106,8 @@ function scalarWriter(name: ClickHouseScalar, column: Column): ValueWriter {
         out.uint8(value ? 1 : 0);
       };
     case 'Date':
-      return (out, value, message) => out.smallInteger(timeUnits(value, DAY_MS, 65_535, 'days since 1970-01-01', column, message), 2, false);
+      return (out, value, message) =>
+        out.smallInteger(timeUnits(value, DAY_MS, 65_535, 'days since 1970-01-01', column, message), 2, false);
     default:
       throw new SinkError('SINK_INTERNAL', `No RowBinary writer for ${name}`);
   }
@@ -105,13 +124,19 @@ function integerWriter(bytes: 1 | 2 | 4 | 8, signed: boolean, column: Column): V
     return (out, value, message) => {
       if (typeof value === 'bigint' && (value < min || value > max)) refuse(column, message, value, expected);
       const number = typeof value === 'bigint' ? Number(value) : value;
-      if (typeof number !== 'number' || !Number.isInteger(number)) refuse(column, message, value, `${expected} (a number or a bigint)`);
+      if (typeof number !== 'number' || !Number.isInteger(number))
+        refuse(column, message, value, `${expected} (a number or a bigint)`);
       if (number < low || number > high) refuse(column, message, value, expected);
       out.smallInteger(number, bytes, signed);
     };
   }
   return (out, value, message) => {
-    const big = typeof value === 'bigint' ? value : typeof value === 'number' && Number.isSafeInteger(value) ? BigInt(value) : undefined;
+    const big =
+      typeof value === 'bigint'
+        ? value
+        : typeof value === 'number' && Number.isSafeInteger(value)
+          ? BigInt(value)
+          : undefined;
     if (big === undefined) refuse(column, message, value, 'an integer (a safe-integer number or a bigint)');
     if (big < min || big > max) refuse(column, message, value, expected);
     out.bigInteger(big, signed);
@@ -119,9 +144,17 @@ function integerWriter(bytes: 1 | 2 | 4 | 8, signed: boolean, column: Column): V
 }
 
 /** Date and DateTime: a number is already in the column's unit (days, seconds); a Date is converted. */
-function timeUnits(value: RowValue, unitMs: number, max: number, unit: string, column: Column, message: MessageId): number {
+function timeUnits(
+  value: RowValue,
+  unitMs: number,
+  max: number,
+  unit: string,
+  column: Column,
+  message: MessageId,
+): number {
   const units = value instanceof Date ? Math.floor(value.getTime() / unitMs) : value;
-  if (typeof units !== 'number' || !Number.isInteger(units) || units < 0 || units > max) refuse(column, message, value, `a Date or an integer number of ${unit} in 0..${max}`);
+  if (typeof units !== 'number' || !Number.isInteger(units) || units < 0 || units > max)
+    refuse(column, message, value, `a Date or an integer number of ${unit} in 0..${max}`);
   return units;
 }
 
@@ -137,7 +170,16 @@ function writeText(out: ByteWriter, value: string | Uint8Array, size: number): v
 }
 
 function refuse(column: Column, message: MessageId, value: RowValue, expected: string): never {
-  const shown = value === undefined ? 'no value' : value === null ? 'null' : typeof value === 'bigint' ? `${value}n` : value instanceof Uint8Array ? `${value.byteLength} bytes` : JSON.stringify(value);
+  const shown =
+    value === undefined
+      ? 'no value'
+      : value === null
+        ? 'null'
+        : typeof value === 'bigint'
+          ? `${value}n`
+          : value instanceof Uint8Array
+            ? `${value.byteLength} bytes`
+            : JSON.stringify(value);
   throw new SinkError(
     'SINK_VALUE_INVALID',
     `Message ${message}: column '${column.name}' (${column.type}) got ${shown}, expected ${expected}; the row cannot be written until the value or the column type is fixed`,

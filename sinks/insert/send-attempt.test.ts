@@ -67,13 +67,31 @@ afterAll(async () => {
   server.close();
 });
 
-const parameters = { user: 'default', password_env_var: '', database: 'db', codec: 'lz4', port: 8123 } as StaticParameters;
-const client = (targetPort: number) => new EndpointClient(endpointOf('ch', 8123, () => ({ host: '127.0.0.1', port: targetPort })), { parameters, env: {}, writeTimeoutMs: 400, tls: undefined });
+const parameters = {
+  user: 'default',
+  password_env_var: '',
+  database: 'db',
+  codec: 'lz4',
+  port: 8123,
+} as StaticParameters;
+const client = (targetPort: number) =>
+  new EndpointClient(
+    endpointOf('ch', 8123, () => ({ host: '127.0.0.1', port: targetPort })),
+    { parameters, env: {}, writeTimeoutMs: 400, tls: undefined },
+  );
 
 async function attemptWith(statement: string, targetPort = port, body = Buffer.from('rowbinary')) {
   const events: string[] = [];
   const results: InsertResult[] = [];
-  const attempt: InsertAttempt = { sink: 's', batch: 1, shard: null, endpoint: 'ch:8123', queryId: `q-${Math.random()}`, messageIds: [messageId('1-0-1')], attempt: 1 };
+  const attempt: InsertAttempt = {
+    sink: 's',
+    batch: 1,
+    shard: null,
+    endpoint: 'ch:8123',
+    queryId: `q-${Math.random()}`,
+    messageIds: [messageId('1-0-1')],
+    attempt: 1,
+  };
   const endpoint = client(targetPort);
   const report = await sendAttempt(endpoint, { statement, body, settings: {} }, attempt, {
     beforeInsert: () => void events.push('before'),
@@ -101,7 +119,11 @@ describe('sendAttempt against an HTTP server', () => {
   it('a ClickHouse exception is failed (the server answered: nothing committed), after the INSERT started', async () => {
     const { report, events, result } = await attemptWith('exception');
     expect(report).toMatchObject({ result: { outcome: 'failed' }, started: true });
-    expect(result?.error).toMatchObject({ code: '16', class: 'unclassified', message: expect.stringContaining('No such column') });
+    expect(result?.error).toMatchObject({
+      code: '16',
+      class: 'unclassified',
+      message: expect.stringContaining('No such column'),
+    });
     expect(events).toEqual(['before', 'sent', 'after:failed']);
   });
 
@@ -118,7 +140,10 @@ describe('sendAttempt against an HTTP server', () => {
 
   it('no answer within write_timeout is unknown', async () => {
     const { report, events } = await attemptWith('silent');
-    expect(report).toMatchObject({ result: { outcome: 'unknown', error: { message: 'Timeout error.', class: 'transient' } }, started: true });
+    expect(report).toMatchObject({
+      result: { outcome: 'unknown', error: { message: 'Timeout error.', class: 'transient' } },
+      started: true,
+    });
     expect(events).toEqual(['before', 'sent', 'after:unknown']);
   });
 
@@ -129,14 +154,20 @@ describe('sendAttempt against an HTTP server', () => {
     const closedPort = (closed.address() as AddressInfo).port;
     closed.close();
     const { report, events } = await attemptWith('ok', closedPort);
-    expect(report).toMatchObject({ result: { outcome: 'failed', error: { code: 'ECONNREFUSED', class: 'transient' } }, started: false });
+    expect(report).toMatchObject({
+      result: { outcome: 'failed', error: { code: 'ECONNREFUSED', class: 'transient' } },
+      started: false,
+    });
     expect(events).toEqual(['before', 'after:failed']);
   });
 
   it('an answer before the body was sent is failed, and the body sent afterwards never reports insertSent', async () => {
     const { report, events } = await attemptWith('ANSWER_THEN_READ', port, Buffer.alloc(8 * 1024 * 1024, 1));
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(report).toMatchObject({ result: { outcome: 'failed', error: { code: '241', class: 'unclassified' } }, started: true });
+    expect(report).toMatchObject({
+      result: { outcome: 'failed', error: { code: '241', class: 'unclassified' } },
+      started: true,
+    });
     expect(events).toEqual(['before', 'after:failed']);
   });
 

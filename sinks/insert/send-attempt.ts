@@ -26,7 +26,12 @@ export interface AttemptReport {
  * yet (so at most once, and never for an attempt that failed to connect); `afterInsert` with the
  * outcome once the attempt ended, after `insertSent` finished.
  */
-export async function sendAttempt(endpoint: EndpointClient, request: InsertRequest, attempt: InsertAttempt, observer: InsertObserver): Promise<AttemptReport> {
+export async function sendAttempt(
+  endpoint: EndpointClient,
+  request: InsertRequest,
+  attempt: InsertAttempt,
+  observer: InsertObserver,
+): Promise<AttemptReport> {
   await observer.beforeInsert?.(attempt);
   let sentHook: Promise<void> | undefined;
   const watch = endpoint.tracer.watch(attempt.queryId, () => {
@@ -64,5 +69,9 @@ function describeFailure(error: unknown): NonNullable<InsertResult['error']> {
   const serverCode = clickHouseCodeOf(error);
   const nodeCode = (error as { code?: unknown } | null)?.code;
   const code = serverCode !== undefined ? String(serverCode) : typeof nodeCode === 'string' ? nodeCode : undefined;
-  return { message: message.split('\n')[0] ?? message, ...(code === undefined ? {} : { code }), class: classifyInsertError(error) };
+  return {
+    message: message.split('\n')[0] ?? message,
+    ...(code === undefined ? {} : { code }),
+    class: classifyInsertError(error),
+  };
 }

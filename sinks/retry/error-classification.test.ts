@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { SinkError } from '../errors.ts';
 import { classifyClickHouseCode, classifyInsertError, clickHouseCodeOf } from './error-classification.ts';
 
-const serverError = (code: number, type: string) => new ClickHouseError({ message: `${type} happened`, code: String(code), type });
+const serverError = (code: number, type: string) =>
+  new ClickHouseError({ message: `${type} happened`, code: String(code), type });
 const nodeError = (code: string, message = code) => Object.assign(new Error(message), { code });
 
 describe('classifyInsertError', () => {
@@ -14,7 +15,9 @@ describe('classifyInsertError', () => {
     [279, 'ALL_CONNECTION_TRIES_FAILED'],
     [102, 'UNEXPECTED_PACKET_FROM_SERVER'],
     [95, 'CANNOT_READ_FROM_SOCKET'],
-  ])('ClickHouse %i %s (network, protocol, timeout) is transient', (code, type) => expect(classifyInsertError(serverError(code, type))).toBe('transient'));
+  ])('ClickHouse %i %s (network, protocol, timeout) is transient', (code, type) =>
+    expect(classifyInsertError(serverError(code, type))).toBe('transient'),
+  );
 
   // The seed: server errors that cannot be proven transient are bounded, whatever they say.
   it.each([
@@ -30,11 +33,16 @@ describe('classifyInsertError', () => {
     [497, 'ACCESS_DENIED'],
     [394, 'QUERY_WAS_CANCELLED'],
     [49, 'LOGICAL_ERROR'],
-  ])('ClickHouse %i %s is unclassified', (code, type) => expect(classifyInsertError(serverError(code, type))).toBe('unclassified'));
+  ])('ClickHouse %i %s is unclassified', (code, type) =>
+    expect(classifyInsertError(serverError(code, type))).toBe('unclassified'),
+  );
 
-  it.each(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'EAI_AGAIN'])('Node %s is transient', (code) => {
-    expect(classifyInsertError(nodeError(code))).toBe('transient');
-  });
+  it.each(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'EAI_AGAIN'])(
+    'Node %s is transient',
+    (code) => {
+      expect(classifyInsertError(nodeError(code))).toBe('transient');
+    },
+  );
 
   it('treats the client timeout, abort and socket hang-up as transient', () => {
     expect(classifyInsertError(new Error('Timeout error.'))).toBe('transient');
@@ -49,13 +57,21 @@ describe('classifyInsertError', () => {
   });
 
   it('reads Code: N from a message when there is no ClickHouseError', () => {
-    expect(classifyInsertError(new Error('Code: 60. DB::Exception: Table default.x does not exist. (UNKNOWN_TABLE)'))).toBe('unclassified');
-    expect(classifyInsertError('Code: 209. DB::Exception: Timeout exceeded while reading from socket. (SOCKET_TIMEOUT)')).toBe('transient');
+    expect(
+      classifyInsertError(new Error('Code: 60. DB::Exception: Table default.x does not exist. (UNKNOWN_TABLE)')),
+    ).toBe('unclassified');
+    expect(
+      classifyInsertError('Code: 209. DB::Exception: Timeout exceeded while reading from socket. (SOCKET_TIMEOUT)'),
+    ).toBe('transient');
   });
 
   it('follows the cause chain', () => {
     expect(classifyInsertError(new Error('insert failed', { cause: nodeError('EPIPE') }))).toBe('transient');
-    expect(classifyInsertError(new SinkError('SINK_X', 'wrapped', { cause: new SinkError('SINK_VALUE_INVALID', 'too long') }))).toBe('permanent');
+    expect(
+      classifyInsertError(
+        new SinkError('SINK_X', 'wrapped', { cause: new SinkError('SINK_VALUE_INVALID', 'too long') }),
+      ),
+    ).toBe('permanent');
   });
 
   it('classifies the sink’s own validation errors as permanent', () => {

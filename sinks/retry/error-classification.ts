@@ -11,19 +11,41 @@ export type InsertErrorClass = 'transient' | 'unclassified' | 'permanent';
 
 /** Node socket and DNS error codes. DNS failures count as transient: session start already proved the host resolvable. */
 const TRANSIENT_NODE_CODES = new Set([
-  'ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'ESOCKETTIMEDOUT',
-  'EHOSTUNREACH', 'EHOSTDOWN', 'ENETUNREACH', 'ENETDOWN', 'ENOTFOUND', 'EAI_AGAIN',
-  'ERR_STREAM_PREMATURE_CLOSE', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT', 'ABORT_ERR',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ESOCKETTIMEDOUT',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ERR_STREAM_PREMATURE_CLOSE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ABORT_ERR',
 ]);
 
 /** TLS verification failures are configuration: a retry meets the same certificate. */
 const PERMANENT_NODE_CODES = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
 /** Messages of @clickhouse/client and Node that carry no code: request timeout, abort, reset. */
-const TRANSIENT_MESSAGES = [/^Timeout error\.?$/i, /aborted a request/i, /socket hang up/i, /\bECONNRESET\b|\bECONNREFUSED\b|\bEPIPE\b|\bETIMEDOUT\b/];
+const TRANSIENT_MESSAGES = [
+  /^Timeout error\.?$/i,
+  /aborted a request/i,
+  /socket hang up/i,
+  /\bECONNRESET\b|\bECONNREFUSED\b|\bEPIPE\b|\bETIMEDOUT\b/,
+];
 
 /** Our own validation errors: the same input fails the same way on every attempt. */
 const PERMANENT_HARNESS_CODES = ['SINK_SCHEMA_INVALID', 'SINK_VALUE_INVALID'];
@@ -41,7 +63,8 @@ export function classifyInsertError(error: unknown): InsertErrorClass {
     const nodeCode = stringField(current, 'code');
     if (nodeCode !== undefined && TRANSIENT_NODE_CODES.has(nodeCode)) return 'transient';
     if (nodeCode !== undefined && PERMANENT_NODE_CODES.has(nodeCode)) return 'permanent';
-    if (stringField(current, 'name') === 'AbortError' || stringField(current, 'name') === 'TimeoutError') return 'transient';
+    if (stringField(current, 'name') === 'AbortError' || stringField(current, 'name') === 'TimeoutError')
+      return 'transient';
     const message = stringField(current, 'message');
     if (message !== undefined && TRANSIENT_MESSAGES.some((pattern) => pattern.test(message))) return 'transient';
     current = (current as { cause?: unknown }).cause;

@@ -4,7 +4,13 @@ import { GIVE_UP_MESSAGE, InsertGaveUpError, SinkInstanceHealth } from './insert
 
 const gaveUp = () =>
   new InsertGaveUpError(
-    { errorClass: 'permanent', reason: 'permanent error, not retried', attempts: 1, shard: 'a', dedupToken: '1-4-17:a' },
+    {
+      errorClass: 'permanent',
+      reason: 'permanent error, not retried',
+      attempts: 1,
+      shard: 'a',
+      dedupToken: '1-4-17:a',
+    },
     new Error('Code: 60. DB::Exception: Table default.events does not exist. (UNKNOWN_TABLE)'),
   );
 

@@ -36,7 +36,10 @@ export class InsertGaveUpError extends SinkError {
       ['dedup_token', this.details.dedupToken],
       ['last_error', cause.split('\n')[0]],
     ];
-    return [this.message, ...lines.filter(([, value]) => value !== undefined).map(([key, value]) => `    ${key.padEnd(11)} = ${value}`)].join('\n');
+    return [
+      this.message,
+      ...lines.filter(([, value]) => value !== undefined).map(([key, value]) => `    ${key.padEnd(11)} = ${value}`),
+    ].join('\n');
   }
 }
 

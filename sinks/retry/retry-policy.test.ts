@@ -20,7 +20,10 @@ describe('decideRetry', () => {
 
   it('gives up on an unclassified error once max_insert_attempts attempts were made in total', () => {
     expect(decideRetry('unclassified', 2, policy)).toEqual({ action: 'retry', delayMs: 1000 });
-    expect(decideRetry('unclassified', 3, policy)).toMatchObject({ action: 'give-up', reason: expect.stringContaining('max_insert_attempts = 3') });
+    expect(decideRetry('unclassified', 3, policy)).toMatchObject({
+      action: 'give-up',
+      reason: expect.stringContaining('max_insert_attempts = 3'),
+    });
   });
 
   it('makes exactly max_insert_attempts attempts when every attempt fails unclassified', () => {
@@ -36,15 +39,19 @@ describe('decideRetry', () => {
 
   it('counts transient attempts toward the budget an unclassified error is judged by, and never gives up on a transient one', () => {
     fc.assert(
-      fc.property(fc.array(fc.boolean(), { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 10 }), (isTransient, max) => {
-        const attempts = new InsertAttempts({ maxInsertAttempts: max, retryBackoffMs: 0 });
-        for (const [index, transientError] of isTransient.entries()) {
-          const decision = attempts.fail(transientError ? transient : unclassified);
-          if (transientError) expect(decision.action).toBe('retry');
-          else expect(decision.action).toBe(index + 1 >= max ? 'give-up' : 'retry');
-          if (decision.action === 'give-up') return;
-        }
-      }),
+      fc.property(
+        fc.array(fc.boolean(), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 1, max: 10 }),
+        (isTransient, max) => {
+          const attempts = new InsertAttempts({ maxInsertAttempts: max, retryBackoffMs: 0 });
+          for (const [index, transientError] of isTransient.entries()) {
+            const decision = attempts.fail(transientError ? transient : unclassified);
+            if (transientError) expect(decision.action).toBe('retry');
+            else expect(decision.action).toBe(index + 1 >= max ? 'give-up' : 'retry');
+            if (decision.action === 'give-up') return;
+          }
+        },
+      ),
     );
   });
 });
@@ -65,6 +72,9 @@ describe('InsertAttempts', () => {
   });
 
   it('takes its policy from the dynamic parameters', () => {
-    expect(retryPolicyOf({ max_insert_attempts: 10, retry_backoff: 1000 })).toEqual({ maxInsertAttempts: 10, retryBackoffMs: 1000 });
+    expect(retryPolicyOf({ max_insert_attempts: 10, retry_backoff: 1000 })).toEqual({
+      maxInsertAttempts: 10,
+      retryBackoffMs: 1000,
+    });
   });
 });

@@ -11,8 +11,7 @@ export function retryPolicyOf(dynamic: Pick<DynamicParameters, 'max_insert_attem
 }
 
 export type RetryDecision =
-  | { readonly action: 'retry'; readonly delayMs: number }
-  | { readonly action: 'give-up'; readonly reason: string };
+  { readonly action: 'retry'; readonly delayMs: number } | { readonly action: 'give-up'; readonly reason: string };
 
 /**
  * After a failed insert attempt (`attempts` counts every attempt so far, this one included): a
@@ -23,7 +22,10 @@ export type RetryDecision =
 export function decideRetry(errorClass: InsertErrorClass, attempts: number, policy: RetryPolicy): RetryDecision {
   if (errorClass === 'permanent') return { action: 'give-up', reason: 'permanent error, not retried' };
   if (errorClass === 'unclassified' && attempts >= policy.maxInsertAttempts) {
-    return { action: 'give-up', reason: `unclassified error after ${attempts} attempt(s) in total (max_insert_attempts = ${policy.maxInsertAttempts})` };
+    return {
+      action: 'give-up',
+      reason: `unclassified error after ${attempts} attempt(s) in total (max_insert_attempts = ${policy.maxInsertAttempts})`,
+    };
   }
   return { action: 'retry', delayMs: policy.retryBackoffMs };
 }

@@ -25,8 +25,26 @@ describe('RendezvousRouter', () => {
 
   it('routes to the highest score: known answers (checked against the same formula in ClickHouse SQL)', () => {
     const ids = Array.from({ length: 8 }, (_, seq) => messageId(`1-0-${seq}`));
-    expect(routeAll(new RendezvousRouter(['a', 'b'].map(shardName)), ids)).toEqual(['a', 'a', 'b', 'a', 'b', 'b', 'b', 'b']);
-    expect(routeAll(new RendezvousRouter(['s3', 's1', 's2'].map(shardName)), ids)).toEqual(['s1', 's3', 's1', 's1', 's1', 's1', 's2', 's2']);
+    expect(routeAll(new RendezvousRouter(['a', 'b'].map(shardName)), ids)).toEqual([
+      'a',
+      'a',
+      'b',
+      'a',
+      'b',
+      'b',
+      'b',
+      'b',
+    ]);
+    expect(routeAll(new RendezvousRouter(['s3', 's1', 's2'].map(shardName)), ids)).toEqual([
+      's1',
+      's3',
+      's1',
+      's1',
+      's1',
+      's1',
+      's2',
+      's2',
+    ]);
   });
 
   it('routes every key to the shard whose spelt-out score is highest, whatever the key and name lengths', () => {
@@ -34,7 +52,9 @@ describe('RendezvousRouter', () => {
       fc.property(arbShardNames(1, 8), fc.uint8Array({ maxLength: 80 }), (shards, bytes) => {
         const key = bytes as Parameters<typeof rendezvousScore>[0];
         const scores = shards.map((shard) => ({ shard, score: rendezvousScore(key, shard) }));
-        const highest = scores.reduce((best, next) => (next.score > best.score || (next.score === best.score && next.shard < best.shard) ? next : best));
+        const highest = scores.reduce((best, next) =>
+          next.score > best.score || (next.score === best.score && next.shard < best.shard) ? next : best,
+        );
         expect(new RendezvousRouter(shards).route(key)).toBe(highest.shard);
       }),
       { seed: 20261130, numRuns: 500 },
@@ -51,9 +71,13 @@ describe('RendezvousRouter', () => {
     fc.assert(
       fc.property(arbShardNames(2, 8), arbConsecutiveMessageIds(keysPerRun), (shards, ids) => {
         const counts = new Map<ShardName, number>(shards.map((s) => [s, 0]));
-        for (const shard of routeAll(new RendezvousRouter(shards), ids)) counts.set(shard, (counts.get(shard) ?? 0) + 1);
+        for (const shard of routeAll(new RendezvousRouter(shards), ids))
+          counts.set(shard, (counts.get(shard) ?? 0) + 1);
         const expected = keysPerRun / shards.length;
-        const chiSquare = [...counts.values()].reduce((sum, observed) => sum + (observed - expected) ** 2 / expected, 0);
+        const chiSquare = [...counts.values()].reduce(
+          (sum, observed) => sum + (observed - expected) ** 2 / expected,
+          0,
+        );
         expect(chiSquare).toBeLessThan(chiSquareCritical(shards.length - 1, 4.75));
       }),
       { numRuns: 15 },
@@ -91,7 +115,9 @@ describe('RendezvousRouter', () => {
   it('ignores the order in which shard names are given', () => {
     fc.assert(
       fc.property(
-        arbShardNames(1, 8).chain((shards) => fc.tuple(fc.constant(shards), fc.shuffledSubarray(shards, { minLength: shards.length }))),
+        arbShardNames(1, 8).chain((shards) =>
+          fc.tuple(fc.constant(shards), fc.shuffledSubarray(shards, { minLength: shards.length })),
+        ),
         arbConsecutiveMessageIds(200),
         ([shards, shuffled], ids) => {
           expect(routeAll(new RendezvousRouter(shuffled), ids)).toEqual(routeAll(new RendezvousRouter(shards), ids));

@@ -21,7 +21,8 @@ export class RendezvousRouter {
     const sorted = [...shards].sort(compareShardNames);
     if (sorted.length === 0) throw new SinkError('SINK_ROUTING_INVALID', 'Rendezvous routing needs at least one shard');
     const duplicate = sorted.find((name, i) => i > 0 && sorted[i - 1] === name);
-    if (duplicate !== undefined) throw new SinkError('SINK_ROUTING_INVALID', `Shard '${duplicate}' is listed twice; shard names must be unique`);
+    if (duplicate !== undefined)
+      throw new SinkError('SINK_ROUTING_INVALID', `Shard '${duplicate}' is listed twice; shard names must be unique`);
     this.shards = sorted;
     this.suffixes = sorted.map((shard) => new CanonicalEncoder().text(shard).finish());
     this.longestSuffix = Math.max(...this.suffixes.map((suffix) => suffix.byteLength));

@@ -13,11 +13,15 @@ describe('routingKeyFor', () => {
 
   it('encodes the key tuple as a count then length-prefixed tagged values', () => {
     // count 2 | len 2 "i5" | len 3 "sab"
-    expect(keyOf({ user_id: 5, name: 'ab' }, ['user_id', 'name'])).toBe('00000002' + '00000002' + '6935' + '00000003' + '736162');
+    expect(keyOf({ user_id: 5, name: 'ab' }, ['user_id', 'name'])).toBe(
+      '00000002' + '00000002' + '6935' + '00000003' + '736162',
+    );
   });
 
   it('ignores columns outside the key and the message id', () => {
-    expect(routingKeyFor(messageId('9-9-9'), { user_id: 5, other: 1 }, ['user_id'])).toEqual(routingKeyFor(id, { user_id: 5 }, ['user_id']));
+    expect(routingKeyFor(messageId('9-9-9'), { user_id: 5, other: 1 }, ['user_id'])).toEqual(
+      routingKeyFor(id, { user_id: 5 }, ['user_id']),
+    );
   });
 
   it('keeps the column order significant', () => {
@@ -44,6 +48,8 @@ describe('routingKeyFor', () => {
   });
 
   it('refuses an invalid Date', () => {
-    expect(() => routingKeyFor(id, { k: new Date(Number.NaN) }, ['k'])).toThrow(/Sharding key column 'k' of message 1-4-17/);
+    expect(() => routingKeyFor(id, { k: new Date(Number.NaN) }, ['k'])).toThrow(
+      /Sharding key column 'k' of message 1-4-17/,
+    );
   });
 });

@@ -44,11 +44,17 @@ function encodeValue(value: RowValue, column: string, id: MessageId): Uint8Array
   if (value instanceof Date) {
     const time = value.getTime();
     if (Number.isNaN(time)) {
-      throw new SinkError('SINK_VALUE_INVALID', `Sharding key column '${column}' of message ${id} holds an invalid Date; the row cannot be routed`);
+      throw new SinkError(
+        'SINK_VALUE_INVALID',
+        `Sharding key column '${column}' of message ${id} holds an invalid Date; the row cannot be routed`,
+      );
     }
     return tagged('t', String(time));
   }
-  throw new SinkError('SINK_VALUE_INVALID', `Sharding key column '${column}' of message ${id} holds an unsupported value of type ${typeof value}`);
+  throw new SinkError(
+    'SINK_VALUE_INVALID',
+    `Sharding key column '${column}' of message ${id} holds an unsupported value of type ${typeof value}`,
+  );
 }
 
 function tagged(tag: string, text: string): Uint8Array {

@@ -15,9 +15,13 @@ interface RowMessage {
 }
 
 const byUser = (m: RowMessage) => routingKeyFor(m.id, m.row, ['user_id']);
-const arbRowMessages = fc
-  .array(fc.integer({ min: 0, max: 30 }), { minLength: 1, maxLength: 60 })
-  .map((users) => users.map((user, seq): RowMessage => ({ id: formatMessageId({ generation: 1, partition: 2, seq }), byteSize: 10, row: { user_id: user } })));
+const arbRowMessages = fc.array(fc.integer({ min: 0, max: 30 }), { minLength: 1, maxLength: 60 }).map((users) =>
+  users.map((user, seq): RowMessage => ({
+    id: formatMessageId({ generation: 1, partition: 2, seq }),
+    byteSize: 10,
+    row: { user_id: user },
+  })),
+);
 
 describe('splitBatchByShard', () => {
   it('suffixes the batch token with the shard name and omits shards without rows', () => {

@@ -6,13 +6,19 @@ import type { ResolveEndpoint } from '../api.ts';
  * ports). A host not in the map is refused: a typo must not silently dial DNS.
  */
 export function addressBook(entries: Readonly<Record<string, string>>): ResolveEndpoint {
-  const book = new Map(Object.entries(entries).map(([host, url]) => {
-    const parsed = new URL(url);
-    return [host, { host: parsed.hostname.replace(/^\[|\]$/g, ''), port: Number(parsed.port) }] as const;
-  }));
+  const book = new Map(
+    Object.entries(entries).map(([host, url]) => {
+      const parsed = new URL(url);
+      return [host, { host: parsed.hostname.replace(/^\[|\]$/g, ''), port: Number(parsed.port) }] as const;
+    }),
+  );
   return (host) => {
     const address = book.get(host);
-    if (!address) throw new SinkError('SINK_ENDPOINT_UNKNOWN', `Host '${host}' is not in the address book (known: ${[...book.keys()].join(', ')})`);
+    if (!address)
+      throw new SinkError(
+        'SINK_ENDPOINT_UNKNOWN',
+        `Host '${host}' is not in the address book (known: ${[...book.keys()].join(', ')})`,
+      );
     return address;
   };
 }

@@ -10,7 +10,9 @@ describe('client options', () => {
     expect(passwordOf({ password_env_var: 'CH_PASSWORD' }, { CH_PASSWORD: 's3cret' })).toBe('s3cret');
     expect(passwordOf({ password_env_var: 'CH_PASSWORD' }, { CH_PASSWORD: '' })).toBe('');
     expect(passwordOf({ password_env_var: 'CH_PASSWORD' }, {})).toBe('');
-    expect(unsetPasswordWarning({ password_env_var: 'CH_PASSWORD' }, {})).toMatch(/CH_PASSWORD, which is not set.*without a password/);
+    expect(unsetPasswordWarning({ password_env_var: 'CH_PASSWORD' }, {})).toMatch(
+      /CH_PASSWORD, which is not set.*without a password/,
+    );
     expect(unsetPasswordWarning({ password_env_var: 'CH_PASSWORD' }, { CH_PASSWORD: '' })).toBeUndefined();
     expect(unsetPasswordWarning({ password_env_var: '' }, {})).toBeUndefined();
   });

@@ -31,7 +31,10 @@ export function dedupWindowFacts(endpoints: readonly EndpointMetadata[]): DedupW
   const smallest = (name: DedupSettingName): EffectiveSetting =>
     endpoints
       .map((metadata) => effectiveSetting(metadata, name))
-      .reduce<EffectiveSetting | undefined>((min, next) => (next !== undefined && (min === undefined || next.value < min.value) ? next : min), undefined) ?? {
+      .reduce<EffectiveSetting | undefined>(
+        (min, next) => (next !== undefined && (min === undefined || next.value < min.value) ? next : min),
+        undefined,
+      ) ?? {
       value: 0,
       source: 'server',
       endpoint: endpoints[0]?.endpoint ?? '',

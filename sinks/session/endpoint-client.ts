@@ -29,7 +29,10 @@ export class EndpointClient {
   private inFlight = 0;
   private retired = false;
 
-  constructor(readonly endpoint: Endpoint, options: Omit<EndpointClientOptions, 'endpoint'>) {
+  constructor(
+    readonly endpoint: Endpoint,
+    options: Omit<EndpointClientOptions, 'endpoint'>,
+  ) {
     const { parameters } = options;
     this.client = createClient({
       url: endpointUrl(endpoint, options.tls !== undefined),
@@ -78,7 +81,10 @@ export function passwordOf(parameters: Pick<StaticParameters, 'password_env_var'
 }
 
 /** What a session logs when `password_env_var` names a variable the environment does not set. */
-export function unsetPasswordWarning(parameters: Pick<StaticParameters, 'password_env_var'>, env: NodeJS.ProcessEnv): string | undefined {
+export function unsetPasswordWarning(
+  parameters: Pick<StaticParameters, 'password_env_var'>,
+  env: NodeJS.ProcessEnv,
+): string | undefined {
   if (parameters.password_env_var === '' || env[parameters.password_env_var] !== undefined) return undefined;
   return `password_env_var names ${parameters.password_env_var}, which is not set in the sink's environment: connecting without a password, as an empty variable would`;
 }

@@ -4,8 +4,14 @@ import { classifyInsertError } from '../retry/error-classification.ts';
 import { endpointRefusal } from './endpoint-failure.ts';
 
 const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
-const untrusted = Object.assign(new Error('unable to verify the first certificate'), { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
-const denied = new ClickHouseError({ message: 'Code: 497. DB::Exception: default: Not enough privileges', code: '497', type: 'ACCESS_DENIED' });
+const untrusted = Object.assign(new Error('unable to verify the first certificate'), {
+  code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+});
+const denied = new ClickHouseError({
+  message: 'Code: 497. DB::Exception: default: Not enough privileges',
+  code: '497',
+  type: 'ACCESS_DENIED',
+});
 
 describe('endpointRefusal', () => {
   it('names every unreachable endpoint and stays transient through its cause', () => {

@@ -53,6 +53,7 @@ export function isTlsVerificationError(error: unknown): boolean {
 }
 
 function firstLine(error: unknown): string {
-  const text = error instanceof Error ? error.message || (error as { code?: string }).code || error.name : String(error);
+  const text =
+    error instanceof Error ? error.message || (error as { code?: string }).code || error.name : String(error);
   return text.split('\n')[0] ?? '';
 }

@@ -31,13 +31,25 @@ export type DedupSettingName = (typeof DEDUP_SETTINGS)[number];
 const WHERE_TABLE = 'database = {database:String} AND table = {table:String}';
 
 /** Reads the four system tables the checks need, over one endpoint's client. */
-export async function readEndpointMetadata(client: ClickHouseClient, endpoint: string, database: string, table: string): Promise<EndpointMetadata> {
+export async function readEndpointMetadata(
+  client: ClickHouseClient,
+  endpoint: string,
+  database: string,
+  table: string,
+): Promise<EndpointMetadata> {
   const params = { database, table };
-  const rows = async <T>(query: string): Promise<T[]> => (await client.query({ query, query_params: params, format: 'JSONEachRow' })).json<T>();
+  const rows = async <T>(query: string): Promise<T[]> =>
+    (await client.query({ query, query_params: params, format: 'JSONEachRow' })).json<T>();
   const [tables, columns, replicas, settings] = await Promise.all([
-    rows<{ engine: string; engine_full: string }>('SELECT engine, engine_full FROM system.tables WHERE database = {database:String} AND name = {table:String}'),
-    rows<TableColumn>(`SELECT name, type, default_kind, default_expression FROM system.columns WHERE ${WHERE_TABLE} ORDER BY position`),
-    rows<ReplicaIdentity>(`SELECT zookeeper_name, zookeeper_path, replica_name FROM system.replicas WHERE ${WHERE_TABLE}`),
+    rows<{ engine: string; engine_full: string }>(
+      'SELECT engine, engine_full FROM system.tables WHERE database = {database:String} AND name = {table:String}',
+    ),
+    rows<TableColumn>(
+      `SELECT name, type, default_kind, default_expression FROM system.columns WHERE ${WHERE_TABLE} ORDER BY position`,
+    ),
+    rows<ReplicaIdentity>(
+      `SELECT zookeeper_name, zookeeper_path, replica_name FROM system.replicas WHERE ${WHERE_TABLE}`,
+    ),
     serverDedupSettings(client),
   ]);
   return { endpoint, table: tables[0], columns, replica: replicas[0], serverSettings: settings };

@@ -51,7 +51,10 @@ export function checkTargetMetadata(input: TargetCheckInput): CheckedTarget {
     const where = slot === UNSHARDED_TARGET ? '' : ` (shard '${slot}')`;
     const tables = endpoints.map((metadata) => {
       if (metadata.table === undefined) {
-        throw new SinkError('SINK_TARGET_MISSING', `Table ${target} does not exist on endpoint ${metadata.endpoint}${where}; create it on every host of every shard`);
+        throw new SinkError(
+          'SINK_TARGET_MISSING',
+          `Table ${target} does not exist on endpoint ${metadata.endpoint}${where}; create it on every host of every shard`,
+        );
       }
       return { metadata, engine: metadata.table.engine };
     });
@@ -59,11 +62,15 @@ export function checkTargetMetadata(input: TargetCheckInput): CheckedTarget {
     if (first === undefined) throw new SinkError('SINK_INTERNAL', `No endpoints for target ${target}${where}`);
     for (const other of others) {
       if (other.engine !== first.engine) {
-        mismatch(`Endpoints of ${target}${where} disagree on the engine: ${first.metadata.endpoint} has ${first.engine}, ${other.metadata.endpoint} has ${other.engine}; every host of a shard must serve the same table`);
+        mismatch(
+          `Endpoints of ${target}${where} disagree on the engine: ${first.metadata.endpoint} has ${first.engine}, ${other.metadata.endpoint} has ${other.engine}; every host of a shard must serve the same table`,
+        );
       }
     }
     const kind = classifyEngine(first.engine);
-    const nonReplicatedWindows = endpoints.map((metadata) => effectiveSetting(metadata, 'non_replicated_deduplication_window')?.value ?? 0);
+    const nonReplicatedWindows = endpoints.map(
+      (metadata) => effectiveSetting(metadata, 'non_replicated_deduplication_window')?.value ?? 0,
+    );
     const acceptance = checkEngineAcceptance({
       table: target,
       ...(slot === UNSHARDED_TARGET ? {} : { shard: slot }),
@@ -80,33 +87,65 @@ export function checkTargetMetadata(input: TargetCheckInput): CheckedTarget {
         { label: first.metadata.endpoint, columns: first.metadata.columns },
         { label: other.metadata.endpoint, columns: other.metadata.columns },
       );
-      if (difference) mismatch(`Endpoints of ${target}${where} disagree on the schema: ${difference}; every host of a shard must serve the same table`);
+      if (difference)
+        mismatch(
+          `Endpoints of ${target}${where} disagree on the schema: ${difference}; every host of a shard must serve the same table`,
+        );
     }
-    slots.set(slot, kind === 'replicated' ? { engine: kind, keeper: keeperIdentity(target, where, first.metadata, others.map((o) => o.metadata)) } : { engine: kind });
+    slots.set(
+      slot,
+      kind === 'replicated'
+        ? {
+            engine: kind,
+            keeper: keeperIdentity(
+              target,
+              where,
+              first.metadata,
+              others.map((o) => o.metadata),
+            ),
+          }
+        : { engine: kind },
+    );
 
     const slotWhere = `${first.metadata.endpoint}${where}`;
     if (reference === undefined) {
       reference = { where: slotWhere, engine: first.engine, columns: first.metadata.columns };
     } else {
       if (reference.engine !== first.engine) {
-        mismatch(`Shards of ${target} disagree on the engine: ${reference.where} has ${reference.engine}, ${slotWhere} has ${first.engine}; every shard must hold the same table`);
+        mismatch(
+          `Shards of ${target} disagree on the engine: ${reference.where} has ${reference.engine}, ${slotWhere} has ${first.engine}; every shard must hold the same table`,
+        );
       }
-      const difference = describeSchemaDifference({ label: reference.where, columns: reference.columns }, { label: slotWhere, columns: first.metadata.columns });
-      if (difference) mismatch(`Shards of ${target} disagree on the schema: ${difference}; every shard must hold the same table`);
+      const difference = describeSchemaDifference(
+        { label: reference.where, columns: reference.columns },
+        { label: slotWhere, columns: first.metadata.columns },
+      );
+      if (difference)
+        mismatch(`Shards of ${target} disagree on the schema: ${difference}; every shard must hold the same table`);
     }
   }
 
   const columns = reference?.columns ?? [];
-  const plan = checkStreamAgainstTable(input.streamSchema, columns, { target, shardingKeyColumns: input.shardingKeyColumns });
+  const plan = checkStreamAgainstTable(input.streamSchema, columns, {
+    target,
+    shardingKeyColumns: input.shardingKeyColumns,
+  });
   warnings.push(...plan.notes.map((note) => `Target ${target}: ${note}`));
   return { slots, columns, plan, warnings };
 }
 
 /** The Keeper table every replica of the slot must share; replica names may differ. */
-function keeperIdentity(target: string, where: string, first: EndpointMetadata, others: readonly EndpointMetadata[]): NonNullable<SlotMetadata['keeper']> {
+function keeperIdentity(
+  target: string,
+  where: string,
+  first: EndpointMetadata,
+  others: readonly EndpointMetadata[],
+): NonNullable<SlotMetadata['keeper']> {
   const identityOf = (metadata: EndpointMetadata) => {
     if (metadata.replica === undefined) {
-      mismatch(`Endpoint ${metadata.endpoint}${where} reports ${target} as replicated but has no row for it in system.replicas; check the table on that host`);
+      mismatch(
+        `Endpoint ${metadata.endpoint}${where} reports ${target} as replicated but has no row for it in system.replicas; check the table on that host`,
+      );
     }
     return metadata.replica;
   };

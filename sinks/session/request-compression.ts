@@ -14,7 +14,10 @@ type Compression = NonNullable<ClickHouseClientConfigOptions['compression']>;
  * - `zstd`: the caller asked to trade CPU for bandwidth: zstd where Node has it (22.15+),
  *   otherwise gzip, the codec ClickHouse and every Node decode.
  */
-export function requestCompressionFor(codec: Codec, zstdAvailable = typeof (zlib as { createZstdCompress?: unknown }).createZstdCompress === 'function'): Compression {
+export function requestCompressionFor(
+  codec: Codec,
+  zstdAvailable = typeof (zlib as { createZstdCompress?: unknown }).createZstdCompress === 'function',
+): Compression {
   if (codec !== 'zstd') return { request: false, response: false };
   return { request: { codec: zstdAvailable ? 'zstd' : 'gzip' }, response: false };
 }

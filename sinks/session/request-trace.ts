@@ -82,7 +82,11 @@ interface AgentInternals {
  */
 export function tracingAgent(tls: TlsSettings | undefined, tracer: RequestTracer): http.Agent {
   const agent = tls
-    ? new https.Agent({ keepAlive: false, ...(tls.ca ? { ca: [...tls.ca] } : {}), rejectUnauthorized: tls.rejectUnauthorized })
+    ? new https.Agent({
+        keepAlive: false,
+        ...(tls.ca ? { ca: [...tls.ca] } : {}),
+        rejectUnauthorized: tls.rejectUnauthorized,
+      })
     : new http.Agent({ keepAlive: false });
   const internals = agent as unknown as AgentInternals;
   const addRequest = internals.addRequest.bind(agent);

@@ -7,7 +7,10 @@ export interface LabelledSchema {
 
 /** `name Type DEFAULT expr`, the parts the seed compares: (name, type, default_kind, default_expression). */
 export function formatColumn(column: TableColumn): string {
-  const kind = column.default_kind === '' ? '' : ` ${column.default_kind}${column.default_expression === '' ? '' : ` ${column.default_expression}`}`;
+  const kind =
+    column.default_kind === ''
+      ? ''
+      : ` ${column.default_kind}${column.default_expression === '' ? '' : ` ${column.default_expression}`}`;
   return `\`${column.name}\` ${column.type}${kind}`;
 }
 

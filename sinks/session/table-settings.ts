@@ -31,7 +31,13 @@ function topLevelKeyword(text: string, keyword: string): number | undefined {
     if (char === "'" || char === '`' || char === '"') quote = char;
     else if (char === '(') depth += 1;
     else if (char === ')') depth -= 1;
-    else if (depth === 0 && text.startsWith(keyword, i) && /\W/.test(text[i - 1] ?? ' ') && /\W/.test(text[i + keyword.length] ?? ' ')) return i;
+    else if (
+      depth === 0 &&
+      text.startsWith(keyword, i) &&
+      /\W/.test(text[i - 1] ?? ' ') &&
+      /\W/.test(text[i + keyword.length] ?? ' ')
+    )
+      return i;
   }
   return undefined;
 }

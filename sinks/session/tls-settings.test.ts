@@ -17,7 +17,8 @@ writeFileSync(join(dir, 'junk.pem'), 'nothing here');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const base = { enable_tls: true, tls_ca_files: [] as string[], tls_ca_directory: '', tls_skip_verification: false };
-const custom = (settings: ReturnType<typeof loadTlsSettings>) => settings?.ca?.slice(rootCertificates.length).map((ca) => ca.toString().split('\n')[1]);
+const custom = (settings: ReturnType<typeof loadTlsSettings>) =>
+  settings?.ca?.slice(rootCertificates.length).map((ca) => ca.toString().split('\n')[1]);
 
 describe('loadTlsSettings', () => {
   it('is undefined without enable_tls', () => {
@@ -29,7 +30,11 @@ describe('loadTlsSettings', () => {
   });
 
   it('adds tls_ca_files and every *.pem/*.crt of tls_ca_directory to the system roots', () => {
-    const settings = loadTlsSettings({ ...base, tls_ca_files: [join(dir, 'one.pem')], tls_ca_directory: join(dir, 'cas') });
+    const settings = loadTlsSettings({
+      ...base,
+      tls_ca_files: [join(dir, 'one.pem')],
+      tls_ca_directory: join(dir, 'cas'),
+    });
     expect(settings?.ca?.length).toBe(rootCertificates.length + 3);
     expect(custom(settings)).toEqual(['one', 'a', 'b']);
   });
@@ -44,6 +49,8 @@ describe('loadTlsSettings', () => {
     ['a missing directory', { tls_ca_directory: join(dir, 'nope') }, /tls_ca_directory '.*nope' cannot be read/],
     ['a directory without CA files', { tls_ca_directory: join(dir, 'empty') }, /holds no \*\.pem or \*\.crt file/],
   ])('refuses %s', (_, overrides, message) => {
-    expect(() => loadTlsSettings({ ...base, ...overrides })).toThrow(expect.objectContaining({ code: 'SINK_TLS_CONFIG_INVALID', message: expect.stringMatching(message) }));
+    expect(() => loadTlsSettings({ ...base, ...overrides })).toThrow(
+      expect.objectContaining({ code: 'SINK_TLS_CONFIG_INVALID', message: expect.stringMatching(message) }),
+    );
   });
 });

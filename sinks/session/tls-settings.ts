@@ -11,7 +11,10 @@ export interface TlsSettings {
   readonly rejectUnauthorized: boolean;
 }
 
-type TlsParameters = Pick<StaticParameters, 'enable_tls' | 'tls_ca_files' | 'tls_ca_directory' | 'tls_skip_verification'>;
+type TlsParameters = Pick<
+  StaticParameters,
+  'enable_tls' | 'tls_ca_files' | 'tls_ca_directory' | 'tls_skip_verification'
+>;
 
 const CA_FILE = /\.(pem|crt)$/i;
 
@@ -61,5 +64,7 @@ function readCertificate(path: string): Buffer {
 }
 
 function refusal(what: string, cause?: unknown): SinkError {
-  return new SinkError('SINK_TLS_CONFIG_INVALID', `${what}; fix tls_ca_files / tls_ca_directory in the sink spec`, { cause });
+  return new SinkError('SINK_TLS_CONFIG_INVALID', `${what}; fix tls_ca_files / tls_ca_directory in the sink spec`, {
+    cause,
+  });
 }

@@ -51,19 +51,44 @@ afterAll(async () => {
 
 async function writeOne(tls: Record<string, unknown>) {
   const spec = parseSinkSpec(
-    { sink_class_name: 'AtLeastOnceClickHouseSink', name: 'tls', parameters: { host: '127.0.0.1', port: terminator.port, database: 'tls', table: 't_rep', enable_tls: true, ...tls } },
+    {
+      sink_class_name: 'AtLeastOnceClickHouseSink',
+      name: 'tls',
+      parameters: {
+        host: '127.0.0.1',
+        port: terminator.port,
+        database: 'tls',
+        table: 't_rep',
+        enable_tls: true,
+        ...tls,
+      },
+    },
     { registry: SINK_IMPLEMENTATIONS },
   );
   const observer = new RecordingObserver();
-  const sink = createSink(spec, { partition: 0, observer, env: {}, streamSchema: [{ name: 'id', type: 'string' }], logger: captureLogs().logger });
+  const sink = createSink(spec, {
+    partition: 0,
+    observer,
+    env: {},
+    streamSchema: [{ name: 'id', type: 'string' }],
+    logger: captureLogs().logger,
+  });
   if (sink.kind !== 'at-least-once') throw new Error('wrong kind');
   sequence += 1;
   try {
-    await sink.writeEpoch(sequence, [{ id: messageId(`1-0-${sequence}`), row: { id: `tls-${sequence}` }, byteSize: 8 }]);
+    await sink.writeEpoch(sequence, [
+      { id: messageId(`1-0-${sequence}`), row: { id: `tls-${sequence}` }, byteSize: 8 },
+    ]);
   } finally {
     await sink.close();
   }
-  const rows = await (await admin.query({ query: 'SELECT id FROM tls.t_rep WHERE id = {id:String}', query_params: { id: `tls-${sequence}` }, format: 'JSONEachRow' })).json();
+  const rows = await (
+    await admin.query({
+      query: 'SELECT id FROM tls.t_rep WHERE id = {id:String}',
+      query_params: { id: `tls-${sequence}` },
+      format: 'JSONEachRow',
+    })
+  ).json();
   return { rows, observer };
 }
 
@@ -87,16 +112,49 @@ describe('TLS to a real TLS endpoint', () => {
     ['only the system roots', {}],
   ])('refuses the session with %s, classified permanent', async (_, tls) => {
     const error = await writeOne(tls).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'SINK_TLS_REFUSED', message: expect.stringContaining(`127.0.0.1:${terminator.port}`) });
+    expect(error).toMatchObject({
+      code: 'SINK_TLS_REFUSED',
+      message: expect.stringContaining(`127.0.0.1:${terminator.port}`),
+    });
     expect(classifyInsertError(error)).toBe('permanent');
   });
 
   it('reports an INSERT refused by certificate verification as failed and never started', async () => {
-    const tls = loadTlsSettings({ enable_tls: true, tls_ca_files: [join(dir, 'pki', 'other-ca.pem')], tls_ca_directory: '', tls_skip_verification: false });
-    const parameters = parseSinkSpec({ sink_class_name: 'AtLeastOnceClickHouseSink', name: 'x', parameters: { host: '127.0.0.1', table: 't_rep', enable_tls: true } }, { registry: SINK_IMPLEMENTATIONS }).parameters;
-    const endpoint = new EndpointClient(endpointOf('127.0.0.1', terminator.port), { parameters, env: {}, writeTimeoutMs: 5000, tls });
-    const attempt: InsertAttempt = { sink: 'x', batch: 1, shard: null, endpoint: 'x', queryId: `tls-${Date.now()}`, messageIds: [], attempt: 1 };
-    const report = await sendAttempt(endpoint, { statement: 'INSERT INTO tls.t_rep (id) FORMAT RowBinary', body: Buffer.from([1, 0x61]), settings: {} }, attempt, {});
+    const tls = loadTlsSettings({
+      enable_tls: true,
+      tls_ca_files: [join(dir, 'pki', 'other-ca.pem')],
+      tls_ca_directory: '',
+      tls_skip_verification: false,
+    });
+    const parameters = parseSinkSpec(
+      {
+        sink_class_name: 'AtLeastOnceClickHouseSink',
+        name: 'x',
+        parameters: { host: '127.0.0.1', table: 't_rep', enable_tls: true },
+      },
+      { registry: SINK_IMPLEMENTATIONS },
+    ).parameters;
+    const endpoint = new EndpointClient(endpointOf('127.0.0.1', terminator.port), {
+      parameters,
+      env: {},
+      writeTimeoutMs: 5000,
+      tls,
+    });
+    const attempt: InsertAttempt = {
+      sink: 'x',
+      batch: 1,
+      shard: null,
+      endpoint: 'x',
+      queryId: `tls-${Date.now()}`,
+      messageIds: [],
+      attempt: 1,
+    };
+    const report = await sendAttempt(
+      endpoint,
+      { statement: 'INSERT INTO tls.t_rep (id) FORMAT RowBinary', body: Buffer.from([1, 0x61]), settings: {} },
+      attempt,
+      {},
+    );
     await endpoint.close();
     expect(report).toMatchObject({ started: false, result: { outcome: 'failed', error: { class: 'permanent' } } });
   });

@@ -58,7 +58,9 @@ export class WriteSession {
     const { parameters } = options.spec;
     const tls = loadTlsSettings(parameters);
     const slots = targetSlotsOf(parameters);
-    const endpoints = [...slots].flatMap(([slot, hosts]) => hosts.map((host) => ({ slot, endpoint: endpointOf(host, parameters.port, options.resolveEndpoint) })));
+    const endpoints = [...slots].flatMap(([slot, hosts]) =>
+      hosts.map((host) => ({ slot, endpoint: endpointOf(host, parameters.port, options.resolveEndpoint) })),
+    );
     const unsetPassword = unsetPasswordWarning(parameters, options.env);
     if (unsetPassword !== undefined) options.log.warn({ password_env_var: parameters.password_env_var }, unsetPassword);
     const clients = createClients(options, tls, endpoints, options.dynamic.write_timeout);
@@ -67,13 +69,32 @@ export class WriteSession {
       const checked = checkTargetMetadata({
         database: parameters.database,
         table: parameters.table,
-        slots: [...slots].map(([slot, hosts]) => ({ slot, hosts, endpoints: metadata.filter((_, i) => endpoints[i]?.slot === slot) })),
+        slots: [...slots].map(([slot, hosts]) => ({
+          slot,
+          hosts,
+          endpoints: metadata.filter((_, i) => endpoints[i]?.slot === slot),
+        })),
         streamSchema: options.streamSchema,
         shardingKeyColumns: parameters.sharding_key_columns,
       });
-      for (const warning of checked.warnings) options.log.warn({ database: parameters.database, table: parameters.table }, warning);
-      const rotations = new Map([...slots].map(([slot, hosts]) => [slot, new EndpointRotation(hosts, parameters.host_selection_policy, options.random)]));
-      const session = new WriteSession(options, tls, endpoints, clients, metadata, checked.plan, currentFingerprints(parameters, checked.slots), rotations);
+      for (const warning of checked.warnings)
+        options.log.warn({ database: parameters.database, table: parameters.table }, warning);
+      const rotations = new Map(
+        [...slots].map(([slot, hosts]) => [
+          slot,
+          new EndpointRotation(hosts, parameters.host_selection_policy, options.random),
+        ]),
+      );
+      const session = new WriteSession(
+        options,
+        tls,
+        endpoints,
+        clients,
+        metadata,
+        checked.plan,
+        currentFingerprints(parameters, checked.slots),
+        rotations,
+      );
       session.checkDedupWindow();
       return session;
     } catch (error) {
@@ -121,7 +142,11 @@ export class WriteSession {
       for (const client of old.values()) client.retire();
       await this.rereadDedupWindow();
     }
-    if (dynamic.write_timeout !== previous.write_timeout || dynamic.replay_horizon !== previous.replay_horizon || dynamic.async_insert !== previous.async_insert) {
+    if (
+      dynamic.write_timeout !== previous.write_timeout ||
+      dynamic.replay_horizon !== previous.replay_horizon ||
+      dynamic.async_insert !== previous.async_insert
+    ) {
       this.checkDedupWindow();
     }
   }
@@ -143,7 +168,8 @@ export class WriteSession {
           return await this.client(slot, endpoint.host).use(async (client) => {
             const [tables, serverSettings] = await Promise.all([
               client.query({
-                query: 'SELECT engine, engine_full FROM system.tables WHERE database = {database:String} AND name = {table:String}',
+                query:
+                  'SELECT engine, engine_full FROM system.tables WHERE database = {database:String} AND name = {table:String}',
                 query_params: { database: this.database, table: this.table },
                 format: 'JSONEachRow',
               }),
@@ -153,7 +179,10 @@ export class WriteSession {
             return { ...previous, table: table ?? previous.table, serverSettings };
           });
         } catch (error) {
-          this.options.log.warn({ endpoint: endpoint.label, err: error }, 'Could not re-read the dedup window after a write_timeout change; comparing the values read before');
+          this.options.log.warn(
+            { endpoint: endpoint.label, err: error },
+            'Could not re-read the dedup window after a write_timeout change; comparing the values read before',
+          );
           return previous;
         }
       }),
@@ -166,12 +195,27 @@ function keyOf(slot: TargetSlot, host: string): string {
   return `${slot === UNSHARDED_TARGET ? '' : slot}\u0000${host}`;
 }
 
-function createClients(options: WriteSessionOptions, tls: TlsSettings | undefined, endpoints: readonly SlotEndpoint[], writeTimeoutMs: number): Map<string, EndpointClient> {
+function createClients(
+  options: WriteSessionOptions,
+  tls: TlsSettings | undefined,
+  endpoints: readonly SlotEndpoint[],
+  writeTimeoutMs: number,
+): Map<string, EndpointClient> {
   const { parameters } = options.spec;
-  return new Map(endpoints.map(({ slot, endpoint }) => [keyOf(slot, endpoint.host), new EndpointClient(endpoint, { parameters, env: options.env, writeTimeoutMs, tls })]));
+  return new Map(
+    endpoints.map(({ slot, endpoint }) => [
+      keyOf(slot, endpoint.host),
+      new EndpointClient(endpoint, { parameters, env: options.env, writeTimeoutMs, tls }),
+    ]),
+  );
 }
 
-async function readAll(endpoints: readonly SlotEndpoint[], clients: Map<string, EndpointClient>, database: string, table: string): Promise<EndpointMetadata[]> {
+async function readAll(
+  endpoints: readonly SlotEndpoint[],
+  clients: Map<string, EndpointClient>,
+  database: string,
+  table: string,
+): Promise<EndpointMetadata[]> {
   const results = await Promise.allSettled(
     endpoints.map(({ slot, endpoint }) => {
       const client = clients.get(keyOf(slot, endpoint.host)) as EndpointClient;
@@ -181,7 +225,12 @@ async function readAll(endpoints: readonly SlotEndpoint[], clients: Map<string, 
   const failures: EndpointFailure[] = [];
   results.forEach((result, i) => {
     const { slot, endpoint } = endpoints[i] as SlotEndpoint;
-    if (result.status === 'rejected') failures.push({ endpoint: endpoint.label, shard: slot === UNSHARDED_TARGET ? undefined : slot, error: result.reason });
+    if (result.status === 'rejected')
+      failures.push({
+        endpoint: endpoint.label,
+        shard: slot === UNSHARDED_TARGET ? undefined : slot,
+        error: result.reason,
+      });
   });
   if (failures.length > 0) throw endpointRefusal(failures, `${database}.${table}`);
   return results.map((result) => (result as PromiseFulfilledResult<EndpointMetadata>).value);

@@ -14,10 +14,19 @@ const SYNC_NAMES = new Set(['SyncClickHouseSink', 'TSyncClickHouseSink', 'NYT::N
  * `ClickHouseBatchingSink`) to its canonical name, or records why it is refused: the synchronous
  * exactly-once sink that does not exist, an unknown name, or a class this binary's registry lacks.
  */
-export function resolveSinkClassName(written: unknown, registry: SinkRegistry<unknown>, problems: SpecProblems): SinkClassName | undefined {
+export function resolveSinkClassName(
+  written: unknown,
+  registry: SinkRegistry<unknown>,
+  problems: SpecProblems,
+): SinkClassName | undefined {
   const path = 'sink_class_name';
   if (typeof written !== 'string' || written === '') {
-    problems.add('class-unknown', path, `is required: one of ${SINK_CLASS_NAMES.map(cppClassName).join(', ')}`, 'SINK_CLASS_UNKNOWN');
+    problems.add(
+      'class-unknown',
+      path,
+      `is required: one of ${SINK_CLASS_NAMES.map(cppClassName).join(', ')}`,
+      'SINK_CLASS_UNKNOWN',
+    );
     return undefined;
   }
   if (SYNC_NAMES.has(written)) {

@@ -5,7 +5,8 @@
  * without a unit is refused: the original would read it as seconds and JSON numbers as
  * milliseconds, and a spec should not depend on which.
  */
-export type DurationParse = { readonly ok: true; readonly ms: number } | { readonly ok: false; readonly reason: string };
+export type DurationParse =
+  { readonly ok: true; readonly ms: number } | { readonly ok: false; readonly reason: string };
 
 const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 const durationText = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
@@ -16,9 +17,14 @@ export function parseDuration(value: unknown): DurationParse {
       ? { ok: true, ms: value }
       : { ok: false, reason: `${value} is not a whole non-negative number of milliseconds` };
   }
-  if (typeof value !== 'string') return { ok: false, reason: `expected a duration like "1s" or a number of milliseconds, got ${typeof value}` };
+  if (typeof value !== 'string')
+    return { ok: false, reason: `expected a duration like "1s" or a number of milliseconds, got ${typeof value}` };
   const match = durationText.exec(value.trim());
-  if (!match) return { ok: false, reason: `"${value}" is not a duration: write a number and a unit ms, s, m, h or d (e.g. "500ms", "1m", "1d")` };
+  if (!match)
+    return {
+      ok: false,
+      reason: `"${value}" is not a duration: write a number and a unit ms, s, m, h or d (e.g. "500ms", "1m", "1d")`,
+    };
   const ms = Number(match[1]) * (UNIT_MS[match[2] ?? ''] ?? Number.NaN);
   // Decimal fractions of seconds are inexact in binary; accept what rounds to a whole ms.
   const rounded = Math.round(ms);

@@ -57,7 +57,11 @@ export class ObjectReader {
     const value = this.raw(key);
     if (value === undefined) return fallback;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < range.min || value > range.max) {
-      this.problems.add(range.rule, this.pathOf(key), `must be an integer from ${range.min} to ${range.max}, got ${show(value)}`);
+      this.problems.add(
+        range.rule,
+        this.pathOf(key),
+        `must be an integer from ${range.min} to ${range.max}, got ${show(value)}`,
+      );
       return fallback;
     }
     return value;
@@ -80,7 +84,11 @@ export class ObjectReader {
     const value = this.raw(key);
     if (value === undefined) return fallback;
     if (typeof value === 'string' && (values as readonly string[]).includes(value)) return value as T;
-    this.problems.add(rule, this.pathOf(key), `must be one of ${values.map((v) => `'${v}'`).join(', ')}, got ${show(value)}`);
+    this.problems.add(
+      rule,
+      this.pathOf(key),
+      `must be one of ${values.map((v) => `'${v}'`).join(', ')}, got ${show(value)}`,
+    );
     return fallback;
   }
 
@@ -94,7 +102,11 @@ export class ObjectReader {
       return fallback;
     }
     if (parsed.ms < min || parsed.ms > max) {
-      this.problems.add('duration', this.pathOf(key), `must be from ${formatDuration(min)} to ${formatDuration(max)}, got ${show(value)}`);
+      this.problems.add(
+        'duration',
+        this.pathOf(key),
+        `must be from ${formatDuration(min)} to ${formatDuration(max)}, got ${show(value)}`,
+      );
       return fallback;
     }
     return parsed.ms;

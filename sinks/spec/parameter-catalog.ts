@@ -52,7 +52,11 @@ export type ParameterLookup =
   | { readonly kind: 'other-class'; readonly audience: string };
 
 /** Whether `name` belongs in `section` for this class (undefined class: any known class). */
-export function lookUpParameter(section: ParameterSection, name: string, sinkClass: SinkClassDescriptor | undefined): ParameterLookup {
+export function lookUpParameter(
+  section: ParameterSection,
+  name: string,
+  sinkClass: SinkClassDescriptor | undefined,
+): ParameterLookup {
   const table = section === 'parameters' ? STATIC : DYNAMIC;
   const audience = Object.hasOwn(table, name) ? table[name] : undefined;
   if (audience === undefined) {

@@ -20,7 +20,10 @@ export const sharded = (parameters: Json = {}, rest: Json = {}): Json => ({
   parameters: { shard_hosts: { a: ['ch-a-1', 'ch-a-2'], b: ['ch-b-1'] }, table: 'events', ...parameters },
   ...rest,
 });
-export const ofClass = (sink_class_name: string, parameters: Json = {}, rest: Json = {}): Json => ({ ...batching(parameters, rest), sink_class_name });
+export const ofClass = (sink_class_name: string, parameters: Json = {}, rest: Json = {}): Json => ({
+  ...batching(parameters, rest),
+  sink_class_name,
+});
 export const withoutKey = (spec: Json, section: 'parameters', key: string): Json => {
   const copy = { ...(spec[section] as Json) };
   delete copy[key];
@@ -35,10 +38,12 @@ export function problemsOf(spec: unknown, ctx: SpecValidationContext = context) 
 export function expectRefused(spec: unknown, rule: SpecRule, path: string, text?: RegExp, ctx?: SpecValidationContext) {
   const problems = problemsOf(spec, ctx);
   const problem = problems.find((p) => p.rule === rule && p.path === path);
-  expect(problem, `expected ${rule} at ${path}, got ${problems.map((p) => p.message).join(' | ') || 'ok'}`).toBeDefined();
+  expect(
+    problem,
+    `expected ${rule} at ${path}, got ${problems.map((p) => p.message).join(' | ') || 'ok'}`,
+  ).toBeDefined();
   expect(problem?.message).toContain(path);
   expect(problem?.message).toContain(`(rule: ${rule})`);
   if (text) expect(problem?.message).toMatch(text);
   return problem;
 }
-

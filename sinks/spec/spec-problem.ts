@@ -61,7 +61,10 @@ export class SinkSpecRefusal extends SinkError {
     specName: string | undefined,
   ) {
     const subject = specName ? `sink spec '${specName}'` : 'sink spec';
-    super('SINK_SPEC_INVALID', [`Refusing the ${subject}: ${problems.length} problem(s)`, ...problems.map((p) => `  - ${p.message}`)].join('\n'));
+    super(
+      'SINK_SPEC_INVALID',
+      [`Refusing the ${subject}: ${problems.length} problem(s)`, ...problems.map((p) => `  - ${p.message}`)].join('\n'),
+    );
   }
 }
 

@@ -8,7 +8,10 @@ import type { DynamicParameters } from './sink-spec.ts';
  * The dynamic parameters, fully defaulted for the class. Kept separate from the static ones
  * because a running sink re-validates only these on dynamic reconfiguration.
  */
-export function readDynamicParameters(reader: ObjectReader, sinkClass: SinkClassDescriptor | undefined): DynamicParameters {
+export function readDynamicParameters(
+  reader: ObjectReader,
+  sinkClass: SinkClassDescriptor | undefined,
+): DynamicParameters {
   const common = {
     write_timeout: reader.duration('write_timeout', DEFAULTS.write_timeout, 1, LIMITS.timerMs),
     retry_backoff: reader.duration('retry_backoff', DEFAULTS.retry_backoff, 0, LIMITS.timerMs),
@@ -43,20 +46,36 @@ function readDynamicStrategy(reader: ObjectReader): { total_queue_bytes_limit: n
   if (value === undefined) return fallback;
   const path = reader.pathOf('at_most_once_strategy');
   if (!isJsonObject(value)) {
-    reader.problems.add('parameter-type', path, `must be an object like {"total_queue_bytes_limit": 16777216}, got ${show(value)}`);
+    reader.problems.add(
+      'parameter-type',
+      path,
+      `must be an object like {"total_queue_bytes_limit": 16777216}, got ${show(value)}`,
+    );
     return fallback;
   }
   for (const key of Object.keys(value).filter((k) => k !== 'total_queue_bytes_limit')) {
     if (key === 'enabled') {
-      reader.problems.add('parameter-section', `${path}.${key}`, 'is static; set it under parameters.at_most_once_strategy');
+      reader.problems.add(
+        'parameter-section',
+        `${path}.${key}`,
+        'is static; set it under parameters.at_most_once_strategy',
+      );
     } else {
-      reader.problems.add('parameter-unknown', `${path}.${key}`, `is not a field of at_most_once_strategy${suggestion(key, ['total_queue_bytes_limit'])}; the dynamic strategy has only total_queue_bytes_limit`);
+      reader.problems.add(
+        'parameter-unknown',
+        `${path}.${key}`,
+        `is not a field of at_most_once_strategy${suggestion(key, ['total_queue_bytes_limit'])}; the dynamic strategy has only total_queue_bytes_limit`,
+      );
     }
   }
-  const limit = new ObjectReader(value, path, reader.problems).integer('total_queue_bytes_limit', DEFAULTS.total_queue_bytes_limit, {
-    min: 1,
-    max: Number.MAX_SAFE_INTEGER,
-    rule: 'total-queue-bytes-limit-range',
-  });
+  const limit = new ObjectReader(value, path, reader.problems).integer(
+    'total_queue_bytes_limit',
+    DEFAULTS.total_queue_bytes_limit,
+    {
+      min: 1,
+      max: Number.MAX_SAFE_INTEGER,
+      rule: 'total-queue-bytes-limit-range',
+    },
+  );
   return { total_queue_bytes_limit: limit };
 }

@@ -39,7 +39,11 @@ export function validateHostForms(reader: ObjectReader, sinkClass: SinkClassDesc
   const present = setHostForms(reader);
   if (present.length !== 1) {
     const found = present.length === 0 ? 'none is set' : `${present.join(' and ')} are all set`;
-    problems.add('host-form-exactly-one', reader.path, `exactly one of host, hosts, shard_hosts must be set, but ${found}`);
+    problems.add(
+      'host-form-exactly-one',
+      reader.path,
+      `exactly one of host, hosts, shard_hosts must be set, but ${found}`,
+    );
   }
   if (sinkClass) {
     for (const form of present.filter((f) => !sinkClass.hostForms.includes(f))) {
@@ -47,7 +51,11 @@ export function validateHostForms(reader: ObjectReader, sinkClass: SinkClassDesc
         sinkClass.name === 'ClickHouseBatchingSink'
           ? 'for several shards use NYT::NFlow::TShardedClickHouseBatchingSink with shard_hosts (drain the pipeline first when migrating)'
           : 'for one unsharded table use NYT::NFlow::TClickHouseBatchingSink with host or hosts';
-      problems.add('host-form-class', reader.pathOf(form), `${sinkClass.cppName} accepts only ${sinkClass.hostForms.join(' or ')}; ${advice}`);
+      problems.add(
+        'host-form-class',
+        reader.pathOf(form),
+        `${sinkClass.cppName} accepts only ${sinkClass.hostForms.join(' or ')}; ${advice}`,
+      );
     }
   }
 
@@ -65,8 +73,18 @@ function readForm(reader: ObjectReader, form: HostForm): HostTopology | undefine
   }
   if (form === 'hosts') {
     const hosts = reader.stringList('hosts') ?? [];
-    if (hosts.length === 0) reader.problems.add('hosts-empty', reader.pathOf('hosts'), 'must list at least two hosts (a single host goes in host)');
-    if (hosts.length === 1) reader.problems.add('hosts-single-element', reader.pathOf('hosts'), `a one-element list is refused; use "host": ${show(hosts[0])} instead`);
+    if (hosts.length === 0)
+      reader.problems.add(
+        'hosts-empty',
+        reader.pathOf('hosts'),
+        'must list at least two hosts (a single host goes in host)',
+      );
+    if (hosts.length === 1)
+      reader.problems.add(
+        'hosts-single-element',
+        reader.pathOf('hosts'),
+        `a one-element list is refused; use "host": ${show(hosts[0])} instead`,
+      );
     checkHostList(reader, hosts, reader.pathOf('hosts'));
     return { form, hosts };
   }
@@ -88,19 +106,28 @@ function readShardHosts(reader: ObjectReader): HostTopology | undefined {
   for (const name of names) {
     const shardPath = `${path}.${name === '' ? '""' : name}`;
     if (!isShardName(name)) {
-      problems.add('shard-name-invalid', shardPath, `shard name ${show(name)} must be non-empty and use only letters, digits, '_' and '-' (it becomes part of every dedup token)`);
+      problems.add(
+        'shard-name-invalid',
+        shardPath,
+        `shard name ${show(name)} must be non-empty and use only letters, digits, '_' and '-' (it becomes part of every dedup token)`,
+      );
     }
     const hosts = value[name];
     if (!Array.isArray(hosts) || !hosts.every((h): h is string => typeof h === 'string')) {
       problems.add('parameter-type', shardPath, `must be a list of host names, got ${show(hosts)}`);
       continue;
     }
-    if (hosts.length === 0) problems.add('shard-host-list-empty', shardPath, 'the host list of a shard must not be empty');
+    if (hosts.length === 0)
+      problems.add('shard-host-list-empty', shardPath, 'the host list of a shard must not be empty');
     checkHostList(reader, hosts, shardPath);
     for (const host of new Set(hosts)) {
       const other = shardOfHost.get(host);
       if (other !== undefined) {
-        problems.add('shard-hosts-shared-host', shardPath, `host '${host}' is also in shard '${other}'; two shards on one endpoint would be one table under two dedup logs`);
+        problems.add(
+          'shard-hosts-shared-host',
+          shardPath,
+          `host '${host}' is also in shard '${other}'; two shards on one endpoint would be one table under two dedup logs`,
+        );
       }
       shardOfHost.set(host, name);
     }
@@ -113,7 +140,8 @@ function readShardHosts(reader: ObjectReader): HostTopology | undefined {
 function checkHostList(reader: ObjectReader, hosts: readonly string[], path: string): void {
   hosts.forEach((host, i) => checkHost(reader, host, `${path}[${i}]`));
   const duplicates = hosts.filter((host, i) => hosts.indexOf(host) !== i);
-  for (const host of new Set(duplicates)) reader.problems.add('hosts-duplicate', path, `host '${host}' is listed more than once`);
+  for (const host of new Set(duplicates))
+    reader.problems.add('hosts-duplicate', path, `host '${host}' is listed more than once`);
 }
 
 function checkHost(reader: ObjectReader, host: string, path: string): void {
@@ -136,10 +164,16 @@ function readShardingKeyColumns(reader: ObjectReader, sharded: boolean): string[
   const columns = reader.stringList('sharding_key_columns') ?? [];
   const path = reader.pathOf('sharding_key_columns');
   if (columns.length > 0 && !sharded) {
-    reader.problems.add('sharding-key-without-shard-hosts', path, 'is only allowed with shard_hosts: the unsharded forms have nothing to route');
+    reader.problems.add(
+      'sharding-key-without-shard-hosts',
+      path,
+      'is only allowed with shard_hosts: the unsharded forms have nothing to route',
+    );
   }
-  if (columns.some((column) => column === '')) reader.problems.add('sharding-key-columns-invalid', path, 'column names must not be empty');
+  if (columns.some((column) => column === ''))
+    reader.problems.add('sharding-key-columns-invalid', path, 'column names must not be empty');
   const duplicates = new Set(columns.filter((column, i) => columns.indexOf(column) !== i));
-  for (const column of duplicates) reader.problems.add('sharding-key-columns-invalid', path, `column '${column}' is listed more than once`);
+  for (const column of duplicates)
+    reader.problems.add('sharding-key-columns-invalid', path, `column '${column}' is listed more than once`);
   return columns;
 }

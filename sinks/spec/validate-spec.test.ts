@@ -51,28 +51,53 @@ describe('validateSinkSpec: normalization', () => {
   });
 
   it('sorts shard_hosts by shard name and keeps the host order', () => {
-    const result = validateSinkSpec(sharded({ shard_hosts: { z: ['z2', 'z1'], a: ['a1'] }, sharding_key_columns: ['user_id'] }), context);
-    expect(result.ok && result.spec.parameters.topology).toEqual({ form: 'shard_hosts', shards: new Map([['a', ['a1']], ['z', ['z2', 'z1']]]) });
+    const result = validateSinkSpec(
+      sharded({ shard_hosts: { z: ['z2', 'z1'], a: ['a1'] }, sharding_key_columns: ['user_id'] }),
+      context,
+    );
+    expect(result.ok && result.spec.parameters.topology).toEqual({
+      form: 'shard_hosts',
+      shards: new Map([
+        ['a', ['a1']],
+        ['z', ['z2', 'z1']],
+      ]),
+    });
     expect(result.ok && result.spec.parameters.sharding_key_columns).toEqual(['user_id']);
   });
 
   it('reads durations and class-specific dynamic parameters', () => {
-    const spec = ofClass('AtMostOnceClickHouseSink', { hosts: ['h1', 'h2'], host: undefined, at_most_once_strategy: { enabled: true } }, {
-      dynamic_parameters: { write_timeout: '30s', retry_backoff: 250, replay_horizon: '2h', at_most_once_strategy: { total_queue_bytes_limit: 1024 } },
-    });
+    const spec = ofClass(
+      'AtMostOnceClickHouseSink',
+      { hosts: ['h1', 'h2'], host: undefined, at_most_once_strategy: { enabled: true } },
+      {
+        dynamic_parameters: {
+          write_timeout: '30s',
+          retry_backoff: 250,
+          replay_horizon: '2h',
+          at_most_once_strategy: { total_queue_bytes_limit: 1024 },
+        },
+      },
+    );
     const result = validateSinkSpec(spec, context);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.spec.parameters.topology).toEqual({ form: 'hosts', hosts: ['h1', 'h2'] });
     expect(result.spec.parameters.at_most_once_strategy).toEqual({ enabled: true });
-    expect(result.spec.dynamic_parameters).toMatchObject({ write_timeout: 30_000, retry_backoff: 250, replay_horizon: 7_200_000, at_most_once_strategy: { total_queue_bytes_limit: 1024 } });
+    expect(result.spec.dynamic_parameters).toMatchObject({
+      write_timeout: 30_000,
+      retry_backoff: 250,
+      replay_horizon: 7_200_000,
+      at_most_once_strategy: { total_queue_bytes_limit: 1024 },
+    });
     expect(result.spec.dynamic_parameters.max_rows_per_batch).toBeUndefined();
   });
 
   it('defaults the at-most-once strategy to disabled with a 16 MiB queue', () => {
     const result = validateSinkSpec(ofClass('AtMostOnceClickHouseSink'), context);
     expect(result.ok && result.spec.parameters.at_most_once_strategy).toEqual({ enabled: false });
-    expect(result.ok && result.spec.dynamic_parameters.at_most_once_strategy).toEqual({ total_queue_bytes_limit: 16_777_216 });
+    expect(result.ok && result.spec.dynamic_parameters.at_most_once_strategy).toEqual({
+      total_queue_bytes_limit: 16_777_216,
+    });
   });
 
   it('accepts any password variable name: whether it is set is read when the client is created', () => {
@@ -80,7 +105,17 @@ describe('validateSinkSpec: normalization', () => {
   });
 
   it('accepts TLS options with enable_tls', () => {
-    expect(problemsOf(batching({ enable_tls: true, port: 8443, tls_ca_files: ['/ca.pem'], tls_ca_directory: '/certs', tls_skip_verification: true }))).toEqual([]);
+    expect(
+      problemsOf(
+        batching({
+          enable_tls: true,
+          port: 8443,
+          tls_ca_files: ['/ca.pem'],
+          tls_ca_directory: '/certs',
+          tls_skip_verification: true,
+        }),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -92,7 +127,11 @@ describe('validateSinkSpec: all problems at once', () => {
       parameters: { hosts: ['only'], sharding_key_columns: ['k'], port: 0, tls_skip_verification: true, tabel: 't' },
       dynamic_parameters: { max_rows_per_batch: 5000, write_timeout: 'soon' },
     };
-    expect(problemsOf(spec).map((p) => p.rule).sort()).toEqual(
+    expect(
+      problemsOf(spec)
+        .map((p) => p.rule)
+        .sort(),
+    ).toEqual(
       [
         'duration',
         'hosts-single-element',
@@ -127,11 +166,16 @@ describe('validateSinkSpec: all problems at once', () => {
 
 describe('validateDynamicParameters', () => {
   it('validates a reconfiguration on its own, for the running class', () => {
-    expect(validateDynamicParameters({ write_timeout: '10s', max_rows_per_batch: 10 }, SINK_CLASSES.ClickHouseBatchingSink)).toMatchObject({
+    expect(
+      validateDynamicParameters({ write_timeout: '10s', max_rows_per_batch: 10 }, SINK_CLASSES.ClickHouseBatchingSink),
+    ).toMatchObject({
       ok: true,
       dynamic: { write_timeout: 10_000, max_rows_per_batch: 10, max_bytes_per_batch: 5_242_880 },
     });
-    const refused = validateDynamicParameters({ max_rows_per_batch: 10, host: 'h' }, SINK_CLASSES.AtLeastOnceClickHouseSink);
+    const refused = validateDynamicParameters(
+      { max_rows_per_batch: 10, host: 'h' },
+      SINK_CLASSES.AtLeastOnceClickHouseSink,
+    );
     expect(refused.ok || refused.problems.map((p) => p.rule)).toEqual(['parameter-class', 'parameter-section']);
   });
 });

@@ -15,7 +15,9 @@ export interface SpecValidationContext {
   readonly registry: SinkRegistry<unknown>;
 }
 
-export type SpecValidation = { readonly ok: true; readonly spec: SinkSpec } | { readonly ok: false; readonly problems: readonly SinkSpecProblem[] };
+export type SpecValidation =
+  | { readonly ok: true; readonly spec: SinkSpec }
+  | { readonly ok: false; readonly problems: readonly SinkSpecProblem[] };
 
 const TOP_LEVEL_KEYS = ['sink_class_name', 'name', 'input_stream_ids', 'parameters', 'dynamic_parameters'];
 
@@ -27,14 +29,22 @@ export function validateSinkSpec(raw: unknown, context: SpecValidationContext): 
     return { ok: false, problems: problems.list };
   }
   for (const key of Object.keys(raw).filter((k) => !TOP_LEVEL_KEYS.includes(k))) {
-    problems.add('spec-unknown-key', key, `is not a spec field${suggestion(key, TOP_LEVEL_KEYS)}; a spec has ${TOP_LEVEL_KEYS.join(', ')}`);
+    problems.add(
+      'spec-unknown-key',
+      key,
+      `is not a spec field${suggestion(key, TOP_LEVEL_KEYS)}; a spec has ${TOP_LEVEL_KEYS.join(', ')}`,
+    );
   }
 
   const className = resolveSinkClassName(raw.sink_class_name, context.registry, problems);
   const sinkClass = className === undefined ? undefined : SINK_CLASSES[className];
   const name = typeof raw.name === 'string' ? raw.name : '';
   if (name.trim() === '') {
-    problems.add('name-required', 'name', `is required: a non-empty sink name (the prefix of the sink's state; keep it when changing the class), got ${show(raw.name)}`);
+    problems.add(
+      'name-required',
+      'name',
+      `is required: a non-empty sink name (the prefix of the sink's state; keep it when changing the class), got ${show(raw.name)}`,
+    );
   }
   const inputStreamIds = readInputStreamIds(raw.input_stream_ids, problems);
 
@@ -46,12 +56,22 @@ export function validateSinkSpec(raw: unknown, context: SpecValidationContext): 
   const staticReader = new ObjectReader(staticSource, 'parameters', problems);
   const hosts = validateHostForms(staticReader, sinkClass);
   const parameters = readStaticParameters(staticReader, sinkClass, hosts);
-  const dynamicParameters = readDynamicParameters(new ObjectReader(dynamicSource, 'dynamic_parameters', problems), sinkClass);
+  const dynamicParameters = readDynamicParameters(
+    new ObjectReader(dynamicSource, 'dynamic_parameters', problems),
+    sinkClass,
+  );
 
-  if (problems.list.length > 0 || className === undefined || parameters === undefined) return { ok: false, problems: problems.list };
+  if (problems.list.length > 0 || className === undefined || parameters === undefined)
+    return { ok: false, problems: problems.list };
   return {
     ok: true,
-    spec: { sink_class_name: className, name, input_stream_ids: inputStreamIds, parameters, dynamic_parameters: dynamicParameters },
+    spec: {
+      sink_class_name: className,
+      name,
+      input_stream_ids: inputStreamIds,
+      parameters,
+      dynamic_parameters: dynamicParameters,
+    },
   };
 }
 
@@ -70,7 +90,9 @@ export function parseSinkSpec(raw: unknown, context: SpecValidationContext): Sin
 export function validateDynamicParameters(
   raw: unknown,
   sinkClass: SinkClassDescriptor,
-): { readonly ok: true; readonly dynamic: DynamicParameters } | { readonly ok: false; readonly problems: readonly SinkSpecProblem[] } {
+):
+  | { readonly ok: true; readonly dynamic: DynamicParameters }
+  | { readonly ok: false; readonly problems: readonly SinkSpecProblem[] } {
   const problems = new SpecProblems();
   const source = sectionObject({ dynamic_parameters: raw ?? {} }, 'dynamic_parameters', false, problems);
   checkParameterNames(source, 'dynamic_parameters', sinkClass, problems);
@@ -90,20 +112,39 @@ function readInputStreamIds(value: unknown, problems: SpecProblems): string[] {
   return [];
 }
 
-function sectionObject(raw: JsonObject, section: ParameterSection, required: boolean, problems: SpecProblems): JsonObject {
+function sectionObject(
+  raw: JsonObject,
+  section: ParameterSection,
+  required: boolean,
+  problems: SpecProblems,
+): JsonObject {
   const value = raw[section];
   if (value === undefined && !required) return {};
   if (isJsonObject(value)) return value;
-  problems.add('spec-shape', section, value === undefined ? 'is required (it holds at least table and the host form)' : `must be an object, got ${show(value)}`);
+  problems.add(
+    'spec-shape',
+    section,
+    value === undefined
+      ? 'is required (it holds at least table and the host form)'
+      : `must be an object, got ${show(value)}`,
+  );
   return {};
 }
 
-function checkParameterNames(source: JsonObject, section: ParameterSection, sinkClass: SinkClassDescriptor | undefined, problems: SpecProblems): void {
+function checkParameterNames(
+  source: JsonObject,
+  section: ParameterSection,
+  sinkClass: SinkClassDescriptor | undefined,
+  problems: SpecProblems,
+): void {
   for (const key of Object.keys(source)) {
     const found = lookUpParameter(section, key, sinkClass);
     const path = `${section}.${key}`;
     if (found.kind === 'unknown') {
-      const known = [...PARAMETER_NAMES[section], ...PARAMETER_NAMES[section === 'parameters' ? 'dynamic_parameters' : 'parameters']];
+      const known = [
+        ...PARAMETER_NAMES[section],
+        ...PARAMETER_NAMES[section === 'parameters' ? 'dynamic_parameters' : 'parameters'],
+      ];
       problems.add('parameter-unknown', path, `is not a parameter of the ClickHouse sinks${suggestion(key, known)}`);
     } else if (found.kind === 'other-section') {
       const kind = found.section === 'parameters' ? 'static' : 'dynamic';

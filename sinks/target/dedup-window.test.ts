@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { checkDedupWindow } from './dedup-window.ts';
 
-const base = { database: 'default', table: 'events', asyncInsert: false, replayHorizonMs: 86_400_000, windowSeconds: 604_800, asyncWindowSeconds: 180 };
+const base = {
+  database: 'default',
+  table: 'events',
+  asyncInsert: false,
+  replayHorizonMs: 86_400_000,
+  windowSeconds: 604_800,
+  asyncWindowSeconds: 180,
+};
 
 describe('checkDedupWindow', () => {
   it('stays quiet when the window covers the replay horizon', () => {

@@ -27,7 +27,9 @@ export interface DedupWindowWarning {
  * be inserted again, which deserves a warning (not a refusal).
  */
 export function checkDedupWindow(input: DedupWindowInput): DedupWindowWarning | undefined {
-  const setting = input.asyncInsert ? 'replicated_deduplication_window_seconds_for_async_inserts' : 'replicated_deduplication_window_seconds';
+  const setting = input.asyncInsert
+    ? 'replicated_deduplication_window_seconds_for_async_inserts'
+    : 'replicated_deduplication_window_seconds';
   const windowMs = (input.asyncInsert ? input.asyncWindowSeconds : input.windowSeconds) * 1000;
   if (windowMs >= input.replayHorizonMs) return undefined;
   return {

@@ -18,7 +18,9 @@ describe('checkEngineAcceptance', () => {
 
   it('refuses Distributed and non-MergeTree targets', () => {
     const distributed = checkEngineAcceptance(target('Distributed', ['h1']));
-    expect(distributed.accepted || distributed.error.message).toMatch(/^Target default.events \(shard 'a'\) is a Distributed table/);
+    expect(distributed.accepted || distributed.error.message).toMatch(
+      /^Target default.events \(shard 'a'\) is a Distributed table/,
+    );
     const log = checkEngineAcceptance(target('Log', ['h1']));
     expect(log.accepted || log.error.code).toBe('SINK_TARGET_INVALID');
   });
@@ -34,8 +36,11 @@ describe('checkEngineAcceptance', () => {
     expect(checkEngineAcceptance(target('SharedMergeTree', ['h1']))).toEqual({ accepted: true });
     expect(checkEngineAcceptance(target('MergeTree', ['h1'], { shard: undefined }))).toEqual({
       accepted: true,
-      warning: 'Target default.events has engine MergeTree without block deduplication: exactly-once degrades to at-least-once unless the table sets non_replicated_deduplication_window',
+      warning:
+        'Target default.events has engine MergeTree without block deduplication: exactly-once degrades to at-least-once unless the table sets non_replicated_deduplication_window',
     });
-    expect(checkEngineAcceptance(target('ReplacingMergeTree', ['h1'], { nonReplicatedDedupWindow: 100 }))).toEqual({ accepted: true });
+    expect(checkEngineAcceptance(target('ReplacingMergeTree', ['h1'], { nonReplicatedDedupWindow: 100 }))).toEqual({
+      accepted: true,
+    });
   });
 });

@@ -9,12 +9,20 @@ export const NOMINAL_PORT = 8123;
  * Node names (`s1r1`, ...) -> their client endpoint: through the fault proxy (`http`) or direct.
  * Extra entries add names, e.g. one pointing at a closed port.
  */
-export function clusterAddressBook(description: ClusterDescription, route: 'http' | 'direct_http' = 'http', extra: Readonly<Record<string, string>> = {}): ResolveEndpoint {
-  const entries = Object.fromEntries(description.shards.flatMap((shard) => shard.replicas.map((replica) => [replica.name, replica[route]])));
+export function clusterAddressBook(
+  description: ClusterDescription,
+  route: 'http' | 'direct_http' = 'http',
+  extra: Readonly<Record<string, string>> = {},
+): ResolveEndpoint {
+  const entries = Object.fromEntries(
+    description.shards.flatMap((shard) => shard.replicas.map((replica) => [replica.name, replica[route]])),
+  );
   return addressBook({ ...entries, ...extra });
 }
 
 /** The cluster's shards as a `shard_hosts` value: shard name -> node names. */
 export function clusterShardHosts(description: ClusterDescription): Record<string, string[]> {
-  return Object.fromEntries(description.shards.map((shard) => [shard.name, shard.replicas.map((replica) => replica.name)]));
+  return Object.fromEntries(
+    description.shards.map((shard) => [shard.name, shard.replicas.map((replica) => replica.name)]),
+  );
 }

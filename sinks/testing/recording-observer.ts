@@ -24,7 +24,9 @@ export class RecordingObserver implements InsertObserver {
 
   /** `<endpoint>#<attempt>:<outcome>` per attempt, compact for assertions. */
   summary(): string[] {
-    return this.attempts.map(({ attempt, result }) => `${attempt.endpoint}#${attempt.attempt}:${result?.outcome ?? 'pending'}`);
+    return this.attempts.map(
+      ({ attempt, result }) => `${attempt.endpoint}#${attempt.attempt}:${result?.outcome ?? 'pending'}`,
+    );
   }
 
   clear(): void {

@@ -26,7 +26,11 @@ export class SinkTestCluster {
 
   static async start(): Promise<SinkTestCluster> {
     const cluster = await startEmbeddedCluster({ topology: { shards: 2, replicas: 2, keepers: 1 } });
-    const nodes = new Map(cluster.description.shards.flatMap((shard) => shard.replicas.map((replica) => [replica.name, harnessClient(replica.http)] as const)));
+    const nodes = new Map(
+      cluster.description.shards.flatMap((shard) =>
+        shard.replicas.map((replica) => [replica.name, harnessClient(replica.http)] as const),
+      ),
+    );
     return new SinkTestCluster(cluster, nodes, new Toxiproxy(cluster.description.toxiproxy ?? ''));
   }
 
@@ -40,13 +44,30 @@ export class SinkTestCluster {
     return clusterShardHosts(this.cluster.description);
   }
 
-  spec(raw: { sink_class_name: string; parameters: Record<string, unknown>; dynamic_parameters?: Record<string, unknown> }, database: string): SinkSpec {
-    return parseSinkSpec({ name: 'it', ...raw, parameters: { port: NOMINAL_PORT, database, ...raw.parameters } }, { registry: SINK_IMPLEMENTATIONS });
+  spec(
+    raw: { sink_class_name: string; parameters: Record<string, unknown>; dynamic_parameters?: Record<string, unknown> },
+    database: string,
+  ): SinkSpec {
+    return parseSinkSpec(
+      { name: 'it', ...raw, parameters: { port: NOMINAL_PORT, database, ...raw.parameters } },
+      { registry: SINK_IMPLEMENTATIONS },
+    );
   }
 
-  context(streamSchema: readonly StreamColumn[], partition = 0): SinkContext & { observer: RecordingObserver; records: Record<string, unknown>[] } {
+  context(
+    streamSchema: readonly StreamColumn[],
+    partition = 0,
+  ): SinkContext & { observer: RecordingObserver; records: Record<string, unknown>[] } {
     const { logger, records } = captureLogs();
-    return { partition, observer: new RecordingObserver(), env: {}, streamSchema, resolveEndpoint: clusterAddressBook(this.cluster.description), logger, records };
+    return {
+      partition,
+      observer: new RecordingObserver(),
+      env: {},
+      streamSchema,
+      resolveEndpoint: clusterAddressBook(this.cluster.description),
+      logger,
+      records,
+    };
   }
 
   async command(nodes: readonly string[], query: string): Promise<void> {
@@ -55,16 +76,23 @@ export class SinkTestCluster {
 
   /** Message ids present on one node, sorted. */
   async idsOn(node: string, table: string): Promise<string[]> {
-    await this.node(node).command({ query: `SYSTEM SYNC REPLICA ${table}`, clickhouse_settings: { receive_timeout: 60 } });
+    await this.node(node).command({
+      query: `SYSTEM SYNC REPLICA ${table}`,
+      clickhouse_settings: { receive_timeout: 60 },
+    });
     const rows = await queryRows<{ id: string }>(this.node(node), `SELECT id FROM ${table} ORDER BY id`);
     return rows.map((row) => row.id);
   }
 
   /** The `system.query_log` row of one query, after flushing the logs. */
-  async queryLogOf(node: string, queryId: string): Promise<{ type: string; written_rows: number | string; token: string } | undefined> {
+  async queryLogOf(
+    node: string,
+    queryId: string,
+  ): Promise<{ type: string; written_rows: number | string; token: string } | undefined> {
     await this.node(node).command({ query: 'SYSTEM FLUSH LOGS' });
     const result = await this.node(node).query({
-      query: "SELECT type, written_rows, Settings['insert_deduplication_token'] AS token FROM system.query_log WHERE query_id = {id:String} AND type != 'QueryStart'",
+      query:
+        "SELECT type, written_rows, Settings['insert_deduplication_token'] AS token FROM system.query_log WHERE query_id = {id:String} AND type != 'QueryStart'",
       query_params: { id: queryId },
       format: 'JSONEachRow',
     });
@@ -85,7 +113,13 @@ export class SinkTestCluster {
   /** Delays every answer of a node by `ms` (the request still reaches the server). */
   async delayAnswers(node: string, ms: number): Promise<Toxic<unknown>> {
     const proxy = await this.toxiproxy.get(`${node}_client`);
-    return proxy.addToxic({ name: `slow_answers_${node}`, type: 'latency', stream: 'downstream', toxicity: 1, attributes: { latency: ms, jitter: 0 } } as never);
+    return proxy.addToxic({
+      name: `slow_answers_${node}`,
+      type: 'latency',
+      stream: 'downstream',
+      toxicity: 1,
+      attributes: { latency: ms, jitter: 0 },
+    } as never);
   }
 
   async down(): Promise<void> {

@@ -20,10 +20,41 @@ export function makeTestCertificates(dir: string): TestCertificates {
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
   openssl('req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=sink test CA');
-  openssl('req', '-x509', ...ec, '-keyout', 'other-ca.key', '-out', 'other-ca.pem', '-days', '2', '-subj', '/CN=unrelated CA');
+  openssl(
+    'req',
+    '-x509',
+    ...ec,
+    '-keyout',
+    'other-ca.key',
+    '-out',
+    'other-ca.pem',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=unrelated CA',
+  );
   openssl('req', ...ec, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost');
-  writeFileSync(join(dir, 'san.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n');
-  openssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'san.ext');
+  writeFileSync(
+    join(dir, 'san.ext'),
+    'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n',
+  );
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'server.pem',
+    '-days',
+    '2',
+    '-extfile',
+    'san.ext',
+  );
   return {
     caFile: join(dir, 'ca.pem'),
     otherCaFile: join(dir, 'other-ca.pem'),
@@ -36,7 +67,10 @@ export function makeTestCertificates(dir: string): TestCertificates {
  * A real TLS listener in front of a node's plain HTTP port (the embedded engine has no TLS
  * listener): each TLS connection is piped to a fresh TCP connection to the node.
  */
-export async function startTlsTerminator(certificates: TestCertificates, upstreamPort: number): Promise<{ readonly port: number; close(): Promise<void> }> {
+export async function startTlsTerminator(
+  certificates: TestCertificates,
+  upstreamPort: number,
+): Promise<{ readonly port: number; close(): Promise<void> }> {
   const server: Server = createServer({ key: certificates.serverKey, cert: certificates.serverCert }, (secure) => {
     const plain = connect(upstreamPort, '127.0.0.1');
     secure.pipe(plain).pipe(secure);

@@ -13,7 +13,9 @@ describe('routingFingerprint', () => {
   });
 
   it('is 16 hex digits, pinned (value reproduced in ClickHouse SQL)', () => {
-    expect(routingFingerprint({ sharded: true, shards: shards('a', 'b'), shardingKeyColumns: ['user_id'] })).toBe('bd8f6b7377d213ce');
+    expect(routingFingerprint({ sharded: true, shards: shards('a', 'b'), shardingKeyColumns: ['user_id'] })).toBe(
+      'bd8f6b7377d213ce',
+    );
   });
 
   it('ignores shard order but not key column order', () => {
@@ -21,7 +23,9 @@ describe('routingFingerprint', () => {
       fc.property(arbShardNames(1, 6), fc.array(fc.string({ minLength: 1 }), { maxLength: 3 }), (names, columns) => {
         const fingerprint = routingFingerprint({ sharded: true, shards: names, shardingKeyColumns: columns });
         expect(fingerprint).toMatch(/^[0-9a-f]{16}$/);
-        expect(routingFingerprint({ sharded: true, shards: [...names].reverse(), shardingKeyColumns: columns })).toBe(fingerprint);
+        expect(routingFingerprint({ sharded: true, shards: [...names].reverse(), shardingKeyColumns: columns })).toBe(
+          fingerprint,
+        );
       }),
     );
     const ab = routingFingerprint({ sharded: true, shards: shards('a'), shardingKeyColumns: ['x', 'y'] });
@@ -41,7 +45,11 @@ describe('routingFingerprint', () => {
 });
 
 describe('targetFingerprint', () => {
-  const keeper = { kind: 'keeper', zookeeper_name: 'default', zookeeper_path: '/clickhouse/tables/01/default/events' } as const;
+  const keeper = {
+    kind: 'keeper',
+    zookeeper_name: 'default',
+    zookeeper_path: '/clickhouse/tables/01/default/events',
+  } as const;
   const endpoint = { kind: 'endpoint', database: 'default', table: 'events', port: 8123, hosts: ['ch-1'] } as const;
 
   it('is 16 hex digits, pinned for both kinds (values reproduced in ClickHouse SQL)', () => {
@@ -50,7 +58,9 @@ describe('targetFingerprint', () => {
   });
 
   it('follows the Keeper table only for replicated targets', () => {
-    expect(targetFingerprint({ ...keeper, zookeeper_path: '/clickhouse/tables/02/default/events' })).not.toBe(targetFingerprint(keeper));
+    expect(targetFingerprint({ ...keeper, zookeeper_path: '/clickhouse/tables/02/default/events' })).not.toBe(
+      targetFingerprint(keeper),
+    );
     expect(targetFingerprint({ ...keeper, zookeeper_name: 'auxiliary' })).not.toBe(targetFingerprint(keeper));
   });
 
@@ -59,6 +69,8 @@ describe('targetFingerprint', () => {
     for (const change of [{ database: 'other' }, { table: 'other' }, { port: 9000 }, { hosts: ['ch-2'] }]) {
       expect(targetFingerprint({ ...endpoint, ...change })).not.toBe(base);
     }
-    expect(targetFingerprint({ ...endpoint, hosts: ['b', 'a'] })).toBe(targetFingerprint({ ...endpoint, hosts: ['a', 'b'] }));
+    expect(targetFingerprint({ ...endpoint, hosts: ['b', 'a'] })).toBe(
+      targetFingerprint({ ...endpoint, hosts: ['a', 'b'] }),
+    );
   });
 });

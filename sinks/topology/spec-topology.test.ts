@@ -7,11 +7,25 @@ import type { BatchToken } from '../domain/batch-token.ts';
 
 const context = { registry: SinkRegistry.descriptorsOnly() };
 const unshardedSpec = (parameters: Record<string, unknown>) =>
-  parseSinkSpec({ sink_class_name: 'ClickHouseBatchingSink', name: 's', parameters: { table: 'events', ...parameters } }, context).parameters;
+  parseSinkSpec(
+    { sink_class_name: 'ClickHouseBatchingSink', name: 's', parameters: { table: 'events', ...parameters } },
+    context,
+  ).parameters;
 const shardedSpec = (shard_hosts: Record<string, string[]>, sharding_key_columns: string[] = []) =>
-  parseSinkSpec({ sink_class_name: 'ShardedClickHouseBatchingSink', name: 's', parameters: { table: 'events', shard_hosts, sharding_key_columns } }, context).parameters;
-const keeper = (path: string) => ({ engine: 'replicated' as const, keeper: { zookeeper_name: 'default', zookeeper_path: path } });
-const slots = (entries: Array<[string, SlotMetadata]>) => new Map(entries.map(([slot, metadata]) => [slot as TargetSlot, metadata]));
+  parseSinkSpec(
+    {
+      sink_class_name: 'ShardedClickHouseBatchingSink',
+      name: 's',
+      parameters: { table: 'events', shard_hosts, sharding_key_columns },
+    },
+    context,
+  ).parameters;
+const keeper = (path: string) => ({
+  engine: 'replicated' as const,
+  keeper: { zookeeper_name: 'default', zookeeper_path: path },
+});
+const slots = (entries: Array<[string, SlotMetadata]>) =>
+  new Map(entries.map(([slot, metadata]) => [slot as TargetSlot, metadata]));
 const undelivered = { count: 3, oldestBound: '1-4-17' as BatchToken };
 
 describe('spec topology', () => {
@@ -21,9 +35,18 @@ describe('spec topology', () => {
   });
 
   it('refuses the migration from hosts to shard_hosts while batches are undelivered (the seed example shape)', () => {
-    const before = currentFingerprints(unshardedSpec({ hosts: ['h1', 'h2'] }), slots([[UNSHARDED_TARGET, keeper('/t/events')]]));
+    const before = currentFingerprints(
+      unshardedSpec({ hosts: ['h1', 'h2'] }),
+      slots([[UNSHARDED_TARGET, keeper('/t/events')]]),
+    );
     const afterSpec = shardedSpec({ a: ['a1'], b: ['b1'] });
-    const after = currentFingerprints(afterSpec, slots([['a', keeper('/t/01/events')], ['b', keeper('/t/02/events')]]));
+    const after = currentFingerprints(
+      afterSpec,
+      slots([
+        ['a', keeper('/t/01/events')],
+        ['b', keeper('/t/02/events')],
+      ]),
+    );
     const message = checkTopologyGuard({ persisted: before, current: after, undelivered })?.message ?? '';
     expect(message).toContain('    persisted_topology_fingerprint = unsharded\n');
     expect(message).toMatch(/ {4}spec_topology_fingerprint {6}= [0-9a-f]{16}\n/);
@@ -40,9 +63,24 @@ describe('spec topology', () => {
   it('ties a plain MergeTree target to its endpoint', () => {
     const plain = slots([[UNSHARDED_TARGET, { engine: 'plain' }]]);
     const persisted = currentFingerprints(unshardedSpec({ host: 'h1' }), plain);
-    expect(checkTopologyGuard({ persisted, current: currentFingerprints(unshardedSpec({ host: 'h2' }), plain), undelivered })?.kind).toBe('target');
-    expect(checkTopologyGuard({ persisted, current: currentFingerprints(unshardedSpec({ host: 'h1', port: 9000 }), plain), undelivered })?.kind).toBe('target');
-    expect(checkTopologyGuard({ persisted, current: currentFingerprints(unshardedSpec({ host: 'h1' }), plain), undelivered })).toBeUndefined();
+    expect(
+      checkTopologyGuard({ persisted, current: currentFingerprints(unshardedSpec({ host: 'h2' }), plain), undelivered })
+        ?.kind,
+    ).toBe('target');
+    expect(
+      checkTopologyGuard({
+        persisted,
+        current: currentFingerprints(unshardedSpec({ host: 'h1', port: 9000 }), plain),
+        undelivered,
+      })?.kind,
+    ).toBe('target');
+    expect(
+      checkTopologyGuard({
+        persisted,
+        current: currentFingerprints(unshardedSpec({ host: 'h1' }), plain),
+        undelivered,
+      }),
+    ).toBeUndefined();
   });
 
   it('keeps the routing fingerprint when only host_selection_policy changes', () => {

@@ -28,19 +28,33 @@ export interface SlotMetadata {
 }
 
 /** The identity the seed defines for the slot's engine. */
-export function targetIdentityOf(parameters: StaticParameters, hosts: readonly string[], metadata: SlotMetadata): TargetIdentity {
+export function targetIdentityOf(
+  parameters: StaticParameters,
+  hosts: readonly string[],
+  metadata: SlotMetadata,
+): TargetIdentity {
   if (metadata.engine === 'replicated') {
-    if (!metadata.keeper) throw new SinkError('SINK_INTERNAL', 'A replicated target needs its zookeeper_name and zookeeper_path to be fingerprinted');
+    if (!metadata.keeper)
+      throw new SinkError(
+        'SINK_INTERNAL',
+        'A replicated target needs its zookeeper_name and zookeeper_path to be fingerprinted',
+      );
     return { kind: 'keeper', ...metadata.keeper };
   }
   if (metadata.engine === 'shared' || metadata.engine === 'plain') {
     return { kind: 'endpoint', database: parameters.database, table: parameters.table, port: parameters.port, hosts };
   }
-  throw new SinkError('SINK_INTERNAL', `A ${metadata.engine} target has no target fingerprint; the metadata check refuses it before the guard runs`);
+  throw new SinkError(
+    'SINK_INTERNAL',
+    `A ${metadata.engine} target has no target fingerprint; the metadata check refuses it before the guard runs`,
+  );
 }
 
 /** The fingerprints the current spec and metadata yield, to compare with the persisted ones. */
-export function currentFingerprints(parameters: StaticParameters, metadataBySlot: ReadonlyMap<TargetSlot, SlotMetadata>): TopologyFingerprints {
+export function currentFingerprints(
+  parameters: StaticParameters,
+  metadataBySlot: ReadonlyMap<TargetSlot, SlotMetadata>,
+): TopologyFingerprints {
   const targets = new Map(
     [...targetSlotsOf(parameters)].map(([slot, hosts]) => {
       const metadata = metadataBySlot.get(slot);

@@ -11,7 +11,13 @@ import { toHex64, xxhash64 } from '../hash/xxhash64.ts';
  */
 export type TargetIdentity =
   | { readonly kind: 'keeper'; readonly zookeeper_name: string; readonly zookeeper_path: string }
-  | { readonly kind: 'endpoint'; readonly database: string; readonly table: string; readonly port: number; readonly hosts: readonly string[] };
+  | {
+      readonly kind: 'endpoint';
+      readonly database: string;
+      readonly table: string;
+      readonly port: number;
+      readonly hosts: readonly string[];
+    };
 
 /**
  * xxHash64 of the canonical encoding of the identity with its kind as the first field, 16 hex
@@ -20,6 +26,11 @@ export type TargetIdentity =
 export function targetFingerprint(identity: TargetIdentity): TargetFingerprint {
   const encoder = new CanonicalEncoder().text(identity.kind);
   if (identity.kind === 'keeper') encoder.text(identity.zookeeper_name).text(identity.zookeeper_path);
-  else encoder.text(identity.database).text(identity.table).text(String(identity.port)).texts([...identity.hosts].sort());
+  else
+    encoder
+      .text(identity.database)
+      .text(identity.table)
+      .text(String(identity.port))
+      .texts([...identity.hosts].sort());
   return toHex64(xxhash64(encoder.finish())) as TargetFingerprint;
 }

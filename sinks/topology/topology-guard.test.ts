@@ -1,16 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import type { BatchToken } from '../domain/batch-token.ts';
-import { UNSHARDED_ROUTING_FINGERPRINT, type RoutingFingerprint, type TargetFingerprint } from '../domain/fingerprint.ts';
+import {
+  UNSHARDED_ROUTING_FINGERPRINT,
+  type RoutingFingerprint,
+  type TargetFingerprint,
+} from '../domain/fingerprint.ts';
 import { shardName } from '../domain/shard-name.ts';
 import { checkTopologyGuard, UNSHARDED_TARGET, type TargetSlot, type TopologyFingerprints } from './topology-guard.ts';
 
 const routing = (value: string) => value as RoutingFingerprint;
-const targets = (entries: Array<[TargetSlot, string]>) => new Map(entries.map(([slot, fp]) => [slot, fp as TargetFingerprint]));
+const targets = (entries: Array<[TargetSlot, string]>) =>
+  new Map(entries.map(([slot, fp]) => [slot, fp as TargetFingerprint]));
 const undelivered = { count: 3, oldestBound: '1-4-17' as BatchToken };
 const a = shardName('a');
 const b = shardName('b');
 
-const unsharded: TopologyFingerprints = { routing: UNSHARDED_ROUTING_FINGERPRINT, targets: targets([[UNSHARDED_TARGET, '00000000000000aa']]) };
+const unsharded: TopologyFingerprints = {
+  routing: UNSHARDED_ROUTING_FINGERPRINT,
+  targets: targets([[UNSHARDED_TARGET, '00000000000000aa']]),
+};
 const sharded: TopologyFingerprints = {
   routing: routing('3f2a17c9b4e05d81'),
   targets: targets([
@@ -33,16 +41,30 @@ describe('checkTopologyGuard', () => {
 
   it('lets a drained partition, or one without persisted fingerprints, start under the new topology', () => {
     expect(checkTopologyGuard({ persisted: unsharded, current: sharded, undelivered: undefined })).toBeUndefined();
-    expect(checkTopologyGuard({ persisted: unsharded, current: sharded, undelivered: { ...undelivered, count: 0 } })).toBeUndefined();
+    expect(
+      checkTopologyGuard({ persisted: unsharded, current: sharded, undelivered: { ...undelivered, count: 0 } }),
+    ).toBeUndefined();
     expect(checkTopologyGuard({ persisted: undefined, current: sharded, undelivered })).toBeUndefined();
   });
 
   it('accepts an unchanged topology with undelivered batches', () => {
-    expect(checkTopologyGuard({ persisted: sharded, current: { ...sharded, targets: new Map(sharded.targets) }, undelivered })).toBeUndefined();
+    expect(
+      checkTopologyGuard({
+        persisted: sharded,
+        current: { ...sharded, targets: new Map(sharded.targets) },
+        undelivered,
+      }),
+    ).toBeUndefined();
   });
 
   it('refuses a changed target of one shard, naming it', () => {
-    const current = { ...sharded, targets: targets([[a, '00000000000000a1'], [b, '00000000000000b2']]) };
+    const current = {
+      ...sharded,
+      targets: targets([
+        [a, '00000000000000a1'],
+        [b, '00000000000000b2'],
+      ]),
+    };
     const refusal = checkTopologyGuard({ persisted: sharded, current, undelivered });
     expect(refusal?.kind).toBe('target');
     expect(refusal?.message).toBe(

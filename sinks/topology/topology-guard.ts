@@ -69,7 +69,9 @@ export function checkTopologyGuard(input: TopologyGuardInput): TopologyChangedEr
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   if (changed.length === 0) return undefined;
   const sharded = changed.some(([slot]) => slot !== UNSHARDED_TARGET);
-  const which = sharded ? `the target table of shard(s) ${changed.map(([slot]) => `'${slot}'`).join(', ')}` : 'the target table';
+  const which = sharded
+    ? `the target table of shard(s) ${changed.map(([slot]) => `'${slot}'`).join(', ')}`
+    : 'the target table';
   return new TopologyChangedError(
     [
       `Refusing to start the ClickHouse sink: ${which} changed while ${undelivered.count} batch(es) are still undelivered; replaying them into a target that cannot be proven to be the same table would duplicate or drop rows. Restore the previous endpoint (database, table, port and hosts, or the same Keeper table), let the pipeline drain to completion, then apply the change`,

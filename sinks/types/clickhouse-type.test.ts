@@ -2,7 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { formatClickHouseType, parseClickHouseType } from './clickhouse-type.ts';
 
 describe('parseClickHouseType', () => {
-  it.each(['Int8', 'Int16', 'Int32', 'Int64', 'UInt8', 'UInt16', 'UInt32', 'UInt64', 'Float32', 'Float64', 'String', 'Bool', 'Date'])('reads %s', (name) => {
+  it.each([
+    'Int8',
+    'Int16',
+    'Int32',
+    'Int64',
+    'UInt8',
+    'UInt16',
+    'UInt32',
+    'UInt64',
+    'Float32',
+    'Float64',
+    'String',
+    'Bool',
+    'Date',
+  ])('reads %s', (name) => {
     expect(parseClickHouseType(name)).toEqual({ kind: 'scalar', name });
   });
 
@@ -10,13 +24,22 @@ describe('parseClickHouseType', () => {
     expect(parseClickHouseType('FixedString(16)')).toEqual({ kind: 'fixed_string', length: 16 });
     expect(parseClickHouseType('DateTime')).toEqual({ kind: 'datetime' });
     expect(parseClickHouseType("DateTime('Europe/Moscow')")).toEqual({ kind: 'datetime', timezone: 'Europe/Moscow' });
-    expect(parseClickHouseType('Nullable(Int64)')).toEqual({ kind: 'nullable', inner: { kind: 'scalar', name: 'Int64' } });
-    expect(parseClickHouseType('LowCardinality(String)')).toEqual({ kind: 'low_cardinality', inner: { kind: 'scalar', name: 'String' } });
+    expect(parseClickHouseType('Nullable(Int64)')).toEqual({
+      kind: 'nullable',
+      inner: { kind: 'scalar', name: 'Int64' },
+    });
+    expect(parseClickHouseType('LowCardinality(String)')).toEqual({
+      kind: 'low_cardinality',
+      inner: { kind: 'scalar', name: 'String' },
+    });
     expect(parseClickHouseType('LowCardinality(Nullable(String))')).toEqual({
       kind: 'low_cardinality',
       inner: { kind: 'nullable', inner: { kind: 'scalar', name: 'String' } },
     });
-    expect(parseClickHouseType("Nullable(DateTime('UTC'))")).toEqual({ kind: 'nullable', inner: { kind: 'datetime', timezone: 'UTC' } });
+    expect(parseClickHouseType("Nullable(DateTime('UTC'))")).toEqual({
+      kind: 'nullable',
+      inner: { kind: 'datetime', timezone: 'UTC' },
+    });
   });
 
   it.each([
@@ -51,7 +74,14 @@ describe('parseClickHouseType', () => {
   });
 
   it('round-trips through formatClickHouseType', () => {
-    for (const text of ['UInt64', 'FixedString(3)', "DateTime('Asia/Tokyo')", 'Nullable(Float32)', 'LowCardinality(Nullable(String))', 'Decimal(9, 2)']) {
+    for (const text of [
+      'UInt64',
+      'FixedString(3)',
+      "DateTime('Asia/Tokyo')",
+      'Nullable(Float32)',
+      'LowCardinality(Nullable(String))',
+      'Decimal(9, 2)',
+    ]) {
       expect(formatClickHouseType(parseClickHouseType(text))).toBe(text);
     }
   });

@@ -1,9 +1,18 @@
 /** The ClickHouse column types the sink can write (section 5); everything else is `unsupported`. */
 export type ClickHouseScalar =
-  | 'Int8' | 'Int16' | 'Int32' | 'Int64'
-  | 'UInt8' | 'UInt16' | 'UInt32' | 'UInt64'
-  | 'Float32' | 'Float64'
-  | 'String' | 'Bool' | 'Date';
+  | 'Int8'
+  | 'Int16'
+  | 'Int32'
+  | 'Int64'
+  | 'UInt8'
+  | 'UInt16'
+  | 'UInt32'
+  | 'UInt64'
+  | 'Float32'
+  | 'Float64'
+  | 'String'
+  | 'Bool'
+  | 'Date';
 
 export type ClickHouseType =
   | { readonly kind: 'scalar'; readonly name: ClickHouseScalar }
@@ -14,7 +23,21 @@ export type ClickHouseType =
   | { readonly kind: 'low_cardinality'; readonly inner: ClickHouseType }
   | { readonly kind: 'unsupported'; readonly text: string };
 
-const SCALARS = new Set<string>(['Int8', 'Int16', 'Int32', 'Int64', 'UInt8', 'UInt16', 'UInt32', 'UInt64', 'Float32', 'Float64', 'String', 'Bool', 'Date']);
+const SCALARS = new Set<string>([
+  'Int8',
+  'Int16',
+  'Int32',
+  'Int64',
+  'UInt8',
+  'UInt16',
+  'UInt32',
+  'UInt64',
+  'Float32',
+  'Float64',
+  'String',
+  'Bool',
+  'Date',
+]);
 
 /**
  * Parses a type string as `system.columns.type` shows it. Unknown, composite or malformed types
@@ -32,19 +55,24 @@ export function parseClickHouseType(text: string): ClickHouseType {
   }
   const [first, ...others] = args;
   if (first === undefined || others.length > 0) return unsupported;
-  if (name === 'FixedString') return /^[1-9]\d*$/.test(first) ? { kind: 'fixed_string', length: Number(first) } : unsupported;
+  if (name === 'FixedString')
+    return /^[1-9]\d*$/.test(first) ? { kind: 'fixed_string', length: Number(first) } : unsupported;
   if (name === 'DateTime') {
     const zone = /^'((?:[^'\\]|\\.)*)'$/.exec(first);
     return zone ? { kind: 'datetime', timezone: zone[1] ?? '' } : unsupported;
   }
   if (name === 'Nullable') {
     const inner = parseClickHouseType(first);
-    return inner.kind === 'scalar' || inner.kind === 'fixed_string' || inner.kind === 'datetime' ? { kind: 'nullable', inner } : unsupported;
+    return inner.kind === 'scalar' || inner.kind === 'fixed_string' || inner.kind === 'datetime'
+      ? { kind: 'nullable', inner }
+      : unsupported;
   }
   if (name === 'LowCardinality') {
     const inner = parseClickHouseType(first);
     const stringy = (t: ClickHouseType) => (t.kind === 'scalar' && t.name === 'String') || t.kind === 'fixed_string';
-    return stringy(inner) || (inner.kind === 'nullable' && stringy(inner.inner)) ? { kind: 'low_cardinality', inner } : unsupported;
+    return stringy(inner) || (inner.kind === 'nullable' && stringy(inner.inner))
+      ? { kind: 'low_cardinality', inner }
+      : unsupported;
   }
   return unsupported;
 }

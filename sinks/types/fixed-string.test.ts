@@ -10,10 +10,14 @@ describe('checkFixedStringValue', () => {
 
   it('counts UTF-8 bytes, not characters', () => {
     expect(() => checkFixedStringValue('code', 3, 'äb')).not.toThrow();
-    expect(() => checkFixedStringValue('code', 3, 'äö')).toThrow(/4 bytes, longer than its ClickHouse type FixedString\(3\)/);
+    expect(() => checkFixedStringValue('code', 3, 'äö')).toThrow(
+      /4 bytes, longer than its ClickHouse type FixedString\(3\)/,
+    );
   });
 
   it('refuses longer values as a permanent value error naming the column', () => {
-    expect(() => checkFixedStringValue('code', 2, new Uint8Array(3))).toThrow(expect.objectContaining({ code: 'SINK_VALUE_INVALID', message: expect.stringContaining("column 'code'") }));
+    expect(() => checkFixedStringValue('code', 2, new Uint8Array(3))).toThrow(
+      expect.objectContaining({ code: 'SINK_VALUE_INVALID', message: expect.stringContaining("column 'code'") }),
+    );
   });
 });

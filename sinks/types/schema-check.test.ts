@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { checkStreamAgainstTable, SchemaMismatchError, type TableColumn } from './schema-check.ts';
 import type { StreamColumn } from './stream-type.ts';
 
-const column = (name: string, type: string, default_kind = '', default_expression = ''): TableColumn => ({ name, type, default_kind, default_expression });
+const column = (name: string, type: string, default_kind = '', default_expression = ''): TableColumn => ({
+  name,
+  type,
+  default_kind,
+  default_expression,
+});
 const table: TableColumn[] = [
   column('id', 'UInt64'),
   column('user_id', 'Int64'),
@@ -25,7 +30,11 @@ const stream: StreamColumn[] = [
   { name: 'at', type: 'datetime' },
 ];
 
-function problemsOf(streamColumns: StreamColumn[], tableColumns: TableColumn[] = table, shardingKeyColumns: string[] = []): readonly string[] {
+function problemsOf(
+  streamColumns: StreamColumn[],
+  tableColumns: TableColumn[] = table,
+  shardingKeyColumns: string[] = [],
+): readonly string[] {
   try {
     checkStreamAgainstTable(streamColumns, tableColumns, { target: 'default.events', shardingKeyColumns });
     return [];
@@ -43,20 +52,39 @@ describe('checkStreamAgainstTable', () => {
     expect(plan.sent.find((c) => c.name === 'code')?.fixedStringLength).toBe(3);
     expect(plan.defaulted).toEqual(['price', 'flag', 'extra']);
     expect(plan.skipped).toEqual(['day', 'label']);
-    expect(plan.notes).toEqual(["column 'extra' (UInt32) is not written by the stream and has no DEFAULT: ClickHouse fills the type's default value"]);
+    expect(plan.notes).toEqual([
+      "column 'extra' (UInt32) is not written by the stream and has no DEFAULT: ClickHouse fills the type's default value",
+    ]);
   });
 
   it('maps every stream type of the section 5 table', () => {
     const pairs: Array<[string, string]> = [
-      ['int8', 'Int8'], ['int16', 'Int16'], ['int32', 'Int32'], ['int64', 'Int64'],
-      ['uint8', 'UInt8'], ['uint16', 'UInt16'], ['uint32', 'UInt32'], ['uint64', 'UInt64'],
-      ['float', 'Float32'], ['double', 'Float64'], ['string', 'String'], ['utf8', 'String'],
-      ['string', 'FixedString(8)'], ['utf8', 'LowCardinality(String)'], ['boolean', 'Bool'],
-      ['date', 'Date'], ['datetime', 'DateTime'], ['optional<int32>', 'Nullable(Int32)'],
-      ['optional<string>', 'LowCardinality(Nullable(String))'], ['optional<datetime>', "Nullable(DateTime('UTC'))"],
+      ['int8', 'Int8'],
+      ['int16', 'Int16'],
+      ['int32', 'Int32'],
+      ['int64', 'Int64'],
+      ['uint8', 'UInt8'],
+      ['uint16', 'UInt16'],
+      ['uint32', 'UInt32'],
+      ['uint64', 'UInt64'],
+      ['float', 'Float32'],
+      ['double', 'Float64'],
+      ['string', 'String'],
+      ['utf8', 'String'],
+      ['string', 'FixedString(8)'],
+      ['utf8', 'LowCardinality(String)'],
+      ['boolean', 'Bool'],
+      ['date', 'Date'],
+      ['datetime', 'DateTime'],
+      ['optional<int32>', 'Nullable(Int32)'],
+      ['optional<string>', 'LowCardinality(Nullable(String))'],
+      ['optional<datetime>', "Nullable(DateTime('UTC'))"],
     ];
     for (const [streamType, clickHouseType] of pairs) {
-      expect(problemsOf([{ name: 'c', type: streamType }], [column('c', clickHouseType)]), `${streamType} -> ${clickHouseType}`).toEqual([]);
+      expect(
+        problemsOf([{ name: 'c', type: streamType }], [column('c', clickHouseType)]),
+        `${streamType} -> ${clickHouseType}`,
+      ).toEqual([]);
     }
   });
 
@@ -65,35 +93,56 @@ describe('checkStreamAgainstTable', () => {
   });
 
   it('refuses a type mismatch naming column, stream type and ClickHouse type', () => {
-    expect(problemsOf([{ name: 'c', type: 'int32' }], [column('c', 'Int64')])).toEqual(["column 'c': stream type int32 vs ClickHouse type Int64: expected a column of type Int32"]);
+    expect(problemsOf([{ name: 'c', type: 'int32' }], [column('c', 'Int64')])).toEqual([
+      "column 'c': stream type int32 vs ClickHouse type Int64: expected a column of type Int32",
+    ]);
     expect(problemsOf([{ name: 'c', type: 'float' }], [column('c', 'Float64')])).toHaveLength(1);
     expect(problemsOf([{ name: 'c', type: 'boolean' }], [column('c', 'UInt8')])).toHaveLength(1);
     expect(problemsOf([{ name: 'c', type: 'date' }], [column('c', 'DateTime')])).toHaveLength(1);
   });
 
   it('refuses an optional stream column into a non-Nullable column', () => {
-    expect(problemsOf([{ name: 'c', type: 'uint8', required: false }], [column('c', 'UInt8')])[0]).toMatch(/optional but the ClickHouse column is not Nullable.*Nullable\(UInt8\)/);
+    expect(problemsOf([{ name: 'c', type: 'uint8', required: false }], [column('c', 'UInt8')])[0]).toMatch(
+      /optional but the ClickHouse column is not Nullable.*Nullable\(UInt8\)/,
+    );
   });
 
   it('refuses writes to unsupported types but allows them in the table when not written', () => {
-    expect(problemsOf([{ name: 'price', type: 'double' }], [column('price', 'Decimal(10, 2)')])[0]).toMatch(/column 'price': stream type double vs ClickHouse type Decimal\(10, 2\): the sink does not support/);
-    expect(problemsOf([{ name: 'c', type: 'string' }], [column('c', 'String'), column('u', 'UUID'), column('a', 'Array(String)')])).toEqual([]);
+    expect(problemsOf([{ name: 'price', type: 'double' }], [column('price', 'Decimal(10, 2)')])[0]).toMatch(
+      /column 'price': stream type double vs ClickHouse type Decimal\(10, 2\): the sink does not support/,
+    );
+    expect(
+      problemsOf(
+        [{ name: 'c', type: 'string' }],
+        [column('c', 'String'), column('u', 'UUID'), column('a', 'Array(String)')],
+      ),
+    ).toEqual([]);
   });
 
   it('skips MATERIALIZED and ALIAS columns the stream produces, as the seed does, with a note for each', () => {
-    const plan = checkStreamAgainstTable([...stream, { name: 'day', type: 'date' }, { name: 'label', type: 'string' }], table);
+    const plan = checkStreamAgainstTable(
+      [...stream, { name: 'day', type: 'date' }, { name: 'label', type: 'string' }],
+      table,
+    );
     expect(plan.sent.map((column) => column.name)).not.toContain('day');
     expect(plan.sent.map((column) => column.name)).not.toContain('label');
     expect(plan.skipped).toEqual(['day', 'label']);
-    expect(plan.notes).toEqual(expect.arrayContaining([
-      "column 'day' is MATERIALIZED (computed by ClickHouse): the stream's values for it are not sent",
-      "column 'label' is ALIAS (computed by ClickHouse): the stream's values for it are not sent",
-    ]));
+    expect(plan.notes).toEqual(
+      expect.arrayContaining([
+        "column 'day' is MATERIALIZED (computed by ClickHouse): the stream's values for it are not sent",
+        "column 'label' is ALIAS (computed by ClickHouse): the stream's values for it are not sent",
+      ]),
+    );
   });
 
   it('refuses stream columns missing from the table, duplicates, bad stream types and unproduced sharding keys, all at once', () => {
     const problems = problemsOf(
-      [{ name: 'id', type: 'uint64' }, { name: 'id', type: 'uint64' }, { name: 'ghost', type: 'int8' }, { name: 'user_id', type: 'list<int64>' }],
+      [
+        { name: 'id', type: 'uint64' },
+        { name: 'id', type: 'uint64' },
+        { name: 'ghost', type: 'int8' },
+        { name: 'user_id', type: 'list<int64>' },
+      ],
       table,
       ['tenant'],
     );
@@ -106,6 +155,8 @@ describe('checkStreamAgainstTable', () => {
   });
 
   it('names the target in the error', () => {
-    expect(() => checkStreamAgainstTable([{ name: 'x', type: 'int8' }], [], { target: 'db.t' })).toThrow(/^The stream schema does not fit db\.t: 1 problem\(s\)/);
+    expect(() => checkStreamAgainstTable([{ name: 'x', type: 'int8' }], [], { target: 'db.t' })).toThrow(
+      /^The stream schema does not fit db\.t: 1 problem\(s\)/,
+    );
   });
 });

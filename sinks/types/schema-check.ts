@@ -1,6 +1,12 @@
 import { SinkError } from '../errors.ts';
 import { formatClickHouseType, parseClickHouseType, type ClickHouseType } from './clickhouse-type.ts';
-import { formatStreamType, parseStreamType, type StreamBaseType, type StreamColumn, type StreamType } from './stream-type.ts';
+import {
+  formatStreamType,
+  parseStreamType,
+  type StreamBaseType,
+  type StreamColumn,
+  type StreamType,
+} from './stream-type.ts';
 
 /** A row of `system.columns` as the write session reads it, in table order. */
 export interface TableColumn {
@@ -37,15 +43,32 @@ export class SchemaMismatchError extends SinkError {
     readonly problems: readonly string[],
     target: string,
   ) {
-    super('SINK_SCHEMA_INVALID', [`The stream schema does not fit ${target}: ${problems.length} problem(s)`, ...problems.map((p) => `  - ${p}`)].join('\n'));
+    super(
+      'SINK_SCHEMA_INVALID',
+      [
+        `The stream schema does not fit ${target}: ${problems.length} problem(s)`,
+        ...problems.map((p) => `  - ${p}`),
+      ].join('\n'),
+    );
   }
 }
 
 const NATIVE: Readonly<Record<StreamBaseType, string>> = {
-  int8: 'Int8', int16: 'Int16', int32: 'Int32', int64: 'Int64',
-  uint8: 'UInt8', uint16: 'UInt16', uint32: 'UInt32', uint64: 'UInt64',
-  float: 'Float32', double: 'Float64', boolean: 'Bool', date: 'Date',
-  string: 'String', utf8: 'String', datetime: 'DateTime',
+  int8: 'Int8',
+  int16: 'Int16',
+  int32: 'Int32',
+  int64: 'Int64',
+  uint8: 'UInt8',
+  uint16: 'UInt16',
+  uint32: 'UInt32',
+  uint64: 'UInt64',
+  float: 'Float32',
+  double: 'Float64',
+  boolean: 'Bool',
+  date: 'Date',
+  string: 'String',
+  utf8: 'String',
+  datetime: 'DateTime',
 };
 
 /**
@@ -79,7 +102,8 @@ export function checkStreamAgainstTable(
     if (!target) problems.push(`stream column '${column.name}' (${column.type}) is not a column of the table`);
   }
   for (const key of options.shardingKeyColumns ?? []) {
-    if (!stream.some((column) => column.name === key)) problems.push(`sharding key column '${key}' is not produced by the stream`);
+    if (!stream.some((column) => column.name === key))
+      problems.push(`sharding key column '${key}' is not produced by the stream`);
   }
 
   const sent: SentColumn[] = [];
@@ -92,24 +116,36 @@ export function checkStreamAgainstTable(
     if (computed) {
       // The seed skips them: ClickHouse computes the value, so the stream's is not sent.
       skipped.push(column.name);
-      if (streamType) notes.push(`column '${column.name}' is ${column.default_kind} (computed by ClickHouse): the stream's values for it are not sent`);
+      if (streamType)
+        notes.push(
+          `column '${column.name}' is ${column.default_kind} (computed by ClickHouse): the stream's values for it are not sent`,
+        );
       continue;
     }
     if (!streamType) {
       defaulted.push(column.name);
       if (column.default_kind === '') {
-        notes.push(`column '${column.name}' (${column.type}) is not written by the stream and has no DEFAULT: ClickHouse fills the type's default value`);
+        notes.push(
+          `column '${column.name}' (${column.type}) is not written by the stream and has no DEFAULT: ClickHouse fills the type's default value`,
+        );
       }
       continue;
     }
     const clickHouseType = parseClickHouseType(column.type);
     const mismatch = describeMismatch(streamType, clickHouseType);
     if (mismatch) {
-      problems.push(`column '${column.name}': stream type ${formatStreamType(streamType)} vs ClickHouse type ${column.type}: ${mismatch}`);
+      problems.push(
+        `column '${column.name}': stream type ${formatStreamType(streamType)} vs ClickHouse type ${column.type}: ${mismatch}`,
+      );
       continue;
     }
     const fixedStringLength = fixedLengthOf(clickHouseType);
-    sent.push({ name: column.name, streamType, clickHouseType, ...(fixedStringLength === undefined ? {} : { fixedStringLength }) });
+    sent.push({
+      name: column.name,
+      streamType,
+      clickHouseType,
+      ...(fixedStringLength === undefined ? {} : { fixedStringLength }),
+    });
   }
 
   if (problems.length > 0) throw new SchemaMismatchError(problems, options.target ?? 'the target table');
@@ -117,7 +153,8 @@ export function checkStreamAgainstTable(
 }
 
 function describeMismatch(stream: StreamType, type: ClickHouseType): string | undefined {
-  if (type.kind === 'unsupported') return 'the sink does not support this ClickHouse type; a stream may not write it (leave it to its DEFAULT)';
+  if (type.kind === 'unsupported')
+    return 'the sink does not support this ClickHouse type; a stream may not write it (leave it to its DEFAULT)';
   const { nullable, inner } = unwrap(type);
   if (stream.optional && !nullable) {
     return `the stream column is optional but the ClickHouse column is not Nullable, so a NULL would silently become the type default; make it Nullable(${formatClickHouseType(inner)}) or the stream column required`;
@@ -133,7 +170,8 @@ function unwrap(type: ClickHouseType): { nullable: boolean; inner: ClickHouseTyp
 }
 
 function baseMatches(base: StreamBaseType, type: ClickHouseType): boolean {
-  if (base === 'string' || base === 'utf8') return (type.kind === 'scalar' && type.name === 'String') || type.kind === 'fixed_string';
+  if (base === 'string' || base === 'utf8')
+    return (type.kind === 'scalar' && type.name === 'String') || type.kind === 'fixed_string';
   if (base === 'datetime') return type.kind === 'datetime';
   return type.kind === 'scalar' && type.name === NATIVE[base];
 }

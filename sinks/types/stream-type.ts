@@ -1,8 +1,20 @@
 /** The stream (YT) column types the sink maps onto ClickHouse. */
 export const STREAM_BASE_TYPES = [
-  'int8', 'int16', 'int32', 'int64',
-  'uint8', 'uint16', 'uint32', 'uint64',
-  'float', 'double', 'string', 'utf8', 'boolean', 'date', 'datetime',
+  'int8',
+  'int16',
+  'int32',
+  'int64',
+  'uint8',
+  'uint16',
+  'uint32',
+  'uint64',
+  'float',
+  'double',
+  'string',
+  'utf8',
+  'boolean',
+  'date',
+  'datetime',
 ] as const;
 
 export type StreamBaseType = (typeof STREAM_BASE_TYPES)[number];
@@ -19,7 +31,8 @@ export interface StreamColumn {
   readonly required?: boolean;
 }
 
-export type StreamTypeParse = { readonly ok: true; readonly type: StreamType } | { readonly ok: false; readonly reason: string };
+export type StreamTypeParse =
+  { readonly ok: true; readonly type: StreamType } | { readonly ok: false; readonly reason: string };
 
 /** Parses `int64`, `optional<int64>` etc. and folds in `required`; refuses contradictions. */
 export function parseStreamType(column: StreamColumn): StreamTypeParse {
@@ -27,7 +40,10 @@ export function parseStreamType(column: StreamColumn): StreamTypeParse {
   const wrapped = /^optional<(.*)>$/.exec(text);
   const base = wrapped ? (wrapped[1] ?? '') : text;
   if (!(STREAM_BASE_TYPES as readonly string[]).includes(base)) {
-    return { ok: false, reason: `stream type '${column.type}' is not supported; use one of ${STREAM_BASE_TYPES.join(', ')}, optionally as optional<T>` };
+    return {
+      ok: false,
+      reason: `stream type '${column.type}' is not supported; use one of ${STREAM_BASE_TYPES.join(', ')}, optionally as optional<T>`,
+    };
   }
   if (wrapped && column.required === true) {
     return { ok: false, reason: `stream type '${column.type}' is optional but the column says required: true` };

@@ -200,14 +200,31 @@ async function startSpliceRelays(sinkAddress: string, echoAddress: string): Prom
   const dir = mkdtempSync(join(tmpdir(), 'splice-relay-'));
   const binary = join(dir, 'splice-relay');
   try {
-    execFileSync('gcc', ['-O2', '-Wall', '-Wextra', '-Werror', '-pthread', '-o', binary, fileURLToPath(new URL('./splice-relay.c', import.meta.url))], { stdio: 'pipe' });
+    execFileSync(
+      'gcc',
+      [
+        '-O2',
+        '-Wall',
+        '-Wextra',
+        '-Werror',
+        '-pthread',
+        '-o',
+        binary,
+        fileURLToPath(new URL('./splice-relay.c', import.meta.url)),
+      ],
+      { stdio: 'pipe' },
+    );
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
-    process.stderr.write(`splice ceiling not measured: gcc could not build splice-relay.c (${(error as Error).message.split('\n')[0]})\n`);
+    process.stderr.write(
+      `splice ceiling not measured: gcc could not build splice-relay.c (${(error as Error).message.split('\n')[0]})\n`,
+    );
     return undefined;
   }
   const relay = async (upstream: string) => {
-    const child = spawn(binary, [upstream.slice(upstream.lastIndexOf(':') + 1)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(binary, [upstream.slice(upstream.lastIndexOf(':') + 1)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const port = await new Promise<string>((resolve, reject) => {
       child.stdout.once('data', (data: Buffer) => resolve(data.toString().trim()));
       child.once('exit', (code) => reject(new Error(`splice-relay exited with ${code}`)));
@@ -253,7 +270,10 @@ type Way = 'direct' | 'proxied' | 'defaultAllocator' | 'inProcess' | 'splice';
  * splice sample of the same round (a ratio, or a difference for latencies). Pairing within a
  * round keeps the machine's drift (other tenants, frequency changes) out of the comparison.
  */
-async function paired(ways: Record<Way, () => Promise<number>>, compare: (way: number, base: number) => number): Promise<Record<Way, Figure>> {
+async function paired(
+  ways: Record<Way, () => Promise<number>>,
+  compare: (way: number, base: number) => number,
+): Promise<Record<Way, Figure>> {
   const keys = Object.keys(ways) as Way[];
   const rounds: Array<Map<Way, number>> = [];
   for (let round = 0; round < ROUNDS; round += 1) {
@@ -265,9 +285,16 @@ async function paired(ways: Record<Way, () => Promise<number>>, compare: (way: n
     rounds.push(sample);
   }
   const at = (sample: Map<Way, number>, key: Way): number => sample.get(key) ?? Number.NaN;
-  const quartiles = (values: number[]): Quartiles => ({ median: quantile(values, 0.5), p25: quantile(values, 0.25), p75: quantile(values, 0.75) });
+  const quartiles = (values: number[]): Quartiles => ({
+    median: quantile(values, 0.5),
+    p25: quantile(values, 0.25),
+    p75: quantile(values, 0.75),
+  });
   const figure = (key: Way): Figure => ({
-    value: quantile(rounds.map((sample) => at(sample, key)), 0.5),
+    value: quantile(
+      rounds.map((sample) => at(sample, key)),
+      0.5,
+    ),
     versusDirect: quartiles(rounds.map((sample) => compare(at(sample, key), at(sample, 'direct')))),
     versusSplice: quartiles(rounds.map((sample) => compare(at(sample, key), at(sample, 'splice')))),
   });
@@ -277,9 +304,13 @@ async function paired(ways: Record<Way, () => Promise<number>>, compare: (way: n
 const mb = (bytes: number): string => `${(bytes / MIB).toFixed(1)} MiB`;
 const pct = (ratio: number): string => `${(ratio * 100).toFixed(0)} %`;
 const ratioCell = (figure: Figure): string =>
-  Number.isNaN(figure.value) ? 'not measured' : `${figure.value.toFixed(0)} (${pct(figure.versusDirect.median)}, IQR ${pct(figure.versusDirect.p25)}-${pct(figure.versusDirect.p75)})`;
+  Number.isNaN(figure.value)
+    ? 'not measured'
+    : `${figure.value.toFixed(0)} (${pct(figure.versusDirect.median)}, IQR ${pct(figure.versusDirect.p25)}-${pct(figure.versusDirect.p75)})`;
 const addedCell = (figure: Figure): string =>
-  Number.isNaN(figure.value) ? 'not measured' : `${figure.value.toFixed(3)} (+${figure.versusDirect.median.toFixed(3)})`;
+  Number.isNaN(figure.value)
+    ? 'not measured'
+    : `${figure.value.toFixed(3)} (+${figure.versusDirect.median.toFixed(3)})`;
 
 async function main(): Promise<void> {
   const sink = sinkServer();
@@ -288,7 +319,9 @@ async function main(): Promise<void> {
   const echoAddress = await listen(echo);
 
   if (Object.entries(PROXY_ALLOCATOR_ENV).some(([key, value]) => process.env[key] !== value)) {
-    process.stderr.write('warning: run through `npm run bench:toxiproxy`: without the allocator settings the direct baseline itself page-faults and is too low\n');
+    process.stderr.write(
+      'warning: run through `npm run bench:toxiproxy`: without the allocator settings the direct baseline itself page-faults and is too low\n',
+    );
   }
   const tuned = await startHost(true);
   const untuned = await startHost(false);
@@ -306,8 +339,10 @@ async function main(): Promise<void> {
 
   const ratio = (way: number, direct: number): number => way / direct;
   const added = (way: number, direct: number): number => way - direct;
-  const spliceWay = (measure: (address: string) => Promise<number>, address: string | undefined): (() => Promise<number>) =>
-    address === undefined ? () => Promise.resolve(Number.NaN) : () => measure(address);
+  const spliceWay = (
+    measure: (address: string) => Promise<number>,
+    address: string | undefined,
+  ): (() => Promise<number>) => (address === undefined ? () => Promise.resolve(Number.NaN) : () => measure(address));
   const throughputs = (mode: 'acked' | 'streamed') =>
     paired(
       {
@@ -336,9 +371,12 @@ async function main(): Promise<void> {
   const faultsPerMiB = async (host: ProxyHost, address: string): Promise<number> => {
     const before = await host.faults();
     await throughput(address, 'streamed');
-    return (await host.faults() - before) / (TRANSFERS + 5);
+    return ((await host.faults()) - before) / (TRANSFERS + 5);
   };
-  const pageFaultsPerMiB = { proxied: await faultsPerMiB(tuned, proxied.sink), defaultAllocator: await faultsPerMiB(untuned, defaultAllocator.sink) };
+  const pageFaultsPerMiB = {
+    proxied: await faultsPerMiB(tuned, proxied.sink),
+    defaultAllocator: await faultsPerMiB(untuned, defaultAllocator.sink),
+  };
   await untuned.stop();
 
   await shortConnections(proxied.echo); // warm-up: JIT, pools, lazily created structures
@@ -364,7 +402,10 @@ async function main(): Promise<void> {
       heapUsed: [before.heapUsed, after.heapUsed, afterMore.heapUsed],
     },
     targets: {
-      throughputRatioAtLeast80: { acked: acked.proxied.versusDirect.median >= 0.8, streamed: streamed.proxied.versusDirect.median >= 0.8 },
+      throughputRatioAtLeast80: {
+        acked: acked.proxied.versusDirect.median >= 0.8,
+        streamed: streamed.proxied.versusDirect.median >= 0.8,
+      },
       addedLatencyBelow0_3ms: rtt.proxied.versusDirect.median < 0.3,
       heapFlat: afterMore.heapUsed - before.heapUsed < 2 * MIB,
     },
@@ -372,16 +413,43 @@ async function main(): Promise<void> {
 
   const rows: string[][] = [
     ['', 'direct', 'proxy process', 'proxy, default allocator', 'proxy in-process', 'splice relay (ceiling)'],
-    ['1 MiB acked (MB/s)', acked.direct.value.toFixed(0), ...(['proxied', 'defaultAllocator', 'inProcess', 'splice'] as const).map((way) => ratioCell(acked[way]))],
-    ['1 MiB streamed (MB/s)', streamed.direct.value.toFixed(0), ...(['proxied', 'defaultAllocator', 'inProcess', 'splice'] as const).map((way) => ratioCell(streamed[way]))],
-    ['median RTT 64 B (ms)', rtt.direct.value.toFixed(3), ...(['proxied', 'defaultAllocator', 'inProcess', 'splice'] as const).map((way) => addedCell(rtt[way]))],
-    ['proxy process vs splice relay', '', `acked ${pct(acked.proxied.versusSplice.median)}, streamed ${pct(streamed.proxied.versusSplice.median)}, RTT +${rtt.proxied.versusSplice.median.toFixed(3)} ms`],
-    ['proxy page faults per MiB', '', pageFaultsPerMiB.proxied.toFixed(1), pageFaultsPerMiB.defaultAllocator.toFixed(1)],
+    [
+      '1 MiB acked (MB/s)',
+      acked.direct.value.toFixed(0),
+      ...(['proxied', 'defaultAllocator', 'inProcess', 'splice'] as const).map((way) => ratioCell(acked[way])),
+    ],
+    [
+      '1 MiB streamed (MB/s)',
+      streamed.direct.value.toFixed(0),
+      ...(['proxied', 'defaultAllocator', 'inProcess', 'splice'] as const).map((way) => ratioCell(streamed[way])),
+    ],
+    [
+      'median RTT 64 B (ms)',
+      rtt.direct.value.toFixed(3),
+      ...(['proxied', 'defaultAllocator', 'inProcess', 'splice'] as const).map((way) => addedCell(rtt[way])),
+    ],
+    [
+      'proxy process vs splice relay',
+      '',
+      `acked ${pct(acked.proxied.versusSplice.median)}, streamed ${pct(streamed.proxied.versusSplice.median)}, RTT +${rtt.proxied.versusSplice.median.toFixed(3)} ms`,
+    ],
+    [
+      'proxy page faults per MiB',
+      '',
+      pageFaultsPerMiB.proxied.toFixed(1),
+      pageFaultsPerMiB.defaultAllocator.toFixed(1),
+    ],
     ['proxy RSS 0/10k/20k conns', '', `${mb(before.rss)} / ${mb(after.rss)} / ${mb(afterMore.rss)}`],
     ['proxy heap 0/10k/20k conns', '', `${mb(before.heapUsed)} / ${mb(after.heapUsed)} / ${mb(afterMore.heapUsed)}`],
   ];
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
-  for (const row of rows) process.stdout.write(`${row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()}\n`);
+  for (const row of rows)
+    process.stdout.write(
+      `${row
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join('  ')
+        .trimEnd()}\n`,
+    );
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 

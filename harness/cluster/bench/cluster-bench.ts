@@ -49,6 +49,8 @@ for (const topology of [
     rss_mib_fault_proxy: Math.round(median(runs.map((r) => r.proxyRss))),
   };
   results.push(row);
-  console.log(`${label}: up ${row.up_ms_median} ms (first ${row.up_ms_first} ms), down ${row.down_ms_median} ms, RSS node ${row.rss_mib_per_clickhouse_node} MiB, keeper ${row.rss_mib_per_keeper} MiB, proxy ${row.rss_mib_fault_proxy} MiB`);
+  console.log(
+    `${label}: up ${row.up_ms_median} ms (first ${row.up_ms_first} ms), down ${row.down_ms_median} ms, RSS node ${row.rss_mib_per_clickhouse_node} MiB, keeper ${row.rss_mib_per_keeper} MiB, proxy ${row.rss_mib_fault_proxy} MiB`,
+  );
 }
 console.log(JSON.stringify({ bench: 'cluster', rounds, results }));

@@ -28,7 +28,8 @@ export const BINARY_HOSTS: WiringHosts = {
 export function locateClickhouseBinary(env: NodeJS.ProcessEnv = process.env): string {
   const configured = env.CLICKHOUSE_BINARY;
   if (configured !== undefined && configured !== '') {
-    if (!existsSync(configured)) throw new HarnessError('CLICKHOUSE_BINARY_MISSING', `CLICKHOUSE_BINARY=${configured} does not exist`);
+    if (!existsSync(configured))
+      throw new HarnessError('CLICKHOUSE_BINARY_MISSING', `CLICKHOUSE_BINARY=${configured} does not exist`);
     return configured;
   }
   const found = findOnPath('clickhouse', env.PATH);
@@ -44,7 +45,11 @@ export function locateClickhouseBinary(env: NodeJS.ProcessEnv = process.env): st
 export function binaryNodeConfig(state: ClusterState, node: NodeState): string {
   const { replica, addressing } = localNodeAddressing(state, node, {
     listenHosts: ['127.0.0.1'],
-    interserver: { port: node.interserverPort, listenHost: state.proxiesEnabled ? '127.0.0.2' : '127.0.0.1', advertiseHost: '127.0.0.1' },
+    interserver: {
+      port: node.interserverPort,
+      listenHost: state.proxiesEnabled ? '127.0.0.2' : '127.0.0.1',
+      advertiseHost: '127.0.0.1',
+    },
   });
   return clickhouseNodeConfig(replica, addressing);
 }
@@ -57,7 +62,11 @@ export function binaryKeeperConfig(state: ClusterState, keeper: KeeperState): st
       listenHost: '127.0.0.1',
       clientPort: keeper.clientPort,
       raft: state.keepers.map((member) => ({ id: member.id, host: '127.0.0.1', port: member.peerPort })),
-      paths: { log: join(home, 'keeper.log'), errorLog: join(home, 'keeper.err.log'), coordination: join(home, 'coordination') },
+      paths: {
+        log: join(home, 'keeper.log'),
+        errorLog: join(home, 'keeper.err.log'),
+        coordination: join(home, 'coordination'),
+      },
     },
   );
 }
@@ -76,7 +85,10 @@ export async function startBinaryCluster(options: LocalClusterOptions): Promise<
   const state = await createRunDir({ backend: 'binary', topology: options.topology, proxiesEnabled, dir: options.dir });
   const allocator = new PortAllocator(statePaths().ports, state.dir);
   try {
-    const toxiproxyPort = options.toxiproxyPort === undefined ? undefined : await allocator.reserveExact(options.toxiproxyPort, 'fault proxy API');
+    const toxiproxyPort =
+      options.toxiproxyPort === undefined
+        ? undefined
+        : await allocator.reserveExact(options.toxiproxyPort, 'fault proxy API');
     const ports = await allocator.allocate(portsNeeded(options.topology) + (toxiproxyPort === undefined ? 1 : 0));
     assignPorts(state, options.topology, ports, true);
     const apiPort = toxiproxyPort ?? ports.shift() ?? 0;
@@ -99,7 +111,13 @@ export async function startBinaryCluster(options: LocalClusterOptions): Promise<
           mkdirSync(node.dataDir, { recursive: true });
           writeFileSync(node.configPath, binaryNodeConfig(state, node));
           const [command, ...args] = binaryCommands(binary, node.configPath, 'server');
-          return { name: node.name, command: command ?? binary, args, cwd: node.dataDir, logFile: join(node.logDir, 'stdout.log') };
+          return {
+            name: node.name,
+            command: command ?? binary,
+            args,
+            cwd: node.dataDir,
+            logFile: join(node.logDir, 'stdout.log'),
+          };
         }),
         proxies: proxiesEnabled ? proxyDefinitions(state, BINARY_HOSTS) : [],
         seed: options.seed,

@@ -22,7 +22,13 @@ export interface NodeAddressing {
   readonly keepers: readonly HostPort[];
   /** Native-protocol endpoints of every replica of every shard, for `remote_servers`. */
   readonly remoteShards: readonly (readonly HostPort[])[];
-  readonly paths: { readonly data: string; readonly tmp: string; readonly userFiles: string; readonly log: string; readonly errorLog: string };
+  readonly paths: {
+    readonly data: string;
+    readonly tmp: string;
+    readonly userFiles: string;
+    readonly log: string;
+    readonly errorLog: string;
+  };
 }
 
 /** Keeper session timeout: short enough that a cut link turns tables read-only within seconds. */

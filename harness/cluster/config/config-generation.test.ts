@@ -52,7 +52,16 @@ describe('embedded node config', () => {
     const clientPorts = new Set(state.nodes.map((n) => n.proxyPorts.client));
     expect(clientPorts.size).toBe(1);
     expect(state.nodes.map((n) => n.clientHost)).toEqual(['127.10.1.1', '127.10.1.2', '127.10.2.1', '127.10.2.2']);
-    const all = [...clientPorts, ...state.keepers.flatMap((k) => [k.clientPort, k.peerPort, k.electionPort]), ...state.nodes.flatMap((n) => [n.httpPort, n.tcpPort, n.proxyPorts.interserver, ...Object.values(n.proxyPorts.keepers)])];
+    const all = [
+      ...clientPorts,
+      ...state.keepers.flatMap((k) => [k.clientPort, k.peerPort, k.electionPort]),
+      ...state.nodes.flatMap((n) => [
+        n.httpPort,
+        n.tcpPort,
+        n.proxyPorts.interserver,
+        ...Object.values(n.proxyPorts.keepers),
+      ]),
+    ];
     expect(new Set(all).size).toBe(all.length);
     expect(all).toHaveLength(portsNeeded(state.topology));
   });
@@ -83,7 +92,11 @@ describe('embedded node config', () => {
   it('puts every link behind a named proxy', () => {
     const definitions = proxyDefinitions(state, EMBEDDED_HOSTS);
     expect(definitions.map((d) => d.name)).toEqual(
-      ['s1r1', 's1r2', 's2r1', 's2r2'].flatMap((name) => [`${name}_client`, `${name}_interserver`, `${name}_keeper_k1`]),
+      ['s1r1', 's1r2', 's2r1', 's2r2'].flatMap((name) => [
+        `${name}_client`,
+        `${name}_interserver`,
+        `${name}_keeper_k1`,
+      ]),
     );
     expect(definitions.find((d) => d.name === 's1r2_client')?.listen).toBe(`127.10.1.2:${s1r2.proxyPorts.client}`);
     expect(definitions.find((d) => d.name === 's1r2_interserver')).toEqual({
@@ -96,7 +109,10 @@ describe('embedded node config', () => {
 });
 
 describe('zoo.cfg', () => {
-  const ensemble = [1, 2, 3].map((id) => ({ keeper: { name: `k${id}`, id }, ports: { client: 100 + id, peer: 200 + id, election: 300 + id } }));
+  const ensemble = [1, 2, 3].map((id) => ({
+    keeper: { name: `k${id}`, id },
+    ports: { client: 100 + id, peer: 200 + id, election: 300 + id },
+  }));
   it('is standalone for one Keeper', () => {
     const cfg = zooCfg(ensemble[0]!, '/data', [ensemble[0]!]);
     expect(cfg).toContain('clientPort=101\n');
@@ -120,13 +136,23 @@ describe('binary backend', () => {
     expect(xml).toContain(`<interserver_http_port>${s1r1.interserverPort}</interserver_http_port>`);
     expect(xml).toContain('<interserver_http_host>127.0.0.1</interserver_http_host>');
     expect(xml).toContain('<interserver_listen_host>127.0.0.2</interserver_listen_host>');
-    expect(proxyDefinitions(state, BINARY_HOSTS).find((d) => d.name === 's1r1_interserver')?.upstream).toBe(`127.0.0.2:${s1r1.interserverPort}`);
+    expect(proxyDefinitions(state, BINARY_HOSTS).find((d) => d.name === 's1r1_interserver')?.upstream).toBe(
+      `127.0.0.2:${s1r1.interserverPort}`,
+    );
     expect(xml.match(/<node>/g)).toHaveLength(3);
   });
 
   it('runs `clickhouse server` and `clickhouse keeper` with the generated configs', () => {
-    expect(binaryCommands('/usr/bin/clickhouse', '/run/s1r1.xml', 'server')).toEqual(['/usr/bin/clickhouse', 'server', '--config-file=/run/s1r1.xml']);
-    expect(binaryCommands('/usr/bin/clickhouse', '/run/k1.xml', 'keeper')).toEqual(['/usr/bin/clickhouse', 'keeper', '--config-file=/run/k1.xml']);
+    expect(binaryCommands('/usr/bin/clickhouse', '/run/s1r1.xml', 'server')).toEqual([
+      '/usr/bin/clickhouse',
+      'server',
+      '--config-file=/run/s1r1.xml',
+    ]);
+    expect(binaryCommands('/usr/bin/clickhouse', '/run/k1.xml', 'keeper')).toEqual([
+      '/usr/bin/clickhouse',
+      'keeper',
+      '--config-file=/run/k1.xml',
+    ]);
     const keeperXml = binaryKeeperConfig(state, state.keepers[1]!);
     expect(keeperXml).toContain('<server_id>2</server_id>');
     expect(keeperXml.match(/<server>/g)).toHaveLength(3);
@@ -154,7 +180,10 @@ describe('docker plan', () => {
     expect(config).toContain(`<host>${TOXIPROXY_ALIAS}</host>`);
     expect(config).toContain(`<interserver_http_host>${TOXIPROXY_ALIAS}</interserver_http_host>`);
     expect(config).toContain('<interserver_http_port>9102</interserver_http_port>');
-    expect(plan.proxies.find((p) => p.name === 's2r1_interserver')).toMatchObject({ listen: '0.0.0.0:9102', upstream: 's2r1:9102' });
+    expect(plan.proxies.find((p) => p.name === 's2r1_interserver')).toMatchObject({
+      listen: '0.0.0.0:9102',
+      upstream: 's2r1:9102',
+    });
     expect(plan.proxies.find((p) => p.name === 's2r1_keeper_k1')).toMatchObject({ upstream: 'k1:9181' });
     const toxiproxy = plan.containers.find((c) => c.kind === 'toxiproxy');
     expect(toxiproxy?.exposedPorts).toEqual([8474, ...Object.values(plan.clientProxyPorts)]);

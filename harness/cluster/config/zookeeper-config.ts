@@ -15,7 +15,12 @@ export interface ZooKeeperMember {
   readonly ports: ZooKeeperPorts;
 }
 
-export function zooCfg(self: ZooKeeperMember, dataDir: string, ensemble: readonly ZooKeeperMember[], host = '127.0.0.1'): string {
+export function zooCfg(
+  self: ZooKeeperMember,
+  dataDir: string,
+  ensemble: readonly ZooKeeperMember[],
+  host = '127.0.0.1',
+): string {
   const own = self.ports;
   const lines = [
     'tickTime=500',

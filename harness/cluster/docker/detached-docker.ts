@@ -22,7 +22,15 @@ export async function upDetachedDocker(options: LocalClusterOptions): Promise<Cl
   const spawned = spawnLocal({
     name: 'docker-holder',
     command: process.execPath,
-    args: ['--import', 'tsx', join(PROJECT_ROOT, 'harness/cluster/docker/docker-holder.ts'), String(topology.shards), String(topology.replicas), String(topology.keepers), options.proxies === false ? 'no-proxies' : 'proxies'],
+    args: [
+      '--import',
+      'tsx',
+      join(PROJECT_ROOT, 'harness/cluster/docker/docker-holder.ts'),
+      String(topology.shards),
+      String(topology.replicas),
+      String(topology.keepers),
+      options.proxies === false ? 'no-proxies' : 'proxies',
+    ],
     cwd: PROJECT_ROOT,
     logFile: join(dir, 'holder.log'),
   });

@@ -81,13 +81,23 @@ export function dockerPlan(topology: TopologySpec, proxies = true): DockerPlan {
     const keeperEndpoints = plan.keepers.map((keeper, keeperIndex) => {
       if (!proxies) return { host: keeper.name, port: IN_CONTAINER.keeperClient };
       const port = IN_CONTAINER.keeperProxyBase + index * plan.keepers.length + keeperIndex;
-      proxyDefinitions.push({ name: proxyNames.keeper(replica.name, keeper.name), listen: `0.0.0.0:${port}`, upstream: `${keeper.name}:${IN_CONTAINER.keeperClient}`, enabled: true });
+      proxyDefinitions.push({
+        name: proxyNames.keeper(replica.name, keeper.name),
+        listen: `0.0.0.0:${port}`,
+        upstream: `${keeper.name}:${IN_CONTAINER.keeperClient}`,
+        enabled: true,
+      });
       return { host: TOXIPROXY_ALIAS, port };
     });
     if (proxies) {
       const clientPort = IN_CONTAINER.clientProxyBase + index;
       clientProxyPorts[replica.name] = clientPort;
-      proxyDefinitions.push({ name: proxyNames.client(replica.name), listen: `0.0.0.0:${clientPort}`, upstream: `${replica.name}:${IN_CONTAINER.http}`, enabled: true });
+      proxyDefinitions.push({
+        name: proxyNames.client(replica.name),
+        listen: `0.0.0.0:${clientPort}`,
+        upstream: `${replica.name}:${IN_CONTAINER.http}`,
+        enabled: true,
+      });
       proxyDefinitions.push({
         name: proxyNames.interserver(replica.name),
         listen: `0.0.0.0:${interserverPort}`,
@@ -109,7 +119,9 @@ export function dockerPlan(topology: TopologySpec, proxies = true): DockerPlan {
             tcpPort: IN_CONTAINER.tcp,
             interserver: { port: interserverPort, advertiseHost: proxies ? TOXIPROXY_ALIAS : replica.name },
             keepers: keeperEndpoints,
-            remoteShards: plan.shards.map((shard) => shard.replicas.map((member) => ({ host: member.name, port: IN_CONTAINER.tcp }))),
+            remoteShards: plan.shards.map((shard) =>
+              shard.replicas.map((member) => ({ host: member.name, port: IN_CONTAINER.tcp })),
+            ),
             paths: {
               data: '/var/lib/clickhouse/',
               tmp: '/var/lib/clickhouse/tmp/',

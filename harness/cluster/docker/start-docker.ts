@@ -1,5 +1,12 @@
 import type { Logger } from 'pino';
-import { GenericContainer, Network, Wait, getContainerRuntimeClient, type StartedNetwork, type StartedTestContainer } from 'testcontainers';
+import {
+  GenericContainer,
+  Network,
+  Wait,
+  getContainerRuntimeClient,
+  type StartedNetwork,
+  type StartedTestContainer,
+} from 'testcontainers';
 import { HarnessError } from '../../errors.ts';
 import { componentLogger } from '../../log.ts';
 import { BACKEND_LIMITS, type ClusterDescription } from '../description.ts';
@@ -15,9 +22,13 @@ export async function requireDocker(): Promise<void> {
     await getContainerRuntimeClient();
   } catch (error) {
     const reason = ((error as Error).message ?? String(error)).split('\n')[0];
-    throw new HarnessError('DOCKER_UNAVAILABLE', `the docker backend needs a running Docker engine and none was reachable (${reason}); use --backend embedded`, {
-      cause: error,
-    });
+    throw new HarnessError(
+      'DOCKER_UNAVAILABLE',
+      `the docker backend needs a running Docker engine and none was reachable (${reason}); use --backend embedded`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 
@@ -28,8 +39,10 @@ function containerFor(plan: ContainerPlan, network: StartedNetwork): GenericCont
     .withEnvironment({ ...plan.env })
     .withExposedPorts(...plan.exposedPorts)
     .withCopyContentToContainer(plan.files.map((file) => ({ content: file.content, target: file.target })));
-  if (plan.kind === 'clickhouse') return container.withWaitStrategy(Wait.forHttp('/ping', IN_CONTAINER.http).forStatusCode(200));
-  if (plan.kind === 'toxiproxy') return container.withWaitStrategy(Wait.forHttp('/version', IN_CONTAINER.toxiproxyApi).forStatusCode(200));
+  if (plan.kind === 'clickhouse')
+    return container.withWaitStrategy(Wait.forHttp('/ping', IN_CONTAINER.http).forStatusCode(200));
+  if (plan.kind === 'toxiproxy')
+    return container.withWaitStrategy(Wait.forHttp('/version', IN_CONTAINER.toxiproxyApi).forStatusCode(200));
   return container.withWaitStrategy(Wait.forListeningPorts());
 }
 
@@ -54,7 +67,10 @@ export async function startDockerCluster(options: LocalClusterOptions): Promise<
     await Promise.all([startAll('keeper'), startAll('toxiproxy')]);
     const toxiproxy = started.get('toxiproxy');
     if (toxiproxy !== undefined) {
-      await createProxies(`http://${toxiproxy.getHost()}:${toxiproxy.getMappedPort(IN_CONTAINER.toxiproxyApi)}`, plan.proxies);
+      await createProxies(
+        `http://${toxiproxy.getHost()}:${toxiproxy.getMappedPort(IN_CONTAINER.toxiproxyApi)}`,
+        plan.proxies,
+      );
     }
     await startAll('clickhouse');
   } catch (error) {
@@ -77,7 +93,8 @@ export class StartedDockerCluster implements StartedCluster {
 
   get description(): ClusterDescription {
     const toxiproxy = this.containers.get('toxiproxy');
-    const host = (container: StartedTestContainer, port: number) => `http://${container.getHost()}:${container.getMappedPort(port)}`;
+    const host = (container: StartedTestContainer, port: number) =>
+      `http://${container.getHost()}:${container.getMappedPort(port)}`;
     const nodes = [...this.containers].filter(([name]) => /^s\d+r\d+$/.test(name));
     const shards = new Map<string, ClusterDescription['shards'][number]['replicas'][number][]>();
     for (const [name, container] of nodes) {
@@ -88,10 +105,16 @@ export class StartedDockerCluster implements StartedCluster {
         ...(shards.get(shard) ?? []),
         {
           name,
-          http: toxiproxy && clientPort !== undefined ? host(toxiproxy, clientPort) : host(container, IN_CONTAINER.http),
+          http:
+            toxiproxy && clientPort !== undefined ? host(toxiproxy, clientPort) : host(container, IN_CONTAINER.http),
           direct_http: host(container, IN_CONTAINER.http),
           tcp: `${container.getHost()}:${container.getMappedPort(IN_CONTAINER.tcp)}`,
-          proxies: { client: proxyNames.client(name), keeper: keepers[0] ?? '', keepers, interserver: proxyNames.interserver(name) },
+          proxies: {
+            client: proxyNames.client(name),
+            keeper: keepers[0] ?? '',
+            keepers,
+            interserver: proxyNames.interserver(name),
+          },
         },
       ]);
     }
@@ -104,7 +127,10 @@ export class StartedDockerCluster implements StartedCluster {
       proxies_enabled: toxiproxy !== undefined,
       keepers: [...this.containers]
         .filter(([name]) => /^k\d+$/.test(name))
-        .map(([name, container]) => ({ name, address: `${container.getHost()}:${container.getMappedPort(IN_CONTAINER.keeperClient)}` })),
+        .map(([name, container]) => ({
+          name,
+          address: `${container.getHost()}:${container.getMappedPort(IN_CONTAINER.keeperClient)}`,
+        })),
       shards: [...shards].map(([name, replicas]) => ({ name, replicas })),
       backend_limits: BACKEND_LIMITS.docker,
     };
@@ -155,15 +181,20 @@ export class StartedDockerCluster implements StartedCluster {
   async waitHealthy(name: string, timeoutMs = 60_000): Promise<void> {
     const container = this.container(name);
     const deadline = Date.now() + timeoutMs;
-    const probe = /^k\d+$/.test(name) ? ['clickhouse-keeper-client', '-q', 'ls /'] : ['clickhouse-client', '-q', 'SELECT 1'];
+    const probe = /^k\d+$/.test(name)
+      ? ['clickhouse-keeper-client', '-q', 'ls /']
+      : ['clickhouse-client', '-q', 'SELECT 1'];
     while ((await container.exec(probe)).exitCode !== 0) {
-      if (Date.now() > deadline) throw new HarnessError('MEMBER_UNHEALTHY', `${name} was not healthy within ${timeoutMs} ms`);
+      if (Date.now() > deadline)
+        throw new HarnessError('MEMBER_UNHEALTHY', `${name} was not healthy within ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
 
   async down(): Promise<void> {
-    await Promise.all([...this.containers.values()].map((container) => container.stop({ remove: true }).catch(() => undefined)));
+    await Promise.all(
+      [...this.containers.values()].map((container) => container.stop({ remove: true }).catch(() => undefined)),
+    );
     await this.network.stop();
     this.log.info({ runId: this.runId }, 'docker cluster down');
   }
@@ -174,11 +205,20 @@ export class StartedDockerCluster implements StartedCluster {
 
   private container(name: string): StartedTestContainer {
     const container = this.containers.get(name);
-    if (container === undefined) throw new HarnessError('MEMBER_UNKNOWN', `no cluster member named '${name}'; members: ${this.memberNames.join(', ')}`);
+    if (container === undefined)
+      throw new HarnessError(
+        'MEMBER_UNKNOWN',
+        `no cluster member named '${name}'; members: ${this.memberNames.join(', ')}`,
+      );
     return container;
   }
 
-  private async docker(name: string, action: (container: ReturnType<Awaited<ReturnType<typeof getContainerRuntimeClient>>['container']['getById']>) => Promise<unknown>): Promise<void> {
+  private async docker(
+    name: string,
+    action: (
+      container: ReturnType<Awaited<ReturnType<typeof getContainerRuntimeClient>>['container']['getById']>,
+    ) => Promise<unknown>,
+  ): Promise<void> {
     const client = await getContainerRuntimeClient();
     await action(client.container.getById(this.container(name).getId()));
     this.log.info({ member: name }, 'docker member changed');

@@ -43,36 +43,75 @@ describe('embedded 2x2x1 cluster', () => {
   it('has every replica active in system.replicas, behind its proxies', async () => {
     expect(cluster.description.proxies_enabled).toBe(true);
     for (const [name] of clients) {
-      const rows = await queryRows<{ replica_name: string; is_readonly: number; active_replicas: number; total_replicas: number; zookeeper_path: string }>(
+      const rows = await queryRows<{
+        replica_name: string;
+        is_readonly: number;
+        active_replicas: number;
+        total_replicas: number;
+        zookeeper_path: string;
+      }>(
         client(name),
         "SELECT replica_name, is_readonly, active_replicas, total_replicas, zookeeper_path FROM system.replicas WHERE database = 'chaos'",
       );
       expect(rows).toEqual([
-        { replica_name: name, is_readonly: 0, active_replicas: 2, total_replicas: 2, zookeeper_path: `/clickhouse/tables/${name.slice(0, 2)}/chaos/events_rep` },
+        {
+          replica_name: name,
+          is_readonly: 0,
+          active_replicas: 2,
+          total_replicas: 2,
+          zookeeper_path: `/clickhouse/tables/${name.slice(0, 2)}/chaos/events_rep`,
+        },
       ]);
     }
   });
 
   it('fetches an insert on one replica into its sibling', async () => {
-    await client('s1r1').insert({ table: 'chaos.events_rep', values: [{ id: 'fetch-1', value: 1 }, { id: 'fetch-2', value: 2 }], format: 'JSONEachRow' });
+    await client('s1r1').insert({
+      table: 'chaos.events_rep',
+      values: [
+        { id: 'fetch-1', value: 1 },
+        { id: 'fetch-2', value: 2 },
+      ],
+      format: 'JSONEachRow',
+    });
     await syncReplica('s1r2');
-    const rows = await queryRows<{ id: string }>(client('s1r2'), "SELECT id FROM chaos.events_rep WHERE id LIKE 'fetch-%' ORDER BY id");
+    const rows = await queryRows<{ id: string }>(
+      client('s1r2'),
+      "SELECT id FROM chaos.events_rep WHERE id LIKE 'fetch-%' ORDER BY id",
+    );
     expect(rows.map((row) => row.id)).toEqual(['fetch-1', 'fetch-2']);
     // The other shard is an independent table: nothing arrives there.
-    expect(Number(await queryValue<string>(client('s2r1'), "SELECT count() FROM chaos.events_rep WHERE id LIKE 'fetch-%'"))).toBe(0);
-    expect(Number(await queryValue<string>(client('s2r1'), "SELECT count() FROM chaos.events_dist WHERE id LIKE 'fetch-%'"))).toBe(2);
+    expect(
+      Number(await queryValue<string>(client('s2r1'), "SELECT count() FROM chaos.events_rep WHERE id LIKE 'fetch-%'")),
+    ).toBe(0);
+    expect(
+      Number(await queryValue<string>(client('s2r1'), "SELECT count() FROM chaos.events_dist WHERE id LIKE 'fetch-%'")),
+    ).toBe(2);
   });
 
   it('inserts one block once when the same insert_deduplication_token reaches two replicas of a shard', async () => {
-    const block = [{ id: 'dedup-1', value: 1 }, { id: 'dedup-2', value: 2 }];
+    const block = [
+      { id: 'dedup-1', value: 1 },
+      { id: 'dedup-2', value: 2 },
+    ];
     for (const node of ['s2r1', 's2r2']) {
-      await client(node).insert({ table: 'chaos.events_rep', values: block, format: 'JSONEachRow', clickhouse_settings: { insert_deduplication_token: 'token-A' } });
+      await client(node).insert({
+        table: 'chaos.events_rep',
+        values: block,
+        format: 'JSONEachRow',
+        clickhouse_settings: { insert_deduplication_token: 'token-A' },
+      });
     }
     await syncReplica('s2r1');
     await syncReplica('s2r2');
     const dedupCount = "SELECT count() FROM chaos.events_rep WHERE id LIKE 'dedup-%'";
     expect(Number(await queryValue<string>(client('s2r1'), dedupCount))).toBe(2);
-    await client('s2r2').insert({ table: 'chaos.events_rep', values: block, format: 'JSONEachRow', clickhouse_settings: { insert_deduplication_token: 'token-B' } });
+    await client('s2r2').insert({
+      table: 'chaos.events_rep',
+      values: block,
+      format: 'JSONEachRow',
+      clickhouse_settings: { insert_deduplication_token: 'token-B' },
+    });
     await syncReplica('s2r1');
     expect(Number(await queryValue<string>(client('s2r1'), dedupCount))).toBe(4);
   });
@@ -82,7 +121,11 @@ describe('embedded 2x2x1 cluster', () => {
     let inserted = 0;
     const writer = (async () => {
       for (let i = 0; i < 30; i++) {
-        await client('s1r1').insert({ table: 'chaos.events_rep', values: [{ id: `kill-${i}`, value: i }], format: 'JSONEachRow' });
+        await client('s1r1').insert({
+          table: 'chaos.events_rep',
+          values: [{ id: `kill-${i}`, value: i }],
+          format: 'JSONEachRow',
+        });
         inserted += 1;
       }
     })();
@@ -97,7 +140,11 @@ describe('embedded 2x2x1 cluster', () => {
     expect(await count('s1r1')).toBe(before + 30);
     // Its system logs work again in the new life (they start empty: a documented backend limit).
     await client('s1r2').command({ query: 'SYSTEM FLUSH LOGS', clickhouse_settings: { receive_timeout: 20 } });
-    expect(Number(await queryValue<string>(client('s1r2'), "SELECT count() FROM system.query_log WHERE query_kind = 'Select'"))).toBeGreaterThan(0);
+    expect(
+      Number(
+        await queryValue<string>(client('s1r2'), "SELECT count() FROM system.query_log WHERE query_kind = 'Select'"),
+      ),
+    ).toBeGreaterThan(0);
   });
 
   it('refuses inserts while the Keeper is paused and accepts them after it continues', async () => {
@@ -120,13 +167,19 @@ describe('embedded 2x2x1 cluster', () => {
     const deadline = Date.now() + 60_000;
     for (;;) {
       try {
-        await client('s2r1').insert({ table: 'chaos.events_rep', values: [{ id: 'keeper-back', value: 1 }], format: 'JSONEachRow' });
+        await client('s2r1').insert({
+          table: 'chaos.events_rep',
+          values: [{ id: 'keeper-back', value: 1 }],
+          format: 'JSONEachRow',
+        });
         break;
       } catch (error) {
         if (Date.now() > deadline) throw error;
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
     }
-    expect(Number(await queryValue<string>(client('s2r1'), "SELECT count() FROM chaos.events_rep WHERE id = 'keeper-back'"))).toBe(1);
+    expect(
+      Number(await queryValue<string>(client('s2r1'), "SELECT count() FROM chaos.events_rep WHERE id = 'keeper-back'")),
+    ).toBe(1);
   });
 });

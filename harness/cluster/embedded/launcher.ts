@@ -14,7 +14,10 @@ export const LAUNCHER_EXIT_CODES: Readonly<Record<number, { code: string; meanin
   64: { code: 'LAUNCHER_USAGE', meaning: 'the launcher was called with bad arguments (a harness bug)' },
   65: { code: 'LAUNCHER_DLOPEN', meaning: 'libchdb.so could not be loaded' },
   66: { code: 'LAUNCHER_SYMBOL', meaning: 'libchdb.so lacks the chDB entry points: not a chDB build' },
-  67: { code: 'LAUNCHER_BYTES_MISMATCH', meaning: 'the code at a hook site is not what this launcher expects: a different libchdb.so build' },
+  67: {
+    code: 'LAUNCHER_BYTES_MISMATCH',
+    meaning: 'the code at a hook site is not what this launcher expects: a different libchdb.so build',
+  },
   68: { code: 'LAUNCHER_MPROTECT', meaning: 'the hook sites could not be made writable' },
   69: { code: 'LAUNCHER_QUERY_FAILED', meaning: 'the engine refused to start listening (see the node log)' },
 };
@@ -33,13 +36,23 @@ export function ensureLauncher(): string {
   if (fresh) return binary;
   mkdirSync(dirname(binary), { recursive: true });
   try {
-    execFileSync('gcc', ['-O2', '-Wall', '-Wextra', '-Werror', '-o', binary, LAUNCHER_SOURCE, '-ldl'], { stdio: 'pipe' });
+    execFileSync('gcc', ['-O2', '-Wall', '-Wextra', '-Werror', '-o', binary, LAUNCHER_SOURCE, '-ldl'], {
+      stdio: 'pipe',
+    });
   } catch (error) {
     const err = error as NodeJS.ErrnoException & { stderr?: Buffer };
     if (err.code === 'ENOENT') {
-      throw new HarnessError('GCC_MISSING', 'gcc is not installed; it builds the ClickHouse launcher: `apt-get install gcc`', { cause: error });
+      throw new HarnessError(
+        'GCC_MISSING',
+        'gcc is not installed; it builds the ClickHouse launcher: `apt-get install gcc`',
+        { cause: error },
+      );
     }
-    throw new HarnessError('LAUNCHER_BUILD_FAILED', `gcc could not build ${LAUNCHER_SOURCE}: ${err.stderr?.toString().trim() ?? err.message}`, { cause: error });
+    throw new HarnessError(
+      'LAUNCHER_BUILD_FAILED',
+      `gcc could not build ${LAUNCHER_SOURCE}: ${err.stderr?.toString().trim() ?? err.message}`,
+      { cause: error },
+    );
   }
   return binary;
 }

@@ -52,11 +52,16 @@ export async function verifyLibrary(path: string, cacheFile: string): Promise<vo
   try {
     stat = statSync(path);
   } catch (error) {
-    throw new HarnessError('LIBRARY_MISSING', `ClickHouse engine library not found at ${path}; run \`npm ci\` or set CHDB_LIBRARY`, { cause: error });
+    throw new HarnessError(
+      'LIBRARY_MISSING',
+      `ClickHouse engine library not found at ${path}; run \`npm ci\` or set CHDB_LIBRARY`,
+      { cause: error },
+    );
   }
   const key = { path, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino };
   const cached = readCache(cacheFile).find(
-    (entry) => entry.path === key.path && entry.size === key.size && entry.mtimeMs === key.mtimeMs && entry.ino === key.ino,
+    (entry) =>
+      entry.path === key.path && entry.size === key.size && entry.mtimeMs === key.mtimeMs && entry.ino === key.ino,
   );
   const sha256 = cached?.sha256 ?? (await sha256Of(path));
   if (sha256 !== EXPECTED_LIBRARY.sha256) {

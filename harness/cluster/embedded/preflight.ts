@@ -22,11 +22,17 @@ export const ZOOKEEPER_JAR = () => process.env.ZOOKEEPER_JAR ?? '/usr/share/java
 export function embeddedPreflight(): { java: string; zookeeperJar: string } {
   const java = findOnPath('java');
   if (java === undefined) {
-    throw new HarnessError('JAVA_MISSING', 'java is not installed (ZooKeeper needs it): `apt-get install default-jre-headless`');
+    throw new HarnessError(
+      'JAVA_MISSING',
+      'java is not installed (ZooKeeper needs it): `apt-get install default-jre-headless`',
+    );
   }
   const zookeeperJar = ZOOKEEPER_JAR();
   if (!existsSync(zookeeperJar)) {
-    throw new HarnessError('ZOOKEEPER_MISSING', `ZooKeeper is not installed (${zookeeperJar} not found): \`apt-get install zookeeper\``);
+    throw new HarnessError(
+      'ZOOKEEPER_MISSING',
+      `ZooKeeper is not installed (${zookeeperJar} not found): \`apt-get install zookeeper\``,
+    );
   }
   return { java, zookeeperJar };
 }

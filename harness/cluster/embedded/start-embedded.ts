@@ -37,7 +37,12 @@ export const KEEP_ALIVE_QUERY =
  * Ports of one node: HTTP, TCP, (a separate interserver port for the real server), client
  * proxy, interserver proxy, then one Keeper-link proxy per Keeper.
  */
-export function assignPorts(state: ClusterState, topology: TopologySpec, ports: number[], separateInterserver = false): void {
+export function assignPorts(
+  state: ClusterState,
+  topology: TopologySpec,
+  ports: number[],
+  separateInterserver = false,
+): void {
   // With a separate interserver port (the real server) the proxy in front listens on that same
   // port number on 127.0.0.1 while the node listens on 127.0.0.2.
   const plan = planTopology(topology);
@@ -48,7 +53,13 @@ export function assignPorts(state: ClusterState, topology: TopologySpec, ports: 
   };
   const clientPort = next();
   for (const keeper of plan.keepers) {
-    state.keepers.push({ name: keeper.name, id: keeper.id, clientPort: next(), peerPort: next(), electionPort: next() });
+    state.keepers.push({
+      name: keeper.name,
+      id: keeper.id,
+      clientPort: next(),
+      peerPort: next(),
+      electionPort: next(),
+    });
   }
   for (const replica of plan.replicas) {
     const dataDir = join(state.dir, 'nodes', replica.name, 'data');
@@ -86,7 +97,9 @@ export function embeddedNodeConfig(state: ClusterState, node: NodeState): string
 
 /** Where replication requests for this node are sent: its interserver proxy, or the second listen host. */
 export function advertisedInterserver(state: ClusterState, node: NodeState): { host: string; port: number } {
-  return state.proxiesEnabled ? { host: '127.0.0.1', port: node.proxyPorts.interserver } : { host: '127.0.0.2', port: node.interserverPort };
+  return state.proxiesEnabled
+    ? { host: '127.0.0.1', port: node.proxyPorts.interserver }
+    : { host: '127.0.0.2', port: node.interserverPort };
 }
 
 /**
@@ -103,10 +116,18 @@ export async function startEmbeddedCluster(options: LocalClusterOptions): Promis
   for (const reaped of await reapLeftovers()) log.warn(reaped, 'removed a leftover run');
 
   const proxiesEnabled = options.proxies ?? true;
-  const state = await createRunDir({ backend: 'embedded', topology: options.topology, proxiesEnabled, dir: options.dir });
+  const state = await createRunDir({
+    backend: 'embedded',
+    topology: options.topology,
+    proxiesEnabled,
+    dir: options.dir,
+  });
   const allocator = new PortAllocator(statePaths().ports, state.dir);
   try {
-    const toxiproxyPort = options.toxiproxyPort === undefined ? undefined : await allocator.reserveExact(options.toxiproxyPort, 'fault proxy API');
+    const toxiproxyPort =
+      options.toxiproxyPort === undefined
+        ? undefined
+        : await allocator.reserveExact(options.toxiproxyPort, 'fault proxy API');
     const ports = await allocator.allocate(portsNeeded(options.topology) + (toxiproxyPort === undefined ? 1 : 0));
     assignPorts(state, options.topology, ports);
     const apiPort = toxiproxyPort ?? ports.shift();
@@ -125,7 +146,14 @@ export async function startEmbeddedCluster(options: LocalClusterOptions): Promis
         return {
           name: node.name,
           command: launcher,
-          args: [library, advertise.host, String(advertise.port), `--config-file=${node.configPath}`, `--path=${node.dataDir}/`, `--query=${KEEP_ALIVE_QUERY}`],
+          args: [
+            library,
+            advertise.host,
+            String(advertise.port),
+            `--config-file=${node.configPath}`,
+            `--path=${node.dataDir}/`,
+            `--query=${KEEP_ALIVE_QUERY}`,
+          ],
           cwd: node.dataDir,
           logFile: join(node.logDir, 'stdout.log'),
         };
@@ -157,7 +185,15 @@ function zookeeperLaunch(state: ClusterState, keeper: KeeperState, java: string,
   return {
     name: keeper.name,
     command: java,
-    args: ['-Xmx256m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-cp', `${home}:${jar}`, 'org.apache.zookeeper.server.quorum.QuorumPeerMain', join(home, 'zoo.cfg')],
+    args: [
+      '-Xmx256m',
+      '-XX:+UseSerialGC',
+      '-XX:TieredStopAtLevel=1',
+      '-cp',
+      `${home}:${jar}`,
+      'org.apache.zookeeper.server.quorum.QuorumPeerMain',
+      join(home, 'zoo.cfg'),
+    ],
     cwd: home,
     logFile: join(home, 'zookeeper.log'),
   };

@@ -10,7 +10,12 @@ const replica = (name: string) => ({
   http: 'http://127.0.0.1:18123',
   direct_http: 'http://127.0.0.1:8123',
   tcp: '127.0.0.1:9000',
-  proxies: { client: `${name}_client`, keeper: `${name}_keeper_k1`, keepers: [`${name}_keeper_k1`], interserver: `${name}_interserver` },
+  proxies: {
+    client: `${name}_client`,
+    keeper: `${name}_keeper_k1`,
+    keepers: [`${name}_keeper_k1`],
+    interserver: `${name}_interserver`,
+  },
 });
 const VALID = {
   backend: 'embedded',
@@ -39,13 +44,33 @@ describe('the external cluster file', () => {
   it.each([
     ['not JSON', '{', /not a readable JSON document/],
     ['no shards', { ...VALID, shards: [] }, /`shards` must list at least one shard/],
-    ['a replica without a URL', { ...VALID, shards: [{ name: 's1', replicas: [{ ...replica('s1r1'), direct_http: 'nope' }] }] }, /replica s1r1: `direct_http` must be a URL/],
-    ['a replica without proxies', { ...VALID, shards: [{ name: 's1', replicas: [{ ...replica('s1r1'), proxies: {} }] }] }, /`proxies` must name its client, interserver and keeper proxies/],
+    [
+      'a replica without a URL',
+      { ...VALID, shards: [{ name: 's1', replicas: [{ ...replica('s1r1'), direct_http: 'nope' }] }] },
+      /replica s1r1: `direct_http` must be a URL/,
+    ],
+    [
+      'a replica without proxies',
+      { ...VALID, shards: [{ name: 's1', replicas: [{ ...replica('s1r1'), proxies: {} }] }] },
+      /`proxies` must name its client, interserver and keeper proxies/,
+    ],
     ['no Toxiproxy', { ...VALID, toxiproxy: null }, /`toxiproxy` must be the URL of the Toxiproxy API/],
-    ['a keeper without host:port', { ...VALID, keepers: [{ name: 'k1', address: 'zk' }] }, /every keeper needs a `name` and an `address` host:port/],
+    [
+      'a keeper without host:port',
+      { ...VALID, keepers: [{ name: 'k1', address: 'zk' }] },
+      /every keeper needs a `name` and an `address` host:port/,
+    ],
     ['a password written in', { ...VALID, password: 'secret' }, /credentials are not supported yet/],
-    ['an unknown action', { ...VALID, process_commands: { reboot: 'x {member}' } }, /process_commands.reboot is not an action/],
-    ['a template without {member}', { ...VALID, process_commands: { kill: 'pkill clickhouse' } }, /process_commands.kill must be a command template containing \{member\}/],
+    [
+      'an unknown action',
+      { ...VALID, process_commands: { reboot: 'x {member}' } },
+      /process_commands.reboot is not an action/,
+    ],
+    [
+      'a template without {member}',
+      { ...VALID, process_commands: { kill: 'pkill clickhouse' } },
+      /process_commands.kill must be a command template containing \{member\}/,
+    ],
   ])('refuses %s with one clear line naming the file', (_, content, message) => {
     const file = write(content);
     expect(() => readClusterFile(file)).toThrow(message);

@@ -23,7 +23,7 @@ export interface ExternalClusterFile extends ClusterDescription {
 }
 
 export const EXTERNAL_LIMITS = [
-  'an external cluster: the harness did not start it; it creates and drops only its own databases, and acts on processes only through the cluster file\'s command templates',
+  "an external cluster: the harness did not start it; it creates and drops only its own databases, and acts on processes only through the cluster file's command templates",
   'cluster memory is not observed',
 ];
 
@@ -31,7 +31,8 @@ function fail(file: string, problem: string): never {
   throw new HarnessError('EXTERNAL_CLUSTER_FILE', `${file}: ${problem}`);
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Reads and checks the cluster file: every field the harness will use is there and well-formed. */
 export function readClusterFile(file: string): ExternalClusterFile {
@@ -44,29 +45,62 @@ export function readClusterFile(file: string): ExternalClusterFile {
   if (!isObject(parsed)) fail(file, 'the document must be a JSON object (what `npm run cluster -- up` prints)');
   if (!Array.isArray(parsed.shards) || parsed.shards.length === 0) fail(file, '`shards` must list at least one shard');
   for (const shard of parsed.shards as unknown[]) {
-    if (!isObject(shard) || typeof shard.name !== 'string' || !Array.isArray(shard.replicas) || shard.replicas.length === 0) fail(file, 'every shard needs a `name` and at least one replica');
+    if (
+      !isObject(shard) ||
+      typeof shard.name !== 'string' ||
+      !Array.isArray(shard.replicas) ||
+      shard.replicas.length === 0
+    )
+      fail(file, 'every shard needs a `name` and at least one replica');
     for (const replica of shard.replicas as unknown[]) {
-      if (!isObject(replica) || typeof replica.name !== 'string') fail(file, `shard ${shard.name}: every replica needs a \`name\``);
+      if (!isObject(replica) || typeof replica.name !== 'string')
+        fail(file, `shard ${shard.name}: every replica needs a \`name\``);
       for (const field of ['http', 'direct_http']) {
-        if (typeof replica[field] !== 'string' || !URL.canParse(replica[field] as string)) fail(file, `replica ${replica.name}: \`${field}\` must be a URL`);
+        if (typeof replica[field] !== 'string' || !URL.canParse(replica[field] as string))
+          fail(file, `replica ${replica.name}: \`${field}\` must be a URL`);
       }
-      if (!isObject(replica.proxies) || typeof replica.proxies.client !== 'string' || typeof replica.proxies.interserver !== 'string' || !Array.isArray(replica.proxies.keepers)) {
+      if (
+        !isObject(replica.proxies) ||
+        typeof replica.proxies.client !== 'string' ||
+        typeof replica.proxies.interserver !== 'string' ||
+        !Array.isArray(replica.proxies.keepers)
+      ) {
         fail(file, `replica ${replica.name}: \`proxies\` must name its client, interserver and keeper proxies`);
       }
     }
   }
-  if (typeof parsed.toxiproxy !== 'string' || !URL.canParse(parsed.toxiproxy)) fail(file, '`toxiproxy` must be the URL of the Toxiproxy API in front of the cluster: every scenario injects network faults through it');
+  if (typeof parsed.toxiproxy !== 'string' || !URL.canParse(parsed.toxiproxy))
+    fail(
+      file,
+      '`toxiproxy` must be the URL of the Toxiproxy API in front of the cluster: every scenario injects network faults through it',
+    );
   if (!Array.isArray(parsed.keepers)) fail(file, '`keepers` must list the Keeper members (name, address host:port)');
   for (const keeper of parsed.keepers as unknown[]) {
-    if (!isObject(keeper) || typeof keeper.name !== 'string' || typeof keeper.address !== 'string' || !/^[^:]+:\d+$/.test(keeper.address)) fail(file, 'every keeper needs a `name` and an `address` host:port');
+    if (
+      !isObject(keeper) ||
+      typeof keeper.name !== 'string' ||
+      typeof keeper.address !== 'string' ||
+      !/^[^:]+:\d+$/.test(keeper.address)
+    )
+      fail(file, 'every keeper needs a `name` and an `address` host:port');
   }
   // Not yet threaded into the harness's clients and the sinks' specs: refused rather than ignored.
-  if ('password' in parsed || 'credentials' in parsed) fail(file, 'credentials are not supported yet: the harness connects as `default` without a password (and a password never belongs in this file)');
+  if ('password' in parsed || 'credentials' in parsed)
+    fail(
+      file,
+      'credentials are not supported yet: the harness connects as `default` without a password (and a password never belongs in this file)',
+    );
   if (parsed.process_commands !== undefined) {
-    if (!isObject(parsed.process_commands)) fail(file, '`process_commands` must map kill / pause / resume / start / status to command templates');
+    if (!isObject(parsed.process_commands))
+      fail(file, '`process_commands` must map kill / pause / resume / start / status to command templates');
     for (const [action, template] of Object.entries(parsed.process_commands)) {
-      if (![...PROCESS_ACTIONS, 'status'].includes(action)) fail(file, `process_commands.${action} is not an action; the actions are ${[...PROCESS_ACTIONS, 'status'].join(', ')}`);
-      if (typeof template !== 'string' || !template.includes('{member}')) fail(file, `process_commands.${action} must be a command template containing {member}`);
+      if (![...PROCESS_ACTIONS, 'status'].includes(action))
+        fail(
+          file,
+          `process_commands.${action} is not an action; the actions are ${[...PROCESS_ACTIONS, 'status'].join(', ')}`,
+        );
+      if (typeof template !== 'string' || !template.includes('{member}'))
+        fail(file, `process_commands.${action} must be a command template containing {member}`);
     }
   }
   return parsed as unknown as ExternalClusterFile;
@@ -90,7 +124,10 @@ export class ExternalCluster implements StartedCluster {
   }
 
   get memberNames(): readonly string[] {
-    return [...this.description.shards.flatMap((shard) => shard.replicas.map((replica) => replica.name)), ...this.description.keepers.map((keeper) => keeper.name)];
+    return [
+      ...this.description.shards.flatMap((shard) => shard.replicas.map((replica) => replica.name)),
+      ...this.description.keepers.map((keeper) => keeper.name),
+    ];
   }
 
   /** The process actions the file gives a command for. */
@@ -105,7 +142,10 @@ export class ExternalCluster implements StartedCluster {
     if (status === undefined) return 'dead';
     const answer = (await this.command(status, name)).trim();
     if (answer === 'running' || answer === 'paused' || answer === 'dead') return answer;
-    throw new HarnessError('EXTERNAL_STATUS', `process_commands.status for ${name} printed '${answer}'; it must print running, paused or dead`);
+    throw new HarnessError(
+      'EXTERNAL_STATUS',
+      `process_commands.status for ${name} printed '${answer}'; it must print running, paused or dead`,
+    );
   }
 
   async kill(name: string): Promise<void> {
@@ -152,18 +192,32 @@ export class ExternalCluster implements StartedCluster {
   }
 
   private async healthy(name: string): Promise<boolean> {
-    const replica = this.description.shards.flatMap((shard) => shard.replicas).find((candidate) => candidate.name === name);
+    const replica = this.description.shards
+      .flatMap((shard) => shard.replicas)
+      .find((candidate) => candidate.name === name);
     if (replica !== undefined) return httpPing(replica.direct_http);
     const keeper = this.description.keepers.find((candidate) => candidate.name === name);
-    if (keeper === undefined) throw new HarnessError('MEMBER_UNKNOWN', `no cluster member named '${name}'; members: ${this.memberNames.join(', ')}`);
+    if (keeper === undefined)
+      throw new HarnessError(
+        'MEMBER_UNKNOWN',
+        `no cluster member named '${name}'; members: ${this.memberNames.join(', ')}`,
+      );
     const [host = '', port = ''] = keeper.address.split(':');
     return keeperHealthy(host, Number(port));
   }
 
   private async act(action: ProcessAction, name: string): Promise<void> {
-    if (!this.memberNames.includes(name)) throw new HarnessError('MEMBER_UNKNOWN', `no cluster member named '${name}'; members: ${this.memberNames.join(', ')}`);
+    if (!this.memberNames.includes(name))
+      throw new HarnessError(
+        'MEMBER_UNKNOWN',
+        `no cluster member named '${name}'; members: ${this.memberNames.join(', ')}`,
+      );
     const template = this.file.process_commands?.[action];
-    if (template === undefined) throw new HarnessError('EXTERNAL_NO_COMMAND', `the cluster file gives no process_commands.${action}: the harness cannot ${action} ${name}`);
+    if (template === undefined)
+      throw new HarnessError(
+        'EXTERNAL_NO_COMMAND',
+        `the cluster file gives no process_commands.${action}: the harness cannot ${action} ${name}`,
+      );
     await this.command(template, name);
     this.log.info({ member: name, action }, 'external process action done');
   }
@@ -173,7 +227,9 @@ export class ExternalCluster implements StartedCluster {
     try {
       return (await run('sh', ['-c', line], { timeout: 120_000 })).stdout;
     } catch (error) {
-      throw new HarnessError('EXTERNAL_COMMAND_FAILED', `'${line}' failed: ${(error as Error).message}`, { cause: error });
+      throw new HarnessError('EXTERNAL_COMMAND_FAILED', `'${line}' failed: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
   }
 }
@@ -186,18 +242,36 @@ export class ExternalCluster implements StartedCluster {
 export async function attachExternalCluster(file: string, log: Logger): Promise<ExternalCluster> {
   const cluster = new ExternalCluster(readClusterFile(file), log);
   const replicas = cluster.description.shards.flatMap((shard) => shard.replicas);
-  const down = (await Promise.all(replicas.map(async (replica) => ((await httpPing(replica.direct_http, 3000)) ? [] : [`${replica.name} (${replica.direct_http})`])))).flat();
-  if (down.length > 0) throw new HarnessError('EXTERNAL_UNREACHABLE', `${file}: replica(s) ${down.join(', ')} do not answer /ping`);
+  const down = (
+    await Promise.all(
+      replicas.map(async (replica) =>
+        (await httpPing(replica.direct_http, 3000)) ? [] : [`${replica.name} (${replica.direct_http})`],
+      ),
+    )
+  ).flat();
+  if (down.length > 0)
+    throw new HarnessError('EXTERNAL_UNREACHABLE', `${file}: replica(s) ${down.join(', ')} do not answer /ping`);
   const api = cluster.description.toxiproxy ?? '';
   let proxies: Record<string, unknown>;
   try {
     const response = await fetch(new URL('/proxies', api), { signal: AbortSignal.timeout(5000) });
     proxies = (await response.json()) as Record<string, unknown>;
   } catch (error) {
-    throw new HarnessError('EXTERNAL_UNREACHABLE', `${file}: the Toxiproxy API at ${api} does not answer (${(error as Error).message})`);
+    throw new HarnessError(
+      'EXTERNAL_UNREACHABLE',
+      `${file}: the Toxiproxy API at ${api} does not answer (${(error as Error).message})`,
+    );
   }
-  const named = replicas.flatMap((replica) => [replica.proxies.client, replica.proxies.interserver, ...replica.proxies.keepers]);
+  const named = replicas.flatMap((replica) => [
+    replica.proxies.client,
+    replica.proxies.interserver,
+    ...replica.proxies.keepers,
+  ]);
   const missing = named.filter((name) => !(name in proxies));
-  if (missing.length > 0) throw new HarnessError('EXTERNAL_NO_PROXY', `${file}: the Toxiproxy at ${api} has no proxy ${missing.join(', ')}; every link the file names must go through it`);
+  if (missing.length > 0)
+    throw new HarnessError(
+      'EXTERNAL_NO_PROXY',
+      `${file}: the Toxiproxy at ${api} has no proxy ${missing.join(', ')}; every link the file names must go through it`,
+    );
   return cluster;
 }

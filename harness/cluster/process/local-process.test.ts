@@ -2,14 +2,29 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isAlive, processMemory, processStartTime, processState, signalProcess, spawnLocal, terminate, waitGone } from './local-process.ts';
+import {
+  isAlive,
+  processMemory,
+  processStartTime,
+  processState,
+  signalProcess,
+  spawnLocal,
+  terminate,
+  waitGone,
+} from './local-process.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'local-process-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('local processes', () => {
   it('tracks a process through pause, resume and SIGKILL', async () => {
-    const { record } = spawnLocal({ name: 'sleeper', command: 'sleep', args: ['30'], cwd: dir, logFile: join(dir, 'sleeper.log') });
+    const { record } = spawnLocal({
+      name: 'sleeper',
+      command: 'sleep',
+      args: ['30'],
+      cwd: dir,
+      logFile: join(dir, 'sleeper.log'),
+    });
     expect(processState(record)).toBe('running');
     signalProcess(record, 'SIGSTOP');
     await expect.poll(() => processState(record)).toBe('paused');
@@ -36,7 +51,13 @@ describe('local processes', () => {
   });
 
   it('terminates a paused process and captures its output in the log file', async () => {
-    const { record } = spawnLocal({ name: 'echo', command: 'sh', args: ['-c', 'echo started; exec sleep 30'], cwd: dir, logFile: join(dir, 'echo.log') });
+    const { record } = spawnLocal({
+      name: 'echo',
+      command: 'sh',
+      args: ['-c', 'echo started; exec sleep 30'],
+      cwd: dir,
+      logFile: join(dir, 'echo.log'),
+    });
     await expect.poll(() => readFileSync(record.logFile, 'utf8')).toContain('started');
     signalProcess(record, 'SIGSTOP');
     await terminate(record, 'SIGTERM', 2000);

@@ -136,7 +136,11 @@ export function signalProcess(record: ProcessRecord, signal: NodeJS.Signals): bo
 }
 
 /** SIGTERM (or the given signal), then SIGKILL after `graceMs`; resolves once the process is gone. */
-export async function terminate(record: ProcessRecord, signal: NodeJS.Signals = 'SIGTERM', graceMs = 5000): Promise<void> {
+export async function terminate(
+  record: ProcessRecord,
+  signal: NodeJS.Signals = 'SIGTERM',
+  graceMs = 5000,
+): Promise<void> {
   if (!isAlive(record)) return;
   // A stopped process cannot act on SIGTERM until it is continued.
   signalProcess(record, 'SIGCONT');

@@ -11,7 +11,12 @@ export interface CliResult {
 }
 
 /** Runs one of the project's TypeScript entry points the way `npm run` does, without npm's noise. */
-export function runTs(script: string, args: readonly string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 120_000): Promise<CliResult> {
+export function runTs(
+  script: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+  timeoutMs = 120_000,
+): Promise<CliResult> {
   return new Promise((resolvePromise) => {
     execFile(
       process.execPath,

@@ -302,7 +302,12 @@ export interface FaultStartEvent {
   readonly targets: readonly string[];
   readonly effect: FaultEffect;
   readonly slowerThanMs?: number;
-  readonly aimedAt?: { readonly gate: number; readonly queryId: string; readonly attempt: number; readonly endpoint: string };
+  readonly aimedAt?: {
+    readonly gate: number;
+    readonly queryId: string;
+    readonly attempt: number;
+    readonly endpoint: string;
+  };
   readonly expects?: UnknownKind;
 }
 

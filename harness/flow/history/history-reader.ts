@@ -4,9 +4,29 @@ import { HarnessError } from '../../errors.ts';
 import type { FlowEvent, FlowEventType, InsertCompleteEvent, InsertInvokeEvent, Stamped } from './history-events.ts';
 
 const EVENT_TYPES: ReadonlySet<FlowEventType> = new Set<FlowEventType>([
-  'worker-launch', 'worker-exit', 'worker-start', 'spec-refusal', 'store-refusal', 'state-snapshot', 'partition-started',
-  'partition-refused', 'insert-invoke', 'insert-sent', 'insert-complete', 'insert-gated', 'epoch-commit', 'epoch-failed', 'delivered',
-  'delivery-failed', 'write-after-give-up', 'acks', 'crash', 'reconfigured', 'fault-start', 'fault-end', 'fault-missed',
+  'worker-launch',
+  'worker-exit',
+  'worker-start',
+  'spec-refusal',
+  'store-refusal',
+  'state-snapshot',
+  'partition-started',
+  'partition-refused',
+  'insert-invoke',
+  'insert-sent',
+  'insert-complete',
+  'insert-gated',
+  'epoch-commit',
+  'epoch-failed',
+  'delivered',
+  'delivery-failed',
+  'write-after-give-up',
+  'acks',
+  'crash',
+  'reconfigured',
+  'fault-start',
+  'fault-end',
+  'fault-missed',
 ]);
 
 export interface History {
@@ -49,16 +69,33 @@ function parseLine(line: string, where: string): Stamped {
   try {
     value = JSON.parse(line);
   } catch (error) {
-    throw new HarnessError('FLOW_HISTORY_INVALID', `History line ${where} is not JSON; the history file was written by something else or damaged`, { cause: error });
+    throw new HarnessError(
+      'FLOW_HISTORY_INVALID',
+      `History line ${where} is not JSON; the history file was written by something else or damaged`,
+      { cause: error },
+    );
   }
   const event = value as Partial<Stamped>;
-  if (typeof event !== 'object' || event === null || !EVENT_TYPES.has(event.type as FlowEventType) || typeof event.at !== 'number' || typeof event.writer !== 'string' || typeof event.seq !== 'number') {
-    throw new HarnessError('FLOW_HISTORY_INVALID', `History line ${where} is not a flow event (type, at, writer, seq): ${line.slice(0, 200)}`);
+  if (
+    typeof event !== 'object' ||
+    event === null ||
+    !EVENT_TYPES.has(event.type as FlowEventType) ||
+    typeof event.at !== 'number' ||
+    typeof event.writer !== 'string' ||
+    typeof event.seq !== 'number'
+  ) {
+    throw new HarnessError(
+      'FLOW_HISTORY_INVALID',
+      `History line ${where} is not a flow event (type, at, writer, seq): ${line.slice(0, 200)}`,
+    );
   }
   return event as Stamped;
 }
 
-export function eventsOfType<T extends FlowEventType>(events: readonly Stamped[], type: T): Stamped<Extract<FlowEvent, { type: T }>>[] {
+export function eventsOfType<T extends FlowEventType>(
+  events: readonly Stamped[],
+  type: T,
+): Stamped<Extract<FlowEvent, { type: T }>>[] {
   return events.filter((event): event is Stamped<Extract<FlowEvent, { type: T }>> => event.type === type);
 }
 
@@ -74,7 +111,8 @@ export interface InsertAttemptRecord {
 
 /** Pairs the attempt events (Jepsen's invoke/complete): an attempt cut short by a crash is `unknown`. */
 export function insertAttempts(events: readonly Stamped[]): InsertAttemptRecord[] {
-  const key = (event: { writer: string; queryId: string; attempt: number }) => `${event.writer}\u0000${event.queryId}\u0000${event.attempt}`;
+  const key = (event: { writer: string; queryId: string; attempt: number }) =>
+    `${event.writer}\u0000${event.queryId}\u0000${event.attempt}`;
   const sent = new Set(eventsOfType(events, 'insert-sent').map(key));
   const completes = new Map(eventsOfType(events, 'insert-complete').map((event) => [key(event), event]));
   return eventsOfType(events, 'insert-invoke').map((invoke) => {

@@ -23,13 +23,21 @@ export class HistoryWriter {
   }
 
   static open(dir: string, writer: string): HistoryWriter {
-    if (!/^[A-Za-z0-9_.-]+$/.test(writer)) throw new HarnessError('FLOW_HISTORY_WRITER', `History writer name '${writer}' must be a plain file name ([A-Za-z0-9_.-])`);
+    if (!/^[A-Za-z0-9_.-]+$/.test(writer))
+      throw new HarnessError(
+        'FLOW_HISTORY_WRITER',
+        `History writer name '${writer}' must be a plain file name ([A-Za-z0-9_.-])`,
+      );
     mkdirSync(dir, { recursive: true });
     return new HistoryWriter(join(dir, `${writer}.jsonl`), writer);
   }
 
   append<E extends FlowEvent>(event: E): Stamped<E> {
-    if (this.fd === undefined) throw new HarnessError('FLOW_HISTORY_CLOSED', `History writer '${this.writer}' is closed; event '${event.type}' was not recorded`);
+    if (this.fd === undefined)
+      throw new HarnessError(
+        'FLOW_HISTORY_CLOSED',
+        `History writer '${this.writer}' is closed; event '${event.type}' was not recorded`,
+      );
     // Wall clock with sub-millisecond resolution, never going backwards within one writer.
     const at = Math.max(performance.timeOrigin + performance.now(), this.lastAt);
     this.lastAt = at;

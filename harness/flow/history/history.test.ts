@@ -27,7 +27,11 @@ describe('history writer and reader', () => {
     b.close();
     const { events, tornLines } = readHistory(dir);
     expect(tornLines).toEqual([]);
-    expect(events.map((event) => [event.writer, event.seq])).toEqual([['a', 1], ['b', 1], ['a', 2]]);
+    expect(events.map((event) => [event.writer, event.seq])).toEqual([
+      ['a', 1],
+      ['b', 1],
+      ['a', 2],
+    ]);
     expect(events[0]).toMatchObject({ type: 'delivered', pid: process.pid, at: expect.any(Number) });
     expect(events.every((event, i) => i === 0 || event.at >= (events[i - 1]?.at ?? 0))).toBe(true);
 
@@ -38,12 +42,28 @@ describe('history writer and reader', () => {
 
   it('pairs attempts: completed ones carry their outcome, one cut short by a crash is unknown (sent or not)', () => {
     const writer = HistoryWriter.open(dir, 'w');
-    const invoke = (queryId: string) => writer.append({ type: 'insert-invoke', ...attempt, queryId, shard: null, endpoint: 'ch-1:8123', messageIds: ['1-0-0'] });
+    const invoke = (queryId: string) =>
+      writer.append({
+        type: 'insert-invoke',
+        ...attempt,
+        queryId,
+        shard: null,
+        endpoint: 'ch-1:8123',
+        messageIds: ['1-0-0'],
+      });
     invoke('q1');
     writer.append({ type: 'insert-sent', ...attempt, queryId: 'q1' });
     writer.append({ type: 'insert-complete', ...attempt, queryId: 'q1', outcome: 'ok', startedAt: 1, endedAt: 2 });
     invoke('q2');
-    writer.append({ type: 'insert-complete', ...attempt, queryId: 'q2', outcome: 'failed', startedAt: 3, endedAt: 4, error: { message: 'refused' } });
+    writer.append({
+      type: 'insert-complete',
+      ...attempt,
+      queryId: 'q2',
+      outcome: 'failed',
+      startedAt: 3,
+      endedAt: 4,
+      error: { message: 'refused' },
+    });
     invoke('q3');
     writer.append({ type: 'insert-sent', ...attempt, queryId: 'q3' });
     invoke('q4');
@@ -66,14 +86,26 @@ describe('history writer and reader', () => {
     expect(history.events).toHaveLength(1);
     expect(history.tornLines).toEqual([{ file: writer.path, text: '{"type":"delivered","sink":"ev' }]);
 
-    appendFileSync(join(dir, 'x.jsonl'), '{"type":"delivered","at":1,"writer":"x","seq":1}\n{"type":"mystery","at":2,"writer":"x","seq":2}\n');
-    expect(() => readHistory(dir)).toThrow(expect.objectContaining({ code: 'FLOW_HISTORY_INVALID', message: expect.stringMatching(/x\.jsonl:2 is not a flow event/) }));
+    appendFileSync(
+      join(dir, 'x.jsonl'),
+      '{"type":"delivered","at":1,"writer":"x","seq":1}\n{"type":"mystery","at":2,"writer":"x","seq":2}\n',
+    );
+    expect(() => readHistory(dir)).toThrow(
+      expect.objectContaining({
+        code: 'FLOW_HISTORY_INVALID',
+        message: expect.stringMatching(/x\.jsonl:2 is not a flow event/),
+      }),
+    );
   });
 
   it('keeps every line whole when several processes append large events at once', async () => {
     const script = resolve(PROJECT_ROOT, 'harness/flow/testing/append-history.ts');
     const run = promisify(execFile);
-    await Promise.all(['p1', 'p2', 'p3'].map((name) => run(process.execPath, ['--import', 'tsx', script, dir, name, '150'], { cwd: PROJECT_ROOT })));
+    await Promise.all(
+      ['p1', 'p2', 'p3'].map((name) =>
+        run(process.execPath, ['--import', 'tsx', script, dir, name, '150'], { cwd: PROJECT_ROOT }),
+      ),
+    );
     const { events, tornLines } = readHistory(dir);
     expect(tornLines).toEqual([]);
     for (const name of ['p1', 'p2', 'p3']) {
@@ -85,6 +117,8 @@ describe('history writer and reader', () => {
   });
 
   it('refuses writer names that are not plain file names', () => {
-    expect(() => HistoryWriter.open(dir, '../escape')).toThrow(expect.objectContaining({ code: 'FLOW_HISTORY_WRITER' }));
+    expect(() => HistoryWriter.open(dir, '../escape')).toThrow(
+      expect.objectContaining({ code: 'FLOW_HISTORY_WRITER' }),
+    );
   });
 });

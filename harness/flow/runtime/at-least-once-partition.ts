@@ -1,6 +1,17 @@
 import type { AtLeastOnceSink } from '../../../sinks/api.ts';
 import type { DynamicParameters } from '../../../sinks/spec/sink-spec.ts';
-import { errorFields, giveUpClaim, isGiveUp, readNextEpoch, retryOnGivenUpInstance, statusWithoutOutbox, type EpochOutcome, type PartitionDeps, type PartitionRuntime, type PartitionStatus } from './partition-runtime.ts';
+import {
+  errorFields,
+  giveUpClaim,
+  isGiveUp,
+  readNextEpoch,
+  retryOnGivenUpInstance,
+  statusWithoutOutbox,
+  type EpochOutcome,
+  type PartitionDeps,
+  type PartitionRuntime,
+  type PartitionStatus,
+} from './partition-runtime.ts';
 
 /**
  * A partition of the at-least-once class: the epoch's rows are written synchronously BEFORE the
@@ -32,7 +43,14 @@ export class AtLeastOncePartition implements PartitionRuntime {
       // (a new sink instance) processes the epoch again.
       this.failure = errorFields(error);
       const giveUp = giveUpClaim(error);
-      history.append({ type: 'epoch-failed', sink: spec.name, partition, ...range, error: this.failure, ...(giveUp ? { giveUp } : {}) });
+      history.append({
+        type: 'epoch-failed',
+        sink: spec.name,
+        partition,
+        ...range,
+        error: this.failure,
+        ...(giveUp ? { giveUp } : {}),
+      });
       this.deps.log.warn({ epoch, err: error }, 'epoch write failed; epoch not committed');
       if (isGiveUp(error)) await retryOnGivenUpInstance(this.deps, epoch, () => this.sink.writeEpoch(epoch, messages));
       return { status: 'failed', ...range, error: this.failure.message };

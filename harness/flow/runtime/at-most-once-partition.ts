@@ -1,7 +1,15 @@
 import type { AtMostOnceAck, AtMostOnceSink } from '../../../sinks/api.ts';
 import type { DynamicParameters } from '../../../sinks/spec/sink-spec.ts';
 import { HarnessError } from '../../errors.ts';
-import { errorFields, readNextEpoch, statusWithoutOutbox, type EpochOutcome, type PartitionDeps, type PartitionRuntime, type PartitionStatus } from './partition-runtime.ts';
+import {
+  errorFields,
+  readNextEpoch,
+  statusWithoutOutbox,
+  type EpochOutcome,
+  type PartitionDeps,
+  type PartitionRuntime,
+  type PartitionStatus,
+} from './partition-runtime.ts';
 
 /**
  * A partition of the at-most-once class. The epoch's input progress commits FIRST, then the
@@ -31,24 +39,48 @@ export class AtMostOncePartition implements PartitionRuntime {
     const { epoch } = range;
     store.commitEpoch({ sink: spec.name, sinkClass: spec.sink_class_name, partition, ...range, batches: [] });
     const messageIds = messages.map((message) => message.id);
-    history.append({ type: 'epoch-commit', sink: spec.name, sinkClass: spec.sink_class_name, partition, ...range, messageIds, batches: [] });
+    history.append({
+      type: 'epoch-commit',
+      sink: spec.name,
+      sinkClass: spec.sink_class_name,
+      partition,
+      ...range,
+      messageIds,
+      batches: [],
+    });
     await crash.at('after-state', partition, epoch);
 
     let acks: readonly AtMostOnceAck[];
     try {
       acks = await this.sink.write(messages);
       if (acks.length !== messages.length) {
-        throw new HarnessError('FLOW_SINK_CONTRACT', `${spec.sink_class_name} answered ${acks.length} acks for ${messages.length} messages; write must ack every message in order`);
+        throw new HarnessError(
+          'FLOW_SINK_CONTRACT',
+          `${spec.sink_class_name} answered ${acks.length} acks for ${messages.length} messages; write must ack every message in order`,
+        );
       }
     } catch (error) {
       // No per-message answer: none of them is acknowledged, and the committed epoch is not
       // offered again. The instance may be poisoned, so the partition stops until a restart.
       this.failure = errorFields(error);
-      history.append({ type: 'acks', sink: spec.name, partition, epoch, acks: messageIds.map((id) => ({ id, ack: 'acked-with-error' })), error: this.failure });
+      history.append({
+        type: 'acks',
+        sink: spec.name,
+        partition,
+        epoch,
+        acks: messageIds.map((id) => ({ id, ack: 'acked-with-error' })),
+        error: this.failure,
+      });
       return { status: 'committed', ...range, batches: [] };
     }
     await crash.at('after-insert-before-state', partition, epoch);
-    history.append({ type: 'acks', sink: spec.name, partition, epoch, acks: messageIds.map((id, i) => ({ id, ack: acks[i] as AtMostOnceAck })) });
+    history.append({
+      type: 'acks',
+      sink: spec.name,
+      partition,
+      epoch,
+      acks: messageIds.map((id, i) => ({ id, ack: acks[i] as AtMostOnceAck })),
+    });
     return { status: 'committed', ...range, batches: [] };
   }
 

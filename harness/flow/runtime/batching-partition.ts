@@ -2,7 +2,13 @@ import type { BatchingSink } from '../../../sinks/api.ts';
 import type { TopologyFingerprints } from '../../../sinks/topology/topology-guard.ts';
 import type { DynamicParameters } from '../../../sinks/spec/sink-spec.ts';
 import { DeliveryLoop } from './delivery-loop.ts';
-import { readNextEpoch, type EpochOutcome, type PartitionDeps, type PartitionRuntime, type PartitionStatus } from './partition-runtime.ts';
+import {
+  readNextEpoch,
+  type EpochOutcome,
+  type PartitionDeps,
+  type PartitionRuntime,
+  type PartitionStatus,
+} from './partition-runtime.ts';
 
 /**
  * A partition of an exactly-once batching class. An epoch is read, cut into batches by the sink
@@ -36,7 +42,16 @@ export class BatchingPartition implements PartitionRuntime {
     const { progress, messages, range } = readNextEpoch(this.deps);
     const { epoch, toSeq } = range;
     const batches = this.sink.cut(messages, progress.nextBatch);
-    store.commitEpoch({ sink: spec.name, sinkClass: spec.sink_class_name, partition, epoch, fromSeq: progress.nextSeq, toSeq, batches, fingerprints: this.fingerprints });
+    store.commitEpoch({
+      sink: spec.name,
+      sinkClass: spec.sink_class_name,
+      partition,
+      epoch,
+      fromSeq: progress.nextSeq,
+      toSeq,
+      batches,
+      fingerprints: this.fingerprints,
+    });
     history.append({
       type: 'epoch-commit',
       sink: spec.name,
@@ -49,7 +64,13 @@ export class BatchingPartition implements PartitionRuntime {
       batches: batches.map((batch) => ({ number: batch.number, token: batch.token, messages: batch.messages.length })),
     });
     this.delivery.wake();
-    return { status: 'committed', epoch, fromSeq: progress.nextSeq, toSeq, batches: batches.map((batch) => batch.number) };
+    return {
+      status: 'committed',
+      epoch,
+      fromSeq: progress.nextSeq,
+      toSeq,
+      batches: batches.map((batch) => batch.number),
+    };
   }
 
   drain(): Promise<void> {

@@ -29,7 +29,11 @@ describe('CrashSwitch', () => {
   });
 
   it('refuses unknown points and occurrences below 1', () => {
-    expect(() => recording({ point: 'mid-flight' as 'after-state' })).toThrow(/Unknown crash point 'mid-flight'; the points are before-insert, during-insert/);
-    expect(() => recording({ point: 'after-state', occurrence: 0 })).toThrow(expect.objectContaining({ code: 'FLOW_CRASH_PLAN_INVALID' }));
+    expect(() => recording({ point: 'mid-flight' as 'after-state' })).toThrow(
+      /Unknown crash point 'mid-flight'; the points are before-insert, during-insert/,
+    );
+    expect(() => recording({ point: 'after-state', occurrence: 0 })).toThrow(
+      expect.objectContaining({ code: 'FLOW_CRASH_PLAN_INVALID' }),
+    );
   });
 });

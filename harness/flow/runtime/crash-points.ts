@@ -37,10 +37,16 @@ export type CrashAction = (hit: CrashHit) => Promise<never>;
 
 export function validateCrashPlan(plan: CrashPlan): CrashPlan {
   if (!CRASH_POINTS.includes(plan.point)) {
-    throw new HarnessError('FLOW_CRASH_PLAN_INVALID', `Unknown crash point '${String(plan.point)}'; the points are ${CRASH_POINTS.join(', ')}`);
+    throw new HarnessError(
+      'FLOW_CRASH_PLAN_INVALID',
+      `Unknown crash point '${String(plan.point)}'; the points are ${CRASH_POINTS.join(', ')}`,
+    );
   }
   if (plan.occurrence !== undefined && (!Number.isSafeInteger(plan.occurrence) || plan.occurrence < 1)) {
-    throw new HarnessError('FLOW_CRASH_PLAN_INVALID', `Crash occurrence ${plan.occurrence} must be a positive integer (1 = the first matching hit)`);
+    throw new HarnessError(
+      'FLOW_CRASH_PLAN_INVALID',
+      `Crash occurrence ${plan.occurrence} must be a positive integer (1 = the first matching hit)`,
+    );
   }
   return plan;
 }

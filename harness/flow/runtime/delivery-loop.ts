@@ -53,7 +53,10 @@ export class DeliveryLoop {
     this.wake();
     while (this.running) await this.running;
     if (this.failureValue) {
-      throw new HarnessError('FLOW_DELIVERY_FAILED', `Partition ${this.deps.partition} cannot drain: delivery gave up (${this.failureValue.message}); restart the worker to get a new sink instance`);
+      throw new HarnessError(
+        'FLOW_DELIVERY_FAILED',
+        `Partition ${this.deps.partition} cannot drain: delivery gave up (${this.failureValue.message}); restart the worker to get a new sink instance`,
+      );
     }
   }
 
@@ -84,7 +87,15 @@ export class DeliveryLoop {
     } catch (error) {
       this.failureValue = errorFields(error);
       const giveUp = giveUpClaim(error);
-      history.append({ type: 'delivery-failed', sink: spec.name, partition, batch: batch.number, token: batch.token, error: this.failureValue, ...(giveUp ? { giveUp } : {}) });
+      history.append({
+        type: 'delivery-failed',
+        sink: spec.name,
+        partition,
+        batch: batch.number,
+        token: batch.token,
+        error: this.failureValue,
+        ...(giveUp ? { giveUp } : {}),
+      });
       log.warn({ batch: batch.number, err: error }, 'delivery gave up; partition stopped');
       if (isGiveUp(error)) await retryOnGivenUpInstance(this.deps, batch.number, () => this.sink.deliver(batch));
       return false;

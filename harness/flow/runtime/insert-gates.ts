@@ -60,7 +60,9 @@ export class InsertGates {
 
   async beforeRequest(partition: number, attempt: InsertAttempt): Promise<void> {
     if (this.channel === undefined) return;
-    const plan = [...this.armed.values()].find((candidate) => candidate.partition === undefined || candidate.partition === partition);
+    const plan = [...this.armed.values()].find(
+      (candidate) => candidate.partition === undefined || candidate.partition === partition,
+    );
     if (plan === undefined) return;
     this.armed.delete(plan.id);
     const gated: GatedAttempt = {
@@ -91,7 +93,16 @@ export class InsertGates {
     const limit = new Promise<false>((resolve) => {
       timer = setTimeout(() => resolve(false), this.holdLimitMs);
     });
-    const opened = await Promise.race([channel.hold(phase, gated, outcome).then(() => true), limit]).finally(() => clearTimeout(timer));
-    this.history.append({ type: 'insert-gated', ...gated, phase, heldMs: Date.now() - heldAt, opened, ...(outcome === undefined ? {} : { outcome }) });
+    const opened = await Promise.race([channel.hold(phase, gated, outcome).then(() => true), limit]).finally(() =>
+      clearTimeout(timer),
+    );
+    this.history.append({
+      type: 'insert-gated',
+      ...gated,
+      phase,
+      heldMs: Date.now() - heldAt,
+      opened,
+      ...(outcome === undefined ? {} : { outcome }),
+    });
   }
 }

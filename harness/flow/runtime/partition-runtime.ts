@@ -23,9 +23,21 @@ export interface PartitionDeps {
 }
 
 export type EpochOutcome =
-  | { readonly status: 'committed'; readonly epoch: number; readonly fromSeq: number; readonly toSeq: number; readonly batches: readonly number[] }
+  | {
+      readonly status: 'committed';
+      readonly epoch: number;
+      readonly fromSeq: number;
+      readonly toSeq: number;
+      readonly batches: readonly number[];
+    }
   /** At-least-once: the write failed; nothing was committed and the epoch will be processed again. */
-  | { readonly status: 'failed'; readonly epoch: number; readonly fromSeq: number; readonly toSeq: number; readonly error: string }
+  | {
+      readonly status: 'failed';
+      readonly epoch: number;
+      readonly fromSeq: number;
+      readonly toSeq: number;
+      readonly error: string;
+    }
   /** The partition was refused at start or stopped after a failure: no progress in this worker. */
   | { readonly status: 'not-running'; readonly reason: string };
 
@@ -65,7 +77,10 @@ export function readNextEpoch(deps: PartitionDeps) {
 }
 
 /** The status of a partition kind without an outbox: running until a failed write stops it. */
-export function statusWithoutOutbox(deps: PartitionDeps, failure: { readonly message: string; readonly code?: string } | undefined): PartitionStatus {
+export function statusWithoutOutbox(
+  deps: PartitionDeps,
+  failure: { readonly message: string; readonly code?: string } | undefined,
+): PartitionStatus {
   const { spec, partition, store } = deps;
   return {
     partition,
@@ -95,7 +110,13 @@ export function giveUpClaim(error: unknown): GiveUpClaim | undefined {
   if (!(error instanceof InsertGaveUpError)) return undefined;
   const { errorClass, attempts, reason, shard } = error.details;
   const cause = error.cause instanceof Error ? error.cause.message : String(error.cause);
-  return { errorClass, attempts, reason, ...(shard === undefined ? {} : { shard }), lastError: cause.split('\n')[0] ?? cause };
+  return {
+    errorClass,
+    attempts,
+    reason,
+    ...(shard === undefined ? {} : { shard }),
+    lastError: cause.split('\n')[0] ?? cause,
+  };
 }
 
 /**
@@ -103,13 +124,24 @@ export function giveUpClaim(error: unknown): GiveUpClaim | undefined {
  * must refuse the write without an INSERT. The retry happens once and is recorded either way;
  * whatever it did, the partition stays stopped until a restart.
  */
-export async function retryOnGivenUpInstance(deps: PartitionDeps, batch: number, write: () => Promise<unknown>): Promise<void> {
+export async function retryOnGivenUpInstance(
+  deps: PartitionDeps,
+  batch: number,
+  write: () => Promise<unknown>,
+): Promise<void> {
   const { spec, partition, history, log } = deps;
   try {
     await write();
     history.append({ type: 'write-after-give-up', sink: spec.name, partition, batch, refused: false });
     log.warn({ batch }, 'the sink instance took a write after it gave up');
   } catch (error) {
-    history.append({ type: 'write-after-give-up', sink: spec.name, partition, batch, refused: hasErrorCode(error, 'SINK_POISONED'), error: errorFields(error) });
+    history.append({
+      type: 'write-after-give-up',
+      sink: spec.name,
+      partition,
+      batch,
+      refused: hasErrorCode(error, 'SINK_POISONED'),
+      error: errorFields(error),
+    });
   }
 }

@@ -10,8 +10,19 @@ import type { InsertGates } from './insert-gates.ts';
  * event is written before the crash point fires, so a crash at `before-insert` still leaves the
  * attempt in the history (never sent).
  */
-export function recordingObserver(history: HistorySink, crash: CrashSwitch, gates: InsertGates, partition: number): InsertObserver {
-  const key = (attempt: InsertAttempt): AttemptKey => ({ sink: attempt.sink, partition, batch: attempt.batch, queryId: attempt.queryId, attempt: attempt.attempt });
+export function recordingObserver(
+  history: HistorySink,
+  crash: CrashSwitch,
+  gates: InsertGates,
+  partition: number,
+): InsertObserver {
+  const key = (attempt: InsertAttempt): AttemptKey => ({
+    sink: attempt.sink,
+    partition,
+    batch: attempt.batch,
+    queryId: attempt.queryId,
+    attempt: attempt.attempt,
+  });
   return {
     async beforeInsert(attempt: InsertAttempt) {
       history.append({
@@ -31,7 +42,14 @@ export function recordingObserver(history: HistorySink, crash: CrashSwitch, gate
       await crash.at('during-insert', partition, attempt.batch);
     },
     async afterInsert(attempt: InsertAttempt, result: InsertResult) {
-      history.append({ type: 'insert-complete', ...key(attempt), outcome: result.outcome, startedAt: result.startedAt, endedAt: result.endedAt, error: result.error });
+      history.append({
+        type: 'insert-complete',
+        ...key(attempt),
+        outcome: result.outcome,
+        startedAt: result.startedAt,
+        endedAt: result.endedAt,
+        error: result.error,
+      });
       await gates.afterOutcome(attempt, result.outcome);
     },
   };

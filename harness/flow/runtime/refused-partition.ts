@@ -22,7 +22,10 @@ export class RefusedPartition implements PartitionRuntime {
 
   /** Its undelivered batches cannot go anywhere from here: draining means restoring the spec first. */
   async drain(): Promise<void> {
-    throw new HarnessError('FLOW_PARTITION_REFUSED', `Partition ${this.deps.partition} cannot drain: its sink refused to start (${this.refusal.message.split('\n')[0]})`);
+    throw new HarnessError(
+      'FLOW_PARTITION_REFUSED',
+      `Partition ${this.deps.partition} cannot drain: its sink refused to start (${this.refusal.message.split('\n')[0]})`,
+    );
   }
 
   status(): PartitionStatus {

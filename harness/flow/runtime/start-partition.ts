@@ -25,7 +25,11 @@ export interface StartOptions {
  * outbox. A sink that cannot start yields a `RefusedPartition` and a `partition-refused` event
  * carrying the exact message; the other partitions are unaffected.
  */
-export async function startPartition(deps: PartitionDeps, factory: SinkFactory, options: StartOptions): Promise<PartitionRuntime> {
+export async function startPartition(
+  deps: PartitionDeps,
+  factory: SinkFactory,
+  options: StartOptions,
+): Promise<PartitionRuntime> {
   const { spec, partition, store, history, crash, gates, log } = deps;
   const progress = store.progress(spec.name, partition);
   const undelivered = store.undeliveredSummary(spec.name, partition);
@@ -41,7 +45,14 @@ export async function startPartition(deps: PartitionDeps, factory: SinkFactory, 
   };
   const refuse = async (error: unknown, sink?: AnySink): Promise<PartitionRuntime> => {
     const refusal = errorFields(error);
-    history.append({ type: 'partition-refused', sink: spec.name, sinkClass: spec.sink_class_name, partition, code: refusal.code ?? 'UNKNOWN', message: refusal.message });
+    history.append({
+      type: 'partition-refused',
+      sink: spec.name,
+      sinkClass: spec.sink_class_name,
+      partition,
+      code: refusal.code ?? 'UNKNOWN',
+      message: refusal.message,
+    });
     log.warn({ code: refusal.code }, 'partition refused to start');
     await sink?.close().catch((closeError: unknown) => log.warn({ err: closeError }, 'closing a refused sink failed'));
     return new RefusedPartition(deps, refusal);
@@ -52,7 +63,10 @@ export async function startPartition(deps: PartitionDeps, factory: SinkFactory, 
     sink = await factory.create(spec, context);
     const expected = kindOf(spec.sink_class_name);
     if (sink.kind !== expected) {
-      throw new HarnessError('FLOW_SINK_CONTRACT', `The factory built a ${sink.kind} sink for ${spec.sink_class_name}, which is ${expected}`);
+      throw new HarnessError(
+        'FLOW_SINK_CONTRACT',
+        `The factory built a ${sink.kind} sink for ${spec.sink_class_name}, which is ${expected}`,
+      );
     }
   } catch (error) {
     return refuse(error);
@@ -62,7 +76,10 @@ export async function startPartition(deps: PartitionDeps, factory: SinkFactory, 
   let fingerprints: TopologyFingerprints | undefined;
   if (sink.kind === 'batching') {
     try {
-      fingerprints = await sink.init({ fingerprints: store.fingerprints(spec.name, partition), undelivered: store.undelivered(spec.name, partition) });
+      fingerprints = await sink.init({
+        fingerprints: store.fingerprints(spec.name, partition),
+        undelivered: store.undelivered(spec.name, partition),
+      });
     } catch (error) {
       return refuse(error, sink);
     }
@@ -71,16 +88,22 @@ export async function startPartition(deps: PartitionDeps, factory: SinkFactory, 
     if (undelivered.count > 0) {
       // The seed: switching back from a batching class with undelivered state is not a safe
       // rollback. The outbox stays as it is (a later batching start still sees it), unused.
-      log.warn({ undelivered: undelivered.count, sinkClass: spec.sink_class_name }, 'undelivered outbox batches are ignored by a non-batching class');
+      log.warn(
+        { undelivered: undelivered.count, sinkClass: spec.sink_class_name },
+        'undelivered outbox batches are ignored by a non-batching class',
+      );
     }
-    runtime = sink.kind === 'at-least-once' ? new AtLeastOncePartition(deps, sink) : new AtMostOncePartition(deps, sink);
+    runtime =
+      sink.kind === 'at-least-once' ? new AtLeastOncePartition(deps, sink) : new AtMostOncePartition(deps, sink);
   }
   history.append({
     type: 'partition-started',
     sink: spec.name,
     sinkClass: spec.sink_class_name,
     partition,
-    ...(fingerprints ? { fingerprints: { routing: fingerprints.routing, targets: Object.fromEntries(fingerprints.targets) } } : {}),
+    ...(fingerprints
+      ? { fingerprints: { routing: fingerprints.routing, targets: Object.fromEntries(fingerprints.targets) } }
+      : {}),
   });
   return runtime;
 }

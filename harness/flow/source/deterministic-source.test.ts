@@ -43,18 +43,27 @@ describe('DeterministicSource', () => {
   });
 
   it('differs between seeds and between partitions', () => {
-    const payloadOf = (seed: number, partition: number) => new DeterministicSource(sourceConfig({ ...config, seed }), partition).read(0, 5).map((m) => m.row.payload);
+    const payloadOf = (seed: number, partition: number) =>
+      new DeterministicSource(sourceConfig({ ...config, seed }), partition).read(0, 5).map((m) => m.row.payload);
     expect(payloadOf(42, 0)).not.toEqual(payloadOf(43, 0));
     expect(payloadOf(42, 0)).not.toEqual(payloadOf(42, 1));
   });
 
   it('derives DDL and the stream schema from the same columns', () => {
     expect(columnsDdl(config)).toBe('id String, partition UInt32, seq UInt64, key String, payload String');
-    expect(streamSchema(config).map((column) => column.type)).toEqual(['string', 'uint32', 'uint64', 'string', 'string']);
+    expect(streamSchema(config).map((column) => column.type)).toEqual([
+      'string',
+      'uint32',
+      'uint64',
+      'string',
+      'string',
+    ]);
   });
 
   it('refuses impossible configs and partitions', () => {
-    expect(() => sourceConfig({ seed: 1, partitions: 0 })).toThrow(expect.objectContaining({ code: 'FLOW_SOURCE_INVALID' }));
+    expect(() => sourceConfig({ seed: 1, partitions: 0 })).toThrow(
+      expect.objectContaining({ code: 'FLOW_SOURCE_INVALID' }),
+    );
     expect(() => sourceConfig({ seed: 1, columns: [{ name: 'k', role: 'key' }] })).toThrow(/message-id column/);
     expect(() => new DeterministicSource(config, 3)).toThrow(/partitions 0\.\.2/);
   });

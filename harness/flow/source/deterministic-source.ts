@@ -9,7 +9,17 @@ import type { SourceColumn, SourceConfig } from './source-config.ts';
  * Mostly ASCII, with what real text carries and hand-written encoders get wrong: two-, three- and
  * four-byte UTF-8 characters (the last a UTF-16 surrogate pair), tab, newline, quote, backslash.
  */
-const ALPHABET: readonly string[] = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', 'é', 'ж', '€', '𝄞', '\t', '\n', '"', '\\'];
+const ALPHABET: readonly string[] = [
+  ...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789',
+  'é',
+  'ж',
+  '€',
+  '𝄞',
+  '\t',
+  '\n',
+  '"',
+  '\\',
+];
 const PAYLOAD_SALT = hashText('payload-size');
 
 /**
@@ -24,7 +34,10 @@ export class DeterministicSource {
     readonly partition: number,
   ) {
     if (!Number.isSafeInteger(partition) || partition < 0 || partition >= config.partitions) {
-      throw new HarnessError('FLOW_SOURCE_INVALID', `Partition ${partition} does not exist: the source has partitions 0..${config.partitions - 1}`);
+      throw new HarnessError(
+        'FLOW_SOURCE_INVALID',
+        `Partition ${partition} does not exist: the source has partitions 0..${config.partitions - 1}`,
+      );
     }
   }
 

@@ -62,11 +62,16 @@ export function sourceConfig(partial: Partial<SourceConfig> & Pick<SourceConfig,
   natural('keySpace', config.keySpace, 1);
   natural('payloadBytes.min', config.payloadBytes.min, 0);
   natural('payloadBytes.max', config.payloadBytes.max, config.payloadBytes.min);
-  if (!config.columns.some((column) => column.role === 'message-id')) problems.push('columns must include a message-id column (the checkers count rows per message id)');
+  if (!config.columns.some((column) => column.role === 'message-id'))
+    problems.push('columns must include a message-id column (the checkers count rows per message id)');
   const names = config.columns.map((column) => column.name);
-  for (const name of new Set(names.filter((name, i) => names.indexOf(name) !== i))) problems.push(`column '${name}' is listed twice`);
+  for (const name of new Set(names.filter((name, i) => names.indexOf(name) !== i)))
+    problems.push(`column '${name}' is listed twice`);
   if (problems.length > 0) {
-    throw new HarnessError('FLOW_SOURCE_INVALID', `Source config refused: ${problems.join('; ')}; fix the workload definition`);
+    throw new HarnessError(
+      'FLOW_SOURCE_INVALID',
+      `Source config refused: ${problems.join('; ')}; fix the workload definition`,
+    );
   }
   return config;
 }

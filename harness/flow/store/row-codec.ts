@@ -8,7 +8,14 @@ import { HarnessError } from '../../errors.ts';
  * so a replayed batch hands the sink the very values of the original one — a routing key that
  * changed type on the way through the store would move the row to another shard.
  */
-type Encoded = null | boolean | number | string | { readonly $bigint: string } | { readonly $date: number } | { readonly $bytes: string };
+type Encoded =
+  | null
+  | boolean
+  | number
+  | string
+  | { readonly $bigint: string }
+  | { readonly $date: number }
+  | { readonly $bytes: string };
 
 interface EncodedMessage {
   readonly id: string;
@@ -17,7 +24,13 @@ interface EncodedMessage {
 }
 
 export function encodeMessages(messages: readonly SinkMessage[]): string {
-  return JSON.stringify(messages.map((message): EncodedMessage => ({ id: message.id, row: encodeRow(message.id, message.row), byteSize: message.byteSize })));
+  return JSON.stringify(
+    messages.map((message): EncodedMessage => ({
+      id: message.id,
+      row: encodeRow(message.id, message.row),
+      byteSize: message.byteSize,
+    })),
+  );
 }
 
 export function decodeMessages(text: string): SinkMessage[] {
@@ -40,13 +53,20 @@ function encodeRow(id: string, row: Row): Record<string, Encoded> {
 function encodeValue(value: Exclude<RowValue, undefined>, id: string, column: string): Encoded {
   if (value === null || typeof value === 'boolean' || typeof value === 'string') return value;
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new HarnessError('FLOW_STATE_ENCODE', `Message ${id} column '${column}' holds ${value}, which the state store cannot persist`);
+    if (!Number.isFinite(value))
+      throw new HarnessError(
+        'FLOW_STATE_ENCODE',
+        `Message ${id} column '${column}' holds ${value}, which the state store cannot persist`,
+      );
     return value;
   }
   if (typeof value === 'bigint') return { $bigint: value.toString() };
   if (value instanceof Date) return { $date: value.getTime() };
   if (value instanceof Uint8Array) return { $bytes: Buffer.from(value).toString('base64') };
-  throw new HarnessError('FLOW_STATE_ENCODE', `Message ${id} column '${column}' holds a ${typeof value}, which is not a row value`);
+  throw new HarnessError(
+    'FLOW_STATE_ENCODE',
+    `Message ${id} column '${column}' holds a ${typeof value}, which is not a row value`,
+  );
 }
 
 function decodeValue(value: Encoded): RowValue {

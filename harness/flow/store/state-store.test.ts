@@ -57,7 +57,14 @@ describe('StateStore', () => {
     const store = StateStore.open(path);
     store.commitEpoch({ ...epoch1, batches: [batch(1, [0, 1, 2, 3])], fingerprints });
     expect(store.progress('events', 0).nextSeq).toBe(4);
-    store.commitEpoch({ ...epoch1, sinkClass: 'ShardedClickHouseBatchingSink', epoch: 2, fromSeq: 4, toSeq: 6, batches: [] });
+    store.commitEpoch({
+      ...epoch1,
+      sinkClass: 'ShardedClickHouseBatchingSink',
+      epoch: 2,
+      fromSeq: 4,
+      toSeq: 6,
+      batches: [],
+    });
     expect(store.progress('events', 0)).toEqual({ nextSeq: 6, epoch: 2, nextBatch: 2 });
     expect(store.progress('other', 0).nextSeq).toBe(0);
     expect(store.partitions('events')).toEqual([0]);
@@ -66,7 +73,11 @@ describe('StateStore', () => {
 
   it('round-trips bigint, Date and byte values exactly', () => {
     const store = StateStore.open(path);
-    const odd: OutboxBatch = { number: 1, token: '1-0-0' as BatchToken, messages: [message(0, { big: 2n ** 63n, at: new Date(5), raw: new Uint8Array([0, 255]), none: null })] };
+    const odd: OutboxBatch = {
+      number: 1,
+      token: '1-0-0' as BatchToken,
+      messages: [message(0, { big: 2n ** 63n, at: new Date(5), raw: new Uint8Array([0, 255]), none: null })],
+    };
     store.commitEpoch({ ...epoch1, toSeq: 1, batches: [odd] });
     expect(store.undelivered('events', 0)).toEqual([odd]);
     store.close();
@@ -77,7 +88,11 @@ describe('StateStore', () => {
     expect(() => store.commitEpoch({ ...epoch1, batches: [batch(1, [0, 1]), batch(3, [2, 3])], fingerprints })).toThrow(
       expect.objectContaining({ code: 'FLOW_STATE_CONFLICT' }),
     );
-    const poisoned: OutboxBatch = { number: 2, token: '1-0-3' as BatchToken, messages: [message(3, { bad: Number.NaN })] };
+    const poisoned: OutboxBatch = {
+      number: 2,
+      token: '1-0-3' as BatchToken,
+      messages: [message(3, { bad: Number.NaN })],
+    };
     expect(() => store.commitEpoch({ ...epoch1, batches: [batch(1, [0, 1, 2]), poisoned], fingerprints })).toThrow(
       expect.objectContaining({ code: 'FLOW_STATE_ENCODE' }),
     );
@@ -98,19 +113,26 @@ describe('StateStore', () => {
   describe('refuses a file that is not its own and leaves it untouched', () => {
     const expectUntouched = (code: string, pattern: RegExp) => {
       const before = digest(path);
-      expect(() => StateStore.open(path)).toThrow(expect.objectContaining({ code, message: expect.stringMatching(pattern) }));
+      expect(() => StateStore.open(path)).toThrow(
+        expect.objectContaining({ code, message: expect.stringMatching(pattern) }),
+      );
       expect(digest(path)).toBe(before);
       expect(existsSync(`${path}-wal`)).toBe(false);
     };
 
     it('random bytes', () => {
       writeFileSync(path, Buffer.from('this is a text file, not a database\n'.repeat(20)));
-      expectUntouched('FLOW_STATE_NOT_SQLITE', /is not an SQLite database \(corrupt or foreign\); it was left untouched/);
+      expectUntouched(
+        'FLOW_STATE_NOT_SQLITE',
+        /is not an SQLite database \(corrupt or foreign\); it was left untouched/,
+      );
     });
 
     it('another program’s SQLite database', () => {
       const foreign = new Database(path);
-      foreign.exec('CREATE TABLE accounts (id INTEGER PRIMARY KEY, balance INTEGER); INSERT INTO accounts VALUES (1, 100);');
+      foreign.exec(
+        'CREATE TABLE accounts (id INTEGER PRIMARY KEY, balance INTEGER); INSERT INTO accounts VALUES (1, 100);',
+      );
       foreign.close();
       expectUntouched('FLOW_STATE_FOREIGN', /application_id 0x00000000, expected 0x464c4f57/);
     });

@@ -57,36 +57,48 @@ export class StateStore {
 
   progress(sink: string, partition: number): PartitionProgress {
     const row = this.db
-      .prepare('SELECT next_seq AS nextSeq, epoch, next_batch AS nextBatch FROM partition_progress WHERE sink = ? AND partition = ?')
+      .prepare(
+        'SELECT next_seq AS nextSeq, epoch, next_batch AS nextBatch FROM partition_progress WHERE sink = ? AND partition = ?',
+      )
       .get(sink, partition) as PartitionProgress | undefined;
     return row ?? START;
   }
 
   fingerprints(sink: string, partition: number): TopologyFingerprints | undefined {
-    const row = this.db.prepare('SELECT routing, targets FROM fingerprints WHERE sink = ? AND partition = ?').get(sink, partition) as
-      | { routing: string; targets: string }
-      | undefined;
+    const row = this.db
+      .prepare('SELECT routing, targets FROM fingerprints WHERE sink = ? AND partition = ?')
+      .get(sink, partition) as { routing: string; targets: string } | undefined;
     return row && decodeFingerprints(row.routing, row.targets);
   }
 
   /** Undelivered outbox batches, oldest first. */
   undelivered(sink: string, partition: number, limit = -1): OutboxBatch[] {
     const rows = this.db
-      .prepare('SELECT batch, token, messages FROM outbox WHERE sink = ? AND partition = ? AND delivered = 0 ORDER BY batch LIMIT ?')
+      .prepare(
+        'SELECT batch, token, messages FROM outbox WHERE sink = ? AND partition = ? AND delivered = 0 ORDER BY batch LIMIT ?',
+      )
       .all(sink, partition, limit) as { batch: number; token: string; messages: string }[];
-    return rows.map((row) => ({ number: row.batch, token: row.token as BatchToken, messages: decodeMessages(row.messages) }));
+    return rows.map((row) => ({
+      number: row.batch,
+      token: row.token as BatchToken,
+      messages: decodeMessages(row.messages),
+    }));
   }
 
   undeliveredSummary(sink: string, partition: number): UndeliveredSummary {
     const batches = this.db
-      .prepare('SELECT batch AS number, token FROM outbox WHERE sink = ? AND partition = ? AND delivered = 0 ORDER BY batch')
+      .prepare(
+        'SELECT batch AS number, token FROM outbox WHERE sink = ? AND partition = ? AND delivered = 0 ORDER BY batch',
+      )
       .all(sink, partition) as { number: number; token: BatchToken }[];
     return { count: batches.length, batches };
   }
 
   /** The partitions this store holds state for under one sink name. */
   partitions(sink: string): number[] {
-    const rows = this.db.prepare('SELECT partition FROM partition_progress WHERE sink = ? ORDER BY partition').all(sink) as { partition: number }[];
+    const rows = this.db
+      .prepare('SELECT partition FROM partition_progress WHERE sink = ? ORDER BY partition')
+      .all(sink) as { partition: number }[];
     return rows.map((row) => row.partition);
   }
 
@@ -106,10 +118,22 @@ export class StateStore {
       let nextBatch = progress.nextBatch;
       for (const batch of commit.batches) {
         if (batch.number !== nextBatch) {
-          throw new HarnessError('FLOW_STATE_CONFLICT', `Batch ${batch.number} of sink '${sink}' partition ${partition} is out of sequence: the next batch number is ${nextBatch}`);
+          throw new HarnessError(
+            'FLOW_STATE_CONFLICT',
+            `Batch ${batch.number} of sink '${sink}' partition ${partition} is out of sequence: the next batch number is ${nextBatch}`,
+          );
         }
         const bytes = batch.messages.reduce((sum, message) => sum + message.byteSize, 0);
-        insert.run(sink, partition, batch.number, batch.token, commit.epoch, batch.messages.length, bytes, encodeMessages(batch.messages));
+        insert.run(
+          sink,
+          partition,
+          batch.number,
+          batch.token,
+          commit.epoch,
+          batch.messages.length,
+          bytes,
+          encodeMessages(batch.messages),
+        );
         nextBatch += 1;
       }
       this.db
@@ -133,7 +157,9 @@ export class StateStore {
   /** Marks the oldest undelivered batch delivered; any other batch is refused (delivery is strictly in order). */
   markDelivered(sink: string, partition: number, batch: number, at = Date.now()): void {
     this.db.transaction(() => {
-      const oldest = this.db.prepare('SELECT MIN(batch) AS batch FROM outbox WHERE sink = ? AND partition = ? AND delivered = 0').get(sink, partition) as {
+      const oldest = this.db
+        .prepare('SELECT MIN(batch) AS batch FROM outbox WHERE sink = ? AND partition = ? AND delivered = 0')
+        .get(sink, partition) as {
         batch: number | null;
       };
       if (oldest.batch !== batch) {
@@ -142,7 +168,9 @@ export class StateStore {
           `Batch ${batch} of sink '${sink}' partition ${partition} cannot be marked delivered: the oldest undelivered batch is ${oldest.batch ?? 'none'}; batches complete strictly in order`,
         );
       }
-      this.db.prepare('UPDATE outbox SET delivered = 1, delivered_at = ? WHERE sink = ? AND partition = ? AND batch = ?').run(at, sink, partition, batch);
+      this.db
+        .prepare('UPDATE outbox SET delivered = 1, delivered_at = ? WHERE sink = ? AND partition = ? AND batch = ?')
+        .run(at, sink, partition, batch);
     })();
   }
 

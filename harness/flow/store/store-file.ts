@@ -37,7 +37,11 @@ function createStateFile(path: string): void {
     db.pragma(`application_id = ${APPLICATION_ID}`);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
     db.exec(SCHEMA_DDL);
-    db.prepare('INSERT INTO flow_identity (singleton, product, schema_version, created_at) VALUES (1, ?, ?, ?)').run(PRODUCT, SCHEMA_VERSION, new Date().toISOString());
+    db.prepare('INSERT INTO flow_identity (singleton, product, schema_version, created_at) VALUES (1, ?, ?, ?)').run(
+      PRODUCT,
+      SCHEMA_VERSION,
+      new Date().toISOString(),
+    );
   } finally {
     db.close();
   }
@@ -53,14 +57,26 @@ function createStateFile(path: string): void {
 function verifyExisting(path: string): void {
   const header = readHeader(path);
   const refuse = (code: string, what: string, cause?: unknown) =>
-    new HarnessError(code, `State file ${path} ${what}; it was left untouched. Point the runtime at its own state file (or a new path) — never at another program's database`, { cause });
-  if (header.subarray(0, 16).toString('latin1') !== SQLITE_MAGIC) throw refuse('FLOW_STATE_NOT_SQLITE', 'is not an SQLite database (corrupt or foreign)');
+    new HarnessError(
+      code,
+      `State file ${path} ${what}; it was left untouched. Point the runtime at its own state file (or a new path) — never at another program's database`,
+      { cause },
+    );
+  if (header.subarray(0, 16).toString('latin1') !== SQLITE_MAGIC)
+    throw refuse('FLOW_STATE_NOT_SQLITE', 'is not an SQLite database (corrupt or foreign)');
   const applicationId = header.readUInt32BE(68);
   if (applicationId !== APPLICATION_ID) {
-    throw refuse('FLOW_STATE_FOREIGN', `is an SQLite database of another program (application_id 0x${applicationId.toString(16).padStart(8, '0')}, expected 0x${APPLICATION_ID.toString(16)})`);
+    throw refuse(
+      'FLOW_STATE_FOREIGN',
+      `is an SQLite database of another program (application_id 0x${applicationId.toString(16).padStart(8, '0')}, expected 0x${APPLICATION_ID.toString(16)})`,
+    );
   }
   const version = header.readUInt32BE(60);
-  if (version !== SCHEMA_VERSION) throw refuse('FLOW_STATE_SCHEMA_VERSION', `has state schema version ${version}, this runtime reads version ${SCHEMA_VERSION}`);
+  if (version !== SCHEMA_VERSION)
+    throw refuse(
+      'FLOW_STATE_SCHEMA_VERSION',
+      `has state schema version ${version}, this runtime reads version ${SCHEMA_VERSION}`,
+    );
 
   // A read-only open of a WAL file may create the -wal/-shm side files; a refused file gets them
   // removed again so the directory is as it was.
@@ -71,13 +87,19 @@ function verifyExisting(path: string): void {
     db = new Database(path, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
     const check = db.pragma('quick_check', { simple: true });
     if (check !== 'ok') throw new Error(`quick_check: ${String(check)}`);
-    const identity = db.prepare('SELECT product, schema_version FROM flow_identity WHERE singleton = 1').get() as { product: string; schema_version: number } | undefined;
-    if (identity?.product !== PRODUCT || identity.schema_version !== SCHEMA_VERSION) throw new Error(`identity row ${JSON.stringify(identity)}`);
+    const identity = db.prepare('SELECT product, schema_version FROM flow_identity WHERE singleton = 1').get() as
+      { product: string; schema_version: number } | undefined;
+    if (identity?.product !== PRODUCT || identity.schema_version !== SCHEMA_VERSION)
+      throw new Error(`identity row ${JSON.stringify(identity)}`);
   } catch (error) {
     db?.close();
     db = undefined;
     for (const file of sideFiles) rmSync(file, { force: true });
-    throw refuse('FLOW_STATE_CORRUPT', `carries the flow-state header but its contents are damaged (${error instanceof Error ? error.message : String(error)})`, error);
+    throw refuse(
+      'FLOW_STATE_CORRUPT',
+      `carries the flow-state header but its contents are damaged (${error instanceof Error ? error.message : String(error)})`,
+      error,
+    );
   } finally {
     db?.close();
   }

@@ -5,7 +5,10 @@ import { FakeAtLeastOnceSink, FakeAtMostOnceSink, FakeBatchingSink, type FakeFau
 import { FileTable, type FakeTable } from './fake-table.ts';
 
 /** A factory of fast-tier fakes over one table. */
-export function fakeSinkFactory(table: FakeTable, options: { without?: readonly SinkClassName[]; faults?: FakeFaults } = {}): SinkFactory {
+export function fakeSinkFactory(
+  table: FakeTable,
+  options: { without?: readonly SinkClassName[]; faults?: FakeFaults } = {},
+): SinkFactory {
   const faults = options.faults ?? { failInserts: 0 };
   return {
     registry: SinkRegistry.descriptorsOnly().without(...(options.without ?? [])),
@@ -30,5 +33,8 @@ export function fakeSinkFactory(table: FakeTable, options: { without?: readonly 
 export function createSinkFactory(options: { readonly without: readonly SinkClassName[] }): SinkFactory {
   const path = process.env.FLOW_FAKE_TABLE;
   if (!path) throw new Error('FLOW_FAKE_TABLE must name the fake table file');
-  return fakeSinkFactory(new FileTable(path), { without: options.without, faults: { failInserts: Number(process.env.FLOW_FAKE_FAIL_INSERTS ?? 0) } });
+  return fakeSinkFactory(new FileTable(path), {
+    without: options.without,
+    faults: { failInserts: Number(process.env.FLOW_FAKE_FAIL_INSERTS ?? 0) },
+  });
 }

@@ -1,4 +1,14 @@
-import type { AtLeastOnceSink, AtMostOnceAck, AtMostOnceSink, BatchingSink, BatchingSinkState, InsertAttempt, OutboxBatch, SinkContext, SinkMessage } from '../../../sinks/api.ts';
+import type {
+  AtLeastOnceSink,
+  AtMostOnceAck,
+  AtMostOnceSink,
+  BatchingSink,
+  BatchingSinkState,
+  InsertAttempt,
+  OutboxBatch,
+  SinkContext,
+  SinkMessage,
+} from '../../../sinks/api.ts';
 import { cutBatches } from '../../../sinks/batching/batch-cutter.ts';
 import { type BatchToken, dedupToken } from '../../../sinks/domain/batch-token.ts';
 import type { ShardName } from '../../../sinks/domain/shard-name.ts';
@@ -35,8 +45,14 @@ class FakeWriter {
   ) {}
 
   /** beforeInsert → (fault | insert) → insertSent → afterInsert, like one HTTP INSERT. */
-  async insert(batch: number, shard: ShardName | null, messages: readonly SinkMessage[], tokens?: { batchToken: BatchToken; dedup: string }): Promise<void> {
-    if (this.poisoned) throw new HarnessError('SINK_POISONED', 'fake: this instance gave up an insert and refuses every later write');
+  async insert(
+    batch: number,
+    shard: ShardName | null,
+    messages: readonly SinkMessage[],
+    tokens?: { batchToken: BatchToken; dedup: string },
+  ): Promise<void> {
+    if (this.poisoned)
+      throw new HarnessError('SINK_POISONED', 'fake: this instance gave up an insert and refuses every later write');
     this.queries += 1;
     const attempt: InsertAttempt = {
       sink: this.spec.name,
@@ -81,29 +97,51 @@ export class FakeBatchingSink implements BatchingSink {
 
   async init(state: BatchingSinkState): Promise<TopologyFingerprints> {
     // A fake target is a plain table: its identity is database, table, port and hosts.
-    const metadata = new Map([...targetSlotsOf(this.spec.parameters).keys()].map((slot) => [slot, { engine: 'plain' as const }]));
+    const metadata = new Map(
+      [...targetSlotsOf(this.spec.parameters).keys()].map((slot) => [slot, { engine: 'plain' as const }]),
+    );
     const current = currentFingerprints(this.spec.parameters, metadata);
     const [oldest] = state.undelivered;
-    const refusal = checkTopologyGuard({ persisted: state.fingerprints, current, undelivered: oldest && { count: state.undelivered.length, oldestBound: oldest.token } });
+    const refusal = checkTopologyGuard({
+      persisted: state.fingerprints,
+      current,
+      undelivered: oldest && { count: state.undelivered.length, oldestBound: oldest.token },
+    });
     if (refusal) throw refusal;
     return current;
   }
 
   cut(messages: readonly SinkMessage[], firstBatchNumber: number): OutboxBatch[] {
-    const limits = { max_rows_per_batch: this.spec.dynamic_parameters.max_rows_per_batch ?? 1000, max_bytes_per_batch: this.spec.dynamic_parameters.max_bytes_per_batch ?? 5242880 };
-    return cutBatches(messages, limits).map((batch, i) => ({ number: firstBatchNumber + i, token: batch.token, messages: batch.messages }));
+    const limits = {
+      max_rows_per_batch: this.spec.dynamic_parameters.max_rows_per_batch ?? 1000,
+      max_bytes_per_batch: this.spec.dynamic_parameters.max_bytes_per_batch ?? 5242880,
+    };
+    return cutBatches(messages, limits).map((batch, i) => ({
+      number: firstBatchNumber + i,
+      token: batch.token,
+      messages: batch.messages,
+    }));
   }
 
   async deliver(batch: OutboxBatch): Promise<void> {
     const router = this.router;
     if (!router) {
-      await this.writer.insert(batch.number, null, batch.messages, { batchToken: batch.token, dedup: dedupToken(batch.token) });
+      await this.writer.insert(batch.number, null, batch.messages, {
+        batchToken: batch.token,
+        dedup: dedupToken(batch.token),
+      });
       return;
     }
     const keys = this.spec.parameters.sharding_key_columns;
     for (const shard of router.shards) {
-      const messages = batch.messages.filter((message) => router.route(routingKeyFor(message.id, message.row, keys)) === shard);
-      if (messages.length > 0) await this.writer.insert(batch.number, shard, messages, { batchToken: batch.token, dedup: dedupToken(batch.token, shard) });
+      const messages = batch.messages.filter(
+        (message) => router.route(routingKeyFor(message.id, message.row, keys)) === shard,
+      );
+      if (messages.length > 0)
+        await this.writer.insert(batch.number, shard, messages, {
+          batchToken: batch.token,
+          dedup: dedupToken(batch.token, shard),
+        });
     }
   }
 
@@ -156,7 +194,12 @@ export class FakeAtMostOnceSink implements AtMostOnceSink {
     const acks: AtMostOnceAck[] = [];
     for (const message of messages) {
       const seq = Number(message.id.split('-')[2]);
-      acks.push(await this.writer.insert(seq, null, [message]).then(() => 'delivered' as const, () => 'acked-with-error' as const));
+      acks.push(
+        await this.writer.insert(seq, null, [message]).then(
+          () => 'delivered' as const,
+          () => 'acked-with-error' as const,
+        ),
+      );
     }
     return acks;
   }

@@ -21,7 +21,11 @@ export class MemoryTable implements FakeTable {
   private readonly blocks: FakeInsert[] = [];
 
   insert(block: FakeInsert): 'inserted' | 'deduplicated' {
-    if (block.token !== undefined && this.blocks.some((seen) => seen.token === block.token && seen.shard === block.shard)) return 'deduplicated';
+    if (
+      block.token !== undefined &&
+      this.blocks.some((seen) => seen.token === block.token && seen.shard === block.shard)
+    )
+      return 'deduplicated';
     this.blocks.push(block);
     return 'inserted';
   }
@@ -36,7 +40,11 @@ export class FileTable implements FakeTable {
   constructor(readonly path: string) {}
 
   insert(block: FakeInsert): 'inserted' | 'deduplicated' {
-    if (block.token !== undefined && this.inserts().some((seen) => seen.token === block.token && seen.shard === block.shard)) return 'deduplicated';
+    if (
+      block.token !== undefined &&
+      this.inserts().some((seen) => seen.token === block.token && seen.shard === block.shard)
+    )
+      return 'deduplicated';
     appendFileSync(this.path, `${JSON.stringify(block)}\n`);
     return 'inserted';
   }

@@ -36,17 +36,25 @@ export class FlowTestCluster {
 
   static async start(): Promise<FlowTestCluster> {
     const cluster = await startEmbeddedCluster({ topology: { shards: 2, replicas: 2, keepers: 1 } });
-    const direct = new Map(cluster.description.shards.flatMap((shard) => shard.replicas.map((replica) => [replica.name, harnessClient(replica.direct_http)] as const)));
+    const direct = new Map(
+      cluster.description.shards.flatMap((shard) =>
+        shard.replicas.map((replica) => [replica.name, harnessClient(replica.direct_http)] as const),
+      ),
+    );
     return new FlowTestCluster(cluster, direct);
   }
 
   /** Shard name → its node names, as a `shard_hosts` value. */
   get shardHosts(): Record<string, string[]> {
-    return Object.fromEntries(this.cluster.description.shards.map((shard) => [shard.name, shard.replicas.map((replica) => replica.name)]));
+    return Object.fromEntries(
+      this.cluster.description.shards.map((shard) => [shard.name, shard.replicas.map((replica) => replica.name)]),
+    );
   }
 
   get endpoints(): Record<string, string> {
-    return Object.fromEntries(this.cluster.description.shards.flatMap((shard) => shard.replicas.map((replica) => [replica.name, replica.http])));
+    return Object.fromEntries(
+      this.cluster.description.shards.flatMap((shard) => shard.replicas.map((replica) => [replica.name, replica.http])),
+    );
   }
 
   /** A supervisor over a fresh run directory (removed by `down`). */
@@ -58,22 +66,36 @@ export class FlowTestCluster {
 
   /** `<name>_rep` (ReplicatedMergeTree) on every node and `<name>_dist` over them; returns the local table's name. */
   async createTable(name: string, source: SourceConfig, settings?: string): Promise<string> {
-    await createShardedTable([...this.direct.values()], { database: DATABASE, name, columns: columnsDdl(source), orderBy: 'id', settings });
+    await createShardedTable([...this.direct.values()], {
+      database: DATABASE,
+      name,
+      columns: columnsDdl(source),
+      orderBy: 'id',
+      settings,
+    });
     return `${name}_rep`;
   }
 
   async counts(table: string): Promise<ReplicaCounts> {
     const result = new Map<string, Map<string, number>>();
     for (const [node, client] of this.direct) {
-      await client.command({ query: `SYSTEM SYNC REPLICA ${DATABASE}.${table}`, clickhouse_settings: { receive_timeout: 60 } });
-      const rows = await queryRows<{ id: string; n: string }>(client, `SELECT id, count() AS n FROM ${DATABASE}.${table} GROUP BY id`);
+      await client.command({
+        query: `SYSTEM SYNC REPLICA ${DATABASE}.${table}`,
+        clickhouse_settings: { receive_timeout: 60 },
+      });
+      const rows = await queryRows<{ id: string; n: string }>(
+        client,
+        `SELECT id, count() AS n FROM ${DATABASE}.${table} GROUP BY id`,
+      );
       result.set(node, new Map(rows.map((row) => [row.id, Number(row.n)])));
     }
     return result;
   }
 
   shardOfNode(node: string): string {
-    const shard = this.cluster.description.shards.find((candidate) => candidate.replicas.some((replica) => replica.name === node));
+    const shard = this.cluster.description.shards.find((candidate) =>
+      candidate.replicas.some((replica) => replica.name === node),
+    );
     if (!shard) throw new Error(`no node ${node}`);
     return shard.name;
   }
@@ -86,7 +108,12 @@ export class FlowTestCluster {
 }
 
 /** The shard rendezvous hashing names for a message of `source` (its row regenerated from the id). */
-export function rendezvousShard(source: SourceConfig, id: string, shards: readonly string[], keyColumns: readonly string[]): string {
+export function rendezvousShard(
+  source: SourceConfig,
+  id: string,
+  shards: readonly string[],
+  keyColumns: readonly string[],
+): string {
   const { partition, seq } = parseMessageId(id);
   const message = new DeterministicSource(source, partition).message(seq);
   return new RendezvousRouter(shards.map(shardName)).route(routingKeyFor(message.id, message.row, keyColumns));
@@ -96,7 +123,12 @@ export function rendezvousShard(source: SourceConfig, id: string, shards: readon
  * Where exactly-once puts things: for every replica, the ids it must hold exactly once. An id
  * held twice, held on the wrong shard, missing, or not acknowledged at all is listed in the diff.
  */
-export function exactlyOnceDiff(counts: ReplicaCounts, expectedShardOf: (id: string) => string, shardOfNode: (node: string) => string, acknowledged: readonly string[]) {
+export function exactlyOnceDiff(
+  counts: ReplicaCounts,
+  expectedShardOf: (id: string) => string,
+  shardOfNode: (node: string) => string,
+  acknowledged: readonly string[],
+) {
   const problems: string[] = [];
   for (const [node, ids] of counts) {
     const shard = shardOfNode(node);
