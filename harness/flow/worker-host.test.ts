@@ -360,4 +360,18 @@ describe('WorkerHost — dynamic reconfiguration', () => {
     expect(recorded[0]).toMatchObject({ partitions: [0], dynamic: expect.objectContaining({ max_rows_per_batch: 5 }) });
     await host.close();
   });
+
+  it('records a sink that throws on valid parameters as its own outcome, and the partition goes on', async () => {
+    const { host } = await start(batching(), {}, { faults: { failInserts: 0, refuseReconfigures: 1 } });
+    await host.reconfigure({ max_rows_per_batch: 5 });
+    expect(history.ofType('reconfigure-failed')).toEqual([
+      expect.objectContaining({
+        partition: 0,
+        error: { message: 'fake: reconfigure refused', code: 'FAKE_RECONFIGURE_REFUSED' },
+      }),
+    ]);
+    expect(history.ofType('reconfigured')).toEqual([expect.objectContaining({ partitions: [] })]);
+    expect((await host.runEpochs(1))[0]).toEqual([expect.objectContaining({ status: 'committed' })]);
+    await host.close();
+  });
 });

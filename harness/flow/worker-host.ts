@@ -34,6 +34,7 @@ export class WorkerHost {
     private readonly runtimes: ReadonlyMap<number, PartitionRuntime>,
     private readonly history: HistorySink,
     private readonly gates: InsertGates,
+    private readonly log: Logger,
   ) {}
 
   static async start(
@@ -94,7 +95,7 @@ export class WorkerHost {
         await startPartition(deps, factory, { env, resolveEndpoint, deliveryPaused: config.deliveryPaused ?? false }),
       );
     }
-    return new WorkerHost(spec, store, runtimes, history, gates);
+    return new WorkerHost(spec, store, runtimes, history, gates, log);
   }
 
   status(): PartitionStatus[] {
@@ -138,12 +139,28 @@ export class WorkerHost {
       throw new HarnessError('SINK_SPEC_INVALID', result.problems.map((problem) => problem.message).join('\n'));
     const selected = this.select(partitions);
     const startedAt = Date.now();
-    await Promise.all(selected.map((runtime) => runtime.reconfigure(result.dynamic)));
+    // A sink that throws on valid parameters is the sink's own outcome, judged by the checkers,
+    // not a failure of the run: the partition goes on with the parameters it had.
+    const outcomes = await Promise.allSettled(selected.map((runtime) => runtime.reconfigure(result.dynamic)));
+    const took: number[] = [];
+    for (const [index, outcome] of outcomes.entries()) {
+      const partition = selected[index]?.partition ?? -1;
+      if (outcome.status === 'fulfilled') took.push(partition);
+      else {
+        this.history.append({
+          type: 'reconfigure-failed',
+          sink: this.spec.name,
+          partition,
+          error: errorFields(outcome.reason),
+        });
+        this.log.warn({ partition, err: outcome.reason }, 'the sink refused valid dynamic parameters');
+      }
+    }
     this.history.append({
       type: 'reconfigured',
       startedAt,
       sink: this.spec.name,
-      partitions: selected.map((runtime) => runtime.partition),
+      partitions: took,
       dynamic: { ...result.dynamic },
     });
   }

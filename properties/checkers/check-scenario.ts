@@ -5,6 +5,7 @@ import { giveUpChecker } from './give-up-checker.ts';
 import type { Observations } from './observations.ts';
 import { placementChecker } from './placement-checker.ts';
 import { refusalChecker } from './refusal-checker.ts';
+import { sinkContractChecker } from './sink-contract-checker.ts';
 import { replicaConvergenceChecker } from './replica-convergence-checker.ts';
 import { tokenChecker } from './token-checker.ts';
 import { totalQueueChecker, type DeliveryCounts } from './total-queue-checker.ts';
@@ -28,6 +29,7 @@ export function checkScenario(observations: Observations, coverage: Coverage, ev
     tokenChecker(observations),
     refusalChecker(observations),
     giveUpChecker(observations),
+    sinkContractChecker(observations),
     coverageChecker(coverage, evidence),
   ];
   return { verdict: mergeVerdicts(results.map((result) => result.verdict)), counts: totalQueue.counts, results };

@@ -50,6 +50,7 @@ function cleanObservations(
     ),
     giveUps: [],
     writesAfterGiveUp: [],
+    reconfigureFailures: [],
   };
 }
 
@@ -273,5 +274,20 @@ describe('topology guard checker', () => {
       'inserted-while-refusing',
     );
     expect(categories({ ...o, refusals: [{ partition: 2, message, at: 5 }] })).toContain('refusal-unexpected');
+  });
+});
+
+describe('sink contract checker', () => {
+  it('flags valid dynamic parameters a running sink threw on', () => {
+    const o = cleanObservations(4);
+    const refused = { ...o, reconfigureFailures: [{ partition: 0, message: 'session busy' }] };
+    const check = checkScenario(refused, coverage, evidence);
+    expect(check.verdict).toBe('violation');
+    expect(check.results.find((r) => r.checker === 'sink-contract')?.anomalies).toEqual([
+      { category: 'reconfigure-refused', count: 1, examples: ['partition 0: session busy'] },
+    ]);
+    expect(checkScenario(o, coverage, evidence).results.find((r) => r.checker === 'sink-contract')?.verdict).toBe(
+      'pass',
+    );
   });
 });

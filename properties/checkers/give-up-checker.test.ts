@@ -52,6 +52,7 @@ const observations = (giveUps: GiveUpRecord[], over: Partial<Observations> = {})
   writesAfterGiveUp: [
     { partition: 0, batch: 1, refused: true, error: 'This ClickHouse sink instance gave up an insert' },
   ],
+  reconfigureFailures: [],
   ...over,
 });
 

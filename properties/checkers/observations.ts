@@ -108,4 +108,6 @@ export interface Observations {
   readonly serverTokens: ReadonlyMap<string, string>;
   readonly giveUps: readonly GiveUpRecord[];
   readonly writesAfterGiveUp: readonly WriteAfterGiveUp[];
+  /** Valid dynamic parameters a running sink threw on (`reconfigure-failed`). */
+  readonly reconfigureFailures: readonly { readonly partition: number; readonly message: string }[];
 }

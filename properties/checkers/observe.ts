@@ -57,6 +57,10 @@ export function observe(input: ObserveInput): Observed {
     expectedRefusals: input.expectedRefusals,
     sendsToken: input.sendsToken,
     serverTokens: new Map(input.truth.serverInserts.map((insert) => [insert.queryId, insert.token])),
+    reconfigureFailures: eventsOfType(input.events, 'reconfigure-failed').map((event) => ({
+      partition: event.partition,
+      message: event.error.message.split('\n')[0] ?? '',
+    })),
     ...giveUpsFromHistory(input.events, facts.attempts, input.generation, input.maxInsertAttemptsDuring),
   };
   return { observations, facts, unknown };

@@ -32,6 +32,7 @@ export type FlowEvent =
   | AcksEvent
   | CrashEvent
   | ReconfiguredEvent
+  | ReconfigureFailedEvent
   | FaultStartEvent
   | FaultEndEvent
   | FaultMissedEvent;
@@ -262,6 +263,14 @@ export interface CrashEvent {
   readonly partition: number;
   readonly batch: number;
   readonly occurrence: number;
+}
+
+/** Worker: a running sink threw when handed valid dynamic parameters; its partition goes on with the old ones. */
+export interface ReconfigureFailedEvent {
+  readonly type: 'reconfigure-failed';
+  readonly sink: string;
+  readonly partition: number;
+  readonly error: { readonly message: string; readonly code?: string };
 }
 
 /**

@@ -24,6 +24,7 @@ const EVENT_TYPES: ReadonlySet<FlowEventType> = new Set<FlowEventType>([
   'acks',
   'crash',
   'reconfigured',
+  'reconfigure-failed',
   'fault-start',
   'fault-end',
   'fault-missed',

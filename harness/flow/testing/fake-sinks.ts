@@ -20,9 +20,10 @@ import { checkTopologyGuard, type TopologyFingerprints } from '../../../sinks/to
 import { HarnessError } from '../../errors.ts';
 import type { FakeTable } from './fake-table.ts';
 
-/** Faults the fakes inject: the next `failInserts` attempts fail (nothing lands). */
+/** Faults the fakes inject: the next `failInserts` attempts fail (nothing lands); the next `refuseReconfigures` reconfigurations throw. */
 export interface FakeFaults {
   failInserts: number;
+  refuseReconfigures?: number;
 }
 
 /**
@@ -43,6 +44,13 @@ class FakeWriter {
     /** At-most-once never poisons: it acknowledges the message with an error and goes on. */
     private readonly poisons = true,
   ) {}
+
+  /** A reconfiguration the fault arms throws, as a sink with a bug in `reconfigure` would. */
+  refuseReconfigureIfArmed(): void {
+    if ((this.faults.refuseReconfigures ?? 0) <= 0) return;
+    this.faults.refuseReconfigures = (this.faults.refuseReconfigures ?? 0) - 1;
+    throw new HarnessError('FAKE_RECONFIGURE_REFUSED', 'fake: reconfigure refused');
+  }
 
   /** beforeInsert → (fault | insert) → insertSent → afterInsert, like one HTTP INSERT. */
   async insert(
@@ -146,6 +154,7 @@ export class FakeBatchingSink implements BatchingSink {
   }
 
   async reconfigure(dynamic: DynamicParameters): Promise<void> {
+    this.writer.refuseReconfigureIfArmed();
     this.spec = { ...this.spec, dynamic_parameters: dynamic };
   }
 
@@ -170,6 +179,7 @@ export class FakeAtLeastOnceSink implements AtLeastOnceSink {
   }
 
   async reconfigure(dynamic: DynamicParameters): Promise<void> {
+    this.writer.refuseReconfigureIfArmed();
     this.spec = { ...this.spec, dynamic_parameters: dynamic };
   }
 
@@ -208,6 +218,7 @@ export class FakeAtMostOnceSink implements AtMostOnceSink {
   async drain(): Promise<void> {}
 
   async reconfigure(dynamic: DynamicParameters): Promise<void> {
+    this.writer.refuseReconfigureIfArmed();
     this.spec = { ...this.spec, dynamic_parameters: dynamic };
   }
 

@@ -1,0 +1,16 @@
+import { anomaly, resultOf, type CheckResult } from './check-result.ts';
+import type { Observations } from './observations.ts';
+
+/**
+ * What the runtime contract asks of a running sink beyond delivery: dynamic parameters that
+ * passed validation are taken (the seed's dynamic section is changed on a running pipeline). A
+ * sink that throws instead is the sink's own failure, judged here, never a harness error.
+ */
+export function sinkContractChecker(observations: Observations): CheckResult {
+  return resultOf('sink-contract', [
+    anomaly(
+      'reconfigure-refused',
+      observations.reconfigureFailures.map((failure) => `partition ${failure.partition}: ${failure.message}`),
+    ),
+  ]);
+}
