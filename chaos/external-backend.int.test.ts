@@ -28,7 +28,7 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-function clusterFile(name: string, withCommands: boolean): string {
+function clusterFile(name: string, withCommands: boolean, extra: Record<string, unknown> = {}): string {
   const cli = `CHAOS_STATE_DIR=${stateDir} ${process.execPath} --import tsx ${resolve(PROJECT_ROOT, 'harness/cli/cluster-cli.ts')}`;
   const commands = Object.fromEntries(
     ['kill', 'pause', 'resume', 'start', 'status'].map((action) => [
@@ -37,11 +37,14 @@ function clusterFile(name: string, withCommands: boolean): string {
     ]),
   );
   const file = join(work, name);
-  writeFileSync(file, JSON.stringify({ ...description, ...(withCommands ? { process_commands: commands } : {}) }));
+  writeFileSync(
+    file,
+    JSON.stringify({ ...description, ...(withCommands ? { process_commands: commands } : {}), ...extra }),
+  );
   return file;
 }
 
-const chaos = (args: string[]) =>
+const chaos = (args: string[], extraEnv: Record<string, string> = {}) =>
   runTs(
     'chaos/cli.ts',
     [
@@ -55,7 +58,7 @@ const chaos = (args: string[]) =>
       join(work, 'reports'),
       ...args,
     ],
-    env,
+    { ...env, ...extraEnv },
     600_000,
   );
 
@@ -109,6 +112,29 @@ describe('--backend external --cluster FILE', { timeout: 600_000 }, () => {
       summary.classes.AtLeastOnceClickHouseSink?.scenarios.find((scenario) => scenario.name === 'replica-faults')
         ?.notes ?? [];
     expect(notes.join(' ')).toMatch(/not run: the cluster gives no way to kill \/ start \/ pause \/ resume a member/);
+  });
+
+  it('connects as the file’s user with the password from its variable: a wrong one is refused before anything runs', async () => {
+    const credentials = { user: 'default', password_env_var: 'CHAOS_IT_PASSWORD' };
+    const file = clusterFile('credentials.json', false, { credentials });
+    const refused = await chaos(['--cluster', file, '--scenario', 'unknown-outcome'], { CHAOS_IT_PASSWORD: 'wrong' });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/replica s1r1 refused user default \(password from CHAOS_IT_PASSWORD\)/);
+    expect(await databases()).toEqual([]);
+
+    const reports = join(work, 'credential-reports');
+    const run = await chaos(['--cluster', file, '--scenario', 'unknown-outcome', '--report-dir', reports], {
+      CHAOS_IT_PASSWORD: '',
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const input = JSON.parse(
+      readFileSync(
+        join(reports, 'latest', 'AtLeastOnceClickHouseSink__unknown-outcome', 'run-0', 'check-input.json'),
+        'utf8',
+      ),
+    ) as { input: { specs: Array<{ spec: { parameters: Record<string, unknown> } }> } };
+    expect(input.input.specs[0]?.spec.parameters).toMatchObject(credentials);
+    expect(JSON.stringify(input)).not.toMatch(/"password":/);
   });
 
   it('refuses a file whose Toxiproxy lacks a proxy it names, before running anything', async () => {

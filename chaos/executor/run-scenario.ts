@@ -126,6 +126,7 @@ export function arbRunInput(
     database: PLACEHOLDER_DATABASE,
     table: `${TABLE}_rep`,
     endpoints,
+    credentials: options.cluster.description.credentials,
   };
   const workload = (options.scenario.workload ?? arbWorkload()).map((w) =>
     options.scenario.partitions === undefined ? w : { ...w, partitions: options.scenario.partitions },
@@ -246,7 +247,9 @@ async function executeRun(
     const revived = await settleCluster(options.cluster, database);
     if (revived.length > 0) log.warn({ revived }, 'cluster members were dead at the start of a run and were restarted');
     const clients = options.cluster.description.shards.flatMap((shard) =>
-      shard.replicas.map((replica) => harnessClient(replica.direct_http)),
+      shard.replicas.map((replica) =>
+        harnessClient(replica.direct_http, { credentials: options.cluster.description.credentials }),
+      ),
     );
     try {
       const settings = [
@@ -354,7 +357,9 @@ async function executeRun(
 /** A checked run's database goes: no later run's witness or query may ever read it. */
 async function dropDatabase(cluster: StartedCluster, database: string, log: Logger): Promise<void> {
   const clients = cluster.description.shards.flatMap((shard) =>
-    shard.replicas.map((replica) => harnessClient(replica.direct_http)),
+    shard.replicas.map((replica) =>
+      harnessClient(replica.direct_http, { credentials: cluster.description.credentials }),
+    ),
   );
   try {
     await Promise.all(clients.map((client) => client.command({ query: `DROP DATABASE IF EXISTS ${database} SYNC` })));

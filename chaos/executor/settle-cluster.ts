@@ -22,7 +22,10 @@ export async function settleCluster(cluster: StartedCluster, database: string, t
   }
   const deadline = Date.now() + timeoutMs;
   for (const replica of cluster.description.shards.flatMap((shard) => shard.replicas)) {
-    const client = harnessClient(replica.direct_http, { timeoutMs: 5000 });
+    const client = harnessClient(replica.direct_http, {
+      timeoutMs: 5000,
+      credentials: cluster.description.credentials,
+    });
     try {
       for (;;) {
         const readOnly = await queryValue<string | number>(

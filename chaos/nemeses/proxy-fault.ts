@@ -24,7 +24,10 @@ async function askDirect(context: NemesisContext, replica: string, query: string
     .flatMap((shard) => shard.replicas)
     .find((r) => r.name === replica);
   if (endpoint === undefined) return 0;
-  const client = harnessClient(endpoint.direct_http, { timeoutMs: 5000 });
+  const client = harnessClient(endpoint.direct_http, {
+    timeoutMs: 5000,
+    credentials: context.cluster.description.credentials,
+  });
   try {
     return Number(await queryValue<string>(client, query));
   } catch {

@@ -38,7 +38,10 @@ export class TooManyPartsFault implements Fault {
   private async onEveryTable(context: NemesisContext, alteration: string): Promise<void> {
     await Promise.all(
       this.replicas.map(async (replica) => {
-        const client = harnessClient(replica.direct_http, { timeoutMs: 10_000 });
+        const client = harnessClient(replica.direct_http, {
+          timeoutMs: 10_000,
+          credentials: context.cluster.description.credentials,
+        });
         try {
           for (const table of await replicatedTables(client, context.database))
             await client.command({ query: `ALTER TABLE \`${context.database}\`.\`${table}\` ${alteration}` });

@@ -1,12 +1,32 @@
 import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
+import type { ClusterCredentials } from '../cluster/description.ts';
+import { HarnessError } from '../errors.ts';
+
+/** The user and password of a cluster's credentials, the password read from its variable now. */
+export function resolveCredentials(
+  credentials: ClusterCredentials | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): { readonly username?: string; readonly password?: string } {
+  if (credentials === undefined) return {};
+  const variable = credentials.password_env_var;
+  if (variable === undefined || variable === '') return { username: credentials.user };
+  const password = env[variable];
+  if (password === undefined)
+    throw new HarnessError(
+      'CLUSTER_PASSWORD_UNSET',
+      `the cluster's credentials read the password of ${credentials.user} from ${variable}, which is not set; export it (empty for no password)`,
+    );
+  return { username: credentials.user, password };
+}
 
 /** A client for harness-side queries (DDL, ground truth). Sinks build their own clients. */
 export function harnessClient(
   url: string,
-  options: { timeoutMs?: number; settings?: ClickHouseSettings } = {},
+  options: { timeoutMs?: number; settings?: ClickHouseSettings; credentials?: ClusterCredentials | undefined } = {},
 ): ClickHouseClient {
   return createClient({
     url,
+    ...resolveCredentials(options.credentials),
     request_timeout: options.timeoutMs ?? 30_000,
     clickhouse_settings: options.settings ?? {},
     // Harness queries are not the subject of any fault: no retries hide an unhealthy node.

@@ -16,6 +16,15 @@ export interface ReplicaDescription {
   };
 }
 
+/**
+ * Who the harness and the sinks connect as. The password is never written down: it is read from
+ * the environment variable the description names, when a client is created.
+ */
+export interface ClusterCredentials {
+  readonly user: string;
+  readonly password_env_var?: string;
+}
+
 /** The one JSON document `cluster up` prints and `cluster status` repeats. */
 export interface ClusterDescription {
   readonly backend: BackendName;
@@ -27,6 +36,8 @@ export interface ClusterDescription {
   readonly keepers: readonly { readonly name: string; readonly address: string }[];
   readonly shards: readonly { readonly name: string; readonly replicas: readonly ReplicaDescription[] }[];
   readonly backend_limits: readonly string[];
+  /** Absent: `default` without a password (the clusters the harness starts). */
+  readonly credentials?: ClusterCredentials;
 }
 
 /** Known limits of each backend, carried into every report. */

@@ -148,7 +148,10 @@ export async function collectGroundTruth(
     shard.replicas.map((replica) => ({ shard: shard.name, replica })),
   );
   const clients = replicas.map(({ replica }) =>
-    harnessClient(replica.direct_http, { timeoutMs: (syncTimeoutS + 10) * 1000 }),
+    harnessClient(replica.direct_http, {
+      timeoutMs: (syncTimeoutS + 10) * 1000,
+      credentials: description.credentials,
+    }),
   );
   try {
     const local = `${target.database}.${target.table}_rep`;

@@ -17,7 +17,7 @@ const DUMPS: Readonly<Record<string, (database: string) => string>> = {
 export async function dumpSystemTables(description: ClusterDescription, database: string, dir: string): Promise<void> {
   mkdirSync(dir, { recursive: true });
   for (const replica of description.shards.flatMap((shard) => shard.replicas)) {
-    const client = harnessClient(replica.direct_http, { timeoutMs: 20_000 });
+    const client = harnessClient(replica.direct_http, { timeoutMs: 20_000, credentials: description.credentials });
     try {
       for (const [table, query] of Object.entries(DUMPS)) {
         try {

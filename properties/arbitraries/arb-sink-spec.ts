@@ -17,6 +17,8 @@ export interface SpecTarget {
   readonly database: string;
   readonly table: string;
   readonly endpoints: ClusterEndpoints;
+  /** Who the sink connects as (`user`, `password_env_var`); absent: the seed's defaults. */
+  readonly credentials?: { readonly user: string; readonly password_env_var?: string } | undefined;
 }
 
 function hostForm(form: HostForm, endpoints: ClusterEndpoints): fc.Arbitrary<Record<string, unknown>> {
@@ -81,6 +83,14 @@ export function arbSinkSpec(
           database: target.database,
           table: target.table,
           host_selection_policy: policy,
+          ...(target.credentials === undefined
+            ? {}
+            : {
+                user: target.credentials.user,
+                ...(target.credentials.password_env_var
+                  ? { password_env_var: target.credentials.password_env_var }
+                  : {}),
+              }),
           ...(descriptor.atMostOnceStrategy ? { at_most_once_strategy: { enabled: !ordered } } : {}),
         },
         dynamic_parameters: dynamic,

@@ -41,6 +41,13 @@ describe('the external cluster file', () => {
     expect(readClusterFile(write(VALID)).process_commands?.kill).toContain('{member}');
   });
 
+  it('accepts credentials that name the password variable, never the password', () => {
+    process.env.CHAOS_TEST_PASSWORD = '';
+    const credentials = { user: 'chaos', password_env_var: 'CHAOS_TEST_PASSWORD' };
+    expect(readClusterFile(write({ ...VALID, credentials })).credentials).toEqual(credentials);
+    delete process.env.CHAOS_TEST_PASSWORD;
+  });
+
   it.each([
     ['not JSON', '{', /not a readable JSON document/],
     ['no shards', { ...VALID, shards: [] }, /`shards` must list at least one shard/],
@@ -60,7 +67,23 @@ describe('the external cluster file', () => {
       { ...VALID, keepers: [{ name: 'k1', address: 'zk' }] },
       /every keeper needs a `name` and an `address` host:port/,
     ],
-    ['a password written in', { ...VALID, password: 'secret' }, /credentials are not supported yet/],
+    ['a password written in', { ...VALID, password: 'secret' }, /a password never belongs in this file/],
+    [
+      'a password inside credentials',
+      { ...VALID, credentials: { user: 'chaos', password: 'secret' } },
+      /credentials.password: a password never belongs in this file/,
+    ],
+    ['credentials without a user', { ...VALID, credentials: { password_env_var: 'X' } }, /credentials.user must name/],
+    [
+      'a password variable that is not set',
+      { ...VALID, credentials: { user: 'chaos', password_env_var: 'CHAOS_TEST_SURELY_UNSET' } },
+      /names CHAOS_TEST_SURELY_UNSET, which is not set/,
+    ],
+    [
+      'a password variable that is no variable name',
+      { ...VALID, credentials: { user: 'chaos', password_env_var: '1PASS' } },
+      /must be an environment variable name/,
+    ],
     [
       'an unknown action',
       { ...VALID, process_commands: { reboot: 'x {member}' } },

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import type { Logger } from 'pino';
+import { harnessClient } from '../../clickhouse/client.ts';
 import { HarnessError } from '../../errors.ts';
 import type { ClusterDescription } from '../description.ts';
 import { httpPing, keeperHealthy, waitUntil } from '../health.ts';
@@ -84,12 +85,7 @@ export function readClusterFile(file: string): ExternalClusterFile {
     )
       fail(file, 'every keeper needs a `name` and an `address` host:port');
   }
-  // Not yet threaded into the harness's clients and the sinks' specs: refused rather than ignored.
-  if ('password' in parsed || 'credentials' in parsed)
-    fail(
-      file,
-      'credentials are not supported yet: the harness connects as `default` without a password (and a password never belongs in this file)',
-    );
+  checkCredentials(file, parsed);
   if (parsed.process_commands !== undefined) {
     if (!isObject(parsed.process_commands))
       fail(file, '`process_commands` must map kill / pause / resume / start / status to command templates');
@@ -104,6 +100,41 @@ export function readClusterFile(file: string): ExternalClusterFile {
     }
   }
   return parsed as unknown as ExternalClusterFile;
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * `credentials`: who the harness and the sinks connect as — `user`, and the name of the variable
+ * that holds the password (`password_env_var`), which must be set now. A password itself never
+ * belongs in the file (it would end up in every report that copies the description).
+ */
+function checkCredentials(file: string, parsed: Record<string, unknown>): void {
+  if ('password' in parsed)
+    fail(file, 'a password never belongs in this file: name its environment variable in credentials.password_env_var');
+  const credentials = parsed.credentials;
+  if (credentials === undefined) return;
+  if (!isObject(credentials)) fail(file, '`credentials` must be an object: { "user": ..., "password_env_var": ... }');
+  for (const key of Object.keys(credentials)) {
+    if (key === 'password')
+      fail(
+        file,
+        'credentials.password: a password never belongs in this file; name its environment variable in credentials.password_env_var',
+      );
+    if (key !== 'user' && key !== 'password_env_var')
+      fail(file, `credentials.${key} is not a field; the fields are user and password_env_var`);
+  }
+  if (typeof credentials.user !== 'string' || credentials.user === '')
+    fail(file, 'credentials.user must name the user to connect as');
+  const variable = credentials.password_env_var;
+  if (variable === undefined || variable === '') return;
+  if (typeof variable !== 'string' || !ENV_NAME.test(variable))
+    fail(file, `credentials.password_env_var must be an environment variable name, got ${JSON.stringify(variable)}`);
+  if (process.env[variable] === undefined)
+    fail(
+      file,
+      `credentials.password_env_var names ${variable}, which is not set; export it before the run (empty for no password)`,
+    );
 }
 
 const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
@@ -251,6 +282,7 @@ export async function attachExternalCluster(file: string, log: Logger): Promise<
   ).flat();
   if (down.length > 0)
     throw new HarnessError('EXTERNAL_UNREACHABLE', `${file}: replica(s) ${down.join(', ')} do not answer /ping`);
+  await checkLogin(file, cluster.description);
   const api = cluster.description.toxiproxy ?? '';
   let proxies: Record<string, unknown>;
   try {
@@ -274,4 +306,22 @@ export async function attachExternalCluster(file: string, log: Logger): Promise<
       `${file}: the Toxiproxy at ${api} has no proxy ${missing.join(', ')}; every link the file names must go through it`,
     );
   return cluster;
+}
+
+/** Every replica takes the file's credentials (a ping needs none, every query of a run does). */
+async function checkLogin(file: string, description: ClusterDescription): Promise<void> {
+  const user = description.credentials?.user ?? 'default';
+  for (const replica of description.shards.flatMap((shard) => shard.replicas)) {
+    const client = harnessClient(replica.direct_http, { timeoutMs: 5000, credentials: description.credentials });
+    try {
+      await client.query({ query: 'SELECT 1', format: 'JSONEachRow' }).then((result) => result.json());
+    } catch (error) {
+      throw new HarnessError(
+        'EXTERNAL_LOGIN',
+        `${file}: replica ${replica.name} refused user ${user}${description.credentials?.password_env_var ? ` (password from ${description.credentials.password_env_var})` : ''}: ${(error as Error).message.split('\n')[0]}`,
+      );
+    } finally {
+      await client.close();
+    }
+  }
 }
