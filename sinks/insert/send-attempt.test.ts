@@ -22,6 +22,12 @@ const behaviours: Record<string, Behaviour> = {
     response.writeHead(500, { 'X-ClickHouse-Exception-Code': '319' });
     response.end('Code: 319. DB::Exception: Unknown status, client must retry. (UNKNOWN_STATUS_OF_INSERT)\n');
   },
+  // ClickHouse #65117: the server timed out reading the body and still answered 200, the error
+  // only in the exception header (and the body).
+  exceptionIn200: (_, response) => {
+    response.writeHead(200, { 'X-ClickHouse-Exception-Code': '209' });
+    response.end('Code: 209. DB::Exception: Timeout exceeded while reading from socket. (SOCKET_TIMEOUT)\n');
+  },
   badGateway: (_, response) => {
     response.writeHead(502);
     response.end('Bad Gateway');
@@ -125,6 +131,12 @@ describe('sendAttempt against an HTTP server', () => {
       message: expect.stringContaining('No such column'),
     });
     expect(events).toEqual(['before', 'sent', 'after:failed']);
+  });
+
+  it('a 200 that carries X-ClickHouse-Exception-Code is never ok (ClickHouse #65117)', async () => {
+    const { report, result } = await attemptWith('exceptionIn200');
+    expect(report.result.outcome).toBe('failed');
+    expect(result?.error).toMatchObject({ code: '209', class: 'transient' });
   });
 
   it('UNKNOWN_STATUS_OF_INSERT and a non-ClickHouse 502 are unknown', async () => {
