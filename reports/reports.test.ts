@@ -181,6 +181,15 @@ describe('give-ups in the reports', () => {
   const runDir = join(root, result.runId);
   writeRunReports(result, timelines, runDir, root);
 
+  it('summary.json counts them per class and lists each per scenario', () => {
+    const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8'));
+    expect(summary.classes.ClickHouseBatchingSink.give_ups).toBe(1);
+    expect(summary.classes.ClickHouseBatchingSink.counts.gaveUp).toBe(4);
+    expect(summary.classes.ClickHouseBatchingSink.scenarios[0].give_ups).toEqual([
+      'gave up: partition 0 batch 2 (token 1-0-9) after 5 attempt(s), unclassified: Too many parts <0>',
+    ]);
+  });
+
   it('report.md counts them per class and lists each, apart from the anomalies', () => {
     const md = readFileSync(join(runDir, 'report.md'), 'utf8');
     expect(md).toContain('| gave up (rows held back) |');

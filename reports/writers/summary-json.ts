@@ -23,6 +23,7 @@ export function summaryJson(run: RunResult): string {
                 accepted_twice: result.serverDedup.acceptedTwice,
               },
         faults: result.faults,
+        give_ups: result.giveUps,
         performance: {
           attempts: result.performance.attempts,
           ok_attempts: result.performance.okAttempts,
@@ -56,6 +57,7 @@ export function summaryJson(run: RunResult): string {
                 },
           faults: scenario.faults,
           anomalies: scenario.anomalies,
+          give_ups: scenario.giveUps,
           notes: scenario.notes,
           commands: scenario.commands,
         })),
