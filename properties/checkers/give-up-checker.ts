@@ -36,6 +36,8 @@ export function seedErrorClass(attempt: AttemptRecord): SeedErrorClass | undefin
   return 'transient';
 }
 
+const clip = (text: string, length: number) => (text.length > length ? `${text.slice(0, length - 1)}…` : text);
+
 /** Why the seed's contract does not allow this give-up, or undefined when it does. */
 export function giveUpBreach(giveUp: GiveUpRecord): { readonly category: string; readonly why: string } | undefined {
   const label = `partition ${giveUp.partition} batch ${giveUp.batch}`;
@@ -77,7 +79,7 @@ export function giveUpChecker(observations: Observations): CheckResult {
     .map((write) => `partition ${write.partition} batch ${write.batch}${write.error ? `: ${write.error}` : ''}`);
   const notes = observations.giveUps.map(
     (giveUp) =>
-      `gave up: partition ${giveUp.partition} batch ${giveUp.batch}${giveUp.token ? ` (token ${giveUp.token})` : ''} after ${giveUp.attempts.length} attempt(s)${giveUp.claim ? `, ${giveUp.claim.errorClass}: ${giveUp.claim.lastError.slice(0, 120)}` : ''}`,
+      `gave up: partition ${giveUp.partition} batch ${giveUp.batch}${giveUp.token ? ` (token ${giveUp.token})` : ''} after ${giveUp.attempts.length} attempt(s)${giveUp.claim ? `, ${giveUp.claim.errorClass}: ${clip(giveUp.claim.lastError, 120)}` : ''}`,
   );
   return resultOf(
     'give-up',
