@@ -361,6 +361,19 @@ describe('WorkerHost — dynamic reconfiguration', () => {
     await host.close();
   });
 
+  it('records a batching sink whose cut throws as a failed epoch: nothing committed, the partition stopped', async () => {
+    const { host } = await start(batching(), {}, { faults: { failInserts: 0, failCuts: 1 } });
+    expect((await host.runEpochs(1))[0]).toEqual([
+      expect.objectContaining({ status: 'failed', error: 'fake: cut failed' }),
+    ]);
+    expect(history.ofType('epoch-failed')).toEqual([
+      expect.objectContaining({ partition: 0, error: { message: 'fake: cut failed', code: 'FAKE_CUT_FAILED' } }),
+    ]);
+    expect(history.ofType('epoch-commit')).toEqual([]);
+    expect(host.status()[0]).toMatchObject({ state: 'failed', reason: 'fake: cut failed' });
+    await host.close();
+  });
+
   it('records a sink that throws on valid parameters as its own outcome, and the partition goes on', async () => {
     const { host } = await start(batching(), {}, { faults: { failInserts: 0, refuseReconfigures: 1 } });
     await host.reconfigure({ max_rows_per_batch: 5 });

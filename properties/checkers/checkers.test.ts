@@ -51,6 +51,7 @@ function cleanObservations(
     giveUps: [],
     writesAfterGiveUp: [],
     reconfigureFailures: [],
+    epochFailures: [],
   };
 }
 
@@ -289,5 +290,15 @@ describe('sink contract checker', () => {
     expect(checkScenario(o, coverage, evidence).results.find((r) => r.checker === 'sink-contract')?.verdict).toBe(
       'pass',
     );
+  });
+
+  it('flags an epoch an exactly-once class failed to cut, and leaves at-least-once failed writes to the other checkers', () => {
+    const failed = [{ partition: 1, message: 'cut failed' }];
+    const categories = (o: Observations) =>
+      checkScenario(o, coverage, evidence).results.find((r) => r.checker === 'sink-contract')?.anomalies ?? [];
+    expect(categories({ ...cleanObservations(4), epochFailures: failed })).toEqual([
+      { category: 'epoch-refused', count: 1, examples: ['partition 1: cut failed'] },
+    ]);
+    expect(categories({ ...cleanObservations(4, 'at-least-once'), epochFailures: failed })).toEqual([]);
   });
 });

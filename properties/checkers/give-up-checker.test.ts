@@ -53,6 +53,7 @@ const observations = (giveUps: GiveUpRecord[], over: Partial<Observations> = {})
     { partition: 0, batch: 1, refused: true, error: 'This ClickHouse sink instance gave up an insert' },
   ],
   reconfigureFailures: [],
+  epochFailures: [],
   ...over,
 });
 

@@ -110,4 +110,6 @@ export interface Observations {
   readonly writesAfterGiveUp: readonly WriteAfterGiveUp[];
   /** Valid dynamic parameters a running sink threw on (`reconfigure-failed`). */
   readonly reconfigureFailures: readonly { readonly partition: number; readonly message: string }[];
+  /** Epochs the sink failed before any commit (`epoch-failed`): at-least-once writes, a batching class's cut. */
+  readonly epochFailures: readonly { readonly partition: number; readonly message: string }[];
 }

@@ -61,6 +61,10 @@ export function observe(input: ObserveInput): Observed {
       partition: event.partition,
       message: event.error.message.split('\n')[0] ?? '',
     })),
+    epochFailures: eventsOfType(input.events, 'epoch-failed').map((event) => ({
+      partition: event.partition,
+      message: event.error.message.split('\n')[0] ?? '',
+    })),
     ...giveUpsFromHistory(input.events, facts.attempts, input.generation, input.maxInsertAttemptsDuring),
   };
   return { observations, facts, unknown };

@@ -3,14 +3,22 @@ import type { Observations } from './observations.ts';
 
 /**
  * What the runtime contract asks of a running sink beyond delivery: dynamic parameters that
- * passed validation are taken (the seed's dynamic section is changed on a running pipeline). A
- * sink that throws instead is the sink's own failure, judged here, never a harness error.
+ * passed validation are taken (the seed's dynamic section is changed on a running pipeline), and
+ * an exactly-once class cuts every epoch into batches (a value it cannot write is a give-up at
+ * delivery, never a failed epoch). A sink that throws instead is the sink's own failure, judged
+ * here, never a harness error.
  */
 export function sinkContractChecker(observations: Observations): CheckResult {
   return resultOf('sink-contract', [
     anomaly(
       'reconfigure-refused',
       observations.reconfigureFailures.map((failure) => `partition ${failure.partition}: ${failure.message}`),
+    ),
+    anomaly(
+      'epoch-refused',
+      observations.guarantee === 'exactly-once'
+        ? observations.epochFailures.map((failure) => `partition ${failure.partition}: ${failure.message}`)
+        : [],
     ),
   ]);
 }

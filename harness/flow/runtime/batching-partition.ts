@@ -3,6 +3,7 @@ import type { TopologyFingerprints } from '../../../sinks/topology/topology-guar
 import type { DynamicParameters } from '../../../sinks/spec/sink-spec.ts';
 import { DeliveryLoop } from './delivery-loop.ts';
 import {
+  errorFields,
   readNextEpoch,
   type EpochOutcome,
   type PartitionDeps,
@@ -19,6 +20,8 @@ import {
  */
 export class BatchingPartition implements PartitionRuntime {
   private readonly delivery: DeliveryLoop;
+  /** `cut` threw: the epoch job failed, as in Flow, and the partition stops until a restart. */
+  private cutFailure: { readonly message: string; readonly code?: string } | undefined;
 
   constructor(
     private readonly deps: PartitionDeps,
@@ -37,11 +40,20 @@ export class BatchingPartition implements PartitionRuntime {
 
   async runEpoch(): Promise<EpochOutcome> {
     const { spec, partition, store, history } = this.deps;
-    const failure = this.delivery.failure;
+    const failure = this.failure;
     if (failure) return { status: 'not-running', reason: failure.message };
     const { progress, messages, range } = readNextEpoch(this.deps);
     const { epoch, toSeq } = range;
-    const batches = this.sink.cut(messages, progress.nextBatch);
+    let batches: ReturnType<BatchingSink['cut']>;
+    try {
+      batches = this.sink.cut(messages, progress.nextBatch);
+    } catch (error) {
+      // A sink's own failure, recorded for the checkers (nothing is committed), not a harness error.
+      this.cutFailure = errorFields(error);
+      history.append({ type: 'epoch-failed', sink: spec.name, partition, ...range, error: this.cutFailure });
+      this.deps.log.warn({ epoch, err: error }, 'the sink failed to cut the epoch; epoch not committed');
+      return { status: 'failed', ...range, error: this.cutFailure.message };
+    }
     store.commitEpoch({
       sink: spec.name,
       sinkClass: spec.sink_class_name,
@@ -77,9 +89,13 @@ export class BatchingPartition implements PartitionRuntime {
     return this.delivery.drain();
   }
 
+  private get failure(): { readonly message: string; readonly code?: string } | undefined {
+    return this.cutFailure ?? this.delivery.failure;
+  }
+
   status(): PartitionStatus {
     const { spec, partition, store } = this.deps;
-    const failure = this.delivery.failure;
+    const failure = this.failure;
     return {
       partition,
       sinkClass: spec.sink_class_name,

@@ -20,10 +20,11 @@ import { checkTopologyGuard, type TopologyFingerprints } from '../../../sinks/to
 import { HarnessError } from '../../errors.ts';
 import type { FakeTable } from './fake-table.ts';
 
-/** Faults the fakes inject: the next `failInserts` attempts fail (nothing lands); the next `refuseReconfigures` reconfigurations throw. */
+/** Faults the fakes inject: the next `failInserts` attempts fail (nothing lands); the next `refuseReconfigures` reconfigurations and `failCuts` cuts throw. */
 export interface FakeFaults {
   failInserts: number;
   refuseReconfigures?: number;
+  failCuts?: number;
 }
 
 /**
@@ -44,6 +45,13 @@ class FakeWriter {
     /** At-most-once never poisons: it acknowledges the message with an error and goes on. */
     private readonly poisons = true,
   ) {}
+
+  /** A cut the fault arms throws, as a batching sink with a bug in `cut` would. */
+  failCutIfArmed(): void {
+    if ((this.faults.failCuts ?? 0) <= 0) return;
+    this.faults.failCuts = (this.faults.failCuts ?? 0) - 1;
+    throw new HarnessError('FAKE_CUT_FAILED', 'fake: cut failed');
+  }
 
   /** A reconfiguration the fault arms throws, as a sink with a bug in `reconfigure` would. */
   refuseReconfigureIfArmed(): void {
@@ -120,6 +128,7 @@ export class FakeBatchingSink implements BatchingSink {
   }
 
   cut(messages: readonly SinkMessage[], firstBatchNumber: number): OutboxBatch[] {
+    this.writer.failCutIfArmed();
     const limits = {
       max_rows_per_batch: this.spec.dynamic_parameters.max_rows_per_batch ?? 1000,
       max_bytes_per_batch: this.spec.dynamic_parameters.max_bytes_per_batch ?? 5242880,
