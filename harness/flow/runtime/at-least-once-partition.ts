@@ -11,6 +11,7 @@ import {
   type PartitionDeps,
   type PartitionRuntime,
   type PartitionStatus,
+  type ErrorFields,
 } from './partition-runtime.ts';
 
 /**
@@ -20,7 +21,7 @@ import {
  * is lost, and a crash between a landed write and the commit duplicates the epoch.
  */
 export class AtLeastOncePartition implements PartitionRuntime {
-  private failure: { readonly message: string; readonly code?: string } | undefined;
+  private failure: ErrorFields | undefined;
 
   constructor(
     private readonly deps: PartitionDeps,

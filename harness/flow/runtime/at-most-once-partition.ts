@@ -9,6 +9,7 @@ import {
   type PartitionDeps,
   type PartitionRuntime,
   type PartitionStatus,
+  type ErrorFields,
 } from './partition-runtime.ts';
 
 /**
@@ -21,7 +22,7 @@ import {
  * `insert-complete` says `ok`.
  */
 export class AtMostOncePartition implements PartitionRuntime {
-  private failure: { readonly message: string; readonly code?: string } | undefined;
+  private failure: ErrorFields | undefined;
 
   constructor(
     private readonly deps: PartitionDeps,

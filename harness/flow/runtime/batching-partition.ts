@@ -9,6 +9,7 @@ import {
   type PartitionDeps,
   type PartitionRuntime,
   type PartitionStatus,
+  type ErrorFields,
 } from './partition-runtime.ts';
 
 /**
@@ -21,7 +22,7 @@ import {
 export class BatchingPartition implements PartitionRuntime {
   private readonly delivery: DeliveryLoop;
   /** `cut` threw: the epoch job failed, as in Flow, and the partition stops until a restart. */
-  private cutFailure: { readonly message: string; readonly code?: string } | undefined;
+  private cutFailure: ErrorFields | undefined;
 
   constructor(
     private readonly deps: PartitionDeps,
@@ -89,7 +90,7 @@ export class BatchingPartition implements PartitionRuntime {
     return this.delivery.drain();
   }
 
-  private get failure(): { readonly message: string; readonly code?: string } | undefined {
+  private get failure(): ErrorFields | undefined {
     return this.cutFailure ?? this.delivery.failure;
   }
 

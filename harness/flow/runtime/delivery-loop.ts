@@ -1,6 +1,13 @@
 import type { BatchingSink, OutboxBatch } from '../../../sinks/api.ts';
 import { HarnessError } from '../../errors.ts';
-import { errorFields, giveUpClaim, isGiveUp, retryOnGivenUpInstance, type PartitionDeps } from './partition-runtime.ts';
+import {
+  errorFields,
+  giveUpClaim,
+  isGiveUp,
+  retryOnGivenUpInstance,
+  type PartitionDeps,
+  type ErrorFields,
+} from './partition-runtime.ts';
 
 /**
  * The asynchronous delivery loop of a batching partition: inserts undelivered outbox batches
@@ -12,7 +19,7 @@ export class DeliveryLoop {
   private running: Promise<void> | undefined;
   private woken = false;
   private paused: boolean;
-  private failureValue: { readonly message: string; readonly code?: string } | undefined;
+  private failureValue: ErrorFields | undefined;
 
   constructor(
     private readonly deps: PartitionDeps,
@@ -22,7 +29,7 @@ export class DeliveryLoop {
     this.paused = options.paused;
   }
 
-  get failure(): { readonly message: string; readonly code?: string } | undefined {
+  get failure(): ErrorFields | undefined {
     return this.failureValue;
   }
 

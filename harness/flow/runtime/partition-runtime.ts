@@ -77,10 +77,7 @@ export function readNextEpoch(deps: PartitionDeps) {
 }
 
 /** The status of a partition kind without an outbox: running until a failed write stops it. */
-export function statusWithoutOutbox(
-  deps: PartitionDeps,
-  failure: { readonly message: string; readonly code?: string } | undefined,
-): PartitionStatus {
+export function statusWithoutOutbox(deps: PartitionDeps, failure: ErrorFields | undefined): PartitionStatus {
   const { spec, partition, store } = deps;
   return {
     partition,
@@ -92,7 +89,13 @@ export function statusWithoutOutbox(
   };
 }
 
-export function errorFields(error: unknown): { message: string; code?: string } {
+/** A failure as the history and the partition status carry it. */
+export interface ErrorFields {
+  readonly message: string;
+  readonly code?: string;
+}
+
+export function errorFields(error: unknown): ErrorFields {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
     return typeof code === 'string' ? { message: error.message, code } : { message: error.message };

@@ -1,5 +1,11 @@
 import { HarnessError } from '../../errors.ts';
-import type { EpochOutcome, PartitionDeps, PartitionRuntime, PartitionStatus } from './partition-runtime.ts';
+import type {
+  EpochOutcome,
+  ErrorFields,
+  PartitionDeps,
+  PartitionRuntime,
+  PartitionStatus,
+} from './partition-runtime.ts';
 
 /**
  * A partition whose sink could not start (its `init` threw, e.g. the topology guard): it makes no
@@ -9,7 +15,7 @@ import type { EpochOutcome, PartitionDeps, PartitionRuntime, PartitionStatus } f
 export class RefusedPartition implements PartitionRuntime {
   constructor(
     private readonly deps: PartitionDeps,
-    private readonly refusal: { readonly message: string; readonly code?: string },
+    private readonly refusal: ErrorFields,
   ) {}
 
   get partition(): number {
