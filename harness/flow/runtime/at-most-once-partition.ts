@@ -1,6 +1,7 @@
-import type { AtMostOnceAck, AtMostOnceSink } from '../../../sinks/api.ts';
+import type { AtMostOnceAck, AtMostOnceSink, SinkMessage } from '../../../sinks/api.ts';
 import type { DynamicParameters } from '../../../sinks/spec/sink-spec.ts';
 import { HarnessError } from '../../errors.ts';
+import type { OutputMessages } from './output-messages.ts';
 import {
   errorFields,
   readNextEpoch,
@@ -14,20 +15,32 @@ import {
 
 /**
  * A partition of the at-most-once class. The epoch's input progress commits FIRST, then the
- * messages go to `sink.write`: a crash after the commit loses the epoch's messages and a
- * restart never offers them again, so no message can reach ClickHouse twice through the
- * runtime; within the write the sink itself never re-inserts a message whose INSERT started.
+ * messages go to `sink.write`, and within the write the sink never re-inserts a message whose
+ * INSERT started. The two strategy modes differ in what the commit keeps:
+ * - ordered: the epoch's messages are committed into `output_messages` and leave it only when
+ *   their INSERT is about to start, so a crash or a failed session start before that leaves them
+ *   pending, and a later worker delivers them first, in order, as soon as it starts;
+ * - queue: nothing is kept; messages in the in-memory queue die with the worker. Pending
+ *   messages an ordered-mode worker left behind are still delivered (they were promised).
  * Acks (`delivered` / `acked-with-error` / `dropped` / `queued`) go to the history: `delivered`
- * acknowledges a message; a `queued` one (queue mode) is acknowledged once its own INSERT's
+ * acknowledges a message; a `queued` one is acknowledged once its own INSERT's
  * `insert-complete` says `ok`.
  */
 export class AtMostOncePartition implements PartitionRuntime {
   private failure: ErrorFields | undefined;
+  /** The pending messages a previous worker left, being delivered since this one started. */
+  private readonly backlog: Promise<void>;
 
   constructor(
     private readonly deps: PartitionDeps,
     private readonly sink: AtMostOnceSink,
-  ) {}
+    private readonly output: OutputMessages,
+    private readonly ordered: boolean,
+  ) {
+    this.backlog = this.deliverPending().catch((error: unknown) => {
+      this.failure = errorFields(error);
+    });
+  }
 
   get partition(): number {
     return this.deps.partition;
@@ -35,59 +48,32 @@ export class AtMostOncePartition implements PartitionRuntime {
 
   async runEpoch(): Promise<EpochOutcome> {
     const { spec, partition, store, history, crash } = this.deps;
+    await this.backlog;
     if (this.failure) return { status: 'not-running', reason: this.failure.message };
     const { messages, range } = readNextEpoch(this.deps);
     const { epoch } = range;
-    store.commitEpoch({ sink: spec.name, sinkClass: spec.sink_class_name, partition, ...range, batches: [] });
-    const messageIds = messages.map((message) => message.id);
+    const kept = this.ordered ? { output: messages } : {};
+    store.commitEpoch({ sink: spec.name, sinkClass: spec.sink_class_name, partition, ...range, batches: [], ...kept });
     history.append({
       type: 'epoch-commit',
       sink: spec.name,
       sinkClass: spec.sink_class_name,
       partition,
       ...range,
-      messageIds,
+      messageIds: messages.map((message) => message.id),
       batches: [],
     });
     await crash.at('after-state', partition, epoch);
-
-    let acks: readonly AtMostOnceAck[];
-    try {
-      acks = await this.sink.write(messages);
-      if (acks.length !== messages.length) {
-        throw new HarnessError(
-          'FLOW_SINK_CONTRACT',
-          `${spec.sink_class_name} answered ${acks.length} acks for ${messages.length} messages; write must ack every message in order`,
-        );
-      }
-    } catch (error) {
-      // No per-message answer: none of them is acknowledged, and the committed epoch is not
-      // offered again. The instance may be poisoned, so the partition stops until a restart.
-      this.failure = errorFields(error);
-      history.append({
-        type: 'acks',
-        sink: spec.name,
-        partition,
-        epoch,
-        acks: messageIds.map((id) => ({ id, ack: 'acked-with-error' })),
-        error: this.failure,
-      });
-      return { status: 'committed', ...range, batches: [] };
-    }
-    await crash.at('after-insert-before-state', partition, epoch);
-    history.append({
-      type: 'acks',
-      sink: spec.name,
-      partition,
-      epoch,
-      acks: messageIds.map((id, i) => ({ id, ack: acks[i] as AtMostOnceAck })),
-    });
+    if (this.ordered) await this.deliverPending();
+    else await this.write(epoch, messages);
     return { status: 'committed', ...range, batches: [] };
   }
 
-  /** Queue mode: waits until every queued message was sent or acked with an error. */
-  drain(): Promise<void> {
-    return this.sink.drain();
+  /** Delivers what `output_messages` holds, then waits for the queue (queue mode). */
+  async drain(): Promise<void> {
+    await this.backlog;
+    await this.deliverPending();
+    await this.sink.drain();
   }
 
   status(): PartitionStatus {
@@ -100,5 +86,50 @@ export class AtMostOncePartition implements PartitionRuntime {
 
   close(): Promise<void> {
     return this.sink.close();
+  }
+
+  /** Writes what `output_messages` holds, oldest epoch first, until a write fails. */
+  private async deliverPending(): Promise<void> {
+    for (const { epoch, messages } of this.output.pending()) {
+      if (this.failure !== undefined) return;
+      await this.write(epoch, messages);
+    }
+  }
+
+  private async write(epoch: number, messages: readonly SinkMessage[]): Promise<void> {
+    const { spec, partition, history, crash } = this.deps;
+    let acks: readonly AtMostOnceAck[];
+    try {
+      acks = await this.sink.write(messages);
+      if (acks.length !== messages.length) {
+        throw new HarnessError(
+          'FLOW_SINK_CONTRACT',
+          `${spec.sink_class_name} answered ${acks.length} acks for ${messages.length} messages; write must ack every message in order`,
+        );
+      }
+    } catch (error) {
+      // No per-message answer. A message whose INSERT started is acknowledged with the error; an
+      // ordered-mode one that never reached an INSERT stays pending for the next instance. The
+      // instance may be poisoned, so the partition stops until a restart.
+      this.failure = errorFields(error);
+      const started = messages.filter((message) => this.output.hasStarted(message));
+      history.append({
+        type: 'acks',
+        sink: spec.name,
+        partition,
+        epoch,
+        acks: started.map((message) => ({ id: message.id, ack: 'acked-with-error' })),
+        error: this.failure,
+      });
+      return;
+    }
+    await crash.at('after-insert-before-state', partition, epoch);
+    history.append({
+      type: 'acks',
+      sink: spec.name,
+      partition,
+      epoch,
+      acks: messages.map((message, i) => ({ id: message.id, ack: acks[i] as AtMostOnceAck })),
+    });
   }
 }

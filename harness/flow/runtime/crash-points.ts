@@ -7,7 +7,8 @@ import { HarnessError } from '../../errors.ts';
  * - batching: between `deliver(batch)` returning and the batch's delivered mark, and right after it;
  * - at-least-once: between `writeEpoch` returning and the epoch commit, and right after it;
  * - at-most-once: the commit comes FIRST, so `after-state` fires after the commit and before the
- *   write, and `after-insert-before-state` after the write and before the acks are recorded.
+ *   write (ordered mode keeps the messages pending), and `after-insert-before-state` after the
+ *   write and before the acks are recorded.
  */
 export const CRASH_POINTS = ['before-insert', 'during-insert', 'after-insert-before-state', 'after-state'] as const;
 export type CrashPoint = (typeof CRASH_POINTS)[number];

@@ -7,6 +7,7 @@ import { AtLeastOncePartition } from './at-least-once-partition.ts';
 import { AtMostOncePartition } from './at-most-once-partition.ts';
 import { BatchingPartition } from './batching-partition.ts';
 import { errorFields, type PartitionDeps, type PartitionRuntime } from './partition-runtime.ts';
+import { isOrderedMode, OutputMessages } from './output-messages.ts';
 import { recordingObserver } from './recording-observer.ts';
 import { RefusedPartition } from './refused-partition.ts';
 import type { SinkFactory } from './sink-factory.ts';
@@ -35,9 +36,19 @@ export async function startPartition(
   const undelivered = store.undeliveredSummary(spec.name, partition);
   history.append({ type: 'state-snapshot', sink: spec.name, partition, ...progress, undelivered: undelivered.batches });
 
+  const recording = recordingObserver(history, crash, gates, partition);
+  const atMostOnce = kindOf(spec.sink_class_name) === 'at-most-once';
+  const output = new OutputMessages(store, spec.name, partition);
+  const pending = output.pending();
+  // Like an outbox left by a batching class: kept as it is, unused by another class.
+  if (!atMostOnce && pending.length > 0)
+    log.warn(
+      { pendingEpochs: pending.map((entry) => entry.epoch), sinkClass: spec.sink_class_name },
+      'pending at-most-once output messages are ignored by this class',
+    );
   const context: SinkContext = {
     partition,
-    observer: recordingObserver(history, crash, gates, partition),
+    observer: atMostOnce ? output.observe(recording) : recording,
     env: options.env,
     streamSchema: streamSchema(deps.source.config),
     resolveEndpoint: options.resolveEndpoint,
@@ -94,7 +105,9 @@ export async function startPartition(
       );
     }
     runtime =
-      sink.kind === 'at-least-once' ? new AtLeastOncePartition(deps, sink) : new AtMostOncePartition(deps, sink);
+      sink.kind === 'at-least-once'
+        ? new AtLeastOncePartition(deps, sink)
+        : new AtMostOncePartition(deps, sink, output, isOrderedMode(spec.parameters));
   }
   history.append({
     type: 'partition-started',

@@ -7,7 +7,7 @@
 /** `PRAGMA application_id`: "FLOW" in ASCII. A file without it is not ours and is never touched. */
 export const APPLICATION_ID = 0x464c4f57;
 /** `PRAGMA user_version`; bump with a migration when the tables below change. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 export const PRODUCT = 'clickhouse-sink-chaos/flow-state';
 
 export const SCHEMA_DDL = `
@@ -41,6 +41,16 @@ CREATE TABLE outbox (
   PRIMARY KEY (sink, partition, batch)
 );
 CREATE INDEX outbox_undelivered ON outbox (sink, partition, delivered, batch);
+-- At-most-once ordered mode (the seed's output_messages): an epoch's messages, committed with
+-- it, each deleted right before the INSERT that carries it may start.
+CREATE TABLE output_messages (
+  sink      TEXT    NOT NULL,
+  partition INTEGER NOT NULL,
+  seq       INTEGER NOT NULL,
+  epoch     INTEGER NOT NULL,
+  message   TEXT    NOT NULL,
+  PRIMARY KEY (sink, partition, seq)
+) WITHOUT ROWID;
 CREATE TABLE fingerprints (
   sink       TEXT    NOT NULL,
   partition  INTEGER NOT NULL,

@@ -110,6 +110,25 @@ describe('StateStore', () => {
     store.close();
   });
 
+  it('keeps at-most-once output messages pending with their epoch until their INSERT starts, across a reopen', () => {
+    const store = StateStore.open(path);
+    const amo = { ...epoch1, sinkClass: 'AtMostOnceClickHouseSink', batches: [] };
+    store.commitEpoch({ ...amo, output: [0, 1, 2, 3].map((seq) => message(seq)) });
+    store.startOutput('events', 0, [messageId('1-0-1'), messageId('1-0-0')]);
+    // A retry of an INSERT that never started names messages already gone: ignored.
+    store.startOutput('events', 0, [messageId('1-0-0')]);
+    store.close();
+    const reopened = StateStore.open(path);
+    expect(reopened.pendingOutput('events', 0)).toEqual([{ epoch: 1, messages: [message(2), message(3)] }]);
+    reopened.commitEpoch({ ...amo, epoch: 2, fromSeq: 4, toSeq: 6, output: [message(4), message(5)] });
+    expect(reopened.pendingOutput('events', 0).map((p) => [p.epoch, p.messages.length])).toEqual([
+      [1, 2],
+      [2, 2],
+    ]);
+    expect(reopened.pendingOutput('events', 1)).toEqual([]);
+    reopened.close();
+  });
+
   describe('refuses a file that is not its own and leaves it untouched', () => {
     const expectUntouched = (code: string, pattern: RegExp) => {
       const before = digest(path);
@@ -143,7 +162,7 @@ describe('StateStore', () => {
       db.pragma('journal_mode = DELETE');
       db.pragma('user_version = 7');
       db.close();
-      expectUntouched('FLOW_STATE_SCHEMA_VERSION', /schema version 7, this runtime reads version 1/);
+      expectUntouched('FLOW_STATE_SCHEMA_VERSION', /schema version 7, this runtime reads version 2/);
     });
 
     it('our header over damaged pages', () => {

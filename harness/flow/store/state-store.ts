@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
-import type { OutboxBatch } from '../../../sinks/api.ts';
+import type { OutboxBatch, SinkMessage } from '../../../sinks/api.ts';
 import type { BatchToken } from '../../../sinks/domain/batch-token.ts';
+import { parseMessageId, type MessageId } from '../../../sinks/domain/message-id.ts';
 import type { TopologyFingerprints } from '../../../sinks/topology/topology-guard.ts';
 import { HarnessError } from '../../errors.ts';
 import { decodeFingerprints, encodeTargets } from './fingerprint-codec.ts';
@@ -30,6 +31,14 @@ export interface EpochCommit {
   readonly batches: readonly OutboxBatch[];
   /** The fingerprints the sink's `init` returned (batching classes). */
   readonly fingerprints?: TopologyFingerprints;
+  /** At-most-once ordered mode: the epoch's messages, kept pending until their INSERT starts. */
+  readonly output?: readonly SinkMessage[];
+}
+
+/** Pending output messages of one epoch, in seq order. */
+export interface PendingOutput {
+  readonly epoch: number;
+  readonly messages: readonly SinkMessage[];
 }
 
 export interface UndeliveredSummary {
@@ -143,6 +152,11 @@ export class StateStore {
              sink_class = excluded.sink_class, updated_at = excluded.updated_at`,
         )
         .run(sink, partition, commit.toSeq, commit.epoch, nextBatch, commit.sinkClass, Date.now());
+      const output = this.db.prepare(
+        'INSERT INTO output_messages (sink, partition, seq, epoch, message) VALUES (?, ?, ?, ?, ?)',
+      );
+      for (const message of commit.output ?? [])
+        output.run(sink, partition, parseMessageId(message.id).seq, commit.epoch, encodeMessages([message]));
       if (commit.fingerprints) {
         this.db
           .prepare(
@@ -151,6 +165,33 @@ export class StateStore {
           )
           .run(sink, partition, commit.fingerprints.routing, encodeTargets(commit.fingerprints.targets), Date.now());
       }
+    })();
+  }
+
+  /** At-most-once ordered mode: messages whose INSERT has not started, grouped by epoch, oldest first. */
+  pendingOutput(sink: string, partition: number): PendingOutput[] {
+    const rows = this.db
+      .prepare('SELECT epoch, message FROM output_messages WHERE sink = ? AND partition = ? ORDER BY seq')
+      .all(sink, partition) as { epoch: number; message: string }[];
+    const pending: { epoch: number; messages: SinkMessage[] }[] = [];
+    for (const row of rows) {
+      const last = pending.at(-1);
+      const messages = decodeMessages(row.message);
+      if (last?.epoch === row.epoch) last.messages.push(...messages);
+      else pending.push({ epoch: row.epoch, messages });
+    }
+    return pending;
+  }
+
+  /**
+   * At-most-once ordered mode: the INSERT carrying these messages is about to start, so they
+   * leave `output_messages` for good — a restart must never offer them again. Ids no longer
+   * pending (a retry of an INSERT that never started) are ignored.
+   */
+  startOutput(sink: string, partition: number, ids: readonly MessageId[]): void {
+    const remove = this.db.prepare('DELETE FROM output_messages WHERE sink = ? AND partition = ? AND seq = ?');
+    this.db.transaction(() => {
+      for (const id of ids) remove.run(sink, partition, parseMessageId(id).seq);
     })();
   }
 
