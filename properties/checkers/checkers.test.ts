@@ -52,6 +52,7 @@ function cleanObservations(
     writesAfterGiveUp: [],
     reconfigureFailures: [],
     epochFailures: [],
+    pendingDropped: [],
   };
 }
 
@@ -300,5 +301,14 @@ describe('sink contract checker', () => {
       { category: 'epoch-refused', count: 1, examples: ['partition 1: cut failed'] },
     ]);
     expect(categories({ ...cleanObservations(4, 'at-least-once'), epochFailures: failed })).toEqual([]);
+  });
+
+  it('flags at-most-once messages dropped from output_messages before any INSERT carried them', () => {
+    const o = { ...cleanObservations(4, 'at-most-once'), pendingDropped: ['1-0-2', '1-0-3'] };
+    const check = checkScenario(o, coverage, evidence);
+    expect(check.verdict).toBe('violation');
+    expect(check.results.find((r) => r.checker === 'sink-contract')?.anomalies).toEqual([
+      { category: 'pending-dropped', count: 2, examples: ['1-0-2', '1-0-3'] },
+    ]);
   });
 });

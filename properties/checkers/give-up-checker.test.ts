@@ -54,6 +54,7 @@ const observations = (giveUps: GiveUpRecord[], over: Partial<Observations> = {})
   ],
   reconfigureFailures: [],
   epochFailures: [],
+  pendingDropped: [],
   ...over,
 });
 

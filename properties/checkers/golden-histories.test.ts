@@ -38,6 +38,8 @@ interface Case {
   readonly history?: string;
   /** Ids whose stored row differs from what the source produced. */
   readonly altered?: readonly string[];
+  /** At-most-once in queue mode (default: the ordered mode, which keeps pending messages). */
+  readonly queueMode?: boolean;
 }
 
 const ONCE = { '1-0-0': 1, '1-0-1': 1, '1-0-2': 1, '1-0-3': 1 };
@@ -94,6 +96,21 @@ const CASES: Record<string, Case> = {
     serverInserts: [logged('q1'), logged('q2', '', true), logged('q3')],
     flagged: ['duplicated'],
   },
+  // A crash after the commit; the restart went on with the next epoch and never sent the pending one.
+  'at-most-once-pending-dropped': {
+    guarantee: 'at-most-once',
+    rows: { '1-0-2': 1 },
+    serverInserts: [logged('q4')],
+    flagged: ['pending-dropped'],
+  },
+  'at-most-once-queue-crashed': {
+    history: 'at-most-once-pending-dropped',
+    guarantee: 'at-most-once',
+    rows: { '1-0-2': 1 },
+    serverInserts: [logged('q4')],
+    queueMode: true,
+    flagged: [],
+  },
 };
 
 describe('golden histories through the translation into every checker', () => {
@@ -121,6 +138,7 @@ describe('golden histories through the translation into every checker', () => {
       expectedShard: () => () => 's1',
       expectedRefusals: [],
       maxInsertAttemptsDuring: () => 10,
+      orderedModeAt: () => golden.queueMode !== true,
     });
     expect(facts.acknowledged.size, 'the history acknowledges its epoch').toBeGreaterThan(0);
     const check = checkScenario(observations, { faults: [] }, NO_EVIDENCE);

@@ -112,4 +112,9 @@ export interface Observations {
   readonly reconfigureFailures: readonly { readonly partition: number; readonly message: string }[];
   /** Epochs the sink failed before any commit (`epoch-failed`): at-least-once writes, a batching class's cut. */
   readonly epochFailures: readonly { readonly partition: number; readonly message: string }[];
+  /**
+   * At-most-once ordered mode: messages committed into `output_messages` that no INSERT attempt
+   * ever carried and that were never delivered — dropped while still pending.
+   */
+  readonly pendingDropped: readonly string[];
 }

@@ -23,6 +23,8 @@ export interface ObserveInput {
   readonly expectedRefusals: readonly ExpectedRefusal[];
   /** The smallest `max_insert_attempts` of the specs in force between two moments (the executor knows the specs). */
   readonly maxInsertAttemptsDuring: (from: number, to: number) => number;
+  /** At-most-once: the spec in force at a moment runs the ordered strategy mode (pending messages kept). */
+  readonly orderedModeAt: (at: number) => boolean;
 }
 
 export interface Observed {
@@ -65,9 +67,23 @@ export function observe(input: ObserveInput): Observed {
       partition: event.partition,
       message: event.error.message.split('\n')[0] ?? '',
     })),
+    pendingDropped: input.guarantee === 'at-most-once' ? pendingDropped(input.events, facts, input.orderedModeAt) : [],
     ...giveUpsFromHistory(input.events, facts.attempts, input.generation, input.maxInsertAttemptsDuring),
   };
   return { observations, facts, unknown };
+}
+
+/** Ordered mode keeps a committed epoch's messages until an INSERT carries them: one no INSERT carried and never delivered was dropped. */
+function pendingDropped(
+  events: readonly Stamped[],
+  facts: HistoryFacts,
+  orderedModeAt: (at: number) => boolean,
+): string[] {
+  const carried = new Set(facts.attempts.flatMap((attempt) => attempt.messageIds));
+  return eventsOfType(events, 'epoch-commit')
+    .filter((commit) => orderedModeAt(commit.at))
+    .flatMap((commit) => commit.messageIds)
+    .filter((id) => !carried.has(id) && !facts.acknowledged.has(id));
 }
 
 /** Produced messages some replica holds in a form other than the source's. */

@@ -5,7 +5,9 @@ import type { Observations } from './observations.ts';
  * What the runtime contract asks of a running sink beyond delivery: dynamic parameters that
  * passed validation are taken (the seed's dynamic section is changed on a running pipeline), and
  * an exactly-once class cuts every epoch into batches (a value it cannot write is a give-up at
- * delivery, never a failed epoch). A sink that throws instead is the sink's own failure, judged
+ * delivery, never a failed epoch); at-most-once in ordered mode keeps an epoch's messages pending
+ * until their INSERT starts, so each reaches an INSERT, however many restarts it takes. A sink
+ * that throws instead is the sink's own failure, judged
  * here, never a harness error.
  */
 export function sinkContractChecker(observations: Observations): CheckResult {
@@ -20,5 +22,6 @@ export function sinkContractChecker(observations: Observations): CheckResult {
         ? observations.epochFailures.map((failure) => `partition ${failure.partition}: ${failure.message}`)
         : [],
     ),
+    anomaly('pending-dropped', observations.pendingDropped),
   ]);
 }
