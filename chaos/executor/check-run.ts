@@ -158,6 +158,13 @@ function maxInsertAttemptsDuring(specs: readonly SpecPeriod[], from: number, to:
   return budgets.length > 0 ? Math.min(...budgets) : SEED_MAX_INSERT_ATTEMPTS;
 }
 
+/** The spec in force at a moment (the first one before any) runs at-most-once's ordered mode, the seed's default. */
+function orderedModeAt(specs: readonly SpecPeriod[], at: number): boolean {
+  const period = specs.findLast((candidate) => candidate.from <= at) ?? specs[0];
+  const strategy = period?.spec.parameters?.at_most_once_strategy as { enabled?: unknown } | undefined;
+  return strategy?.enabled !== true;
+}
+
 export function checkRun(input: CheckInput): RunCheck {
   const descriptor = SINK_CLASSES[input.sinkClass];
   const events = input.events;
@@ -178,6 +185,7 @@ export function checkRun(input: CheckInput): RunCheck {
     expectedRefusals: expectedRefusals(input),
     producedForm: producedForms(input.source),
     maxInsertAttemptsDuring: (from, to) => maxInsertAttemptsDuring(input.specs, from, to),
+    orderedModeAt: (at) => orderedModeAt(input.specs, at),
   });
   const faults = faultEvidence(events, facts.attempts);
   const evidence: Evidence = {

@@ -105,6 +105,14 @@ export const SOURCE_MUTANTS = {
     replace: '        messages: part.messages,\n      }).catch(() => undefined);\n    }',
     why: 'One batch that cannot be written must not block the ones behind it, the reasoning goes, so the give-up is logged and delivery moves on. The runtime then marks the batch delivered: its rows never reach ClickHouse, and no replay will offer them again.',
   },
+  'output-messages-not-kept': {
+    category: 'pending-dropped',
+    classes: ['AtMostOnceClickHouseSink'],
+    file: 'harness/flow/runtime/start-partition.ts',
+    find: 'new AtMostOncePartition(deps, sink, output, isOrderedMode(spec.parameters))',
+    replace: 'new AtMostOncePartition(deps, sink, output, false)',
+    why: 'At most once allows loss, and the epoch commit already holds the input progress, so keeping a second copy of the messages until their INSERT starts looks like waste. A crash after the commit then drops an epoch that no INSERT ever carried, where the seed keeps it pending and delivers it after the restart.',
+  },
 } as const satisfies Readonly<Record<string, SourceMutant>>;
 
 export type SourceMutantName = keyof typeof SOURCE_MUTANTS;

@@ -60,4 +60,6 @@ export const MUTANT_TARGETS: Readonly<
   'server-errors-permanent': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('server-errors') },
   'poison-only-on-permanent': { sinkClass: 'AtLeastOnceClickHouseSink', scenario: catalogue('server-errors') },
   'give-up-swallowed': { sinkClass: 'ShardedClickHouseBatchingSink', scenario: catalogue('server-errors') },
+  // The crash schedule runs at-most-once in both strategy modes, so every run crashes an ordered-mode sink after a commit.
+  'output-messages-not-kept': { sinkClass: 'AtMostOnceClickHouseSink', scenario: catalogue('sink-crash') },
 };

@@ -81,7 +81,11 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
     description:
       'the sink process SIGKILLed at before-insert, during-insert, after-insert-before-state or after-state, then restarted from its store',
     classes: SINK_CLASS_NAMES,
-    commands: () => arbCrashSchedule(),
+    // At-most-once keeps pending messages in ordered mode and none in queue mode: both are crashed.
+    commands: (context) =>
+      SINK_CLASSES[context.spec.sink_class_name as SinkClassName].atMostOnceStrategy
+        ? inBothStrategyModes(context.spec, arbCrashSchedule())
+        : arbCrashSchedule(),
     coverage: (sinkClass) => ({ replay: replays(sinkClass) }),
   },
   {
