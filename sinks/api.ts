@@ -92,9 +92,29 @@ export interface EndpointAddress {
 }
 export type ResolveEndpoint = (host: string, port: number) => EndpointAddress;
 
+/**
+ * What a sink warns its operator of at session start or on reconfiguration (the seed's warning
+ * lines), logged and also handed to the runtime, so a test can hold the sink to having said it:
+ * - `no-block-dedup`: plain MergeTree without `non_replicated_deduplication_window`, exactly-once
+ *   degrades to at-least-once;
+ * - `dedup-window-short`: the dedup window that applies is shorter than `replay_horizon`;
+ * - `column-note`: a table column the stream does not write (DEFAULT, MATERIALIZED, ALIAS);
+ * - `password-unset`: `password_env_var` names a variable the environment does not set.
+ */
+export type SinkWarningKind = 'no-block-dedup' | 'dedup-window-short' | 'column-note' | 'password-unset';
+
+export interface SinkWarning {
+  readonly kind: SinkWarningKind;
+  readonly message: string;
+  /** The structured attributes the log line carries. */
+  readonly fields: Readonly<Record<string, unknown>>;
+}
+
 export interface SinkContext {
   readonly partition: number;
   readonly observer: InsertObserver;
+  /** Called with every warning the sink logs (after logging it). */
+  readonly onWarning?: (warning: SinkWarning) => void;
   readonly env: NodeJS.ProcessEnv;
   /**
    * The input stream's columns. Checked against the table at session start (section 5); they

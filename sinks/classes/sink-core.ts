@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { SinkError, hasErrorCode } from '../errors.ts';
 import { defaultSinkLogger } from '../log.ts';
+import { sessionWarner } from '../session/session-warnings.ts';
 import type { InsertAttempt, SinkContext } from '../api.ts';
 import type { SinkClassName } from '../domain/sink-class-name.ts';
 import { encodeRowBinary } from '../insert/row-binary-encoder.ts';
@@ -71,6 +72,7 @@ export class SinkCore {
       ...(this.context.resolveEndpoint ? { resolveEndpoint: this.context.resolveEndpoint } : {}),
       random: this.context.random ?? Math.random,
       log: this.log,
+      warn: sessionWarner(this.log, this.context.onWarning),
     }).catch((error: unknown) => {
       this.session = undefined;
       throw error;

@@ -1,7 +1,7 @@
-import type { Logger } from 'pino';
 import type { DynamicParameters } from '../spec/sink-spec.ts';
 import { checkDedupWindow, type DedupWindowWarning } from '../target/dedup-window.ts';
 import type { DedupWindowFacts } from './dedup-window-facts.ts';
+import type { WarnFn } from './session-warnings.ts';
 
 /**
  * Compares `replay_horizon` with the dedup window that applies (the async variant with
@@ -10,7 +10,7 @@ import type { DedupWindowFacts } from './dedup-window-facts.ts';
  * SETTINGS override (`table`) or the server default (`server`), and `Endpoint` where it was read.
  */
 export function warnOnShortDedupWindow(
-  log: Logger,
+  warn: WarnFn,
   target: { readonly database: string; readonly table: string },
   dynamic: Pick<DynamicParameters, 'async_insert' | 'replay_horizon'>,
   facts: DedupWindowFacts,
@@ -25,10 +25,12 @@ export function warnOnShortDedupWindow(
   });
   if (warning) {
     const compared = dynamic.async_insert ? facts.asyncWindowSeconds : facts.windowSeconds;
-    log.warn(
-      { ...warning, DedupWindowSource: compared.source, Endpoint: compared.endpoint },
-      'The ClickHouse dedup window is shorter than replay_horizon: a replay arriving after the window is inserted again',
-    );
+    warn({
+      kind: 'dedup-window-short',
+      message:
+        'The ClickHouse dedup window is shorter than replay_horizon: a replay arriving after the window is inserted again',
+      fields: { ...warning, DedupWindowSource: compared.source, Endpoint: compared.endpoint },
+    });
   }
   return warning;
 }

@@ -78,7 +78,10 @@ describe('checkTargetMetadata', () => {
     });
     expect(checked.plan.sent.map((c) => c.name)).toEqual(['id', 'v']);
     expect(checked.warnings).toEqual([
-      expect.stringContaining("column 'd' (UInt8) is not written by the stream and has no DEFAULT"),
+      {
+        kind: 'column-note',
+        message: expect.stringContaining("column 'd' (UInt8) is not written by the stream and has no DEFAULT"),
+      },
     ]);
   });
 
@@ -135,7 +138,10 @@ describe('checkTargetMetadata', () => {
     );
     const single = check({ slot: UNSHARDED_TARGET, hosts: ['a1'], endpoints: [engine('a1', 'MergeTree')] });
     expect(single.slots.get(UNSHARDED_TARGET)).toEqual({ engine: 'plain' });
-    expect(single.warnings[0]).toMatch(/without block deduplication.*non_replicated_deduplication_window/);
+    expect(single.warnings[0]).toEqual({
+      kind: 'no-block-dedup',
+      message: expect.stringMatching(/without block deduplication.*non_replicated_deduplication_window/),
+    });
   });
 
   it('drops the plain MergeTree warning when the table sets non_replicated_deduplication_window', () => {
@@ -146,7 +152,7 @@ describe('checkTargetMetadata', () => {
         engine('a1', 'MergeTree', 'MergeTree ORDER BY id SETTINGS non_replicated_deduplication_window = 100'),
       ],
     });
-    expect(withWindow.warnings.filter((w) => w.includes('block deduplication'))).toEqual([]);
+    expect(withWindow.warnings.filter((w) => w.kind === 'no-block-dedup')).toEqual([]);
   });
 
   it('refuses shards that disagree on engine or schema', () => {

@@ -1,3 +1,4 @@
+import type { SinkWarningKind } from '../api.ts';
 import { SinkError } from '../errors.ts';
 import { checkEngineAcceptance } from '../target/engine-acceptance.ts';
 import { classifyEngine } from '../topology/engine-kind.ts';
@@ -25,12 +26,17 @@ export interface TargetCheckInput {
   readonly shardingKeyColumns: readonly string[];
 }
 
+export interface TargetWarning {
+  readonly kind: Extract<SinkWarningKind, 'no-block-dedup' | 'column-note'>;
+  readonly message: string;
+}
+
 export interface CheckedTarget {
   readonly slots: ReadonlyMap<TargetSlot, SlotMetadata>;
   readonly columns: readonly TableColumn[];
   readonly plan: ColumnPlan;
   /** Accepted with reservations: plain MergeTree without dedup, columns ClickHouse fills. */
-  readonly warnings: readonly string[];
+  readonly warnings: readonly TargetWarning[];
 }
 
 /**
@@ -43,7 +49,7 @@ export interface CheckedTarget {
  */
 export function checkTargetMetadata(input: TargetCheckInput): CheckedTarget {
   const target = `${input.database}.${input.table}`;
-  const warnings: string[] = [];
+  const warnings: TargetWarning[] = [];
   const slots = new Map<TargetSlot, SlotMetadata>();
   let reference: { where: string; engine: string; columns: readonly TableColumn[] } | undefined;
 
@@ -80,7 +86,7 @@ export function checkTargetMetadata(input: TargetCheckInput): CheckedTarget {
       nonReplicatedDedupWindow: Math.min(...nonReplicatedWindows),
     });
     if (!acceptance.accepted) throw acceptance.error;
-    if (acceptance.warning) warnings.push(acceptance.warning);
+    if (acceptance.warning) warnings.push({ kind: 'no-block-dedup', message: acceptance.warning });
 
     for (const other of others) {
       const difference = describeSchemaDifference(
@@ -130,7 +136,7 @@ export function checkTargetMetadata(input: TargetCheckInput): CheckedTarget {
     target,
     shardingKeyColumns: input.shardingKeyColumns,
   });
-  warnings.push(...plan.notes.map((note) => `Target ${target}: ${note}`));
+  warnings.push(...plan.notes.map((note) => ({ kind: 'column-note' as const, message: `Target ${target}: ${note}` })));
   return { slots, columns, plan, warnings };
 }
 

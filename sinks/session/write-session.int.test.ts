@@ -5,6 +5,7 @@ import { createShardedTable } from '../../harness/clickhouse/ddl.ts';
 import type { StartedLocalCluster } from '../../harness/cluster/local-cluster.ts';
 import { startEmbeddedCluster } from '../../harness/cluster/embedded/start-embedded.ts';
 import { SINK_IMPLEMENTATIONS } from '../classes/create-sink.ts';
+import type { SinkWarning } from '../api.ts';
 import { shardName } from '../domain/shard-name.ts';
 import type { DynamicParameters } from '../spec/sink-spec.ts';
 import { parseSinkSpec } from '../spec/validate-spec.ts';
@@ -14,6 +15,7 @@ import { targetFingerprint } from '../topology/target-fingerprint.ts';
 import { UNSHARDED_TARGET } from '../topology/topology-guard.ts';
 import type { StreamColumn } from '../types/stream-type.ts';
 import { WriteSession } from './write-session.ts';
+import { sessionWarner } from './session-warnings.ts';
 
 // The session-start metadata checks against real tables on the embedded 2x2 cluster. Drifted
 // replicas cannot share a Keeper path (the second replica would refuse the other structure), so
@@ -111,6 +113,7 @@ async function open(
 ) {
   const spec = specFor(table, hosts, options.dynamic);
   const { logger, records } = captureLogs();
+  const warnings: SinkWarning[] = [];
   const session = await WriteSession.open({
     spec,
     dynamic: spec.dynamic_parameters,
@@ -119,8 +122,9 @@ async function open(
     resolveEndpoint: clusterAddressBook(cluster.description, 'http', options.extra),
     random: Math.random,
     log: logger,
+    warn: sessionWarner(logger, (warning) => warnings.push(warning)),
   });
-  return { session, records, spec };
+  return { session, records, spec, warnings };
 }
 
 const sharded = () => ({ shard_hosts: clusterShardHosts(cluster.description) });
@@ -181,11 +185,16 @@ describe('write session start on the embedded cluster', () => {
     expect(plain.records.map((record) => record.msg)).toContainEqual(
       expect.stringMatching(/ws\.plain has engine MergeTree without block deduplication/),
     );
+    // The runtime hears the same warning, structured.
+    expect(plain.warnings).toContainEqual(
+      expect.objectContaining({ kind: 'no-block-dedup', fields: { database: 'ws', table: 'plain' } }),
+    );
     await plain.session.close();
     const withWindow = await open('plain_dedup', { host: 's1r1' });
     expect(withWindow.records.map((record) => record.msg)).not.toContainEqual(
       expect.stringMatching(/without block deduplication/),
     );
+    expect(withWindow.warnings.map((warning) => warning.kind)).not.toContain('no-block-dedup');
     await withWindow.session.close();
   });
 
@@ -252,7 +261,17 @@ describe('write session start on the embedded cluster', () => {
 
 describe('dedup window vs replay_horizon', () => {
   it('warns with the seed attributes when the server window is shorter, and says which value it compared', async () => {
-    const { session, records } = await open('good_rep', { host: 's1r1' }, { dynamic: { replay_horizon: '1d' } });
+    const { session, records, warnings } = await open(
+      'good_rep',
+      { host: 's1r1' },
+      { dynamic: { replay_horizon: '1d' } },
+    );
+    expect(warnings).toContainEqual(
+      expect.objectContaining({
+        kind: 'dedup-window-short',
+        fields: expect.objectContaining({ ReplayHorizon: '1d', DedupWindow: '1h' }),
+      }),
+    );
     expect(dedupWarnings(records)).toEqual([
       expect.objectContaining({
         level: 40,

@@ -13,6 +13,7 @@ import { endpointRefusal, type EndpointFailure } from './endpoint-failure.ts';
 import { readEndpointMetadata, serverDedupSettings, type EndpointMetadata } from './endpoint-metadata.ts';
 import { endpointOf, type Endpoint } from './endpoint.ts';
 import { checkTargetMetadata } from './metadata-check.ts';
+import type { WarnFn } from './session-warnings.ts';
 import { loadTlsSettings, type TlsSettings } from './tls-settings.ts';
 
 export interface WriteSessionOptions {
@@ -23,6 +24,8 @@ export interface WriteSessionOptions {
   readonly resolveEndpoint?: ResolveEndpoint;
   readonly random: Random;
   readonly log: Logger;
+  /** Every warning the session gives (logged, and handed to the runtime). */
+  readonly warn: WarnFn;
 }
 
 interface SlotEndpoint {
@@ -62,7 +65,12 @@ export class WriteSession {
       hosts.map((host) => ({ slot, endpoint: endpointOf(host, parameters.port, options.resolveEndpoint) })),
     );
     const unsetPassword = unsetPasswordWarning(parameters, options.env);
-    if (unsetPassword !== undefined) options.log.warn({ password_env_var: parameters.password_env_var }, unsetPassword);
+    if (unsetPassword !== undefined)
+      options.warn({
+        kind: 'password-unset',
+        message: unsetPassword,
+        fields: { password_env_var: parameters.password_env_var },
+      });
     const clients = createClients(options, tls, endpoints, options.dynamic.write_timeout);
     try {
       const metadata = await readAll(endpoints, clients, parameters.database, parameters.table);
@@ -78,7 +86,7 @@ export class WriteSession {
         shardingKeyColumns: parameters.sharding_key_columns,
       });
       for (const warning of checked.warnings)
-        options.log.warn({ database: parameters.database, table: parameters.table }, warning);
+        options.warn({ ...warning, fields: { database: parameters.database, table: parameters.table } });
       const rotations = new Map(
         [...slots].map(([slot, hosts]) => [
           slot,
@@ -156,7 +164,7 @@ export class WriteSession {
   }
 
   private checkDedupWindow(): void {
-    warnOnShortDedupWindow(this.options.log, this, this.dynamic, this.dedupWindow);
+    warnOnShortDedupWindow(this.options.warn, this, this.dynamic, this.dedupWindow);
   }
 
   /** Best effort: an endpoint that cannot be read now keeps the values read before. */

@@ -1,4 +1,4 @@
-import type { AtMostOnceAck, InsertOutcome } from '../../../sinks/api.ts';
+import type { AtMostOnceAck, InsertOutcome, SinkWarningKind } from '../../../sinks/api.ts';
 import type { CrashPlan, CrashPoint } from '../runtime/crash-points.ts';
 import type { GatedAttempt, GatePhase } from '../runtime/insert-gates.ts';
 
@@ -30,6 +30,7 @@ export type FlowEvent =
   | DeliveryFailedEvent
   | WriteAfterGiveUpEvent
   | AcksEvent
+  | SinkWarningEvent
   | CrashEvent
   | ReconfiguredEvent
   | ReconfigureFailedEvent
@@ -253,6 +254,16 @@ export interface AcksEvent {
   readonly epoch: number;
   readonly acks: readonly { readonly id: string; readonly ack: AtMostOnceAck }[];
   readonly error?: { readonly message: string; readonly code?: string };
+}
+
+/** Worker: a warning the sink gave (session start or reconfiguration), as it handed it to the runtime. */
+export interface SinkWarningEvent {
+  readonly type: 'sink-warning';
+  readonly sink: string;
+  readonly partition: number;
+  readonly kind: SinkWarningKind;
+  readonly message: string;
+  readonly fields: Readonly<Record<string, unknown>>;
 }
 
 /** Worker: written (and synced) right before the worker SIGKILLs itself at an armed crash point. */

@@ -22,6 +22,7 @@ const EVENT_TYPES: ReadonlySet<FlowEventType> = new Set<FlowEventType>([
   'delivery-failed',
   'write-after-give-up',
   'acks',
+  'sink-warning',
   'crash',
   'reconfigured',
   'reconfigure-failed',

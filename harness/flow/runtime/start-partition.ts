@@ -49,6 +49,7 @@ export async function startPartition(
   const context: SinkContext = {
     partition,
     observer: atMostOnce ? output.observe(recording) : recording,
+    onWarning: (warning) => history.append({ type: 'sink-warning', sink: spec.name, partition, ...warning }),
     env: options.env,
     streamSchema: streamSchema(deps.source.config),
     resolveEndpoint: options.resolveEndpoint,
