@@ -15,9 +15,10 @@ import { dedupHits } from '../../properties/checkers/server-log.ts';
 import { CrashSink, FaultEpisode, RestartWithSpec, type ChaosCommand } from '../../properties/schedule/commands.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
-import type { ScenarioDefinition } from '../scenarios/scenario.ts';
+import type { ScenarioDefinition, TargetTable } from '../scenarios/scenario.ts';
 import { expectedShardOf } from './expected-shard.ts';
 import type { SpecPeriod, StartExpectation } from './pipeline-system.ts';
+import { lacksBlockDedup, owedGuarantee } from './target-table.ts';
 
 export const ROUTING_REFUSAL_PREFIX = 'Refusing to start the ClickHouse sink: the shard topology changed while';
 const REFUSAL_PREFIX = 'Refusing to start the ClickHouse sink: ';
@@ -44,8 +45,10 @@ export interface CheckInput {
   readonly specs: readonly SpecPeriod[];
   /** The executor's model of the topology guard: which starts had to refuse. */
   readonly expectations: readonly StartExpectation[];
-  /** The run's target had `replicated_deduplication_window = 0`. */
+  /** The run's target had ClickHouse's block dedup off (`target-table.ts`). */
   readonly serverDedupOff: boolean;
+  /** The run's table (absent in records written before it existed: replicated). */
+  readonly target?: TargetTable;
 }
 
 /** The declared coverage of a run: the scenario's events plus every fault and crash point its schedule holds. */
@@ -174,8 +177,10 @@ export function checkRun(input: CheckInput): RunCheck {
       shard.replicas.map((replica) => [new URL(replica.http).host, replica.name] as const),
     ),
   );
+  const target = input.target ?? 'replicated';
   const { observations, facts, unknown } = observe({
-    guarantee: descriptor.guarantee,
+    guarantee: owedGuarantee(descriptor.guarantee, target, input.serverDedupOff),
+    lacksBlockDedup: lacksBlockDedup(target, input.serverDedupOff),
     sendsToken: descriptor.usesDedupToken,
     generation: input.source.generation,
     events,

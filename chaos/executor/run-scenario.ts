@@ -37,6 +37,7 @@ import {
   type ServerDedupMode,
 } from './run-budget.ts';
 import { settleCluster } from './settle-cluster.ts';
+import { dedupMayBeOff, singleHosts, tableEngine, targetEndpoints } from './target-table.ts';
 
 export interface ScenarioRunOptions {
   readonly cluster: StartedCluster;
@@ -119,7 +120,10 @@ function severalBatchesPerEpoch(spec: RawSinkSpec, workload: Workload): RawSinkS
 export function arbRunInput(
   options: Pick<ScenarioRunOptions, 'cluster' | 'scenario' | 'sinkClass'>,
 ): fc.Arbitrary<RunInput> {
-  const endpoints = clusterEndpoints(options.cluster.description);
+  const endpoints = targetEndpoints(
+    clusterEndpoints(options.cluster.description),
+    options.scenario.target ?? 'replicated',
+  );
   const target = {
     sinkClass: options.sinkClass,
     name: 'chaos_sink',
@@ -171,6 +175,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
   const runs: ExecutedRun[] = [];
   const ledger = new CoverageLedger();
   const usesToken = SINK_CLASSES[options.sinkClass].usesDedupToken;
+  const target = options.scenario.target ?? 'replicated';
   const started = Date.now();
   let stopped: ExploreDecision = 'run';
   /** The server-dedup setting of the first violating run: every shrink step keeps it. */
@@ -194,7 +199,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
     }
     const phase = failingDedupOff === undefined ? 'explore' : 'shrink';
     const ordinal = runs.filter((run) => run.phase === 'explore').length;
-    const dedupOff = failingDedupOff ?? serverDedupOff(options.serverDedup, usesToken, ordinal);
+    const dedupOff = failingDedupOff ?? serverDedupOff(options.serverDedup, !dedupMayBeOff(target, usesToken), ordinal);
     const run = await executeRun(options, input, runs.length, phase, dedupOff, workerRoot);
     runs.push(run);
     if (phase === 'explore' && run.check !== undefined) ledger.add(run.check.coverage, run.check.evidence);
@@ -230,6 +235,7 @@ async function executeRun(
   workerRoot: string | undefined,
 ): Promise<ExecutedRun> {
   const started = Date.now();
+  const target = options.scenario.target ?? 'replicated';
   const database = `${options.databasePrefix ?? 'chaos'}_${options.sinkClass.toLowerCase()}_${options.scenario.name.replace(/-/g, '_')}_${index}`;
   const dir = join(options.dir, `run-${index}`);
   mkdirSync(dir, { recursive: true });
@@ -252,21 +258,13 @@ async function executeRun(
       ),
     );
     try {
-      const settings = [
-        // A chaos table holds a few hundred rows, so one part a SIGKILLed replica wrote but never
-        // committed to Keeper can be half of it, and ClickHouse's start-up sanity check (default
-        // ratio 0.5) would keep that replica read-only for good. At 1 it detaches such parts, as
-        // it does on any table of real size; Keeper's record stays the truth.
-        'replicated_max_ratio_of_wrong_parts = 1',
-        // Only for the classes without a token: the window also carries token dedup, which
-        // exactly-once rests on.
-        ...(dedupOff ? ['replicated_deduplication_window = 0'] : []),
-      ];
+      const { engine, settings } = tableEngine(target, dedupOff);
       await createShardedTable(clients, {
         database,
         name: TABLE,
         columns: columnsDdl(source),
         orderBy: 'id',
+        ...(engine === undefined ? {} : { engine }),
         settings: settings.join(', '),
       });
     } finally {
@@ -307,6 +305,7 @@ async function executeRun(
       database,
       table: TABLE,
       layouts: routingLayouts(system.specs),
+      ...(target === 'replicated' ? {} : { singleHosts: singleHosts(options.cluster.description) }),
     });
     const checkInput: CheckInput = {
       description: options.cluster.description,
@@ -318,6 +317,7 @@ async function executeRun(
       specs: system.specs,
       expectations: system.expectations,
       serverDedupOff: dedupOff,
+      target,
     };
     const check = checkRun(checkInput);
     // Everything the check read stays with the run: `npm run check` judges it again from files.

@@ -15,6 +15,15 @@ export interface ScenarioContext {
   readonly spec: RawSinkSpec;
 }
 
+/**
+ * The table a scenario's sink writes to. `replicated` (the default): ReplicatedMergeTree on every
+ * replica. `single-host-merge-tree`: plain MergeTree, written and read on the first replica of
+ * each shard only (the seed accepts it with one host per shard), with
+ * `non_replicated_deduplication_window` set on every other run: without it the seed's
+ * exactly-once degrades to at-least-once, and every class must warn so.
+ */
+export type TargetTable = 'replicated' | 'single-host-merge-tree';
+
 /** One line of the catalogue: which classes, which schedules, which events a pass requires. */
 export interface ScenarioDefinition {
   readonly name: string;
@@ -26,6 +35,7 @@ export interface ScenarioDefinition {
   readonly specs?: (target: SpecTarget) => fc.Arbitrary<RawSinkSpec>;
   /** Replaces the workload arbitrary (a scenario that needs a particular message count or size). */
   readonly workload?: fc.Arbitrary<Workload>;
+  readonly target?: TargetTable;
   /** Fixes the partition count (the topology guard needs one drained and one undrained partition). */
   readonly partitions?: number;
   readonly commands: (context: ScenarioContext) => fc.Arbitrary<ChaosCommand[]>;

@@ -51,6 +51,12 @@ export interface TruthTarget {
   readonly table: string;
   /** The sharded routing layouts the run used: where each stored row must live under each. */
   readonly layouts?: readonly RoutingLayout[];
+  /**
+   * A single-host plain MergeTree target: only these replicas (one per shard) hold the table the
+   * sink writes; the others are not read, nothing is synced, and the union a user reads is the
+   * sum over these hosts (no Distributed table covers exactly them).
+   */
+  readonly singleHosts?: readonly string[];
 }
 
 /** Where each layout routes every row of one replica, computed by the server. */
@@ -79,6 +85,12 @@ async function storedForms(client: ClickHouseClient, table: string, forms: Map<s
 async function countsById(client: ClickHouseClient, table: string): Promise<Map<string, number>> {
   const rows = await queryRows<{ id: string; c: string }>(client, `SELECT id, count() AS c FROM ${table} GROUP BY id`);
   return new Map(rows.map((row) => [row.id, Number(row.c)]));
+}
+
+function summed(truths: readonly ReplicaTruth[]): Map<string, number> {
+  const total = new Map<string, number>();
+  for (const truth of truths) for (const [id, n] of truth.counts) total.set(id, (total.get(id) ?? 0) + n);
+  return total;
 }
 
 /**
@@ -144,9 +156,9 @@ export async function collectGroundTruth(
   target: TruthTarget,
   syncTimeoutS = 120,
 ): Promise<GroundTruth> {
-  const replicas = description.shards.flatMap((shard) =>
-    shard.replicas.map((replica) => ({ shard: shard.name, replica })),
-  );
+  const replicas = description.shards
+    .flatMap((shard) => shard.replicas.map((replica) => ({ shard: shard.name, replica })))
+    .filter(({ replica }) => target.singleHosts === undefined || target.singleHosts.includes(replica.name));
   const clients = replicas.map(({ replica }) =>
     harnessClient(replica.direct_http, {
       timeoutMs: (syncTimeoutS + 10) * 1000,
@@ -163,10 +175,11 @@ export async function collectGroundTruth(
     await Promise.all(
       clients.map(async (client, index) => {
         try {
-          await client.command({
-            query: `SYSTEM SYNC REPLICA ${local}`,
-            clickhouse_settings: { receive_timeout: syncTimeoutS },
-          });
+          if (target.singleHosts === undefined)
+            await client.command({
+              query: `SYSTEM SYNC REPLICA ${local}`,
+              clickhouse_settings: { receive_timeout: syncTimeoutS },
+            });
           await client.command({ query: 'SYSTEM FLUSH LOGS' });
         } catch (error) {
           const name = replicas[index]?.replica.name ?? '?';
@@ -187,7 +200,10 @@ export async function collectGroundTruth(
     );
     const [first] = clients;
     if (first === undefined) throw new HarnessError('ORACLE_NO_REPLICA', 'the cluster description lists no replica');
-    const viaDistributed = await countsById(first, `${target.database}.${target.table}_dist`);
+    const viaDistributed =
+      target.singleHosts === undefined
+        ? await countsById(first, `${target.database}.${target.table}_dist`)
+        : summed(truths);
     const logged = await Promise.all(
       clients.map((client, index) => serverInserts(client, replicas[index]?.replica.name ?? '?', target.database)),
     );

@@ -53,6 +53,7 @@ function cleanObservations(
     reconfigureFailures: [],
     epochFailures: [],
     pendingDropped: [],
+    blockDedup: { tableLacks: false, sinkWarned: false },
   };
 }
 
@@ -310,5 +311,16 @@ describe('sink contract checker', () => {
     expect(check.results.find((r) => r.checker === 'sink-contract')?.anomalies).toEqual([
       { category: 'pending-dropped', count: 2, examples: ['1-0-2', '1-0-3'] },
     ]);
+  });
+
+  it('holds every class to warning that exactly-once degrades exactly when the table has no block dedup', () => {
+    const contract = (blockDedup: Observations['blockDedup']) =>
+      checkScenario({ ...cleanObservations(4, 'at-least-once'), blockDedup }, coverage, evidence).results.find(
+        (r) => r.checker === 'sink-contract',
+      )?.anomalies ?? [];
+    expect(contract({ tableLacks: true, sinkWarned: true })).toEqual([]);
+    expect(contract({ tableLacks: false, sinkWarned: false })).toEqual([]);
+    expect(contract({ tableLacks: true, sinkWarned: false }).map((a) => a.category)).toEqual(['dedup-warning-missing']);
+    expect(contract({ tableLacks: false, sinkWarned: true }).map((a) => a.category)).toEqual(['dedup-warning-false']);
   });
 });

@@ -55,6 +55,7 @@ const observations = (giveUps: GiveUpRecord[], over: Partial<Observations> = {})
   reconfigureFailures: [],
   epochFailures: [],
   pendingDropped: [],
+  blockDedup: { tableLacks: false, sinkWarned: false },
   ...over,
 });
 

@@ -117,4 +117,6 @@ export interface Observations {
    * ever carried and that were never delivered — dropped while still pending.
    */
   readonly pendingDropped: readonly string[];
+  /** Whether the table lacks block dedup, and whether the sink warned so (`no-block-dedup`). */
+  readonly blockDedup: { readonly tableLacks: boolean; readonly sinkWarned: boolean };
 }

@@ -7,7 +7,10 @@ import type { ExpectedRefusal, Observations } from './observations.ts';
 import { acceptedTwice, resolveUnknownOutcomes, type UnknownResolution } from './server-log.ts';
 
 export interface ObserveInput {
+  /** What the class owes on the run's table (exactly-once degrades on a table without block dedup). */
   readonly guarantee: DeliveryGuarantee;
+  /** The table lacks block dedup in the seed's sense: plain MergeTree without `non_replicated_deduplication_window`. */
+  readonly lacksBlockDedup?: boolean;
   /** The class owes every INSERT a dedup token (the exactly-once classes). */
   readonly sendsToken: boolean;
   /** The sources' generation (message ids `<generation>-<partition>-<seq>`). */
@@ -67,6 +70,10 @@ export function observe(input: ObserveInput): Observed {
       partition: event.partition,
       message: event.error.message.split('\n')[0] ?? '',
     })),
+    blockDedup: {
+      tableLacks: input.lacksBlockDedup === true,
+      sinkWarned: eventsOfType(input.events, 'sink-warning').some((event) => event.kind === 'no-block-dedup'),
+    },
     pendingDropped: input.guarantee === 'at-most-once' ? pendingDropped(input.events, facts, input.orderedModeAt) : [],
     ...giveUpsFromHistory(input.events, facts.attempts, input.generation, input.maxInsertAttemptsDuring),
   };

@@ -6,7 +6,8 @@ import type { Observations } from './observations.ts';
  * passed validation are taken (the seed's dynamic section is changed on a running pipeline), and
  * an exactly-once class cuts every epoch into batches (a value it cannot write is a give-up at
  * delivery, never a failed epoch); at-most-once in ordered mode keeps an epoch's messages pending
- * until their INSERT starts, so each reaches an INSERT, however many restarts it takes. A sink
+ * until their INSERT starts, so each reaches an INSERT, however many restarts it takes; and every
+ * class warns that exactly-once degrades exactly when the table has no block dedup. A sink
  * that throws instead is the sink's own failure, judged
  * here, never a harness error.
  */
@@ -23,5 +24,14 @@ export function sinkContractChecker(observations: Observations): CheckResult {
         : [],
     ),
     anomaly('pending-dropped', observations.pendingDropped),
+    // The seed accepts plain MergeTree "with a warning" exactly when exactly-once degrades.
+    anomaly(
+      'dedup-warning-missing',
+      observations.blockDedup.tableLacks && !observations.blockDedup.sinkWarned ? ['no-block-dedup'] : [],
+    ),
+    anomaly(
+      'dedup-warning-false',
+      !observations.blockDedup.tableLacks && observations.blockDedup.sinkWarned ? ['no-block-dedup'] : [],
+    ),
   ]);
 }
