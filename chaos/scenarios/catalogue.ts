@@ -111,6 +111,22 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
     coverage: (sinkClass) => ({ giveUp: SINK_CLASSES[sinkClass].guarantee !== 'at-most-once' }),
   },
   {
+    name: 'plain-merge-tree',
+    description:
+      'a plain MergeTree table on one host per shard, with non_replicated_deduplication_window on every other run, under both kinds of unknown outcome: with the window exactly-once holds through the token; without it the seed degrades exactly-once to at-least-once, and every class must warn so',
+    classes: SINK_CLASS_NAMES,
+    target: 'single-host-merge-tree',
+    commands: () => arbUnknownOutcomeSchedule(),
+    coverage: (sinkClass) => ({
+      unknownLanded: true,
+      unknownAbsent: true,
+      replay: replays(sinkClass),
+      // Both tables: the one that keeps the token's dedup, and the degraded one.
+      dedupHit: exactlyOnce(sinkClass),
+      serverDedupOff: true,
+    }),
+  },
+  {
     name: 'at-most-once-queue',
     description:
       'at-most-once in queue mode with a queue of a few messages: overflow drops while unknown outcomes of both kinds and latency hit the sends',
