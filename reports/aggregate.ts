@@ -2,7 +2,14 @@ import type { DeliveryGuarantee } from '../sinks/sink-classes.ts';
 import { NO_DELIVERIES } from '../properties/checkers/total-queue-checker.ts';
 import { mergeVerdicts } from '../properties/verdict.ts';
 import type { InsertPerformance } from './performance.ts';
-import type { ClassResult, InsertCounts, ScenarioResult, ServerDedupRuns, UnknownOutcomes } from './run-result.ts';
+import type {
+  ClassResult,
+  ConfigurationResult,
+  InsertCounts,
+  ScenarioResult,
+  ServerDedupRuns,
+  UnknownOutcomes,
+} from './run-result.ts';
 
 const ZERO_INSERTS: InsertCounts = { ok: 0, failed: 0, unknown: 0 };
 const ZERO_UNKNOWN: UnknownOutcomes = { landed: 0, absent: 0, unresolved: 0 };
@@ -55,4 +62,26 @@ export function aggregateClass(
     performance,
     scenarios,
   };
+}
+
+/** A class's configuration matrix: its scenarios' runs merged by configuration, in first-seen order. */
+export function classConfigurations(scenarios: readonly ScenarioResult[]): ConfigurationResult[] {
+  const merged = new Map<string, ConfigurationResult>();
+  for (const row of scenarios.flatMap((scenario) => scenario.configurations ?? [])) {
+    const seen = merged.get(row.configuration);
+    merged.set(
+      row.configuration,
+      seen === undefined
+        ? row
+        : {
+            ...seen,
+            runs: seen.runs + row.runs,
+            violations: seen.violations + row.violations,
+            lost: seen.lost + row.lost,
+            duplicated: seen.duplicated + row.duplicated,
+            dedupHits: seen.dedupHits + row.dedupHits,
+          },
+    );
+  }
+  return [...merged.values()];
 }

@@ -208,3 +208,57 @@ describe('give-ups in the reports', () => {
     );
   });
 });
+
+describe('the configuration matrix in the reports', () => {
+  const root = mkdtempSync(join(tmpdir(), 'reports-configurations-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const row = (configuration: string, owed: 'exactly-once' | 'at-least-once', duplicated: number) => ({
+    configuration,
+    owed,
+    runs: 1,
+    violations: 0,
+    lost: 0,
+    duplicated,
+    dedupHits: owed === 'exactly-once' ? 2 : 0,
+  });
+  const plain = scenario({
+    name: 'plain-merge-tree',
+    configurations: [
+      row('MergeTree, 1 host per shard, no dedup window · async_insert off', 'at-least-once', 4),
+      row('MergeTree, 1 host per shard, non_replicated_deduplication_window · async_insert off', 'exactly-once', 0),
+    ],
+  });
+  const replicated = scenario({
+    name: 'unknown-outcome',
+    configurations: [row('ReplicatedMergeTree · async_insert off', 'exactly-once', 0)],
+  });
+  const result: RunResult = {
+    ...run(),
+    verdict: 'pass',
+    classes: {
+      ClickHouseBatchingSink: aggregateClass('exactly-once', [plain, replicated], insertPerformance(timelines)),
+    },
+  };
+  const runDir = join(root, result.runId);
+  writeRunReports(result, timelines, runDir, root);
+
+  it('report.md says per configuration what the seed owes there and whether it held', () => {
+    const md = readFileSync(join(runDir, 'report.md'), 'utf8');
+    expect(md).toContain('### Configurations');
+    expect(md).toContain(
+      '| ClickHouseBatchingSink | MergeTree, 1 host per shard, no dedup window · async_insert off | at-least-once (degraded from exactly-once) | 1 | held | 0 | 4 | 0 |',
+    );
+    expect(md).toContain(
+      '| ClickHouseBatchingSink | ReplicatedMergeTree · async_insert off | exactly-once | 1 | held | 0 | 0 | 2 |',
+    );
+  });
+
+  it('summary.json and report.html carry the same rows', () => {
+    const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8'));
+    expect(
+      summary.classes.ClickHouseBatchingSink.configurations.map((c: { guarantee_owed: string }) => c.guarantee_owed),
+    ).toEqual(['at-least-once', 'exactly-once', 'exactly-once']);
+    const html = readFileSync(join(runDir, 'report.html'), 'utf8');
+    expect(html).toContain('<td>at-least-once (degraded from exactly-once)</td>');
+  });
+});

@@ -37,6 +37,19 @@ export interface ServerDedupRuns {
   readonly acceptedTwice: number;
 }
 
+/** What a class owed and showed under one configuration (table engine and dedup, async_insert), over its runs. */
+export interface ConfigurationResult {
+  readonly configuration: string;
+  readonly owed: DeliveryGuarantee;
+  readonly runs: number;
+  /** Runs whose check found a violation. */
+  readonly violations: number;
+  readonly lost: number;
+  readonly duplicated: number;
+  /** INSERTs ClickHouse dropped as duplicates: its block dedup at work. */
+  readonly dedupHits: number;
+}
+
 export interface ScenarioResult {
   readonly name: string;
   readonly sinkClass: string;
@@ -69,6 +82,8 @@ export interface ScenarioResult {
   readonly notes: readonly string[];
   /** The (shrunk) schedule of the reported run, one command per line. */
   readonly commands: readonly string[];
+  /** The exploring runs by configuration (absent in results written before it existed). */
+  readonly configurations?: readonly ConfigurationResult[];
 }
 
 export interface ClassResult {

@@ -42,7 +42,7 @@ function run(
   return {
     index,
     phase,
-    input: { commands: [] } as unknown as RunInput,
+    input: { commands: [], spec: { dynamic_parameters: { async_insert: index === 1 } } } as unknown as RunInput,
     serverDedupOff: index % 2 === 0,
     check,
     durationMs: 1_000,
@@ -75,6 +75,22 @@ describe('scenarioResult', () => {
     );
     expect(result.verdict).toBe('pass');
     expect([result.runs, result.shrinkRuns, result.stopped]).toEqual([2, 0, 'covered']);
+  });
+
+  it('groups the runs by configuration, with exactly-once degraded where a single-host table lacks block dedup', () => {
+    const plain = { name: 'plain-merge-tree', target: 'single-host-merge-tree' } as ScenarioDefinition;
+    const result = scenarioResult(
+      plain,
+      'ClickHouseBatchingSink',
+      outcome([run(0, 'explore', 'pass', fired), run(1, 'explore', 'pass', fired), run(2, 'explore', 'pass', fired)]),
+      7,
+    );
+    expect(result.configurations?.map((row) => [row.configuration, row.owed, row.runs])).toEqual([
+      ['MergeTree, 1 host per shard, no dedup window · async_insert off', 'at-least-once', 2],
+      ['MergeTree, 1 host per shard, non_replicated_deduplication_window · async_insert on', 'exactly-once', 1],
+    ]);
+    // The replay keeps the failing run's table: every class alternates block dedup on a single host.
+    expect(result.serverDedup).toEqual({ offRuns: 2, onRuns: 1, acceptedTwice: 0 });
   });
 
   it('is inconclusive when the budget ran out, naming what never happened', () => {

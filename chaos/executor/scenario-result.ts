@@ -3,10 +3,12 @@ import { NO_EVIDENCE, addEvidence } from '../../properties/checkers/coverage-led
 import type { Evidence } from '../../properties/checkers/coverage-checker.ts';
 import { NO_DELIVERIES, type DeliveryCounts } from '../../properties/checkers/total-queue-checker.ts';
 import type { Verdict } from '../../properties/verdict.ts';
-import type { ScenarioResult } from '../../reports/run-result.ts';
+import type { ConfigurationResult, ScenarioResult } from '../../reports/run-result.ts';
+import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
 import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
-import type { ScenarioDefinition } from '../scenarios/scenario.ts';
+import type { ScenarioDefinition, TargetTable } from '../scenarios/scenario.ts';
 import type { ExecutedRun, ScenarioOutcome } from './run-scenario.ts';
+import { configurationOf, dedupMayBeOff, owedGuarantee } from './target-table.ts';
 
 /** Faults that fired, sink crashes included (as `sink_crash`, the catalogue's name for them). */
 function faultCounts(evidence: Evidence): Record<string, number> {
@@ -19,7 +21,7 @@ export interface ReplayLine {
   readonly scenario: string;
   readonly seed: number;
   readonly path?: string | undefined;
-  /** Token-less classes: the server-dedup setting of the failing run, so the replay runs under it. */
+  /** Classes whose runs alternate block dedup (token-less; every class on a single host): the failing run's setting, so the replay runs under it. */
   readonly serverDedupOff?: boolean | undefined;
 }
 
@@ -84,7 +86,10 @@ export function scenarioResult(
     (total, run) => (run.check ? addEvidence(total, run.check.evidence) : total),
     NO_EVIDENCE,
   );
-  const tokenless = !SINK_CLASSES[sinkClass].usesDedupToken;
+  const descriptor = SINK_CLASSES[sinkClass];
+  const target = scenario.target ?? 'replicated';
+  // Whether the runs alternate ClickHouse's block dedup (token-less classes; every class on a single host).
+  const tokenless = dedupMayBeOff(target, descriptor.usesDedupToken);
   const path = details.failed && counterexample !== undefined ? (details.counterexamplePath ?? undefined) : undefined;
   const serverDedupOff = tokenless ? (counterexample?.serverDedupOff ?? undefined) : undefined;
   return {
@@ -133,5 +138,37 @@ export function scenarioResult(
     giveUps: defining.flatMap((run) => run.check?.results.find((result) => result.checker === 'give-up')?.notes ?? []),
     notes,
     commands: (counterexample ?? explored.at(-1))?.input.commands.map((command) => command.toString()) ?? [],
+    configurations: configurations(explored, target, descriptor.guarantee),
   };
+}
+
+/** The checked exploring runs grouped by the configuration they wrote under, with the guarantee owed there. */
+function configurations(
+  runs: readonly ExecutedRun[],
+  target: TargetTable,
+  guarantee: DeliveryGuarantee,
+): ConfigurationResult[] {
+  const byConfiguration = new Map<string, ConfigurationResult>();
+  for (const run of runs) {
+    if (run.check === undefined) continue;
+    const configuration = configurationOf(target, run.serverDedupOff, run.input.spec);
+    const seen = byConfiguration.get(configuration) ?? {
+      configuration,
+      owed: owedGuarantee(guarantee, target, run.serverDedupOff),
+      runs: 0,
+      violations: 0,
+      lost: 0,
+      duplicated: 0,
+      dedupHits: 0,
+    };
+    byConfiguration.set(configuration, {
+      ...seen,
+      runs: seen.runs + 1,
+      violations: seen.violations + (run.check.verdict === 'violation' ? 1 : 0),
+      lost: seen.lost + run.check.counts.lost,
+      duplicated: seen.duplicated + run.check.counts.duplicated,
+      dedupHits: seen.dedupHits + run.check.evidence.dedupHits,
+    });
+  }
+  return [...byConfiguration.values()];
 }

@@ -1,3 +1,4 @@
+import { classConfigurations } from '../aggregate.ts';
 import type { Verdict } from '../../properties/verdict.ts';
 import type { ClassResult, RunResult, ScenarioResult } from '../run-result.ts';
 import { mostEventfulRun, type RunTimeline } from '../timeline.ts';
@@ -161,9 +162,22 @@ function classSection(name: string, result: ClassResult, timelines: readonly Run
   return [
     `<section class="class"><h2>${escapeHtml(name)} <span class="badge" style="background:${VERDICT_COLOUR[result.verdict]}">${escapeHtml(result.verdict)}</span></h2>`,
     `<p>${escapeHtml(`${result.guarantee} · attempted ${c.attempted} · acknowledged ${c.acknowledged} · lost ${c.lost} · duplicated ${c.duplicated} · unexpected ${c.unexpected} · recovered ${c.recovered} · gave up ${result.giveUps} (rows held back ${c.gaveUp}) · inserts ok/failed/unknown ${result.inserts.ok}/${result.inserts.failed}/${result.inserts.unknown} · unknown → landed/absent ${unknownSplit(result.unknownOutcomes)} · replays ${result.replays} · dedup hits ${result.dedupHits} · refusals ${result.refusals} · server dedup ${dedupStatement(result.serverDedup)}`)}</p>`,
+    configurationTable(result),
     ...result.scenarios.map((scenario) => scenarioPanel(name, scenario, timelines)),
     '</section>',
   ].join('');
+}
+
+/** The class's runs by configuration, with the guarantee the seed owes there (as in report.md). */
+function configurationTable(result: ClassResult): string {
+  const rows = classConfigurations(result.scenarios);
+  if (rows.length === 0) return '';
+  const cells = rows.map((row) => {
+    const owed = row.owed === result.guarantee ? row.owed : `${row.owed} (degraded from ${result.guarantee})`;
+    const held = row.violations === 0 ? 'held' : `violated in ${row.violations}`;
+    return `<tr>${[row.configuration, owed, String(row.runs), held, String(row.lost), String(row.duplicated), String(row.dedupHits)].map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`;
+  });
+  return `<table class="matrix"><tr><th>configuration</th><th>guarantee owed</th><th>runs</th><th>guarantee</th><th>lost</th><th>duplicated</th><th>dedup hits</th></tr>${cells.join('')}</table>`;
 }
 
 const STYLE = `body{font:14px system-ui,sans-serif;margin:24px;color:#212121}

@@ -1,4 +1,5 @@
 import type { RunResult, ScenarioResult } from '../run-result.ts';
+import { classConfigurations } from '../aggregate.ts';
 import { dedupStatement, unknownSplit } from './figures.ts';
 
 const ICON: Readonly<Record<string, string>> = {
@@ -28,6 +29,32 @@ function scenarioDetail(scenario: ScenarioResult): string[] {
     lines.push(`- **${anomaly.category}** (${anomaly.count}): ${anomaly.examples.join(', ')}`);
   for (const note of scenario.notes) lines.push(`- ${note}`);
   return [...lines, ''];
+}
+
+/**
+ * Per class, each configuration its runs wrote under (table engine and block dedup, async_insert):
+ * the guarantee owed there — the seed degrades exactly-once on a table without block dedup — and
+ * whether it held.
+ */
+function configurationMatrix(run: RunResult): string[] {
+  const rows = Object.entries(run.classes).flatMap(([name, result]) =>
+    classConfigurations(result.scenarios).map((row) => {
+      const owed = row.owed === result.guarantee ? row.owed : `${row.owed} (degraded from ${result.guarantee})`;
+      const held = row.violations === 0 ? 'held' : `violated in ${row.violations}`;
+      return `| ${name} | ${row.configuration} | ${owed} | ${row.runs} | ${held} | ${row.lost} | ${row.duplicated} | ${row.dedupHits} |`;
+    }),
+  );
+  if (rows.length === 0) return [];
+  return [
+    '',
+    '### Configurations',
+    '',
+    'Every checked run by the configuration it wrote under, with the guarantee the seed owes there:',
+    '',
+    '| class | configuration | guarantee owed | runs | guarantee | lost | duplicated | dedup hits |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows,
+  ];
 }
 
 /** `report.md`: headline, per-class table, then each non-passing scenario with its replay line. */
@@ -68,6 +95,7 @@ export function reportMarkdown(run: RunResult): string {
       );
     }
   }
+  lines.push(...configurationMatrix(run));
   const giveUps = Object.entries(run.classes).flatMap(([name, result]) =>
     result.scenarios.flatMap((s) => s.giveUps.map((line) => `- ${name} / ${s.name}: ${line}`)),
   );

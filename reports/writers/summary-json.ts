@@ -1,3 +1,4 @@
+import { classConfigurations } from '../aggregate.ts';
 import type { RunResult } from '../run-result.ts';
 
 /** `summary.json`: the machine-readable verdict, in the shape CI and dashboards read. */
@@ -24,6 +25,15 @@ export function summaryJson(run: RunResult): string {
               },
         faults: result.faults,
         give_ups: result.giveUps,
+        configurations: classConfigurations(result.scenarios).map((row) => ({
+          configuration: row.configuration,
+          guarantee_owed: row.owed,
+          runs: row.runs,
+          violations: row.violations,
+          lost: row.lost,
+          duplicated: row.duplicated,
+          dedup_hits: row.dedupHits,
+        })),
         performance: {
           attempts: result.performance.attempts,
           ok_attempts: result.performance.okAttempts,
