@@ -113,6 +113,20 @@ export const SOURCE_MUTANTS = {
     replace: 'new AtMostOncePartition(deps, sink, output, false)',
     why: 'At most once allows loss, and the epoch commit already holds the input progress, so keeping a second copy of the messages until their INSERT starts looks like waste. A crash after the commit then drops an epoch that no INSERT ever carried, where the seed keeps it pending and delivers it after the restart.',
   },
+  'plain-merge-tree-unwarned': {
+    category: 'dedup-warning-missing',
+    classes: [
+      'ClickHouseBatchingSink',
+      'ShardedClickHouseBatchingSink',
+      'AtLeastOnceClickHouseSink',
+      'AtMostOnceClickHouseSink',
+    ],
+    file: 'sinks/session/metadata-check.ts',
+    find: "if (acceptance.warning) warnings.push({ kind: 'no-block-dedup', message: acceptance.warning });",
+    replace:
+      "if (acceptance.warning && input.slots.length > 1) warnings.push({ kind: 'no-block-dedup', message: acceptance.warning });",
+    why: 'A warning per shard looks like noise, so someone keeps it only for the multi-shard layouts where it "matters". A single-host plain MergeTree target then starts silently, and the operator who chose an exactly-once class never learns that it writes at least once.',
+  },
 } as const satisfies Readonly<Record<string, SourceMutant>>;
 
 export type SourceMutantName = keyof typeof SOURCE_MUTANTS;

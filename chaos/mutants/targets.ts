@@ -62,4 +62,6 @@ export const MUTANT_TARGETS: Readonly<
   'give-up-swallowed': { sinkClass: 'ShardedClickHouseBatchingSink', scenario: catalogue('server-errors') },
   // The crash schedule runs at-most-once in both strategy modes, so every run crashes an ordered-mode sink after a commit.
   'output-messages-not-kept': { sinkClass: 'AtMostOnceClickHouseSink', scenario: catalogue('sink-crash') },
+  // ClickHouseBatchingSink has no shard_hosts form: every run is one slot.
+  'plain-merge-tree-unwarned': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('plain-merge-tree') },
 };
