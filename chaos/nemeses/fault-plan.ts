@@ -4,7 +4,7 @@ import type { HealMoment } from '../../properties/schedule/chaos-system.ts';
 import type { Fault, FaultType } from './fault.ts';
 import { keeperPause, replicaKill, replicaPause } from './process-fault.ts';
 import { interserverCut, keeperLinkCut, proxyDown } from './proxy-fault.ts';
-import { tooManyParts } from './table-fault.ts';
+import { notEnoughSpace, tableDetached, tooManyParts, type ServerErrorType } from './table-fault.ts';
 import { bandwidth, latency, limitData, resetPeer, slicer, timeout } from './toxic-fault.ts';
 
 /** The INSERT a gate caught, placed in the cluster: what an aimed fault acts on. */
@@ -118,14 +118,23 @@ export const keeperLinkCutPlan = (scope: 'replica' | 'all') =>
     'after-hold',
   );
 
-/** Every replica of every shard refuses INSERTs into the run's tables (TOO_MANY_PARTS) until the writes ended: the sink's whole retry budget meets it. */
-export const tooManyPartsPlan = () =>
+/**
+ * Every replica of every shard refuses INSERTs into the run's tables with a server error the seed
+ * calls unclassified, until the writes ended: the sink's whole retry budget meets it.
+ */
+const serverErrorPlan = (type: ServerErrorType, build: (replicas: readonly ReplicaDescription[]) => Fault) => () =>
   new AimedPlan(
-    'too_many_parts',
+    type,
     'every replica',
-    (t) => tooManyParts(t.description.shards.flatMap((shard) => shard.replicas)),
+    (t) => build(t.description.shards.flatMap((shard) => shard.replicas)),
     'writes-ended',
   );
+
+export const SERVER_ERROR_PLANS = {
+  too_many_parts: serverErrorPlan('too_many_parts', tooManyParts),
+  not_enough_space: serverErrorPlan('not_enough_space', notEnoughSpace),
+  table_detached: serverErrorPlan('table_detached', tableDetached),
+} as const satisfies Readonly<Record<ServerErrorType, () => FaultPlan>>;
 
 /** The replica behind an attempt's `host:port` (the proxied client address the sink dialled). */
 export function aimTarget(description: ClusterDescription, endpoint: string): AimTarget | undefined {

@@ -20,6 +20,8 @@ export const FAULT_TYPES = [
   'keeper_link_cut',
   'interserver_cut',
   'too_many_parts',
+  'not_enough_space',
+  'table_detached',
   'sink_crash',
 ] as const;
 export type FaultType = (typeof FAULT_TYPES)[number];

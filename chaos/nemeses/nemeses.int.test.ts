@@ -6,10 +6,11 @@ import { createShardedTable } from '../../harness/clickhouse/ddl.ts';
 import type { StartedLocalCluster } from '../../harness/cluster/local-cluster.ts';
 import { startEmbeddedCluster } from '../../harness/cluster/embedded/start-embedded.ts';
 import { componentLogger } from '../../harness/log.ts';
+import { settleCluster } from '../executor/settle-cluster.ts';
 import type { NemesisContext } from './fault.ts';
 import { interserverCut, keeperLinkCut, proxyDown } from './proxy-fault.ts';
 import { keeperPause, replicaKill, replicaPause } from './process-fault.ts';
-import { tooManyParts } from './table-fault.ts';
+import { notEnoughSpace, tableDetached, tooManyParts } from './table-fault.ts';
 import { latency, limitData, resetPeer, timeout } from './toxic-fault.ts';
 
 let cluster: StartedLocalCluster;
@@ -176,21 +177,31 @@ describe('process and link faults verify themselves', () => {
 });
 
 describe('server errors', () => {
-  it('too_many_parts: every replica refuses INSERTs with TOO_MANY_PARTS (252) until the heal, then takes them', async () => {
-    const fault = tooManyParts(cluster.description.shards.flatMap((shard) => shard.replicas));
-    const window = await fault.apply(context);
-    const refused = await insertThroughProxy();
-    const onSibling = await get(direct, 's1r2')
-      .insert({ table: 'chaos.events_rep', values: [{ id: 'sibling' }], format: 'JSONEachRow' })
-      .catch((error: unknown) => error);
-    await fault.heal(context, window);
-    expect(refused.error).toBeInstanceOf(ClickHouseError);
-    expect((refused.error as ClickHouseError).code).toBe('252');
-    expect((onSibling as ClickHouseError).code).toBe('252');
-    expect(await committed(refused.id)).toBe(0);
-    const after = await insertThroughProxy();
-    expect(after.error).toBeUndefined();
-    expect(await committed(after.id)).toBe(1);
-    await fault.heal(context, window);
-  });
+  const replicas = () => cluster.description.shards.flatMap((shard) => shard.replicas);
+  it.each([
+    { type: 'too_many_parts', build: tooManyParts, code: '252' },
+    { type: 'not_enough_space', build: notEnoughSpace, code: '243' },
+    { type: 'table_detached', build: tableDetached, code: '60' },
+  ])(
+    '$type: every replica refuses INSERTs with code $code until the heal, then takes them',
+    async ({ build, code }) => {
+      const fault = build(replicas());
+      const window = await fault.apply(context);
+      const refused = await insertThroughProxy();
+      const onSibling = await get(direct, 's1r2')
+        .insert({ table: 'chaos.events_rep', values: [{ id: 'sibling' }], format: 'JSONEachRow' })
+        .catch((error: unknown) => error);
+      await fault.heal(context, window);
+      expect(refused.error).toBeInstanceOf(ClickHouseError);
+      expect((refused.error as ClickHouseError).code).toBe(code);
+      expect((onSibling as ClickHouseError).code).toBe(code);
+      // A re-attached table reconnects to Keeper: a moment before it is writable again.
+      await settleCluster(cluster, 'chaos');
+      expect(await committed(refused.id)).toBe(0);
+      const after = await insertThroughProxy();
+      expect(after.error).toBeUndefined();
+      expect(await committed(after.id)).toBe(1);
+      await fault.heal(context, window);
+    },
+  );
 });

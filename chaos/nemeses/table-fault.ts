@@ -1,20 +1,24 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { harnessClient } from '../../harness/clickhouse/client.ts';
 import type { ReplicaDescription } from '../../harness/cluster/description.ts';
-import type { Fault, FaultWindow, NemesisContext } from './fault.ts';
+import type { Fault, FaultType, FaultWindow, NemesisContext } from './fault.ts';
 
 /**
- * Every replicated table of the run's database refuses INSERTs with TOO_MANY_PARTS (252): the
- * table setting `parts_to_throw_insert = 0`, which refuses even an empty table. A MODIFY
- * SETTING only changes the replica it runs on (measured on 26.7), so it is set on every
- * replica, directly, bypassing the proxies. A server error the seed calls unclassified: a sink
- * retries it within `max_insert_attempts`, then gives up. Heal resets the setting everywhere.
+ * Server errors on every replica's tables of the run's database, each one the seed calls
+ * unclassified (a sink retries it within `max_insert_attempts`, then gives up). Every fault is
+ * applied on every replica directly, bypassing the client proxies; `heal` undoes it everywhere
+ * and is safe to call twice. A read-only table (Keeper session lost) is not one of them: 26.7
+ * holds such an INSERT in its own Keeper retries (`insert_keeper_max_retries` 20, backoff to
+ * 10 s: 142 s measured) before it answers TABLE_IS_READ_ONLY, so a sink meets a timeout, which
+ * the seed calls transient — `keeper-faults` covers that path.
  */
-export class TooManyPartsFault implements Fault {
-  readonly type = 'too_many_parts';
+export type ServerErrorType = Extract<FaultType, 'too_many_parts' | 'not_enough_space' | 'table_detached'>;
+
+abstract class ServerErrorFault implements Fault {
+  abstract readonly type: ServerErrorType;
   readonly effect = 'error';
 
-  constructor(private readonly replicas: readonly ReplicaDescription[]) {}
+  constructor(protected readonly replicas: readonly ReplicaDescription[]) {}
 
   get targets(): readonly string[] {
     return this.replicas.map((replica) => replica.name);
@@ -22,35 +26,118 @@ export class TooManyPartsFault implements Fault {
 
   async apply(context: NemesisContext): Promise<FaultWindow> {
     const appliedAt = Date.now();
-    await this.onEveryTable(context, 'MODIFY SETTING parts_to_throw_insert = 0');
+    await this.refuse(context);
     return { type: this.type, description: this.toString(), targets: this.targets, appliedAt };
   }
 
   async heal(context: NemesisContext, window: FaultWindow): Promise<void> {
-    await this.onEveryTable(context, 'RESET SETTING parts_to_throw_insert');
+    await this.restore(context);
     window.healedAt ??= Date.now();
   }
 
   toString(): string {
-    return `too_many_parts(${this.targets.length} replicas)`;
+    return `${this.type}(${this.targets.length} replicas)`;
   }
 
-  private async onEveryTable(context: NemesisContext, alteration: string): Promise<void> {
+  protected abstract refuse(context: NemesisContext): Promise<void>;
+  protected abstract restore(context: NemesisContext): Promise<void>;
+
+  /** Runs `statement(table)` for every replicated table of the run's database, on every replica. */
+  protected async onEveryTable(context: NemesisContext, statement: (table: string) => string): Promise<void> {
     await Promise.all(
-      this.replicas.map(async (replica) => {
-        const client = harnessClient(replica.direct_http, {
-          timeoutMs: 10_000,
-          credentials: context.cluster.description.credentials,
-        });
-        try {
+      this.replicas.map((replica) =>
+        withDirectClient(context, replica, async (client) => {
           for (const table of await replicatedTables(client, context.database))
-            await client.command({ query: `ALTER TABLE \`${context.database}\`.\`${table}\` ${alteration}` });
-        } finally {
-          await client.close();
-        }
-      }),
+            await client.command({ query: statement(`\`${context.database}\`.\`${table}\``) });
+        }),
+      ),
     );
-    context.log.debug({ alteration, replicas: this.targets }, 'run tables altered');
+    context.log.debug({ fault: this.type, replicas: this.targets }, 'run tables altered');
+  }
+}
+
+/** `parts_to_throw_insert = 0`: TOO_MANY_PARTS (252) even on an empty table. MODIFY SETTING is per replica (measured on 26.7). */
+export class TooManyPartsFault extends ServerErrorFault {
+  readonly type = 'too_many_parts';
+
+  protected async refuse(context: NemesisContext): Promise<void> {
+    await this.onEveryTable(context, (table) => `ALTER TABLE ${table} MODIFY SETTING parts_to_throw_insert = 0`);
+  }
+
+  protected restore(context: NemesisContext): Promise<void> {
+    return this.onEveryTable(context, (table) => `ALTER TABLE ${table} RESET SETTING parts_to_throw_insert`);
+  }
+}
+
+/** A disk-space floor no disk meets: NOT_ENOUGH_SPACE (243), the disk-full refusal. */
+export class NotEnoughSpaceFault extends ServerErrorFault {
+  readonly type = 'not_enough_space';
+
+  protected async refuse(context: NemesisContext): Promise<void> {
+    await this.onEveryTable(
+      context,
+      (table) => `ALTER TABLE ${table} MODIFY SETTING min_free_disk_bytes_to_perform_insert = ${2 ** 50}`,
+    );
+  }
+
+  protected restore(context: NemesisContext): Promise<void> {
+    return this.onEveryTable(
+      context,
+      (table) => `ALTER TABLE ${table} RESET SETTING min_free_disk_bytes_to_perform_insert`,
+    );
+  }
+}
+
+/**
+ * The table gone while the sink runs: DETACH on every replica (UNKNOWN_TABLE, 60), ATTACH at the
+ * heal. It is what a sink sees of a table dropped and re-created, without erasing the rows the
+ * run already wrote (a DROP would take them, and only the operator who dropped them could say
+ * which rows that excused).
+ */
+export class TableDetachedFault extends ServerErrorFault {
+  readonly type = 'table_detached';
+  private detached: readonly string[] = [];
+
+  protected async refuse(context: NemesisContext): Promise<void> {
+    const [first] = this.replicas;
+    if (first === undefined) return;
+    this.detached = await withDirectClient(context, first, (client) => replicatedTables(client, context.database));
+    await Promise.all(
+      this.replicas.map((replica) =>
+        withDirectClient(context, replica, async (client) => {
+          for (const table of this.detached)
+            await client.command({ query: `DETACH TABLE \`${context.database}\`.\`${table}\` SYNC` });
+        }),
+      ),
+    );
+  }
+
+  protected async restore(context: NemesisContext): Promise<void> {
+    await Promise.all(
+      this.replicas.map((replica) =>
+        withDirectClient(context, replica, async (client) => {
+          const present = new Set(await replicatedTables(client, context.database));
+          for (const table of this.detached.filter((name) => !present.has(name)))
+            await client.command({ query: `ATTACH TABLE \`${context.database}\`.\`${table}\`` });
+        }),
+      ),
+    );
+  }
+}
+
+async function withDirectClient<T>(
+  context: NemesisContext,
+  replica: ReplicaDescription,
+  work: (client: ClickHouseClient) => Promise<T>,
+): Promise<T> {
+  const client = harnessClient(replica.direct_http, {
+    timeoutMs: 10_000,
+    credentials: context.cluster.description.credentials,
+  });
+  try {
+    return await work(client);
+  } finally {
+    await client.close();
   }
 }
 
@@ -64,3 +151,5 @@ async function replicatedTables(client: ClickHouseClient, database: string): Pro
 }
 
 export const tooManyParts = (replicas: readonly ReplicaDescription[]) => new TooManyPartsFault(replicas);
+export const notEnoughSpace = (replicas: readonly ReplicaDescription[]) => new NotEnoughSpaceFault(replicas);
+export const tableDetached = (replicas: readonly ReplicaDescription[]) => new TableDetachedFault(replicas);

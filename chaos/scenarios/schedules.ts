@@ -12,7 +12,7 @@ import {
   type ChaosCommand,
 } from '../../properties/schedule/commands.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
-import { tooManyPartsPlan, type FaultPlan } from '../nemeses/fault-plan.ts';
+import { SERVER_ERROR_PLANS, type FaultPlan } from '../nemeses/fault-plan.ts';
 import { arbAbsentFault, arbLandedFault, arbUnknownOutcomeFault } from './fault-arbitraries.ts';
 
 const arbWrite = fc.integer({ min: 1, max: 2 }).map((epochs) => new WriteEpochs(epochs));
@@ -123,17 +123,25 @@ export function inBothStrategyModes(
 }
 
 /**
- * The server refuses every INSERT into the run's tables until the sink's retries ended (the
- * sink gives up, or acknowledges with an error), then the operator restarts the pipeline with
- * the same spec — a new sink instance — and the writes go on.
+ * Every kind of server error once, in a drawn order: each refuses every INSERT into the run's
+ * tables until the sink's retries ended (the sink gives up, or acknowledges with an error), then
+ * the operator restarts the pipeline with the same spec — a new sink instance — and it goes on.
  */
 export function arbServerErrorSchedule(spec: RawSinkSpec): fc.Arbitrary<ChaosCommand[]> {
+  const kinds = Object.keys(SERVER_ERROR_PLANS) as (keyof typeof SERVER_ERROR_PLANS)[];
   return fc
-    .record({ before: arbWrite, epochs: fc.integer({ min: 1, max: 2 }), after: arbWrite })
-    .map(({ before, epochs, after }) => [
+    .record({
+      before: arbWrite,
+      order: arbEveryOnce(kinds),
+      epochs: fc.array(fc.integer({ min: 1, max: 2 }), { minLength: kinds.length, maxLength: kinds.length }),
+      after: arbWrite,
+    })
+    .map(({ before, order, epochs, after }) => [
       before,
-      new FaultEpisode(tooManyPartsPlan(), epochs, 0),
-      new RestartWithSpec(spec, 'the operator restarts after the server errors'),
+      ...order.flatMap((kind, i) => [
+        new FaultEpisode(SERVER_ERROR_PLANS[kind](), epochs[i] ?? 1, 0),
+        new RestartWithSpec(spec, `the operator restarts after ${kind}`),
+      ]),
       after,
     ]);
 }
