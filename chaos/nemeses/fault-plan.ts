@@ -4,7 +4,14 @@ import type { HealMoment } from '../../properties/schedule/chaos-system.ts';
 import type { Fault, FaultType } from './fault.ts';
 import { keeperPause, replicaKill, replicaPause } from './process-fault.ts';
 import { interserverCut, keeperLinkCut, proxyDown } from './proxy-fault.ts';
-import { notEnoughSpace, tableDetached, tooManyParts, type ServerErrorType } from './table-fault.ts';
+import {
+  constraintViolated,
+  notEnoughSpace,
+  partWriterFailpoint,
+  tableDetached,
+  tooManyParts,
+  type ServerErrorType,
+} from './table-fault.ts';
 import { bandwidth, latency, limitData, resetPeer, slicer, timeout } from './toxic-fault.ts';
 
 /** The INSERT a gate caught, placed in the cluster: what an aimed fault acts on. */
@@ -134,6 +141,14 @@ export const SERVER_ERROR_PLANS = {
   too_many_parts: serverErrorPlan('too_many_parts', tooManyParts),
   not_enough_space: serverErrorPlan('not_enough_space', notEnoughSpace),
   table_detached: serverErrorPlan('table_detached', tableDetached),
+  constraint_violated: () =>
+    new AimedPlan(
+      'constraint_violated',
+      'every replica',
+      (t) => constraintViolated(t.description.shards.map((shard) => shard.replicas)),
+      'writes-ended',
+    ),
+  part_writer_failpoint: serverErrorPlan('part_writer_failpoint', partWriterFailpoint),
 } as const satisfies Readonly<Record<ServerErrorType, () => FaultPlan>>;
 
 /** The replica behind an attempt's `host:port` (the proxied client address the sink dialled). */

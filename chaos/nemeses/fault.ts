@@ -22,6 +22,8 @@ export const FAULT_TYPES = [
   'too_many_parts',
   'not_enough_space',
   'table_detached',
+  'constraint_violated',
+  'part_writer_failpoint',
   'sink_crash',
 ] as const;
 export type FaultType = (typeof FAULT_TYPES)[number];

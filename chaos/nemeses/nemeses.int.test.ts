@@ -10,7 +10,7 @@ import { settleCluster } from '../executor/settle-cluster.ts';
 import type { NemesisContext } from './fault.ts';
 import { interserverCut, keeperLinkCut, proxyDown } from './proxy-fault.ts';
 import { keeperPause, replicaKill, replicaPause } from './process-fault.ts';
-import { notEnoughSpace, tableDetached, tooManyParts } from './table-fault.ts';
+import { constraintViolated, notEnoughSpace, partWriterFailpoint, tableDetached, tooManyParts } from './table-fault.ts';
 import { latency, limitData, resetPeer, timeout } from './toxic-fault.ts';
 
 let cluster: StartedLocalCluster;
@@ -182,6 +182,12 @@ describe('server errors', () => {
     { type: 'too_many_parts', build: tooManyParts, code: '252' },
     { type: 'not_enough_space', build: notEnoughSpace, code: '243' },
     { type: 'table_detached', build: tableDetached, code: '60' },
+    {
+      type: 'constraint_violated',
+      build: () => constraintViolated(cluster.description.shards.map((shard) => shard.replicas)),
+      code: '469',
+    },
+    { type: 'part_writer_failpoint', build: partWriterFailpoint, code: '710' },
   ])(
     '$type: every replica refuses INSERTs with code $code until the heal, then takes them',
     async ({ build, code }) => {

@@ -12,7 +12,10 @@ import type { Fault, FaultType, FaultWindow, NemesisContext } from './fault.ts';
  * 10 s: 142 s measured) before it answers TABLE_IS_READ_ONLY, so a sink meets a timeout, which
  * the seed calls transient — `keeper-faults` covers that path.
  */
-export type ServerErrorType = Extract<FaultType, 'too_many_parts' | 'not_enough_space' | 'table_detached'>;
+export type ServerErrorType = Extract<
+  FaultType,
+  'too_many_parts' | 'not_enough_space' | 'table_detached' | 'constraint_violated' | 'part_writer_failpoint'
+>;
 
 abstract class ServerErrorFault implements Fault {
   abstract readonly type: ServerErrorType;
@@ -125,6 +128,70 @@ export class TableDetachedFault extends ServerErrorFault {
   }
 }
 
+/**
+ * A table constraint no row meets (`CHECK 0`): VIOLATED_CONSTRAINT (469), nothing written — an
+ * operator's schema change that refuses the stream's rows. Unlike a setting, a constraint is
+ * replicated metadata: it is altered on one replica per shard (concurrent ALTERs of the same
+ * table conflict) and waited for on every replica (`alter_sync = 2`).
+ */
+export class ConstraintViolatedFault extends ServerErrorFault {
+  readonly type = 'constraint_violated';
+
+  constructor(
+    replicas: readonly ReplicaDescription[],
+    private readonly onePerShard: readonly ReplicaDescription[],
+  ) {
+    super(replicas);
+  }
+
+  protected refuse(context: NemesisContext): Promise<void> {
+    return this.alterEachShard(context, 'ADD CONSTRAINT IF NOT EXISTS chaos_refuses_every_row CHECK 0');
+  }
+
+  protected restore(context: NemesisContext): Promise<void> {
+    return this.alterEachShard(context, 'DROP CONSTRAINT IF EXISTS chaos_refuses_every_row');
+  }
+
+  private async alterEachShard(context: NemesisContext, alteration: string): Promise<void> {
+    for (const replica of this.onePerShard)
+      await withDirectClient(context, replica, async (client) => {
+        for (const table of await replicatedTables(client, context.database))
+          await client.command({
+            query: `ALTER TABLE \`${context.database}\`.\`${table}\` ${alteration}`,
+            clickhouse_settings: { alter_sync: '2' },
+          });
+      });
+  }
+}
+
+const PART_WRITER_FAILPOINT = 'compact_part_writer_fail_in_add_streams';
+
+/**
+ * ClickHouse's own fault injection: the failpoint that fails every new compact part's writer
+ * (FAULT_INJECTED, 710; small INSERTs write compact parts, measured on 26.7, and nothing is
+ * written). It is node-wide — a merge or a log flush meanwhile fails too and is retried by the
+ * server — which is why it is held only for one episode.
+ */
+export class PartWriterFailpointFault extends ServerErrorFault {
+  readonly type = 'part_writer_failpoint';
+
+  protected refuse(context: NemesisContext): Promise<void> {
+    return this.onEveryNode(context, `SYSTEM ENABLE FAILPOINT ${PART_WRITER_FAILPOINT}`);
+  }
+
+  protected restore(context: NemesisContext): Promise<void> {
+    return this.onEveryNode(context, `SYSTEM DISABLE FAILPOINT ${PART_WRITER_FAILPOINT}`);
+  }
+
+  private async onEveryNode(context: NemesisContext, statement: string): Promise<void> {
+    await Promise.all(
+      this.replicas.map((replica) =>
+        withDirectClient(context, replica, (client) => client.command({ query: statement }).then(() => undefined)),
+      ),
+    );
+  }
+}
+
 async function withDirectClient<T>(
   context: NemesisContext,
   replica: ReplicaDescription,
@@ -153,3 +220,9 @@ async function replicatedTables(client: ClickHouseClient, database: string): Pro
 export const tooManyParts = (replicas: readonly ReplicaDescription[]) => new TooManyPartsFault(replicas);
 export const notEnoughSpace = (replicas: readonly ReplicaDescription[]) => new NotEnoughSpaceFault(replicas);
 export const tableDetached = (replicas: readonly ReplicaDescription[]) => new TableDetachedFault(replicas);
+export const constraintViolated = (shards: readonly (readonly ReplicaDescription[])[]) =>
+  new ConstraintViolatedFault(
+    shards.flat(),
+    shards.flatMap((replicas) => replicas.slice(0, 1)),
+  );
+export const partWriterFailpoint = (replicas: readonly ReplicaDescription[]) => new PartWriterFailpointFault(replicas);
