@@ -30,6 +30,10 @@ export interface Episode {
   readonly holdMs: number;
   /** Runs while the fault is in force, right after the aimed INSERT was let go. */
   readonly meanwhile?: (attempt: GatedAttempt) => Promise<void>;
+  /** Aim at this partition's INSERT and write only it (default: every partition, the first INSERT). */
+  readonly partition?: number;
+  /** Runs after the heal, while the sink still waits to hear the aimed INSERT's outcome. */
+  readonly beforeOutcome?: () => Promise<void>;
 }
 
 /** Whichever settles first, or `onTimeout` after `ms`; the timer never outlives the race. */
@@ -61,8 +65,9 @@ function firstInsert(gate: InsertGate, writing: BackgroundWrite, deadlineMs: num
 export async function aimedEpisode(deps: EpisodeDeps, episode: Episode, deadlineMs = ARM_DEADLINE_MS): Promise<void> {
   const { worker, nemesis, record } = deps;
   const { plan } = episode;
-  const gate = await worker.armGate();
-  const writing = new BackgroundWrite(worker, episode.epochs);
+  const only = episode.partition === undefined ? undefined : [episode.partition];
+  const gate = await worker.armGate(episode.partition);
+  const writing = new BackgroundWrite(worker, episode.epochs, only);
   const attempt = await firstInsert(gate, writing, deadlineMs);
   if (typeof attempt === 'string') {
     await gate.disarm().catch(() => undefined);
@@ -96,6 +101,7 @@ export async function aimedEpisode(deps: EpisodeDeps, episode: Episode, deadline
       const healStartedAt = Date.now();
       await fault.heal(nemesis, window);
       record.end(id, window, healStartedAt);
+      await episode.beforeOutcome?.();
     } catch (error) {
       await fault.heal(nemesis, window).catch(() => undefined);
       throw error;

@@ -44,10 +44,10 @@ export class BackgroundWrite {
   readonly over: Promise<void>;
   private readonly outcome: Promise<unknown>;
 
-  constructor(worker: StartedFlowWorker, epochs: number) {
+  constructor(worker: StartedFlowWorker, epochs: number, partitions?: readonly number[]) {
     this.outcome = worker
-      .runEpochs(epochs)
-      .then(() => drainRunning(worker))
+      .runEpochs(epochs, partitions)
+      .then(() => drainRunning(worker, partitions))
       .then(
         () => undefined,
         (error: unknown) => error,

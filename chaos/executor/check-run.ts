@@ -11,14 +11,20 @@ import type { Coverage, Evidence } from '../../properties/checkers/coverage-chec
 import { faultEvidence } from '../../properties/checkers/fault-evidence.ts';
 import type { ExpectedRefusal, RefusalRecord } from '../../properties/checkers/observations.ts';
 import { observe } from '../../properties/checkers/observe.ts';
-import { dedupHits } from '../../properties/checkers/server-log.ts';
-import { CrashSink, FaultEpisode, RestartWithSpec, type ChaosCommand } from '../../properties/schedule/commands.ts';
+import { dedupHits, tokensInsertedTwice } from '../../properties/checkers/server-log.ts';
+import {
+  CrashSink,
+  FaultEpisode,
+  ReplayAfterDedupWindow,
+  RestartWithSpec,
+  type ChaosCommand,
+} from '../../properties/schedule/commands.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
 import type { ScenarioDefinition, TargetTable } from '../scenarios/scenario.ts';
 import { expectedShardOf } from './expected-shard.ts';
 import type { SpecPeriod, StartExpectation } from './pipeline-system.ts';
-import { lacksBlockDedup, owedGuarantee } from './target-table.ts';
+import { judgedWarning, owedGuarantee } from './target-table.ts';
 
 export const ROUTING_REFUSAL_PREFIX = 'Refusing to start the ClickHouse sink: the shard topology changed while';
 const REFUSAL_PREFIX = 'Refusing to start the ClickHouse sink: ';
@@ -58,7 +64,14 @@ export function declaredCoverage(
   commands: readonly ChaosCommand[],
 ): Coverage {
   const faults = [
-    ...new Set(commands.filter((c): c is FaultEpisode => c instanceof FaultEpisode).map((c) => c.plan.type)),
+    ...new Set(
+      commands
+        .filter(
+          (c): c is FaultEpisode | ReplayAfterDedupWindow =>
+            c instanceof FaultEpisode || c instanceof ReplayAfterDedupWindow,
+        )
+        .map((c) => c.plan.type),
+    ),
   ];
   const crashPoints = [...new Set(commands.filter((c): c is CrashSink => c instanceof CrashSink).map((c) => c.point))];
   const refusedChanges = [
@@ -180,7 +193,7 @@ export function checkRun(input: CheckInput): RunCheck {
   const target = input.target ?? 'replicated';
   const { observations, facts, unknown } = observe({
     guarantee: owedGuarantee(descriptor.guarantee, target, input.serverDedupOff),
-    lacksBlockDedup: lacksBlockDedup(target, input.serverDedupOff),
+    judgedWarning: judgedWarning(target, input.serverDedupOff),
     sendsToken: descriptor.usesDedupToken,
     generation: input.source.generation,
     events,
@@ -207,8 +220,10 @@ export function checkRun(input: CheckInput): RunCheck {
     reconfiguredInFlight: facts.reconfiguredInFlight,
     queueDrops: facts.queueDrops,
     serverDedupOffRuns: input.serverDedupOff ? 1 : 0,
+    serverDedupOnRuns: input.serverDedupOff ? 0 : 1,
     acceptedTwice: observations.acceptedTwice.size,
     multiBatchEpochs: facts.multiBatchEpochs,
+    windowExceeded: tokensInsertedTwice(input.truth.serverInserts),
     giveUps: observations.giveUps.filter((giveUp) =>
       observations.writesAfterGiveUp.some(
         (write) => write.refused && write.partition === giveUp.partition && write.batch === giveUp.batch,

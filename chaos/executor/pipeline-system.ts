@@ -27,6 +27,8 @@ const CRASH_WAIT_MS = 30_000;
  * link, let go, and the change is sent while it is surely still in flight.
  */
 const RECONFIGURE_LATENCY_MS = 400;
+/** A short-window table's cleanup runs every second; a replay 1 s after it already met an expired token (measured on 26.7). */
+const DEDUP_CLEANUP_WAIT_MS = 2_500;
 
 /** What the executor's model of the topology guard expects from one partition at one start. */
 export interface StartExpectation {
@@ -92,6 +94,28 @@ export class PipelineSystem implements ChaosSystem {
         `the schedule holds ${plan.toString()}, which is not one of the catalogue's fault plans`,
       );
     await aimedEpisode(this.episodeDeps(), { plan, epochs, holdMs });
+  }
+
+  async replayAfterDedupWindow(plan: ScheduledFault, epochs: number, afterMs: number): Promise<void> {
+    if (!isFaultPlan(plan))
+      throw new HarnessError(
+        'CHAOS_FAULT_UNKNOWN',
+        `the schedule holds ${plan.toString()}, which is not one of the catalogue's fault plans`,
+      );
+    const worker = this.running();
+    const others = (await worker.status()).map((status) => status.partition).filter((partition) => partition !== 0);
+    await aimedEpisode(this.episodeDeps(), {
+      plan,
+      epochs,
+      holdMs: 0,
+      partition: 0,
+      beforeOutcome: async () => {
+        await delay(afterMs);
+        await worker.runEpochs(1, others);
+        await drainRunning(worker, others);
+        await delay(DEDUP_CLEANUP_WAIT_MS);
+      },
+    });
   }
 
   async crashSink(point: CrashPoint): Promise<void> {

@@ -1,8 +1,9 @@
 import type { ClusterDescription } from '../../harness/cluster/description.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
 import type { ClusterEndpoints } from '../../properties/arbitraries/cluster-endpoints.ts';
+import type { SinkWarningKind } from '../../sinks/api.ts';
 import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
-import type { TargetTable } from '../scenarios/scenario.ts';
+import { SHORT_DEDUP_WINDOW_S, type TargetTable } from '../scenarios/scenario.ts';
 
 /** The window a single-host run sets when it keeps block dedup (any value > 0 keeps the token's dedup). */
 const NON_REPLICATED_WINDOW = 1000;
@@ -32,33 +33,56 @@ export function tableEngine(target: TargetTable, dedupOff: boolean): { engine?: 
       engine: 'MergeTree',
       settings: dedupOff ? [] : [`non_replicated_deduplication_window = ${NON_REPLICATED_WINDOW}`],
     };
-  return {
-    settings: [
-      // A chaos table holds a few hundred rows, so one part a SIGKILLed replica wrote but never
-      // committed to Keeper can be half of it, and ClickHouse's start-up sanity check (default
-      // ratio 0.5) would keep that replica read-only for good. At 1 it detaches such parts, as
-      // it does on any table of real size; Keeper's record stays the truth.
-      'replicated_max_ratio_of_wrong_parts = 1',
-      // Only for the classes without a token: the window also carries token dedup, which
-      // exactly-once rests on.
-      ...(dedupOff ? ['replicated_deduplication_window = 0'] : []),
-    ],
-  };
+  // A chaos table holds a few hundred rows, so one part a SIGKILLed replica wrote but never
+  // committed to Keeper can be half of it, and ClickHouse's start-up sanity check (default ratio
+  // 0.5) would keep that replica read-only for good. At 1 it detaches such parts, as it does on
+  // any table of real size; Keeper's record stays the truth.
+  const wrongParts = 'replicated_max_ratio_of_wrong_parts = 1';
+  if (target === 'short-dedup-window')
+    return {
+      settings: [
+        wrongParts,
+        // The cleanup thread forgets expired tokens within a second instead of half a minute.
+        'cleanup_delay_period = 1',
+        'max_cleanup_delay_period = 1',
+        'cleanup_delay_period_random_add = 0',
+        ...(dedupOff
+          ? [
+              `replicated_deduplication_window_seconds = ${SHORT_DEDUP_WINDOW_S}`,
+              `replicated_deduplication_window_seconds_for_async_inserts = ${SHORT_DEDUP_WINDOW_S}`,
+            ]
+          : []),
+      ],
+    };
+  // Only for the classes without a token: the window also carries token dedup, which exactly-once rests on.
+  return { settings: [wrongParts, ...(dedupOff ? ['replicated_deduplication_window = 0'] : [])] };
 }
 
-/** Whether a run turns the server's block dedup off: on a single host every class alternates, exactly-once included. */
+/**
+ * Whether a run may turn the server's block dedup off (or short): token-less classes on every
+ * table; every class on a single host or a short-window table, where that is the case under test.
+ */
 export function dedupMayBeOff(target: TargetTable, usesToken: boolean): boolean {
-  return target === 'single-host-merge-tree' || !usesToken;
+  return target !== 'replicated' || !usesToken;
 }
 
-/** The guarantee a class owes on the run's table: the seed degrades exactly-once on plain MergeTree without a window. */
+/**
+ * The guarantee a class owes on the run's table. The seed degrades exactly-once where the table
+ * cannot drop a replay: plain MergeTree without a window, and a window shorter than the
+ * `replay_horizon` (which the sink warns of).
+ */
 export function owedGuarantee(guarantee: DeliveryGuarantee, target: TargetTable, dedupOff: boolean): DeliveryGuarantee {
-  return guarantee === 'exactly-once' && target === 'single-host-merge-tree' && dedupOff ? 'at-least-once' : guarantee;
+  return guarantee === 'exactly-once' && target !== 'replicated' && dedupOff ? 'at-least-once' : guarantee;
 }
 
-/** Whether the table lacks block dedup in the seed's sense (so every class must warn `no-block-dedup`). */
-export function lacksBlockDedup(target: TargetTable, dedupOff: boolean): boolean {
-  return target === 'single-host-merge-tree' && dedupOff;
+/** The warning a run's table makes the sink owe or forbids (judged both ways), if the run judges one. */
+export function judgedWarning(
+  target: TargetTable,
+  dedupOff: boolean,
+): { readonly kind: SinkWarningKind; readonly expected: boolean } | undefined {
+  if (target === 'single-host-merge-tree') return { kind: 'no-block-dedup', expected: dedupOff };
+  if (target === 'short-dedup-window') return { kind: 'dedup-window-short', expected: dedupOff };
+  return undefined;
 }
 
 /**
@@ -69,6 +93,8 @@ export function configurationOf(target: TargetTable, dedupOff: boolean, spec: Ra
   const table =
     target === 'single-host-merge-tree'
       ? `MergeTree, 1 host per shard, ${dedupOff ? 'no dedup window' : 'non_replicated_deduplication_window'}`
-      : `ReplicatedMergeTree${dedupOff ? ', replicated_deduplication_window = 0' : ''}`;
+      : target === 'short-dedup-window'
+        ? `ReplicatedMergeTree, dedup window ${dedupOff ? `${SHORT_DEDUP_WINDOW_S} s < replay_horizon` : '1 h (server default) > replay_horizon'}`
+        : `ReplicatedMergeTree${dedupOff ? ', replicated_deduplication_window = 0' : ''}`;
   return `${table} · async_insert ${spec.dynamic_parameters.async_insert === true ? 'on' : 'off'}`;
 }

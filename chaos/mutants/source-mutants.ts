@@ -114,7 +114,7 @@ export const SOURCE_MUTANTS = {
     why: 'At most once allows loss, and the epoch commit already holds the input progress, so keeping a second copy of the messages until their INSERT starts looks like waste. A crash after the commit then drops an epoch that no INSERT ever carried, where the seed keeps it pending and delivers it after the restart.',
   },
   'plain-merge-tree-unwarned': {
-    category: 'dedup-warning-missing',
+    category: 'warning-missing',
     classes: [
       'ClickHouseBatchingSink',
       'ShardedClickHouseBatchingSink',
@@ -126,6 +126,14 @@ export const SOURCE_MUTANTS = {
     replace:
       "if (acceptance.warning && input.slots.length > 1) warnings.push({ kind: 'no-block-dedup', message: acceptance.warning });",
     why: 'A warning per shard looks like noise, so someone keeps it only for the multi-shard layouts where it "matters". A single-host plain MergeTree target then starts silently, and the operator who chose an exactly-once class never learns that it writes at least once.',
+  },
+  'dedup-window-checked-on-reconfigure-only': {
+    category: 'warning-missing',
+    classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink'],
+    file: 'sinks/session/write-session.ts',
+    find: '      session.checkDedupWindow();\n',
+    replace: '',
+    why: 'The window comparison depends on replay_horizon, a dynamic parameter, so it reads naturally as something to do when the dynamic section changes. A sink that starts against a short window then never says that its exactly-once does not cover a late replay.',
   },
 } as const satisfies Readonly<Record<string, SourceMutant>>;
 

@@ -64,4 +64,8 @@ export const MUTANT_TARGETS: Readonly<
   'output-messages-not-kept': { sinkClass: 'AtMostOnceClickHouseSink', scenario: catalogue('sink-crash') },
   // ClickHouseBatchingSink has no shard_hosts form: every run is one slot.
   'plain-merge-tree-unwarned': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('plain-merge-tree') },
+  'dedup-window-checked-on-reconfigure-only': {
+    sinkClass: 'ShardedClickHouseBatchingSink',
+    scenario: catalogue('dedup-window'),
+  },
 };

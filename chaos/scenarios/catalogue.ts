@@ -5,9 +5,10 @@ import { Drain, WriteEpochs } from '../../properties/schedule/commands.ts';
 import { SINK_CLASS_NAMES, type SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
 import { arbDegradationFault, arbKeeperFault, arbQueueSendFault, arbReplicaFault } from './fault-arbitraries.ts';
-import type { ScenarioDefinition } from './scenario.ts';
+import { SHORT_WINDOW_REPLAY_HORIZON, type ScenarioDefinition } from './scenario.ts';
 import {
   arbCrashSchedule,
+  arbDedupWindowSchedule,
   arbFaultSchedule,
   arbServerErrorSchedule,
   arbReconfigureSchedule,
@@ -105,7 +106,7 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
   {
     name: 'server-errors',
     description:
-      "every replica refuses INSERTs into the run's tables with each server error the seed calls unclassified in turn (TOO_MANY_PARTS, NOT_ENOUGH_SPACE, the table detached), until the sink's retries ended: the batching and at-least-once classes give up after max_insert_attempts attempts and refuse the retry on the same instance, at-most-once acknowledges with an error; after each, the operator's restart (a new instance) delivers what was held back",
+      "every replica refuses INSERTs into the run's tables with each server error the seed calls unclassified in turn (TOO_MANY_PARTS, NOT_ENOUGH_SPACE, the table detached, a constraint no row meets, ClickHouse's part-writer failpoint), until the sink's retries ended: the batching and at-least-once classes give up after max_insert_attempts attempts and refuse the retry on the same instance, at-most-once acknowledges with an error; after each, the operator's restart (a new instance) delivers what was held back",
     classes: SINK_CLASS_NAMES,
     commands: (context) => arbServerErrorSchedule(context.spec),
     coverage: (sinkClass) => ({ giveUp: SINK_CLASSES[sinkClass].guarantee !== 'at-most-once' }),
@@ -124,6 +125,30 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
       // Both tables: the one that keeps the token's dedup, and the degraded one.
       dedupHit: exactlyOnce(sinkClass),
       serverDedupOff: true,
+      serverDedupOn: true,
+    }),
+  },
+  {
+    name: 'dedup-window',
+    description:
+      "an INSERT's answer cut after it committed, and its replay held until the other partition wrote past the table's dedup window: 1 s on every other run, where the sink must warn that the window is shorter than replay_horizon and exactly-once is owed only as at-least-once; the server's hour on the others, where the replay is deduplicated",
+    classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink'],
+    target: 'short-dedup-window',
+    partitions: 2,
+    specs: (target) =>
+      arbSinkSpec(target).map((spec) => ({
+        ...spec,
+        dynamic_parameters: { ...spec.dynamic_parameters, replay_horizon: SHORT_WINDOW_REPLAY_HORIZON },
+      })),
+    commands: () => arbDedupWindowSchedule(),
+    coverage: () => ({
+      unknownLanded: true,
+      replay: true,
+      // Both tables: the short window let a replay in again, the hour-long one dropped it.
+      windowExceeded: true,
+      dedupHit: true,
+      serverDedupOff: true,
+      serverDedupOn: true,
     }),
   },
   {

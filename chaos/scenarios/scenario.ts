@@ -20,9 +20,17 @@ export interface ScenarioContext {
  * replica. `single-host-merge-tree`: plain MergeTree, written and read on the first replica of
  * each shard only (the seed accepts it with one host per shard), with
  * `non_replicated_deduplication_window` set on every other run: without it the seed's
- * exactly-once degrades to at-least-once, and every class must warn so.
+ * exactly-once degrades to at-least-once, and every class must warn so. `short-dedup-window`:
+ * ReplicatedMergeTree whose dedup window is 1 s on every other run (a cleanup thread that runs
+ * every second), against a spec whose `replay_horizon` is 10 minutes: the sink must warn that
+ * the window is shorter, and exactly-once is owed only where it did not have to.
  */
-export type TargetTable = 'replicated' | 'single-host-merge-tree';
+export type TargetTable = 'replicated' | 'single-host-merge-tree' | 'short-dedup-window';
+
+/** A short-window run's dedup window; its cleanup runs every second (measured on 26.7: a replay 1 s after a cleanup is inserted again). */
+export const SHORT_DEDUP_WINDOW_S = 1;
+/** The `replay_horizon` a short-window scenario's specs carry: longer than the short window, shorter than the server's default hour. */
+export const SHORT_WINDOW_REPLAY_HORIZON = '10m';
 
 /** One line of the catalogue: which classes, which schedules, which events a pass requires. */
 export interface ScenarioDefinition {

@@ -7,12 +7,14 @@ import {
   CrashSink,
   FaultEpisode,
   ReconfigureWhileWriting,
+  ReplayAfterDedupWindow,
   RestartWithSpec,
   WriteEpochs,
   type ChaosCommand,
 } from '../../properties/schedule/commands.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
-import { SERVER_ERROR_PLANS, type FaultPlan } from '../nemeses/fault-plan.ts';
+import { resetPeerPlan, SERVER_ERROR_PLANS, type FaultPlan } from '../nemeses/fault-plan.ts';
+import { SHORT_DEDUP_WINDOW_S } from './scenario.ts';
 import { arbAbsentFault, arbLandedFault, arbUnknownOutcomeFault } from './fault-arbitraries.ts';
 
 const arbWrite = fc.integer({ min: 1, max: 2 }).map((epochs) => new WriteEpochs(epochs));
@@ -142,6 +144,21 @@ export function arbServerErrorSchedule(spec: RawSinkSpec): fc.Arbitrary<ChaosCom
         new FaultEpisode(SERVER_ERROR_PLANS[kind](), epochs[i] ?? 1, 0),
         new RestartWithSpec(spec, `the operator restarts after ${kind}`),
       ]),
+      after,
+    ]);
+}
+
+/**
+ * An answer cut after partition 0's INSERT committed, its replay held while the other partition
+ * writes after the short window has passed (and ClickHouse's cleanup forgets the token), then
+ * more writes. On a table with the server's hour-long window the same replay is deduplicated.
+ */
+export function arbDedupWindowSchedule(): fc.Arbitrary<ChaosCommand[]> {
+  return fc
+    .record({ epochs: fc.integer({ min: 1, max: 2 }), after: arbWrite })
+    .map(({ epochs, after }) => [
+      new WriteEpochs(1),
+      new ReplayAfterDedupWindow(resetPeerPlan(), epochs, SHORT_DEDUP_WINDOW_S * 1000 + 500),
       after,
     ]);
 }

@@ -53,7 +53,6 @@ function cleanObservations(
     reconfigureFailures: [],
     epochFailures: [],
     pendingDropped: [],
-    blockDedup: { tableLacks: false, sinkWarned: false },
   };
 }
 
@@ -313,14 +312,19 @@ describe('sink contract checker', () => {
     ]);
   });
 
-  it('holds every class to warning that exactly-once degrades exactly when the table has no block dedup', () => {
-    const contract = (blockDedup: Observations['blockDedup']) =>
-      checkScenario({ ...cleanObservations(4, 'at-least-once'), blockDedup }, coverage, evidence).results.find(
+  it('holds a class to the warning its table makes it owe, and to no warning the table forbids', () => {
+    const contract = (judgedWarning: Observations['judgedWarning']) =>
+      checkScenario({ ...cleanObservations(4, 'at-least-once'), judgedWarning }, coverage, evidence).results.find(
         (r) => r.checker === 'sink-contract',
       )?.anomalies ?? [];
-    expect(contract({ tableLacks: true, sinkWarned: true })).toEqual([]);
-    expect(contract({ tableLacks: false, sinkWarned: false })).toEqual([]);
-    expect(contract({ tableLacks: true, sinkWarned: false }).map((a) => a.category)).toEqual(['dedup-warning-missing']);
-    expect(contract({ tableLacks: false, sinkWarned: true }).map((a) => a.category)).toEqual(['dedup-warning-false']);
+    expect(contract({ kind: 'no-block-dedup', expected: true, given: true })).toEqual([]);
+    expect(contract({ kind: 'no-block-dedup', expected: false, given: false })).toEqual([]);
+    expect(contract(undefined)).toEqual([]);
+    expect(contract({ kind: 'no-block-dedup', expected: true, given: false })).toEqual([
+      { category: 'warning-missing', count: 1, examples: ['no-block-dedup'] },
+    ]);
+    expect(contract({ kind: 'dedup-window-short', expected: false, given: true })).toEqual([
+      { category: 'warning-unfounded', count: 1, examples: ['dedup-window-short'] },
+    ]);
   });
 });

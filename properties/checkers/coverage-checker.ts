@@ -25,14 +25,18 @@ export interface Evidence {
   readonly reconfiguredInFlight: number;
   /** Messages the at-most-once queue dropped because it was full. */
   readonly queueDrops: number;
-  /** Runs whose target had ClickHouse's block dedup off (`replicated_deduplication_window = 0`). */
+  /** Runs whose target had ClickHouse's block dedup off (or short: `target-table.ts`). */
   readonly serverDedupOffRuns: number;
+  /** Runs whose target kept ClickHouse's block dedup. */
+  readonly serverDedupOnRuns: number;
   /** Token-less classes: messages the server accepted in two INSERTs (one of them maybe dropped as a duplicate). */
   readonly acceptedTwice: number;
   /** Batching classes: committed epochs cut into more than one batch. */
   readonly multiBatchEpochs: number;
   /** Give-ups whose retry on the same instance was refused (the whole path: give up, then poisoned). */
   readonly giveUps: number;
+  /** Dedup tokens ClickHouse inserted more than once: a replay came after the token left the dedup window. */
+  readonly windowExceeded: number;
 }
 
 /** The "sometimes" events a scenario declares; a pass requires every one of them. */
@@ -50,10 +54,14 @@ export interface Coverage {
   readonly queueDrop?: boolean;
   /** A token-less class must run at least once without the server's block dedup, which could hide its duplicates. */
   readonly serverDedupOff?: boolean;
+  /** A scenario about the table's dedup must also run once with it kept (both rows of its configuration matrix). */
+  readonly serverDedupOn?: boolean;
   /** A batching class must cut an epoch into several batches, each under its own token. */
   readonly multiBatchEpoch?: boolean;
   /** The sink must give up an insert, and then refuse the retry on the same instance. */
   readonly giveUp?: boolean;
+  /** A replay must arrive after its token left ClickHouse's dedup window (and be inserted again). */
+  readonly windowExceeded?: boolean;
 }
 
 /** What of the declared coverage never happened, one line each (empty: all of it happened). */
@@ -82,8 +90,12 @@ export function missingCoverage(declared: Coverage, evidence: Evidence): string[
     missing.push('no epoch was cut into several batches');
   if (declared.giveUp && evidence.giveUps === 0)
     missing.push('no give-up followed by a refused retry on the same instance');
+  if (declared.windowExceeded && evidence.windowExceeded === 0)
+    missing.push('no replay arrived after its token had left the dedup window');
   if (declared.serverDedupOff && evidence.serverDedupOffRuns === 0)
     missing.push("no run with the server's block dedup off (its duplicates could have been hidden)");
+  if (declared.serverDedupOn && evidence.serverDedupOnRuns === 0)
+    missing.push("no run with the server's block dedup kept");
   return missing;
 }
 

@@ -24,9 +24,11 @@ export const NO_EVIDENCE: Evidence = {
   reconfiguredInFlight: 0,
   queueDrops: 0,
   serverDedupOffRuns: 0,
+  serverDedupOnRuns: 0,
   acceptedTwice: 0,
   multiBatchEpochs: 0,
   giveUps: 0,
+  windowExceeded: 0,
 };
 
 /** Two runs' evidence as one: counts add up, reasons are kept. */
@@ -45,9 +47,11 @@ export function addEvidence(a: Evidence, b: Evidence): Evidence {
     reconfiguredInFlight: a.reconfiguredInFlight + b.reconfiguredInFlight,
     queueDrops: a.queueDrops + b.queueDrops,
     serverDedupOffRuns: a.serverDedupOffRuns + b.serverDedupOffRuns,
+    serverDedupOnRuns: a.serverDedupOnRuns + b.serverDedupOnRuns,
     acceptedTwice: a.acceptedTwice + b.acceptedTwice,
     multiBatchEpochs: a.multiBatchEpochs + b.multiBatchEpochs,
     giveUps: a.giveUps + b.giveUps,
+    windowExceeded: a.windowExceeded + b.windowExceeded,
   };
 }
 
@@ -66,8 +70,10 @@ function addCoverage(a: Coverage, b: Coverage): Coverage {
     reconfiguredInFlight: any((c) => c.reconfiguredInFlight),
     queueDrop: any((c) => c.queueDrop),
     serverDedupOff: any((c) => c.serverDedupOff),
+    serverDedupOn: any((c) => c.serverDedupOn),
     multiBatchEpoch: any((c) => c.multiBatchEpoch),
     giveUp: any((c) => c.giveUp),
+    windowExceeded: any((c) => c.windowExceeded),
   };
 }
 

@@ -55,7 +55,6 @@ const observations = (giveUps: GiveUpRecord[], over: Partial<Observations> = {})
   reconfigureFailures: [],
   epochFailures: [],
   pendingDropped: [],
-  blockDedup: { tableLacks: false, sinkWarned: false },
   ...over,
 });
 

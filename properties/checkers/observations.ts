@@ -1,3 +1,4 @@
+import type { SinkWarningKind } from '../../sinks/api.ts';
 import type { InsertOutcome } from '../../sinks/api.ts';
 import type { GiveUpClaim } from '../../harness/flow/history/history-events.ts';
 import type { ReplicaTruth } from '../../harness/oracle/ground-truth.ts';
@@ -117,6 +118,10 @@ export interface Observations {
    * ever carried and that were never delivered — dropped while still pending.
    */
   readonly pendingDropped: readonly string[];
-  /** Whether the table lacks block dedup, and whether the sink warned so (`no-block-dedup`). */
-  readonly blockDedup: { readonly tableLacks: boolean; readonly sinkWarned: boolean };
+  /**
+   * A warning the run's table makes the sink owe or forbids (plain MergeTree without a window:
+   * `no-block-dedup`; a dedup window shorter than `replay_horizon`: `dedup-window-short`), and
+   * whether the sink gave it; undefined when the run judges none.
+   */
+  readonly judgedWarning?: { readonly kind: SinkWarningKind; readonly expected: boolean; readonly given: boolean };
 }

@@ -1,6 +1,7 @@
 import { eventsOfType } from '../../harness/flow/history/history-reader.ts';
 import type { Stamped } from '../../harness/flow/history/history-events.ts';
 import type { GroundTruth } from '../../harness/oracle/ground-truth.ts';
+import type { SinkWarningKind } from '../../sinks/api.ts';
 import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
 import { factsFromHistory, giveUpsFromHistory, type HistoryFacts } from './from-history.ts';
 import type { ExpectedRefusal, Observations } from './observations.ts';
@@ -9,8 +10,8 @@ import { acceptedTwice, resolveUnknownOutcomes, type UnknownResolution } from '.
 export interface ObserveInput {
   /** What the class owes on the run's table (exactly-once degrades on a table without block dedup). */
   readonly guarantee: DeliveryGuarantee;
-  /** The table lacks block dedup in the seed's sense: plain MergeTree without `non_replicated_deduplication_window`. */
-  readonly lacksBlockDedup?: boolean;
+  /** A warning the run's table makes the sink owe (`expected`) or forbids; undefined when none is judged. */
+  readonly judgedWarning?: { readonly kind: SinkWarningKind; readonly expected: boolean } | undefined;
   /** The class owes every INSERT a dedup token (the exactly-once classes). */
   readonly sendsToken: boolean;
   /** The sources' generation (message ids `<generation>-<partition>-<seq>`). */
@@ -70,10 +71,13 @@ export function observe(input: ObserveInput): Observed {
       partition: event.partition,
       message: event.error.message.split('\n')[0] ?? '',
     })),
-    blockDedup: {
-      tableLacks: input.lacksBlockDedup === true,
-      sinkWarned: eventsOfType(input.events, 'sink-warning').some((event) => event.kind === 'no-block-dedup'),
-    },
+    judgedWarning:
+      input.judgedWarning === undefined
+        ? undefined
+        : {
+            ...input.judgedWarning,
+            given: eventsOfType(input.events, 'sink-warning').some((event) => event.kind === input.judgedWarning?.kind),
+          },
     pendingDropped: input.guarantee === 'at-most-once' ? pendingDropped(input.events, facts, input.orderedModeAt) : [],
     ...giveUpsFromHistory(input.events, facts.attempts, input.generation, input.maxInsertAttemptsDuring),
   };

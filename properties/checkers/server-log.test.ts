@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ServerInsert } from '../../harness/oracle/ground-truth.ts';
 import type { AttemptRecord } from './observations.ts';
-import { acceptedTwice, dedupHits, resolveUnknownOutcomes } from './server-log.ts';
+import { acceptedTwice, dedupHits, resolveUnknownOutcomes, tokensInsertedTwice } from './server-log.ts';
 
 const attempt = (
   queryId: string,
@@ -60,5 +60,31 @@ describe('acceptedTwice', () => {
     const log = [logged('q1', true), logged('q2', true, true), logged('q3', true), logged('q4', false)];
     expect([...acceptedTwice(attempts, log)].sort()).toEqual(['m1', 'm2']);
     expect(dedupHits(log)).toBe(1);
+  });
+});
+
+describe('tokensInsertedTwice', () => {
+  const insert = (queryId: string, token: string, finished = true, deduplicated = false): ServerInsert => ({
+    queryId,
+    replica: 's1r1',
+    finished,
+    deduplicated,
+    token,
+  });
+
+  it('counts a token ClickHouse took twice: its replay came after the dedup window', () => {
+    expect(tokensInsertedTwice([insert('q1', '1-0-9'), insert('q2', '1-0-9')])).toBe(1);
+  });
+
+  it('ignores a replay it deduplicated, a failed one, and INSERTs without a token', () => {
+    expect(
+      tokensInsertedTwice([
+        insert('q1', '1-0-9'),
+        insert('q2', '1-0-9', true, true),
+        insert('q3', '1-0-9', false),
+        insert('q4', ''),
+        insert('q5', ''),
+      ]),
+    ).toBe(0);
   });
 });

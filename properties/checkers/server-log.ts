@@ -55,3 +55,13 @@ export function acceptedTwice(attempts: readonly AttemptRecord[], serverInserts:
 export function dedupHits(serverInserts: readonly ServerInsert[]): number {
   return new Set(serverInserts.filter((insert) => insert.deduplicated).map((insert) => insert.queryId)).size;
 }
+
+/** Dedup tokens more than one INSERT carried into the table un-deduplicated: their replay came after the window. */
+export function tokensInsertedTwice(serverInserts: readonly ServerInsert[]): number {
+  const inserted = new Map<string, Set<string>>();
+  for (const insert of serverInserts) {
+    if (insert.token === '' || !insert.finished || insert.deduplicated) continue;
+    inserted.set(insert.token, (inserted.get(insert.token) ?? new Set()).add(insert.queryId));
+  }
+  return [...inserted.values()].filter((queries) => queries.size > 1).length;
+}

@@ -7,11 +7,12 @@ import type { Observations } from './observations.ts';
  * an exactly-once class cuts every epoch into batches (a value it cannot write is a give-up at
  * delivery, never a failed epoch); at-most-once in ordered mode keeps an epoch's messages pending
  * until their INSERT starts, so each reaches an INSERT, however many restarts it takes; and every
- * class warns that exactly-once degrades exactly when the table has no block dedup. A sink
+ * class warns that exactly-once is not covered exactly when its table cannot drop a replay. A sink
  * that throws instead is the sink's own failure, judged
  * here, never a harness error.
  */
 export function sinkContractChecker(observations: Observations): CheckResult {
+  const warning = observations.judgedWarning;
   return resultOf('sink-contract', [
     anomaly(
       'reconfigure-refused',
@@ -24,14 +25,8 @@ export function sinkContractChecker(observations: Observations): CheckResult {
         : [],
     ),
     anomaly('pending-dropped', observations.pendingDropped),
-    // The seed accepts plain MergeTree "with a warning" exactly when exactly-once degrades.
-    anomaly(
-      'dedup-warning-missing',
-      observations.blockDedup.tableLacks && !observations.blockDedup.sinkWarned ? ['no-block-dedup'] : [],
-    ),
-    anomaly(
-      'dedup-warning-false',
-      !observations.blockDedup.tableLacks && observations.blockDedup.sinkWarned ? ['no-block-dedup'] : [],
-    ),
+    // The seed warns exactly when exactly-once is not covered (plain MergeTree, a short window).
+    anomaly('warning-missing', warning?.expected === true && !warning.given ? [warning.kind] : []),
+    anomaly('warning-unfounded', warning?.expected === false && warning.given ? [warning.kind] : []),
   ]);
 }

@@ -34,6 +34,13 @@ export interface ChaosSystem {
    * wait is bounded: an INSERT that never comes is recorded as a missed fault.
    */
   faultEpisode(plan: ScheduledFault, epochs: number, holdMs: number): Promise<void>;
+  /**
+   * Aims `plan` (an answer cut after its INSERT committed) at partition 0's first INSERT of
+   * `epochs` epochs and, while that sink waits to hear the outcome, lets the other partitions
+   * write `afterMs` later — moving the table's dedup window past partition 0's block — and gives
+   * ClickHouse's cleanup time to forget it; then the sink acts on the outcome and replays.
+   */
+  replayAfterDedupWindow(plan: ScheduledFault, epochs: number, afterMs: number): Promise<void>;
   /** Arms a crash point, runs until the sink process dies there (or gives up), restarts it from its store. */
   crashSink(point: CrashPoint): Promise<void>;
   /**

@@ -36,6 +36,20 @@ export class FaultEpisode implements ChaosCommand {
     `${this.plan.toString()}${this.plan.heals === 'after-hold' ? ` for ${this.holdMs}ms` : this.plan.heals === 'writes-ended' ? ' until the writes end' : ''} at the first INSERT of write(${this.epochs})`;
 }
 
+/** An INSERT's answer cut, and its replay held until other writers moved the dedup window past it. */
+export class ReplayAfterDedupWindow implements ChaosCommand {
+  constructor(
+    readonly plan: ScheduledFault,
+    readonly epochs: number,
+    readonly afterMs: number,
+  ) {}
+  async run(system: ChaosSystem): Promise<void> {
+    await system.replayAfterDedupWindow(this.plan, this.epochs, this.afterMs);
+  }
+  toString = () =>
+    `${this.plan.toString()} at partition 0's first INSERT of write(${this.epochs}), its replay held until the other partitions wrote ${this.afterMs}ms later`;
+}
+
 /** Kills the sink process at a named point and restarts it from its store. */
 export class CrashSink implements ChaosCommand {
   constructor(readonly point: CrashPoint) {}
