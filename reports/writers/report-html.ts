@@ -177,7 +177,7 @@ function configurationTable(result: ClassResult): string {
     const held = row.violations === 0 ? 'held' : `violated in ${row.violations}`;
     return `<tr>${[row.configuration, owed, String(row.runs), held, String(row.lost), String(row.duplicated), String(row.dedupHits)].map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`;
   });
-  return `<table class="matrix"><tr><th>configuration</th><th>guarantee owed</th><th>runs</th><th>guarantee</th><th>lost</th><th>duplicated</th><th>dedup hits</th></tr>${cells.join('')}</table>`;
+  return `<p class="caption">Runs by configuration (table and its dedup, async_insert), with the guarantee the seed owes there:</p><table class="matrix"><tr><th>configuration</th><th>guarantee owed</th><th>runs</th><th>guarantee</th><th>lost</th><th>duplicated</th><th>dedup hits</th></tr>${cells.join('')}</table>`;
 }
 
 const STYLE = `body{font:14px system-ui,sans-serif;margin:24px;color:#212121}
