@@ -3,6 +3,7 @@ import type { CheckResult } from './check-result.ts';
 import { coverageChecker, type Coverage, type Evidence } from './coverage-checker.ts';
 import { giveUpChecker } from './give-up-checker.ts';
 import type { Observations } from './observations.ts';
+import { outcomeChecker } from './outcome-checker.ts';
 import { placementChecker } from './placement-checker.ts';
 import { refusalChecker } from './refusal-checker.ts';
 import { sinkContractChecker } from './sink-contract-checker.ts';
@@ -27,6 +28,7 @@ export function checkScenario(observations: Observations, coverage: Coverage, ev
     replicaConvergenceChecker(observations),
     placementChecker(observations),
     tokenChecker(observations),
+    outcomeChecker(observations),
     refusalChecker(observations),
     giveUpChecker(observations),
     sinkContractChecker(observations),

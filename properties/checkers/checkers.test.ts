@@ -48,6 +48,7 @@ function cleanObservations(
     serverTokens: new Map(
       attempts.map((attempt) => [attempt.queryId, guarantee === 'exactly-once' ? (attempt.dedupToken ?? '') : '']),
     ),
+    serverFinished: new Map(attempts.map((attempt) => [attempt.queryId, true])),
     giveUps: [],
     writesAfterGiveUp: [],
     reconfigureFailures: [],
@@ -276,6 +277,21 @@ describe('topology guard checker', () => {
       'inserted-while-refusing',
     );
     expect(categories({ ...o, refusals: [{ partition: 2, message, at: 5 }] })).toContain('refusal-unexpected');
+  });
+});
+
+describe('outcome checker', () => {
+  it('flags an INSERT the sink took as ok that its replica logged as failed (ClickHouse #65117)', () => {
+    const o = cleanObservations(4);
+    const [first] = o.attempts;
+    const failed = { ...o, serverFinished: new Map([[first?.queryId ?? '', false]]) };
+    const check = checkScenario(failed, coverage, evidence);
+    expect(check.verdict).toBe('violation');
+    expect(check.results.find((r) => r.checker === 'outcome')?.anomalies).toEqual([
+      { category: 'ok-but-failed-on-server', count: 1, examples: [`${first?.queryId} (partition 0, batch 1)`] },
+    ]);
+    // An INSERT the server never logged (its replica restarted) proves nothing either way.
+    expect(checkScenario({ ...o, serverFinished: new Map() }, coverage, evidence).verdict).toBe('pass');
   });
 });
 

@@ -48,6 +48,7 @@ const observations = (giveUps: GiveUpRecord[], over: Partial<Observations> = {})
   expectedRefusals: [],
   sendsToken: true,
   serverTokens: new Map(),
+  serverFinished: new Map(),
   giveUps,
   writesAfterGiveUp: [
     { partition: 0, batch: 1, refused: true, error: 'This ClickHouse sink instance gave up an insert' },

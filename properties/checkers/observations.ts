@@ -105,6 +105,8 @@ export interface Observations {
   readonly expectedRefusals: readonly ExpectedRefusal[];
   /** The class owes every INSERT a dedup token (the exactly-once classes). */
   readonly sendsToken: boolean;
+  /** Query id -> whether the server finished the INSERT (false: it logged an exception), from query_log. */
+  readonly serverFinished: ReadonlyMap<string, boolean>;
   /** Query id -> the `insert_deduplication_token` the server received ('' for none), from query_log. */
   readonly serverTokens: ReadonlyMap<string, string>;
   readonly giveUps: readonly GiveUpRecord[];

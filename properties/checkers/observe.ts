@@ -63,6 +63,7 @@ export function observe(input: ObserveInput): Observed {
     expectedRefusals: input.expectedRefusals,
     sendsToken: input.sendsToken,
     serverTokens: new Map(input.truth.serverInserts.map((insert) => [insert.queryId, insert.token])),
+    serverFinished: new Map(input.truth.serverInserts.map((insert) => [insert.queryId, insert.finished])),
     reconfigureFailures: eventsOfType(input.events, 'reconfigure-failed').map((event) => ({
       partition: event.partition,
       message: event.error.message.split('\n')[0] ?? '',
