@@ -35,6 +35,12 @@ const spec = (sink_class_name: string, name: string, table: string, hosts: objec
 
 const committedIds = (events: readonly Stamped[]) =>
   eventsOfType(events, 'epoch-commit').flatMap((commit) => commit.messageIds);
+const deliveredIds = (events: readonly Stamped[]) =>
+  eventsOfType(events, 'acks').flatMap((event) =>
+    event.acks.filter((ack) => ack.ack === 'delivered').map((ack) => ack.id),
+  );
+/** Partition 0's messages of one epoch (20 per epoch). */
+const epochIds = (epoch: number) => Array.from({ length: 20 }, (_, i) => `1-0-${(epoch - 1) * 20 + i}`);
 
 describe.each([
   { sinkClass: 'ClickHouseBatchingSink', hosts: () => ({ hosts: cluster.shardHosts.s1 }), keys: [] as string[] },
@@ -132,12 +138,6 @@ describe('AtLeastOnceClickHouseSink on the real cluster', () => {
 });
 
 describe('AtMostOnceClickHouseSink on the real cluster', () => {
-  const deliveredIds = (events: readonly Stamped[]) =>
-    eventsOfType(events, 'acks').flatMap((event) =>
-      event.acks.filter((ack) => ack.ack === 'delivered').map((ack) => ack.id),
-    );
-  const epochIds = (epoch: number) => Array.from({ length: 20 }, (_, i) => `1-0-${(epoch - 1) * 20 + i}`);
-
   it('a crash during an insert never leads to a second insert of its messages; what no INSERT carried yet stays pending and is delivered', async () => {
     const table = await cluster.createTable('amo_crash', source);
     const flowSpec = spec('AtMostOnceClickHouseSink', 'amo_crash', table, { shard_hosts: cluster.shardHosts });
@@ -238,4 +238,58 @@ describe('AtMostOnceClickHouseSink on the real cluster', () => {
       await supervisor.close();
     }
   });
+});
+
+// A zombie writer (the Kafka Connect ClickHouse sink's issue #24): a worker stalls in front of an
+// INSERT, the controller starts another on the same partition, then the stalled one wakes up. The
+// runtime fences by the store, not by an epoch number: every commit and delivered mark re-checks
+// the progress it builds on, and at-most-once takes its pending messages all or nothing.
+describe('a zombie worker that wakes up after another took over its partition', () => {
+  const totals = async (table: string) => {
+    const total = new Map<string, number>();
+    for (const [, ids] of await cluster.counts(table))
+      for (const [id, n] of ids) total.set(id, (total.get(id) ?? 0) + n);
+    return total;
+  };
+
+  it.each([
+    { sinkClass: 'ClickHouseBatchingSink', name: 'zombie_eo', code: 'FLOW_STATE_CONFLICT', copies: 2 },
+    { sinkClass: 'AtMostOnceClickHouseSink', name: 'zombie_amo', code: 'FLOW_OUTPUT_FENCED', copies: 2 },
+  ])(
+    '$sinkClass: the zombie cannot write its rows a second time ($code)',
+    async ({ sinkClass, name, code, copies }) => {
+      const table = await cluster.createTable(name, source);
+      const flowSpec = spec(sinkClass, name, table, { host: 's1r1' });
+      const supervisor = cluster.supervisor(source, name);
+      try {
+        const zombie = await supervisor.launch({ spec: flowSpec, partitions: [0] });
+        await zombie.runEpochs(1);
+        await zombie.drain();
+        // The zombie's next INSERT is held before its request: the stall.
+        const gate = await zombie.armGate(0);
+        const stalled = zombie.runEpochs(1).then(() => zombie.drain());
+        await gate.held;
+        const successor = await supervisor.launch({ spec: flowSpec, partitions: [0] });
+        await successor.drain();
+        await successor.runEpochs(1);
+        await successor.drain();
+        gate.openRequest();
+        gate.openOutcome();
+        await stalled.catch(() => undefined);
+        const [zombieStatus] = await zombie.status();
+        await zombie.stop();
+        await successor.stop();
+        await supervisor.close();
+
+        expect(zombieStatus).toMatchObject({ state: 'failed', code });
+        // Epochs 1-3 once each, on both replicas of s1: the successor delivered epoch 2, the zombie's
+        // INSERT of it was refused (at-most-once) or dropped by its token (exactly-once).
+        const total = await totals(table);
+        expect([...total.keys()].sort()).toEqual([...epochIds(1), ...epochIds(2), ...epochIds(3)].sort());
+        expect([...total.values()].filter((n) => n !== copies)).toEqual([]);
+      } finally {
+        await supervisor.close();
+      }
+    },
+  );
 });

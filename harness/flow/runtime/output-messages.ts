@@ -1,5 +1,6 @@
 import type { InsertAttempt, InsertObserver, SinkMessage } from '../../../sinks/api.ts';
 import type { MessageId } from '../../../sinks/domain/message-id.ts';
+import { HarnessError } from '../../errors.ts';
 import type { PendingOutput, StateStore } from '../store/state-store.ts';
 
 /**
@@ -9,6 +10,8 @@ import type { PendingOutput, StateStore } from '../store/state-store.ts';
  * they are gone from the store, so no restart can send them a second time.
  */
 export class OutputMessages {
+  /** Messages this instance read as pending: the only ones it takes from the store (queue mode keeps none). */
+  private readonly read = new Set<MessageId>();
   private readonly started = new Set<MessageId>();
 
   constructor(
@@ -18,7 +21,9 @@ export class OutputMessages {
   ) {}
 
   pending(): PendingOutput[] {
-    return this.store.pendingOutput(this.sink, this.partition);
+    const pending = this.store.pendingOutput(this.sink, this.partition);
+    for (const { messages } of pending) for (const message of messages) this.read.add(message.id);
+    return pending;
   }
 
   /** Whether an INSERT carrying the message started since this instance was created. */
@@ -28,15 +33,23 @@ export class OutputMessages {
 
   /**
    * Wraps the recording observer: the attempt is recorded, its crash point and gate pass, and
-   * only then do its messages leave the store — the last step before the request goes out.
+   * only then do its messages leave the store — the last step before the request goes out. A
+   * retry of an INSERT this instance already took goes on; messages another worker took since
+   * (this instance stalled and was replaced: a zombie) are refused before anything is sent.
    */
   observe(base: InsertObserver): InsertObserver {
     return {
       ...base,
       beforeInsert: async (attempt: InsertAttempt) => {
         await base.beforeInsert?.(attempt);
-        this.store.startOutput(this.sink, this.partition, attempt.messageIds);
-        for (const id of attempt.messageIds) this.started.add(id);
+        const fresh = attempt.messageIds.filter((id) => this.read.has(id) && !this.started.has(id));
+        if (fresh.length === 0) return;
+        if (!this.store.takeOutput(this.sink, this.partition, fresh))
+          throw new HarnessError(
+            'FLOW_OUTPUT_FENCED',
+            `Messages ${fresh[0]}… of sink '${this.sink}' partition ${this.partition} are no longer pending in output_messages: another worker took them, so this one must not send them`,
+          );
+        for (const id of fresh) this.started.add(id);
       },
     };
   }

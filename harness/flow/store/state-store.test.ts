@@ -114,9 +114,9 @@ describe('StateStore', () => {
     const store = StateStore.open(path);
     const amo = { ...epoch1, sinkClass: 'AtMostOnceClickHouseSink', batches: [] };
     store.commitEpoch({ ...amo, output: [0, 1, 2, 3].map((seq) => message(seq)) });
-    store.startOutput('events', 0, [messageId('1-0-1'), messageId('1-0-0')]);
-    // A retry of an INSERT that never started names messages already gone: ignored.
-    store.startOutput('events', 0, [messageId('1-0-0')]);
+    expect(store.takeOutput('events', 0, [messageId('1-0-1'), messageId('1-0-0')])).toBe(true);
+    // Taken already (by another worker, or before): all or nothing, so 1-0-2 stays pending.
+    expect(store.takeOutput('events', 0, [messageId('1-0-0'), messageId('1-0-2')])).toBe(false);
     store.close();
     const reopened = StateStore.open(path);
     expect(reopened.pendingOutput('events', 0)).toEqual([{ epoch: 1, messages: [message(2), message(3)] }]);

@@ -184,14 +184,19 @@ export class StateStore {
   }
 
   /**
-   * At-most-once ordered mode: the INSERT carrying these messages is about to start, so they
-   * leave `output_messages` for good — a restart must never offer them again. Ids no longer
-   * pending (a retry of an INSERT that never started) are ignored.
+   * At-most-once: the INSERT carrying these messages is about to start, so they leave
+   * `output_messages` for good — a restart must never offer them again. All or nothing: when one
+   * of them is no longer pending (another worker took it: this one is a zombie), none is taken and
+   * the answer is false, so the caller must not send them.
    */
-  startOutput(sink: string, partition: number, ids: readonly MessageId[]): void {
+  takeOutput(sink: string, partition: number, ids: readonly MessageId[]): boolean {
+    const pending = this.db.prepare('SELECT 1 FROM output_messages WHERE sink = ? AND partition = ? AND seq = ?');
     const remove = this.db.prepare('DELETE FROM output_messages WHERE sink = ? AND partition = ? AND seq = ?');
-    this.db.transaction(() => {
-      for (const id of ids) remove.run(sink, partition, parseMessageId(id).seq);
+    return this.db.transaction(() => {
+      const seqs = ids.map((id) => parseMessageId(id).seq);
+      if (seqs.some((seq) => pending.get(sink, partition, seq) === undefined)) return false;
+      for (const seq of seqs) remove.run(sink, partition, seq);
+      return true;
     })();
   }
 
