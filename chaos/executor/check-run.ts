@@ -80,8 +80,10 @@ export function declaredCoverage(
     ),
   ];
   const descriptor = SINK_CLASSES[sinkClass];
-  // Every class owes what its own mechanism turns on: a run without server dedup (no token), an epoch of several batches (batching).
+  // Every class owes what its own mechanism turns on: a run without server dedup (no token), an
+  // epoch of several batches (batching); and every class must have delivered something.
   return {
+    delivered: true,
     serverDedupOff: !descriptor.usesDedupToken,
     multiBatchEpoch: descriptor.batching,
     ...scenario.coverage(sinkClass),
@@ -224,6 +226,7 @@ export function checkRun(input: CheckInput): RunCheck {
     acceptedTwice: observations.acceptedTwice.size,
     multiBatchEpochs: facts.multiBatchEpochs,
     windowExceeded: tokensInsertedTwice(input.truth.serverInserts),
+    acknowledged: facts.acknowledged.size,
     giveUps: observations.giveUps.filter((giveUp) =>
       observations.writesAfterGiveUp.some(
         (write) => write.refused && write.partition === giveUp.partition && write.batch === giveUp.batch,

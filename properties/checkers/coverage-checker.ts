@@ -37,6 +37,8 @@ export interface Evidence {
   readonly giveUps: number;
   /** Dedup tokens ClickHouse inserted more than once: a replay came after the token left the dedup window. */
   readonly windowExceeded: number;
+  /** Messages the pipeline acknowledged (a committed epoch; for at-most-once a `delivered` ack). */
+  readonly acknowledged: number;
 }
 
 /** The "sometimes" events a scenario declares; a pass requires every one of them. */
@@ -62,6 +64,8 @@ export interface Coverage {
   readonly giveUp?: boolean;
   /** A replay must arrive after its token left ClickHouse's dedup window (and be inserted again). */
   readonly windowExceeded?: boolean;
+  /** The pipeline must acknowledge something: a sink that delivers nothing loses nothing it promised, and proves nothing. */
+  readonly delivered?: boolean;
 }
 
 /** What of the declared coverage never happened, one line each (empty: all of it happened). */
@@ -90,6 +94,7 @@ export function missingCoverage(declared: Coverage, evidence: Evidence): string[
     missing.push('no epoch was cut into several batches');
   if (declared.giveUp && evidence.giveUps === 0)
     missing.push('no give-up followed by a refused retry on the same instance');
+  if (declared.delivered && evidence.acknowledged === 0) missing.push('the pipeline acknowledged no message');
   if (declared.windowExceeded && evidence.windowExceeded === 0)
     missing.push('no replay arrived after its token had left the dedup window');
   if (declared.serverDedupOff && evidence.serverDedupOffRuns === 0)

@@ -25,6 +25,19 @@ describe('CoverageLedger', () => {
     expect(ledger.evidence.faultsFired.get('reset_peer')).toBe(1);
   });
 
+  it('owes the rest of the new events: a delivery, an expired dedup window, a run with dedup kept', () => {
+    const ledger = new CoverageLedger();
+    const owed: Coverage = { faults: [], delivered: true, windowExceeded: true, serverDedupOn: true };
+    ledger.add(owed, evidence({}));
+    expect(ledger.missing()).toEqual([
+      'the pipeline acknowledged no message',
+      'no replay arrived after its token had left the dedup window',
+      "no run with the server's block dedup kept",
+    ]);
+    ledger.add(owed, evidence({ acknowledged: 20, windowExceeded: 1, serverDedupOnRuns: 1 }));
+    expect(ledger.complete).toBe(true);
+  });
+
   it('a fault a later run draws is owed too, with the reason it missed', () => {
     const ledger = new CoverageLedger();
     ledger.add({ faults: ['reset_peer'] }, evidence({ faultsFired: new Map([['reset_peer', 1]]) }));

@@ -29,6 +29,7 @@ export const NO_EVIDENCE: Evidence = {
   multiBatchEpochs: 0,
   giveUps: 0,
   windowExceeded: 0,
+  acknowledged: 0,
 };
 
 /** Two runs' evidence as one: counts add up, reasons are kept. */
@@ -52,6 +53,7 @@ export function addEvidence(a: Evidence, b: Evidence): Evidence {
     multiBatchEpochs: a.multiBatchEpochs + b.multiBatchEpochs,
     giveUps: a.giveUps + b.giveUps,
     windowExceeded: a.windowExceeded + b.windowExceeded,
+    acknowledged: a.acknowledged + b.acknowledged,
   };
 }
 
@@ -74,6 +76,7 @@ function addCoverage(a: Coverage, b: Coverage): Coverage {
     multiBatchEpoch: any((c) => c.multiBatchEpoch),
     giveUp: any((c) => c.giveUp),
     windowExceeded: any((c) => c.windowExceeded),
+    delivered: any((c) => c.delivered),
   };
 }
 
