@@ -305,7 +305,7 @@ async function executeRun(
       database,
       table: TABLE,
       layouts: routingLayouts(system.specs),
-      ...(target === 'replicated' ? {} : { singleHosts: singleHosts(options.cluster.description) }),
+      singleHosts: singleHosts(options.cluster.description, target),
     });
     const checkInput: CheckInput = {
       description: options.cluster.description,

@@ -8,14 +8,15 @@ import { SHORT_DEDUP_WINDOW_S, type TargetTable } from '../scenarios/scenario.ts
 /** The window a single-host run sets when it keeps block dedup (any value > 0 keeps the token's dedup). */
 const NON_REPLICATED_WINDOW = 1000;
 
-/** The replica of each shard a single-host target lives on: the first one. */
-export function singleHosts(description: ClusterDescription): string[] {
+/** The replica of each shard a single-host target lives on (the first one); undefined for a replicated table. */
+export function singleHosts(description: ClusterDescription, target: TargetTable): string[] | undefined {
+  if (target !== 'single-host-merge-tree') return undefined;
   return description.shards.flatMap((shard) => shard.replicas.slice(0, 1).map((replica) => replica.name));
 }
 
 /** The endpoints a spec may name: every replica, or the first of each shard for a single-host target. */
 export function targetEndpoints(endpoints: ClusterEndpoints, target: TargetTable): ClusterEndpoints {
-  if (target === 'replicated') return endpoints;
+  if (target !== 'single-host-merge-tree') return endpoints;
   return {
     port: endpoints.port,
     shards: new Map([...endpoints.shards].map(([shard, hosts]) => [shard, hosts.slice(0, 1)])),
@@ -25,7 +26,8 @@ export function targetEndpoints(endpoints: ClusterEndpoints, target: TargetTable
 /**
  * Engine and settings of the run's table. `dedupOff` turns ClickHouse's block dedup off: the
  * replicated window at 0 for a token-less class, no `non_replicated_deduplication_window` on a
- * single host (where that is also the seed's degraded case for exactly-once).
+ * single host, a 1 s window on a short-window table (the last two are the seed's degraded cases
+ * for exactly-once).
  */
 export function tableEngine(target: TargetTable, dedupOff: boolean): { engine?: string; settings: string[] } {
   if (target === 'single-host-merge-tree')
