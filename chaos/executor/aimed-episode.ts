@@ -89,9 +89,24 @@ export async function aimedEpisode(deps: EpisodeDeps, episode: Episode, deadline
       const id = record.start(fault, window, attempt, plan.expects);
       gate.openRequest();
       await episode.meanwhile?.(attempt);
-      if (plan.heals === 'insert-ended')
-        await raceDeadline([gate.ended.catch(() => undefined)], UNTIL_ENDED_LIMIT_MS, undefined);
-      else if (plan.heals === 'writes-ended') {
+      if (plan.heals === 'insert-ended') {
+        const ended = await raceDeadline(
+          [
+            gate.ended.then(
+              () => true,
+              () => true,
+            ),
+          ],
+          UNTIL_ENDED_LIMIT_MS,
+          false,
+        );
+        // The sink never went on to send, or the INSERT outlived every timeout: say so, heal anyway.
+        if (!ended)
+          nemesis.log.warn(
+            { fault: fault.toString(), queryId: attempt.queryId, waitedMs: UNTIL_ENDED_LIMIT_MS },
+            'the aimed INSERT had not ended when the wait ran out; healing anyway',
+          );
+      } else if (plan.heals === 'writes-ended') {
         // The sink's retries must meet the fault as well: it acts on each outcome at once.
         gate.openOutcome();
         await raceDeadline([writing.over], UNTIL_WRITES_END_LIMIT_MS, undefined);
