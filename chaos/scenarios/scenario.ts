@@ -43,6 +43,7 @@ export interface ScenarioDefinition {
   readonly specs?: (target: SpecTarget) => fc.Arbitrary<RawSinkSpec>;
   /** Replaces the workload arbitrary (a scenario that needs a particular message count or size). */
   readonly workload?: fc.Arbitrary<Workload>;
+  /** The table the sink writes to (default `replicated`). */
   readonly target?: TargetTable;
   /** Fixes the partition count (the topology guard needs one drained and one undrained partition). */
   readonly partitions?: number;
