@@ -1,5 +1,4 @@
 import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
-import { SinkError } from '../errors.ts';
 import type { StaticParameters } from '../spec/sink-spec.ts';
 import { endpointUrl, type Endpoint } from './endpoint.ts';
 import { requestCompressionFor } from './request-compression.ts';
