@@ -100,7 +100,13 @@ const TABLE = 'events';
 
 export function scenarioContext(options: Pick<ScenarioRunOptions, 'cluster'>, spec: RawSinkSpec): ScenarioContext {
   const description = options.cluster.description;
-  return { description, keepers: description.keepers.map((keeper) => keeper.name), spec };
+  return {
+    description,
+    keepers: description.keepers.map((keeper) => keeper.name),
+    spec,
+    // A started cluster allows every process action; an attached one lists what its owner allows.
+    ownsCluster: options.cluster.processActions === undefined,
+  };
 }
 
 /**

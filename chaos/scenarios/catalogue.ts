@@ -108,7 +108,7 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
     description:
       "every replica refuses INSERTs into the run's tables with each server error the seed calls unclassified in turn (TOO_MANY_PARTS, NOT_ENOUGH_SPACE, the table detached, a constraint no row meets, ClickHouse's part-writer failpoint), until the sink's retries ended: the batching and at-least-once classes give up after max_insert_attempts attempts and refuse the retry on the same instance, at-most-once acknowledges with an error; after each, the operator's restart (a new instance) delivers what was held back",
     classes: SINK_CLASS_NAMES,
-    commands: (context) => arbServerErrorSchedule(context.spec),
+    commands: (context) => arbServerErrorSchedule(context.spec, context.ownsCluster),
     coverage: (sinkClass) => ({ giveUp: SINK_CLASSES[sinkClass].guarantee !== 'at-most-once' }),
   },
   {

@@ -13,6 +13,11 @@ export interface ScenarioContext {
   readonly keepers: readonly string[];
   /** The spec the run starts with (topology scenarios derive their changes from it). */
   readonly spec: RawSinkSpec;
+  /**
+   * The harness started the cluster, so a node-wide fault (a failpoint) touches nothing but the
+   * run; on an attached cluster it would reach its owner's tables, and is not drawn.
+   */
+  readonly ownsCluster: boolean;
 }
 
 /**

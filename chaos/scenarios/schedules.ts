@@ -129,8 +129,10 @@ export function inBothStrategyModes(
  * tables until the sink's retries ended (the sink gives up, or acknowledges with an error), then
  * the operator restarts the pipeline with the same spec — a new sink instance — and it goes on.
  */
-export function arbServerErrorSchedule(spec: RawSinkSpec): fc.Arbitrary<ChaosCommand[]> {
-  const kinds = Object.keys(SERVER_ERROR_PLANS) as (keyof typeof SERVER_ERROR_PLANS)[];
+export function arbServerErrorSchedule(spec: RawSinkSpec, ownsCluster: boolean): fc.Arbitrary<ChaosCommand[]> {
+  const kinds = (Object.keys(SERVER_ERROR_PLANS) as (keyof typeof SERVER_ERROR_PLANS)[]).filter(
+    (kind) => ownsCluster || kind !== 'part_writer_failpoint',
+  );
   return fc
     .record({
       before: arbWrite,
