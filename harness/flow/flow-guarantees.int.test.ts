@@ -39,6 +39,12 @@ const deliveredIds = (events: readonly Stamped[]) =>
   eventsOfType(events, 'acks').flatMap((event) =>
     event.acks.filter((ack) => ack.ack === 'delivered').map((ack) => ack.id),
   );
+/** Copies of each message over every replica of every shard. */
+const totals = async (table: string): Promise<Map<string, number>> => {
+  const total = new Map<string, number>();
+  for (const [, ids] of await cluster.counts(table)) for (const [id, n] of ids) total.set(id, (total.get(id) ?? 0) + n);
+  return total;
+};
 /** Partition 0's messages of one epoch (20 per epoch). */
 const epochIds = (epoch: number) => Array.from({ length: 20 }, (_, i) => `1-0-${(epoch - 1) * 20 + i}`);
 
@@ -123,9 +129,7 @@ describe('AtLeastOnceClickHouseSink on the real cluster', () => {
         (attempt) => attempt.outcome === 'ok' && attempt.invoke.batch === 2,
       );
       expect(new Set(okWrites.map((attempt) => attempt.invoke.writer))).toEqual(new Set([first.id, second.id]));
-      const total = new Map<string, number>();
-      for (const [, ids] of await cluster.counts(table))
-        for (const [id, n] of ids) total.set(id, (total.get(id) ?? 0) + n);
+      const total = await totals(table);
       // Every row is on both replicas of its shard: a count of 4 is two copies.
       expect(epoch2.map((id) => total.get(id))).toEqual(epoch2.map(() => 4));
       const acknowledged = committedIds(events);
@@ -188,9 +192,7 @@ describe('AtMostOnceClickHouseSink on the real cluster', () => {
         const { events } = await supervisor.close();
         expect(eventsOfType(events, 'epoch-commit')).toEqual([expect.objectContaining({ epoch: 1 })]);
         expect(deliveredIds(events)).toEqual(epochIds(1));
-        const total = new Map<string, number>();
-        for (const [, ids] of await cluster.counts(table))
-          for (const [id, n] of ids) total.set(id, (total.get(id) ?? 0) + n);
+        const total = await totals(table);
         // One INSERT on one replica of s1, replicated to its sibling: two copies, one per replica.
         expect(epochIds(1).map((id) => total.get(id))).toEqual(epochIds(1).map(() => 2));
       } finally {
@@ -245,13 +247,6 @@ describe('AtMostOnceClickHouseSink on the real cluster', () => {
 // runtime fences by the store, not by an epoch number: every commit and delivered mark re-checks
 // the progress it builds on, and at-most-once takes its pending messages all or nothing.
 describe('a zombie worker that wakes up after another took over its partition', () => {
-  const totals = async (table: string) => {
-    const total = new Map<string, number>();
-    for (const [, ids] of await cluster.counts(table))
-      for (const [id, n] of ids) total.set(id, (total.get(id) ?? 0) + n);
-    return total;
-  };
-
   it.each([
     { sinkClass: 'ClickHouseBatchingSink', name: 'zombie_eo', code: 'FLOW_STATE_CONFLICT', copies: 2 },
     { sinkClass: 'AtMostOnceClickHouseSink', name: 'zombie_amo', code: 'FLOW_OUTPUT_FENCED', copies: 2 },
