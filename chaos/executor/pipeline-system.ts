@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Toxiproxy } from 'toxiproxy-node-client';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { NemesisContext } from '../nemeses/fault.ts';
-import { isFaultPlan, latencyPlan } from '../nemeses/fault-plan.ts';
+import { isFaultPlan, latencyPlan, type FaultPlan } from '../nemeses/fault-plan.ts';
 import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
 import type { History } from '../../harness/flow/history/history-reader.ts';
 import { HistoryWriter } from '../../harness/flow/history/history-writer.ts';
@@ -29,6 +29,15 @@ const CRASH_WAIT_MS = 30_000;
 const RECONFIGURE_LATENCY_MS = 400;
 /** A short-window table's cleanup runs every second; a replay 1 s after it already met an expired token (measured on 26.7). */
 const DEDUP_CLEANUP_WAIT_MS = 2_500;
+
+/** A schedule's fault as the nemeses can aim it; anything else is a schedule built outside the catalogue. */
+function catalogueFault(plan: ScheduledFault): FaultPlan {
+  if (isFaultPlan(plan)) return plan;
+  throw new HarnessError(
+    'CHAOS_FAULT_UNKNOWN',
+    `the schedule holds ${plan.toString()}, which is not one of the catalogue's fault plans`,
+  );
+}
 
 /** What the executor's model of the topology guard expects from one partition at one start. */
 export interface StartExpectation {
@@ -88,24 +97,14 @@ export class PipelineSystem implements ChaosSystem {
   }
 
   async faultEpisode(plan: ScheduledFault, epochs: number, holdMs: number): Promise<void> {
-    if (!isFaultPlan(plan))
-      throw new HarnessError(
-        'CHAOS_FAULT_UNKNOWN',
-        `the schedule holds ${plan.toString()}, which is not one of the catalogue's fault plans`,
-      );
-    await aimedEpisode(this.episodeDeps(), { plan, epochs, holdMs });
+    await aimedEpisode(this.episodeDeps(), { plan: catalogueFault(plan), epochs, holdMs });
   }
 
   async replayAfterDedupWindow(plan: ScheduledFault, epochs: number, afterMs: number): Promise<void> {
-    if (!isFaultPlan(plan))
-      throw new HarnessError(
-        'CHAOS_FAULT_UNKNOWN',
-        `the schedule holds ${plan.toString()}, which is not one of the catalogue's fault plans`,
-      );
     const worker = this.running();
     const others = (await worker.status()).map((status) => status.partition).filter((partition) => partition !== 0);
     await aimedEpisode(this.episodeDeps(), {
-      plan,
+      plan: catalogueFault(plan),
       epochs,
       holdMs: 0,
       partition: 0,

@@ -88,10 +88,10 @@ export function scenarioResult(
   );
   const descriptor = SINK_CLASSES[sinkClass];
   const target = scenario.target ?? 'replicated';
-  // Whether the runs alternate ClickHouse's block dedup (token-less classes; every class on a single host).
-  const tokenless = dedupMayBeOff(target, descriptor.usesDedupToken);
+  // Whether the runs alternate ClickHouse's block dedup (token-less classes; every class on a table whose dedup is under test).
+  const alternatesDedup = dedupMayBeOff(target, descriptor.usesDedupToken);
   const path = details.failed && counterexample !== undefined ? (details.counterexamplePath ?? undefined) : undefined;
-  const serverDedupOff = tokenless ? (counterexample?.serverDedupOff ?? undefined) : undefined;
+  const serverDedupOff = alternatesDedup ? (counterexample?.serverDedupOff ?? undefined) : undefined;
   return {
     name: scenario.name,
     sinkClass,
@@ -126,7 +126,7 @@ export function scenarioResult(
       absent: evidence.unknownAbsent,
       unresolved: evidence.unknownOutcomes - evidence.unknownLanded - evidence.unknownAbsent,
     },
-    serverDedup: tokenless
+    serverDedup: alternatesDedup
       ? {
           offRuns: defining.filter((run) => run.serverDedupOff).length,
           onRuns: defining.filter((run) => !run.serverDedupOff).length,
