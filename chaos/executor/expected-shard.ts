@@ -1,29 +1,28 @@
 import type { ClusterDescription } from '../../harness/cluster/description.ts';
 import type { GroundTruth } from '../../harness/oracle/ground-truth.ts';
 import { layoutKey, type RoutingLayout } from '../../harness/oracle/rendezvous-sql.ts';
-import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
+import { isShardName } from '../../sinks/domain/shard-name.ts';
 import type { AttemptRecord } from '../../properties/checkers/observations.ts';
 import type { SpecPeriod } from './pipeline-system.ts';
+import { specTopology, type SpecTopology } from './spec-topology.ts';
 import { clusterShardOf } from './topology-key.ts';
 
-const shardHostsOf = (spec: RawSinkSpec) => spec.parameters.shard_hosts as Record<string, string[]> | undefined;
+type ShardedTopology = Extract<SpecTopology, { form: 'shard_hosts' }>;
 
-/** The sharded routing layout of a spec (shard names, key columns); none for `host` / `hosts`. */
-function routingLayout(spec: RawSinkSpec): RoutingLayout | undefined {
-  const shardHosts = shardHostsOf(spec);
-  if (shardHosts === undefined) return undefined;
-  return {
-    shards: Object.keys(shardHosts),
-    keyColumns: (spec.parameters.sharding_key_columns as string[] | undefined) ?? [],
-  };
-}
+/** The routing layout of a sharded spec: its shard names and key columns. */
+const routingLayout = (topology: ShardedTopology): RoutingLayout => ({
+  shards: [...topology.shards.keys()],
+  keyColumns: topology.keyColumns,
+});
 
 /** Every distinct sharded layout the run's specs used. */
 export function routingLayouts(specs: readonly SpecPeriod[]): RoutingLayout[] {
   const layouts = new Map<string, RoutingLayout>();
   for (const period of specs) {
-    const layout = routingLayout(period.spec);
-    if (layout !== undefined) layouts.set(layoutKey(layout), layout);
+    const topology = specTopology(period.spec);
+    if (topology.form !== 'shard_hosts') continue;
+    const layout = routingLayout(topology);
+    layouts.set(layoutKey(layout), layout);
   }
   return [...layouts.values()];
 }
@@ -54,16 +53,11 @@ export function expectedShardOf(
     if (at === undefined) return null;
     const period = [...specs].reverse().find((candidate) => candidate.from <= at) ?? specs[0];
     if (period === undefined) return null;
-    const shardHosts = shardHostsOf(period.spec);
-    const layout = routingLayout(period.spec);
-    if (shardHosts === undefined || layout === undefined) {
-      const parameters = period.spec.parameters;
-      return clusterShardOf(
-        description,
-        (parameters.host as string | undefined) ?? (parameters.hosts as string[] | undefined)?.[0] ?? '',
-      );
-    }
-    const name = truth.routed.get(layoutKey(layout))?.get(messageId);
-    return name === undefined ? `unrouted:${messageId}` : clusterShardOf(description, shardHosts[name]?.[0] ?? '');
+    const topology = specTopology(period.spec);
+    if (topology.form !== 'shard_hosts') return clusterShardOf(description, topology.hosts[0]);
+    const name = truth.routed.get(layoutKey(routingLayout(topology)))?.get(messageId);
+    if (name === undefined) return `unrouted:${messageId}`;
+    const host = isShardName(name) ? topology.shards.get(name)?.[0] : undefined;
+    return clusterShardOf(description, host ?? '');
   };
 }

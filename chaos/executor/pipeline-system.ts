@@ -251,9 +251,10 @@ export class PipelineSystem implements ChaosSystem {
     const from = Date.now();
     for (const expectation of this.expectations)
       if (expectation.until === Number.POSITIVE_INFINITY) expectation.until = from;
-    const key = topologyKey(spec, this.cluster.description);
-    this.spec = spec;
     const bound: RawSinkSpec = { ...spec, parameters: { ...spec.parameters, database: this.database } };
+    // Keyed on the spec the checkers later read, so its topology is parsed once, here.
+    const key = topologyKey(bound, this.cluster.description);
+    this.spec = spec;
     this.specs.push({ from, spec: bound });
     let worker: StartedFlowWorker;
     try {

@@ -1,5 +1,6 @@
 import type { ClusterDescription } from '../../harness/cluster/description.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
+import { specTopology } from './spec-topology.ts';
 
 /** The cluster shard whose replicas include `host` (the Keeper table the host serves). */
 export function clusterShardOf(description: ClusterDescription, host: string): string {
@@ -15,14 +16,9 @@ export function clusterShardOf(description: ClusterDescription, host: string): s
  * same key may differ in host lists or parameters; the guard must let that through.
  */
 export function topologyKey(spec: RawSinkSpec, description: ClusterDescription): string {
-  const parameters = spec.parameters;
-  const shardHosts = parameters.shard_hosts as Record<string, string[]> | undefined;
-  if (shardHosts !== undefined) {
-    const names = Object.keys(shardHosts).sort();
-    const keys = ((parameters.sharding_key_columns as string[] | undefined) ?? []).join(',');
-    const targets = names.map((name) => `${name}=${clusterShardOf(description, shardHosts[name]?.[0] ?? '')}`);
-    return `sharded[${names.join(',')}|${keys}] ${targets.join(' ')}`;
-  }
-  const host = (parameters.host as string | undefined) ?? (parameters.hosts as string[] | undefined)?.[0] ?? '';
-  return `unsharded ${clusterShardOf(description, host)}`;
+  const topology = specTopology(spec);
+  if (topology.form !== 'shard_hosts') return `unsharded ${clusterShardOf(description, topology.hosts[0])}`;
+  const names = [...topology.shards.keys()];
+  const targets = [...topology.shards].map(([name, hosts]) => `${name}=${clusterShardOf(description, hosts[0])}`);
+  return `sharded[${names.join(',')}|${topology.keyColumns.join(',')}] ${targets.join(' ')}`;
 }

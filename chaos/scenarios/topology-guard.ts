@@ -7,6 +7,7 @@ import {
   WriteEpochs,
   type ChaosCommand,
 } from '../../properties/schedule/commands.ts';
+import { specTopology } from '../executor/spec-topology.ts';
 import type { ScenarioContext, ScenarioDefinition } from './scenario.ts';
 
 /** A change of spec with the spec it starts from. */
@@ -56,12 +57,15 @@ export function topologyChanges(context: ScenarioContext): TopologyChanges {
   }));
   const [first, second] = shards;
   if (first === undefined || second === undefined) throw new Error('the topology guard scenario needs two shards');
-  if (spec.parameters.shard_hosts !== undefined) {
-    const keys = (spec.parameters.sharding_key_columns as string[] | undefined) ?? [];
-    const shardHosts = spec.parameters.shard_hosts as Record<string, string[]>;
+  const topology = specTopology(spec);
+  if (topology.form === 'shard_hosts') {
+    const keys = topology.keyColumns;
+    const shardHosts: Record<string, readonly string[]> = Object.fromEntries(topology.shards);
     const keyed = keys.length > 0 ? { sharding_key_columns: keys } : {};
-    const sharded = (hosts: Record<string, string[] | undefined>, keyColumns: Record<string, unknown> = keyed) =>
-      withParameters(spec, { ...base, ...keyColumns, shard_hosts: hosts });
+    const sharded = (
+      hosts: Record<string, readonly string[] | undefined>,
+      keyColumns: Record<string, unknown> = keyed,
+    ) => withParameters(spec, { ...base, ...keyColumns, shard_hosts: hosts });
     const oneShard = sharded({ [first.name]: shardHosts[first.name] });
     return {
       refused: [
@@ -99,7 +103,7 @@ export function topologyChanges(context: ScenarioContext): TopologyChanges {
     };
   }
   const sameTableOtherHosts =
-    spec.parameters.host !== undefined && first.hosts.length > 1 ? { hosts: first.hosts } : { host: first.hosts[0] };
+    topology.form === 'host' && first.hosts.length > 1 ? { hosts: first.hosts } : { host: first.hosts[0] };
   return {
     refused: [
       {

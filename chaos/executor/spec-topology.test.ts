@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { isHarnessError } from '../../harness/errors.ts';
+import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
+import { specTopology } from './spec-topology.ts';
+
+const spec = (parameters: Record<string, unknown>): RawSinkSpec => ({
+  sink_class_name: 'ShardedClickHouseBatchingSink',
+  name: 'events',
+  parameters: { table: 'events', ...parameters },
+  dynamic_parameters: {},
+});
+
+describe('specTopology', () => {
+  it('reads host and hosts as unsharded, keeping the form and the host order', () => {
+    expect(specTopology(spec({ host: 'ch-1' }))).toEqual({ form: 'host', hosts: ['ch-1'] });
+    expect(specTopology(spec({ hosts: ['ch-2', 'ch-1'] }))).toEqual({ form: 'hosts', hosts: ['ch-2', 'ch-1'] });
+  });
+
+  it('reads shard_hosts in canonical shard order, with the key columns (none when absent)', () => {
+    const keyed = specTopology(
+      spec({ shard_hosts: { s2: ['ch-3'], s1: ['ch-1', 'ch-2'] }, sharding_key_columns: ['key'] }),
+    );
+    expect(keyed).toEqual({
+      form: 'shard_hosts',
+      shards: new Map([
+        ['s1', ['ch-1', 'ch-2']],
+        ['s2', ['ch-3']],
+      ]),
+      keyColumns: ['key'],
+    });
+    expect(specTopology(spec({ shard_hosts: { s1: ['ch-1'] } }))).toMatchObject({ keyColumns: [] });
+  });
+
+  it('parses a spec object once', () => {
+    const one = spec({ host: 'ch-1' });
+    expect(specTopology(one)).toBe(specTopology(one));
+  });
+
+  it.each([
+    ['no host form', {}, /exactly one of host, hosts, shard_hosts/],
+    ['two host forms', { host: 'ch-1', hosts: ['ch-1', 'ch-2'] }, /host and hosts are all set/],
+    ['a one-element hosts list', { hosts: ['ch-1'] }, /use "host": "ch-1"/],
+    ['a shard without hosts', { shard_hosts: { s1: [] } }, /must not be empty/],
+  ])('refuses %s by the sinks’ own rule, naming the spec', (_label, parameters, rule) => {
+    let thrown: unknown;
+    try {
+      specTopology(spec(parameters));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isHarnessError(thrown, 'CHAOS_SPEC_HOSTS_INVALID')).toBe(true);
+    expect((thrown as Error).message).toMatch(/Sink spec 'events' has no valid host form/);
+    expect((thrown as Error).message).toMatch(rule);
+  });
+});
