@@ -1,16 +1,10 @@
 import { ClickHouseError, type ClickHouseClient } from '@clickhouse/client';
-import { harnessClient, queryRows } from '../clickhouse/client.ts';
+import { queryRows } from '../clickhouse/client.ts';
 import type { ClusterDescription } from '../cluster/description.ts';
 import { HarnessError } from '../errors.ts';
 import { layoutKey, rendezvousSql, type RoutingLayout } from './rendezvous-sql.ts';
+import { countsById, openReplicas, readCountsOf, type ReplicaTruth } from './replica-counts.ts';
 import { rowForm } from './row-form.ts';
-
-/** Row counts per message id as one replica holds them, read directly after SYSTEM SYNC REPLICA. */
-export interface ReplicaTruth {
-  readonly shard: string;
-  readonly replica: string;
-  readonly counts: ReadonlyMap<string, number>;
-}
 
 /** What one replica's query_log says of one INSERT of the run's database. */
 export interface ServerInsert {
@@ -82,44 +76,10 @@ async function storedForms(client: ClickHouseClient, table: string, forms: Map<s
   }
 }
 
-async function countsById(client: ClickHouseClient, table: string): Promise<Map<string, number>> {
-  const rows = await queryRows<{ id: string; c: string }>(client, `SELECT id, count() AS c FROM ${table} GROUP BY id`);
-  return new Map(rows.map((row) => [row.id, Number(row.c)]));
-}
-
 function summed(truths: readonly ReplicaTruth[]): Map<string, number> {
   const total = new Map<string, number>();
   for (const truth of truths) for (const [id, n] of truth.counts) total.set(id, (total.get(id) ?? 0) + n);
   return total;
-}
-
-/**
- * An INSERT whose client gave up (a timeout under a Keeper fault) keeps running on the server
- * and may commit its part long after the heal; until every such query ended, the replicas are
- * not quiescent and SYNC REPLICA cannot see what is still coming.
- */
-async function waitForInsertsToEnd(
-  clients: readonly ClickHouseClient[],
-  names: readonly string[],
-  timeoutS: number,
-): Promise<void> {
-  const deadline = Date.now() + timeoutS * 1000;
-  for (const [index, client] of clients.entries()) {
-    for (;;) {
-      const rows = await queryRows<{ c: string | number }>(
-        client,
-        "SELECT count() AS c FROM system.processes WHERE query_kind = 'Insert'",
-      );
-      if (Number(rows[0]?.c ?? 0) === 0) break;
-      if (Date.now() > deadline) {
-        throw new HarnessError(
-          'ORACLE_INSERTS_RUNNING',
-          `replica ${names[index] ?? '?'} still runs INSERT queries ${timeoutS} s after healing; the ground truth cannot be read`,
-        );
-      }
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
 }
 
 /** The replica's query_log of INSERTs into `database` (ended ones: finished or failed). */
@@ -156,56 +116,36 @@ export async function collectGroundTruth(
   target: TruthTarget,
   syncTimeoutS = 120,
 ): Promise<GroundTruth> {
-  const replicas = description.shards
-    .flatMap((shard) => shard.replicas.map((replica) => ({ shard: shard.name, replica })))
-    .filter(({ replica }) => target.singleHosts === undefined || target.singleHosts.includes(replica.name));
-  const clients = replicas.map(({ replica }) =>
-    harnessClient(replica.direct_http, {
-      timeoutMs: (syncTimeoutS + 10) * 1000,
-      credentials: description.credentials,
-    }),
-  );
+  const local = `${target.database}.${target.table}_rep`;
+  const counted = {
+    localTable: local,
+    ...(target.singleHosts === undefined ? {} : { replicas: target.singleHosts, replicated: false }),
+  };
+  const replicas = openReplicas(description, counted, syncTimeoutS);
+  const clients = replicas.map(({ client }) => client);
   try {
-    const local = `${target.database}.${target.table}_rep`;
-    await waitForInsertsToEnd(
-      clients,
-      replicas.map(({ replica }) => replica.name),
-      syncTimeoutS,
-    );
+    const [first] = clients;
+    if (first === undefined) throw new HarnessError('ORACLE_NO_REPLICA', 'the cluster description lists no replica');
+    const truths = await readCountsOf(replicas, counted, syncTimeoutS);
     await Promise.all(
-      clients.map(async (client, index) => {
+      replicas.map(async ({ replica, client }) => {
         try {
-          if (target.singleHosts === undefined)
-            await client.command({
-              query: `SYSTEM SYNC REPLICA ${local}`,
-              clickhouse_settings: { receive_timeout: syncTimeoutS },
-            });
           await client.command({ query: 'SYSTEM FLUSH LOGS' });
         } catch (error) {
-          const name = replicas[index]?.replica.name ?? '?';
           throw new HarnessError(
             'ORACLE_SYNC_FAILED',
-            `replica ${name} could not sync ${local} within ${syncTimeoutS} s: ${(error as Error).message}`,
+            `replica ${replica} could not flush its logs: ${(error as Error).message}`,
             { cause: error },
           );
         }
       }),
     );
-    const truths = await Promise.all(
-      clients.map(async (client, index) => ({
-        shard: replicas[index]?.shard ?? '?',
-        replica: replicas[index]?.replica.name ?? '?',
-        counts: await countsById(client, local),
-      })),
-    );
-    const [first] = clients;
-    if (first === undefined) throw new HarnessError('ORACLE_NO_REPLICA', 'the cluster description lists no replica');
     const viaDistributed =
       target.singleHosts === undefined
         ? await countsById(first, `${target.database}.${target.table}_dist`)
         : summed(truths);
     const logged = await Promise.all(
-      clients.map((client, index) => serverInserts(client, replicas[index]?.replica.name ?? '?', target.database)),
+      replicas.map(({ replica, client }) => serverInserts(client, replica, target.database)),
     );
     const layouts = target.layouts ?? [];
     const routed = new Map(layouts.map((layout) => [layoutKey(layout), new Map<string, string>()]));

@@ -1,7 +1,7 @@
 import type { SinkWarningKind } from '../../sinks/api.ts';
 import type { InsertOutcome } from '../../sinks/api.ts';
 import type { GiveUpClaim } from '../../harness/flow/history/history-events.ts';
-import type { ReplicaTruth } from '../../harness/oracle/ground-truth.ts';
+import type { ReplicaTruth } from '../../harness/oracle/replica-counts.ts';
 import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
 
 /** One INSERT attempt as the history recorded it. */
@@ -26,7 +26,7 @@ export interface AttemptRecord {
   readonly endedAt: number;
 }
 
-export type { ReplicaTruth } from '../../harness/oracle/ground-truth.ts';
+export type { ReplicaTruth } from '../../harness/oracle/replica-counts.ts';
 
 /**
  * A partition job that ended in the sink's give-up (`delivery-failed` for the batching classes,

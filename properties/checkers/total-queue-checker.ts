@@ -1,6 +1,7 @@
 import { isMessageId, parseMessageId } from '../../sinks/domain/message-id.ts';
 import { POLICIES, type AnomalyCategory } from '../guarantee.ts';
 import { anomaly, type CheckResult } from './check-result.ts';
+import { deliveryDiff } from './delivery-diff.ts';
 import type { Observations } from './observations.ts';
 
 export interface DeliveryCounts {
@@ -57,15 +58,13 @@ export function totalQueueChecker(observations: Observations): TotalQueueResult 
       if (attempt.outcome === 'ok') confirmed.add(id);
     }
   }
-  const present = countsAcrossShards(observations);
+  const diff = deliveryDiff(observations);
+  const present = diff.present;
   const stopped = new Set(observations.giveUps.filter((giveUp) => giveUp.final).map((giveUp) => giveUp.partition));
   const heldBack = (id: string) => isMessageId(id) && stopped.has(parseMessageId(id).partition);
-  const absent = [...observations.acknowledged].filter((id) => (present.get(id) ?? 0) === 0).sort();
-  const lost = absent.filter((id) => !heldBack(id));
-  const gaveUp = absent.filter(heldBack);
-  const duplicated = [
-    ...new Set([...[...present].filter(([, count]) => count > 1).map(([id]) => id), ...observations.acceptedTwice]),
-  ].sort();
+  const lost = diff.lost.filter((id) => !heldBack(id));
+  const gaveUp = diff.lost.filter(heldBack);
+  const duplicated = [...new Set([...diff.duplicated, ...observations.acceptedTwice])].sort();
   const unexpected = [...present.keys()]
     .filter((id) => !observations.produced.has(id) || !attempted.has(id) || observations.altered.has(id))
     .sort();
@@ -96,16 +95,4 @@ export function totalQueueChecker(observations: Observations): TotalQueueResult 
     recoveredIds: recovered,
     gaveUpIds: gaveUp,
   };
-}
-
-/** Rows per message summed over shards, taking each shard's first replica (convergence is checked apart). */
-function countsAcrossShards(observations: Observations): Map<string, number> {
-  const seenShards = new Set<string>();
-  const present = new Map<string, number>();
-  for (const replica of observations.replicas) {
-    if (seenShards.has(replica.shard)) continue;
-    seenShards.add(replica.shard);
-    for (const [id, count] of replica.counts) present.set(id, (present.get(id) ?? 0) + count);
-  }
-  return present;
 }

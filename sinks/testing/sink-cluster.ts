@@ -1,8 +1,9 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { Toxiproxy, type Toxic } from 'toxiproxy-node-client';
-import { harnessClient, queryRows, queryValue } from '../../harness/clickhouse/client.ts';
+import { harnessClient } from '../../harness/clickhouse/client.ts';
 import type { StartedLocalCluster } from '../../harness/cluster/local-cluster.ts';
 import { startEmbeddedCluster } from '../../harness/cluster/embedded/start-embedded.ts';
+import { readReplicaCounts } from '../../harness/oracle/replica-counts.ts';
 import type { SinkContext, SinkMessage } from '../api.ts';
 import { SINK_IMPLEMENTATIONS } from '../classes/create-sink.ts';
 import { messageId } from '../domain/message-id.ts';
@@ -74,14 +75,17 @@ export class SinkTestCluster {
     for (const name of nodes) await this.node(name).command({ query });
   }
 
-  /** Message ids present on one node, sorted. */
+  /** Rows per id on one node of a local table (`eo.sharded_rep`), read as the chaos job's oracle reads them. */
+  private async countsOn(node: string, table: string): Promise<ReadonlyMap<string, number>> {
+    const [truth] = await readReplicaCounts(this.cluster.description, { localTable: table, replicas: [node] });
+    if (!truth) throw new Error(`no node ${node}`);
+    return truth.counts;
+  }
+
+  /** The ids of the rows on one node, sorted, with repetition: a duplicated row shows twice. */
   async idsOn(node: string, table: string): Promise<string[]> {
-    await this.node(node).command({
-      query: `SYSTEM SYNC REPLICA ${table}`,
-      clickhouse_settings: { receive_timeout: 60 },
-    });
-    const rows = await queryRows<{ id: string }>(this.node(node), `SELECT id FROM ${table} ORDER BY id`);
-    return rows.map((row) => row.id);
+    const counts = await this.countsOn(node, table);
+    return [...counts].flatMap(([id, n]) => Array<string>(n).fill(id)).sort();
   }
 
   /** The `system.query_log` row of one query, after flushing the logs. */
@@ -101,7 +105,9 @@ export class SinkTestCluster {
   }
 
   async count(node: string, table: string): Promise<number> {
-    return Number(await queryValue<string>(this.node(node), `SELECT count() FROM ${table}`));
+    let rows = 0;
+    for (const n of (await this.countsOn(node, table)).values()) rows += n;
+    return rows;
   }
 
   /** Disables (connection refused) or enables a node's client proxy. */

@@ -2,10 +2,12 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { harnessClient, queryRows } from '../../clickhouse/client.ts';
+import { harnessClient } from '../../clickhouse/client.ts';
 import { createShardedTable } from '../../clickhouse/ddl.ts';
 import { startEmbeddedCluster } from '../../cluster/embedded/start-embedded.ts';
 import type { StartedLocalCluster } from '../../cluster/local-cluster.ts';
+import { readReplicaCounts, type ReplicaTruth } from '../../oracle/replica-counts.ts';
+import { deliveryDiff } from '../../../properties/checkers/delivery-diff.ts';
 import { parseMessageId } from '../../../sinks/domain/message-id.ts';
 import { shardName } from '../../../sinks/domain/shard-name.ts';
 import { RendezvousRouter } from '../../../sinks/routing/rendezvous-router.ts';
@@ -18,13 +20,10 @@ export const DATABASE = 'flow_it';
 /** Nominal: every spec host is a node name the address book maps to its own proxy port. */
 export const SPEC_PORT = 8123;
 
-/** Row counts per message id, per replica (read directly, not through a fault proxy). */
-export type ReplicaCounts = ReadonlyMap<string, ReadonlyMap<string, number>>;
-
 /**
  * The embedded 2x2 cluster as the flow integration tests use it: tables from a source's columns,
  * supervisors whose workers reach every node by name through its fault proxy, and ground truth
- * read on every replica after `SYSTEM SYNC REPLICA`.
+ * read on every replica by the chaos job's own reader (`readReplicaCounts`).
  */
 export class FlowTestCluster {
   private readonly runDirs: string[] = [];
@@ -76,28 +75,9 @@ export class FlowTestCluster {
     return `${name}_rep`;
   }
 
-  async counts(table: string): Promise<ReplicaCounts> {
-    const result = new Map<string, Map<string, number>>();
-    for (const [node, client] of this.direct) {
-      await client.command({
-        query: `SYSTEM SYNC REPLICA ${DATABASE}.${table}`,
-        clickhouse_settings: { receive_timeout: 60 },
-      });
-      const rows = await queryRows<{ id: string; n: string }>(
-        client,
-        `SELECT id, count() AS n FROM ${DATABASE}.${table} GROUP BY id`,
-      );
-      result.set(node, new Map(rows.map((row) => [row.id, Number(row.n)])));
-    }
-    return result;
-  }
-
-  shardOfNode(node: string): string {
-    const shard = this.cluster.description.shards.find((candidate) =>
-      candidate.replicas.some((replica) => replica.name === node),
-    );
-    if (!shard) throw new Error(`no node ${node}`);
-    return shard.name;
+  /** Rows per message id on every replica, read as the chaos job's oracle reads them. */
+  async counts(table: string): Promise<ReplicaTruth[]> {
+    return readReplicaCounts(this.cluster.description, { localTable: `${DATABASE}.${table}` });
   }
 
   async down(): Promise<void> {
@@ -120,21 +100,21 @@ export function rendezvousShard(
 }
 
 /**
- * Where exactly-once puts things: for every replica, the ids it must hold exactly once. An id
- * held twice, held on the wrong shard, missing, or not acknowledged at all is listed in the diff.
+ * Every departure from exactly once on the right shard, one readable line each, judged by the
+ * chaos job's own diff: empty when every replica holds each acknowledged message of its shard
+ * once and nothing else.
  */
-export function exactlyOnceDiff(
-  counts: ReplicaCounts,
-  expectedShardOf: (id: string) => string,
-  shardOfNode: (node: string) => string,
+export function exactlyOnceProblems(
+  replicas: readonly ReplicaTruth[],
   acknowledged: readonly string[],
-) {
-  const problems: string[] = [];
-  for (const [node, ids] of counts) {
-    const shard = shardOfNode(node);
-    const expected = new Set(acknowledged.filter((id) => expectedShardOf(id) === shard));
-    for (const id of expected) if (ids.get(id) !== 1) problems.push(`${node}: ${id} ×${ids.get(id) ?? 0}`);
-    for (const [id, n] of ids) if (!expected.has(id)) problems.push(`${node}: unexpected ${id} ×${n}`);
-  }
-  return problems;
+  expectedShard: (id: string) => string,
+): string[] {
+  const diff = deliveryDiff({ replicas, acknowledged, expectedShard });
+  return [
+    ...diff.lost.map((id) => `lost ${id}`),
+    ...diff.duplicated.map((id) => `duplicated ${id} ×${diff.present.get(id)}`),
+    ...diff.unacknowledged.map((id) => `unacknowledged ${id}`),
+    ...diff.misplaced.map(({ id, replica, expected }) => `misplaced ${id} on ${replica} (expected ${expected})`),
+    ...diff.diverged.map(({ replica, ids }) => `diverged ${replica}: ${ids.join(', ')}`),
+  ];
 }
