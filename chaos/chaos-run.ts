@@ -12,6 +12,7 @@ import { mergeVerdicts } from '../properties/verdict.ts';
 import { aggregateClass } from '../reports/aggregate.ts';
 import { insertPerformance } from '../reports/performance.ts';
 import type { RunResult, ScenarioResult } from '../reports/run-result.ts';
+import { isScenarioDirName, scenarioDirName } from '../reports/scenario-dir.ts';
 import { runTimelines, type TaggedEvent } from '../reports/timeline.ts';
 import { writeRunReports } from '../reports/write-run.ts';
 import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
@@ -67,7 +68,7 @@ function keepClusterLogs(cluster: StartedCluster, target: string): void {
 function collectHistories(runDir: string): TaggedEvent[] {
   const events: TaggedEvent[] = [];
   for (const scenarioDir of readdirSync(runDir, { withFileTypes: true }).filter(
-    (entry) => entry.isDirectory() && entry.name.includes('__'),
+    (entry) => entry.isDirectory() && isScenarioDirName(entry.name),
   )) {
     for (const run of readdirSync(join(runDir, scenarioDir.name))) {
       const file = join(runDir, scenarioDir.name, run, 'history.jsonl');
@@ -121,7 +122,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
       : options.classes.filter((sinkClass) => pairs.some((pair) => pair.sinkClass === sinkClass));
   try {
     for (const [index, { sinkClass, scenario }] of pairs.entries()) {
-      const dir = join(runDir, `${sinkClass}__${scenario.name}`);
+      const dir = join(runDir, scenarioDirName(sinkClass, scenario.name));
       let result: ScenarioResult;
       const lacking = (scenario.processActions ?? []).filter(
         (action) => cluster.processActions !== undefined && !cluster.processActions.has(action),

@@ -5,7 +5,7 @@
  * with the unsliced run's verdict rules. Exit 0 when the merged verdict is pass, 1 when not, 2
  * when the slices do not make one matrix (one missing, one twice, another seed).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { prepareWritableDir } from '../harness/cli/writable-dir.ts';
@@ -14,7 +14,7 @@ import { describeError, HarnessError } from '../harness/errors.ts';
 import { PROJECT_ROOT } from '../harness/project-root.ts';
 import { readJsonLines } from '../reports/jsonl.ts';
 import { mergeSliceRuns, MergeError, type SliceRun } from '../reports/merge-runs.ts';
-import type { RunResult } from '../reports/run-result.ts';
+import { readRunResult } from '../reports/stored-run-result.ts';
 import type { TaggedEvent } from '../reports/timeline.ts';
 import { writeRunReports } from '../reports/write-run.ts';
 import { SINK_CLASS_NAMES } from '../sinks/domain/sink-class-name.ts';
@@ -29,8 +29,10 @@ function readSlice(dir: string): SliceRun {
       'CLI_USAGE',
       `${dir} holds no run-result.json: give the run directories the slices wrote (reports/<run-id>/)`,
     );
-  const run = JSON.parse(readFileSync(file, 'utf8')) as RunResult;
-  return { run, events: readJsonLines<TaggedEvent>(join(dir, 'history.jsonl')) };
+  return {
+    run: readRunResult(file),
+    events: readJsonLines<TaggedEvent>(join(dir, 'history.jsonl')),
+  };
 }
 
 function main(): number {

@@ -1,9 +1,11 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CoverageLedger } from '../properties/checkers/coverage-ledger.ts';
 import type { Anomaly } from '../properties/checkers/check-result.ts';
 import { mergeVerdicts, type Verdict } from '../properties/verdict.ts';
-import type { RunResult } from '../reports/run-result.ts';
+import { isScenarioDirName, parseScenarioDirName } from '../reports/scenario-dir.ts';
+import { readRunResult } from '../reports/stored-run-result.ts';
+import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
 import { CHECK_INPUT_FILE, readCheckRecord } from './executor/check-record.ts';
 import { checkRun, type RunCheck } from './executor/check-run.ts';
 
@@ -18,7 +20,7 @@ export interface RunRecheck {
 }
 
 export interface ScenarioRecheck {
-  readonly sinkClass: string;
+  readonly sinkClass: SinkClassName;
   readonly scenario: string;
   /** From the run's `run-result.json`; undefined when the report has none. */
   readonly recorded: Verdict | undefined;
@@ -52,12 +54,12 @@ export function recheckRun(runDir: string): RunRecheck & { readonly check: RunCh
  */
 export function recheckReport(reportRunDir: string): ScenarioRecheck[] {
   const resultFile = join(reportRunDir, 'run-result.json');
-  const recorded = existsSync(resultFile) ? (JSON.parse(readFileSync(resultFile, 'utf8')) as RunResult) : undefined;
+  const recorded = existsSync(resultFile) ? readRunResult(resultFile) : undefined;
   const scenarioDirs = readdirSync(reportRunDir, { withFileTypes: true }).filter(
-    (entry) => entry.isDirectory() && entry.name.includes('__'),
+    (entry) => entry.isDirectory() && isScenarioDirName(entry.name),
   );
   return scenarioDirs.map((entry) => {
-    const [sinkClass = '', scenario = ''] = entry.name.split('__');
+    const { sinkClass, scenario } = parseScenarioDirName(entry.name);
     const dir = join(reportRunDir, entry.name);
     const runDirs = readdirSync(dir)
       .filter((name) => /^run-\d+$/.test(name) && existsSync(join(dir, name, CHECK_INPUT_FILE)))

@@ -1,12 +1,13 @@
 import type { DeliveryGuarantee } from '../sinks/sink-classes.ts';
+import type { AnomalyKind } from './checkers/anomaly-category.ts';
 
-/** The anomaly categories of a delivery history (after Jepsen's total-queue checker). */
-export type AnomalyCategory = 'lost' | 'duplicated' | 'unexpected';
+/** The anomalies of a delivery history a guarantee may tolerate (after Jepsen's total-queue checker). */
+export type DeliveryAnomaly = Extract<AnomalyKind, 'lost' | 'duplicated' | 'unexpected'>;
 
 export interface GuaranteePolicy {
   readonly guarantee: DeliveryGuarantee;
   /** Categories this guarantee tolerates; every other non-empty category is a violation. */
-  readonly allowed: ReadonlySet<AnomalyCategory>;
+  readonly allowed: ReadonlySet<DeliveryAnomaly>;
 }
 
 /** exactly-once allows none; at-least-once allows duplicates only; at-most-once allows loss only. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
 import type { DeliveryGuarantee } from '../sinks/sink-classes.ts';
 import { aggregateClass } from './aggregate.ts';
 import { mergeSliceRuns, type SliceRun } from './merge-runs.ts';
@@ -7,7 +8,7 @@ import type { RunResult, ScenarioResult } from './run-result.ts';
 import { sampleEvents } from './test-support.ts';
 import { runTimelines } from './timeline.ts';
 
-const CLASSES: Record<string, DeliveryGuarantee> = {
+const CLASSES: Partial<Record<SinkClassName, DeliveryGuarantee>> = {
   ClickHouseBatchingSink: 'exactly-once',
   AtLeastOnceClickHouseSink: 'at-least-once',
   AtMostOnceClickHouseSink: 'at-most-once',
@@ -19,7 +20,7 @@ const order = {
 };
 
 /** A distinct result per pair, so a pair reported twice or dropped changes the sums. */
-const result = (sinkClass: string, name: string, position: number): ScenarioResult => ({
+const result = (sinkClass: SinkClassName, name: string, position: number): ScenarioResult => ({
   name,
   sinkClass,
   verdict: position === 4 ? 'inconclusive' : 'pass',
@@ -52,7 +53,7 @@ const result = (sinkClass: string, name: string, position: number): ScenarioResu
   commands: [],
 });
 
-const PAIRS = Object.keys(CLASSES).flatMap((sinkClass) =>
+const PAIRS = (Object.keys(CLASSES) as SinkClassName[]).flatMap((sinkClass) =>
   SCENARIOS.filter((name) => name !== 'at-most-once-queue' || sinkClass === 'AtMostOnceClickHouseSink').map((name) => ({
     sinkClass,
     name,
@@ -68,7 +69,7 @@ function runOf(pairs: typeof PAIRS, slice: string | null, events: SliceRun['even
       .map(([sinkClass, guarantee]) => [
         sinkClass,
         aggregateClass(
-          guarantee,
+          guarantee as DeliveryGuarantee,
           pairs
             .filter((pair) => pair.sinkClass === sinkClass)
             .map((pair) => result(pair.sinkClass, pair.name, PAIRS.indexOf(pair))),

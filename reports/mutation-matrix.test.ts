@@ -4,11 +4,12 @@ import {
   matrixJunit,
   matrixMarkdown,
   rowHolds,
+  type Detection,
   type MatrixRow,
   type MutationMatrix,
 } from './mutation-matrix.ts';
 
-const caught = (seed: number, runs: number) => ({
+const caught = (seed: number, runs: number): Detection => ({
   seed,
   verdict: 'violation',
   caughtInCategory: true,

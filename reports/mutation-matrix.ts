@@ -3,12 +3,15 @@
  * targets it, over several seeds, and the unmutated sink under the same scenarios as a control.
  * The writers here turn it into the same four artifacts a chaos run has.
  */
+import type { AnomalyCategory, AnomalyKind } from '../properties/checkers/anomaly-category.ts';
+import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
+
 export interface Detection {
   readonly seed: number;
   readonly verdict: string;
   /** The mutant's category was among the counterexample's anomalies. */
   readonly caughtInCategory: boolean;
-  readonly categories: readonly string[];
+  readonly categories: readonly AnomalyCategory[];
   /** Exploring runs up to and including the first violating one (absent when never caught). */
   readonly runsToDetection?: number;
   /** Seconds of runs up to the end of the first violating one. */
@@ -23,10 +26,10 @@ export interface MatrixRow {
   /** A mutant's name, or `control` for the unmutated sink. */
   readonly subject: string;
   readonly kind: 'wrapper' | 'source' | 'control';
-  readonly sinkClass: string;
+  readonly sinkClass: SinkClassName;
   readonly scenario: string;
   /** The anomaly category the mutant must be caught in (null for the control). */
-  readonly category: string | null;
+  readonly category: AnomalyKind | null;
   readonly why: string | null;
   readonly detections: readonly Detection[];
 }

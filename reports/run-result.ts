@@ -1,3 +1,5 @@
+import type { FaultType } from '../harness/flow/history/fault-type.ts';
+import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
 import type { DeliveryGuarantee } from '../sinks/sink-classes.ts';
 import type { Anomaly } from '../properties/checkers/check-result.ts';
 import type { DeliveryCounts } from '../properties/checkers/total-queue-checker.ts';
@@ -50,9 +52,12 @@ export interface ConfigurationResult {
   readonly dedupHits: number;
 }
 
+/** Times each fault type fired (sink crashes as `sink_crash`); a type that never fired is absent. */
+export type FaultCounts = Readonly<Partial<Record<FaultType, number>>>;
+
 export interface ScenarioResult {
   readonly name: string;
-  readonly sinkClass: string;
+  readonly sinkClass: SinkClassName;
   readonly verdict: Verdict;
   readonly seed: number;
   /** fast-check's shrink path of the reported counterexample, when there is one. */
@@ -74,7 +79,7 @@ export interface ScenarioResult {
   readonly unknownOutcomes: UnknownOutcomes;
   /** Null for the classes that send a token (their target always keeps the window). */
   readonly serverDedup: ServerDedupRuns | null;
-  readonly faults: Readonly<Record<string, number>>;
+  readonly faults: FaultCounts;
   readonly anomalies: readonly Anomaly[];
   /** Each give-up of the defining runs, one line: partition, batch, attempts, the last error. */
   readonly giveUps: readonly string[];
@@ -96,7 +101,7 @@ export interface ClassResult {
   readonly refusals: number;
   readonly unknownOutcomes: UnknownOutcomes;
   readonly serverDedup: ServerDedupRuns | null;
-  readonly faults: Readonly<Record<string, number>>;
+  readonly faults: FaultCounts;
   /** Inserts the sink gave up ("Giving up insert into ClickHouse"), over its scenarios. */
   readonly giveUps: number;
   readonly performance: InsertPerformance;

@@ -1,6 +1,8 @@
 import { eventsOfType, insertAttempts } from '../harness/flow/history/history-reader.ts';
 import type { Stamped } from '../harness/flow/history/history-events.ts';
 import type { InsertOutcome } from '../sinks/api.ts';
+import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
+import { parseScenarioDirName } from './scenario-dir.ts';
 
 /** A history event of the chaos job's merged `history.jsonl`: tagged with its scenario directory and run. */
 export type TaggedEvent = Stamped & { readonly scenario: string; readonly run: string };
@@ -33,7 +35,7 @@ export interface TimelineMark {
 
 /** One run of one class x scenario, as the report draws it. */
 export interface RunTimeline {
-  readonly sinkClass: string;
+  readonly sinkClass: SinkClassName;
   readonly scenario: string;
   readonly run: string;
   /** Wall-clock ms of the first event. */
@@ -64,7 +66,7 @@ function timelineOf(events: TaggedEvent[]): RunTimeline {
     ...sorted.map((event) => Math.max(event.at, event.type === 'insert-complete' ? event.endedAt : 0)),
   );
   const duration = last - origin;
-  const [sinkClass = first.scenario, scenario = ''] = first.scenario.split('__');
+  const { sinkClass, scenario } = parseScenarioDirName(first.scenario);
 
   const inserts = insertAttempts(sorted).map((attempt): TimelineInsert => {
     const start = (attempt.complete?.startedAt ?? attempt.invoke.at) - origin;

@@ -1,5 +1,6 @@
 import type fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { FaultType } from '../../harness/flow/history/fault-type.ts';
 import type { Coverage, Evidence } from '../../properties/checkers/coverage-checker.ts';
 import { CoverageLedger, NO_EVIDENCE } from '../../properties/checkers/coverage-ledger.ts';
 import type { DeliveryCounts } from '../../properties/checkers/total-queue-checker.ts';
@@ -63,7 +64,7 @@ function outcome(runs: ExecutedRun[], details: Partial<fc.RunDetails<[RunInput]>
   };
 }
 
-const fired = { faultsFired: new Map([['reset_peer', 1]]) };
+const fired = { faultsFired: new Map<FaultType, number>([['reset_peer', 1]]) };
 
 describe('scenarioResult', () => {
   it('passes once the runs together showed everything declared', () => {

@@ -3,7 +3,7 @@ import { NO_EVIDENCE, addEvidence } from '../../properties/checkers/coverage-led
 import type { Evidence } from '../../properties/checkers/coverage-checker.ts';
 import { NO_DELIVERIES, type DeliveryCounts } from '../../properties/checkers/total-queue-checker.ts';
 import type { Verdict } from '../../properties/verdict.ts';
-import type { ConfigurationResult, ScenarioResult } from '../../reports/run-result.ts';
+import type { ConfigurationResult, FaultCounts, ScenarioResult } from '../../reports/run-result.ts';
 import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
 import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
 import type { ScenarioDefinition, TargetTable } from '../scenarios/scenario.ts';
@@ -11,13 +11,13 @@ import type { ExecutedRun, ScenarioOutcome } from './run-scenario.ts';
 import { configurationOf, dedupMayBeOff, owedGuarantee } from './target-table.ts';
 
 /** Faults that fired, sink crashes included (as `sink_crash`, the catalogue's name for them). */
-function faultCounts(evidence: Evidence): Record<string, number> {
+function faultCounts(evidence: Evidence): FaultCounts {
   const crashes = [...evidence.crashes.values()].reduce((total, n) => total + n, 0);
   return { ...Object.fromEntries(evidence.faultsFired), ...(crashes > 0 ? { sink_crash: crashes } : {}) };
 }
 
 export interface ReplayLine {
-  readonly sinkClass: string;
+  readonly sinkClass: SinkClassName;
   readonly scenario: string;
   readonly seed: number;
   readonly path?: string | undefined;

@@ -1,3 +1,4 @@
+import type { AnomalyKind } from '../../properties/checkers/anomaly-category.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import { WRAPPER_MUTANTS, type WrapperMutantName } from './mutants.ts';
 import { SOURCE_MUTANTS, type SourceMutantName } from './source-mutants.ts';
@@ -5,7 +6,7 @@ import { SOURCE_MUTANTS, type SourceMutantName } from './source-mutants.ts';
 /** Every shipped mutant: the category it must be caught in, the classes it breaks, why it is realistic. */
 export interface MutantEntry {
   readonly kind: 'wrapper' | 'source';
-  readonly category: string;
+  readonly category: AnomalyKind;
   readonly classes: readonly SinkClassName[];
   readonly why: string;
 }

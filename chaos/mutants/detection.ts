@@ -1,3 +1,4 @@
+import { anomalyKind, type AnomalyKind } from '../../properties/checkers/anomaly-category.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import type { Detection } from '../../reports/mutation-matrix.ts';
 import type { ScenarioOutcome } from '../executor/run-scenario.ts';
@@ -10,7 +11,7 @@ export function detection(
   sinkClass: SinkClassName,
   outcome: ScenarioOutcome,
   seed: number,
-  category: string | undefined,
+  category: AnomalyKind | undefined,
 ): Detection {
   const result = scenarioResult(scenario, sinkClass, outcome, seed);
   const categories = [...new Set(result.anomalies.map((anomaly) => anomaly.category))];
@@ -31,7 +32,8 @@ export function detection(
   return {
     seed,
     verdict: result.verdict,
-    caughtInCategory: result.verdict === 'violation' && category !== undefined && categories.includes(category),
+    caughtInCategory:
+      result.verdict === 'violation' && category !== undefined && categories.map(anomalyKind).includes(category),
     categories,
     ...found,
     replayCommand: result.replayCommand,

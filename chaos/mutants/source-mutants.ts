@@ -1,3 +1,4 @@
+import type { AnomalyKind } from '../../properties/checkers/anomaly-category.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 
 /**
@@ -7,7 +8,7 @@ import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
  * moves the code fails loudly instead of leaving a mutant that changes nothing.
  */
 export interface SourceMutant {
-  readonly category: string;
+  readonly category: AnomalyKind;
   readonly classes: readonly SinkClassName[];
   readonly file: string;
   readonly find: string;

@@ -1,7 +1,8 @@
 import type { ClusterDescription, ReplicaDescription } from '../../harness/cluster/description.ts';
 import type { UnknownKind } from '../../harness/flow/history/history-events.ts';
 import type { HealMoment } from '../../properties/schedule/chaos-system.ts';
-import type { Fault, FaultType } from './fault.ts';
+import type { Fault } from './fault.ts';
+import type { FaultType } from '../../harness/flow/history/fault-type.ts';
 import { keeperPause, replicaKill, replicaPause } from './process-fault.ts';
 import { interserverCut, keeperLinkCut, proxyDown } from './proxy-fault.ts';
 import {

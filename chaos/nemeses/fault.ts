@@ -2,31 +2,9 @@ import type { Logger } from 'pino';
 import type { Toxiproxy } from 'toxiproxy-node-client';
 import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
 import type { FaultEffect } from '../../harness/flow/history/history-events.ts';
+import type { FaultType } from '../../harness/flow/history/fault-type.ts';
 
 export type { FaultEffect } from '../../harness/flow/history/history-events.ts';
-
-/** Every fault type of the catalogue (README.md describes each). */
-export const FAULT_TYPES = [
-  'latency',
-  'bandwidth',
-  'slicer',
-  'timeout',
-  'reset_peer',
-  'limit_data',
-  'proxy_down',
-  'replica_kill',
-  'replica_pause',
-  'keeper_pause',
-  'keeper_link_cut',
-  'interserver_cut',
-  'too_many_parts',
-  'not_enough_space',
-  'table_detached',
-  'constraint_violated',
-  'part_writer_failpoint',
-  'sink_crash',
-] as const;
-export type FaultType = (typeof FAULT_TYPES)[number];
 
 export interface NemesisContext {
   readonly cluster: StartedCluster;

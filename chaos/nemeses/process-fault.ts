@@ -1,4 +1,5 @@
-import type { Fault, FaultType, FaultWindow, NemesisContext } from './fault.ts';
+import type { Fault, FaultWindow, NemesisContext } from './fault.ts';
+import type { FaultType } from '../../harness/flow/history/fault-type.ts';
 
 type ProcessFaultType = Extract<FaultType, 'replica_kill' | 'replica_pause' | 'keeper_pause'>;
 

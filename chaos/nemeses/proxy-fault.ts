@@ -1,6 +1,7 @@
 import type { Toxiproxy } from 'toxiproxy-node-client';
 import { harnessClient, queryValue } from '../../harness/clickhouse/client.ts';
-import type { Fault, FaultEffect, FaultType, FaultWindow, NemesisContext } from './fault.ts';
+import type { Fault, FaultEffect, FaultWindow, NemesisContext } from './fault.ts';
+import type { FaultType } from '../../harness/flow/history/fault-type.ts';
 
 type ProxyFaultType = Extract<FaultType, 'proxy_down' | 'keeper_link_cut' | 'interserver_cut'>;
 

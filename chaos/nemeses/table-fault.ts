@@ -1,7 +1,8 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { harnessClient } from '../../harness/clickhouse/client.ts';
 import type { ReplicaDescription } from '../../harness/cluster/description.ts';
-import type { Fault, FaultType, FaultWindow, NemesisContext } from './fault.ts';
+import type { Fault, FaultWindow, NemesisContext } from './fault.ts';
+import type { FaultType } from '../../harness/flow/history/fault-type.ts';
 
 /**
  * Server errors on every replica's tables of the run's database, each one the seed calls

@@ -1,5 +1,6 @@
 import type { Toxic } from 'toxiproxy-node-client';
-import type { Fault, FaultEffect, FaultType, FaultWindow, NemesisContext } from './fault.ts';
+import type { Fault, FaultEffect, FaultWindow, NemesisContext } from './fault.ts';
+import type { FaultType } from '../../harness/flow/history/fault-type.ts';
 
 const EFFECT: Readonly<Record<ToxicFaultType, FaultEffect>> = {
   latency: 'slow',

@@ -9,6 +9,7 @@ import { columnsDdl, sourceConfig } from '../flow/source/source-config.ts';
 import { RendezvousRouter } from '../../sinks/routing/rendezvous-router.ts';
 import { routingKeyFor } from '../../sinks/routing/routing-key.ts';
 import { shardName } from '../../sinks/domain/shard-name.ts';
+import { anomalyKind } from '../../properties/checkers/anomaly-category.ts';
 import { placementChecker } from '../../properties/checkers/placement-checker.ts';
 import { replicaConvergenceChecker } from '../../properties/checkers/replica-convergence-checker.ts';
 import type { Observations } from '../../properties/checkers/observations.ts';
@@ -113,8 +114,8 @@ describe('the ground-truth oracle on the real cluster', { timeout: 120_000 }, ()
       viaDistributed: truth.viaDistributed,
       expectedShard: (id: string) => routed?.get(id) ?? null,
     } as unknown as Observations;
-    const diverged = replicaConvergenceChecker(observations).anomalies.filter((a) =>
-      a.category.startsWith('diverged:'),
+    const diverged = replicaConvergenceChecker(observations).anomalies.filter(
+      (a) => anomalyKind(a.category) === 'diverged',
     );
     expect(diverged.map((a) => [a.category, a.examples])).toEqual([
       ['diverged:s1r2', [duplicated.id]],

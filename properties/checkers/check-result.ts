@@ -1,7 +1,8 @@
 import type { Verdict } from '../verdict.ts';
+import type { AnomalyCategory } from './anomaly-category.ts';
 
 export interface Anomaly {
-  readonly category: string;
+  readonly category: AnomalyCategory;
   readonly count: number;
   /** Up to five example message ids (or tokens, replicas...), for the report. */
   readonly examples: readonly string[];
@@ -14,7 +15,7 @@ export interface CheckResult {
   readonly notes?: readonly string[];
 }
 
-export function anomaly(category: string, items: Iterable<string>): Anomaly {
+export function anomaly(category: AnomalyCategory, items: Iterable<string>): Anomaly {
   const all = [...items];
   return { category, count: all.length, examples: all.slice(0, 5) };
 }

@@ -1,10 +1,12 @@
+import type { FaultType } from '../../harness/flow/history/fault-type.ts';
+import type { CrashPoint } from '../../harness/flow/runtime/crash-points.ts';
 import type { CheckResult } from './check-result.ts';
 import type { MissedFault } from './fault-evidence.ts';
 
 /** What a run observed happening, gathered from the stored history and ClickHouse's own logs. */
 export interface Evidence {
   /** Fault type -> times it met the INSERT it was aimed at (or was witnessed on the cluster). */
-  readonly faultsFired: ReadonlyMap<string, number>;
+  readonly faultsFired: ReadonlyMap<FaultType, number>;
   /** Faults that were armed or applied and acted on nothing, with the reason. */
   readonly faultsMissed: readonly MissedFault[];
   readonly unknownOutcomes: number;
@@ -20,7 +22,7 @@ export interface Evidence {
   /** Topology change (the schedule's label) -> times a start under it was refused as expected. */
   readonly refusedChanges: ReadonlyMap<string, number>;
   /** Crash point -> times the sink process was killed there. */
-  readonly crashes: ReadonlyMap<string, number>;
+  readonly crashes: ReadonlyMap<CrashPoint, number>;
   /** Dynamic reconfigurations that began while an INSERT was in flight. */
   readonly reconfiguredInFlight: number;
   /** Messages the at-most-once queue dropped because it was full. */
@@ -43,7 +45,7 @@ export interface Evidence {
 
 /** The "sometimes" events a scenario declares; a pass requires every one of them. */
 export interface Coverage {
-  readonly faults: readonly string[];
+  readonly faults: readonly FaultType[];
   readonly unknownLanded?: boolean;
   readonly unknownAbsent?: boolean;
   readonly replay?: boolean;
@@ -51,7 +53,7 @@ export interface Coverage {
   readonly refusal?: boolean;
   /** Each of these topology changes must have been refused at least once. */
   readonly refusedChanges?: readonly string[];
-  readonly crashPoints?: readonly string[];
+  readonly crashPoints?: readonly CrashPoint[];
   readonly reconfiguredInFlight?: boolean;
   readonly queueDrop?: boolean;
   /** A token-less class must run at least once without the server's block dedup, which could hide its duplicates. */

@@ -1,12 +1,12 @@
 import { missingCoverage, type Coverage, type Evidence } from './coverage-checker.ts';
 
-const addMaps = (a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): Map<string, number> => {
+const addMaps = <K>(a: ReadonlyMap<K, number>, b: ReadonlyMap<K, number>): Map<K, number> => {
   const sum = new Map(a);
   for (const [key, n] of b) sum.set(key, (sum.get(key) ?? 0) + n);
   return sum;
 };
 
-const union = (a: readonly string[] | undefined, b: readonly string[] | undefined): string[] => [
+const union = <T>(a: readonly T[] | undefined, b: readonly T[] | undefined): T[] => [
   ...new Set([...(a ?? []), ...(b ?? [])]),
 ];
 

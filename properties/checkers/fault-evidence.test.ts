@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { FaultType } from '../../harness/flow/history/fault-type.ts';
 import type { FlowEvent, Stamped } from '../../harness/flow/history/history-events.ts';
 import { faultEvidence } from './fault-evidence.ts';
 import type { AttemptRecord } from './observations.ts';
@@ -25,7 +26,7 @@ const attempt = (queryId: string, over: Partial<AttemptRecord> = {}): AttemptRec
 
 const aimed = (
   window: number,
-  fault: string,
+  fault: FaultType,
   effect: 'error' | 'slow' | 'blocked' | 'traffic' | 'witness',
   queryId: string,
   at = 105,
@@ -41,7 +42,7 @@ const aimed = (
     ...(slowerThanMs === undefined ? {} : { slowerThanMs }),
     aimedAt: { gate: window, queryId, attempt: 1, endpoint: 'a:1' },
   });
-const healed = (window: number, fault: string, at: number, verified?: boolean) =>
+const healed = (window: number, fault: FaultType, at: number, verified?: boolean) =>
   stamped(at, {
     type: 'fault-end',
     window,

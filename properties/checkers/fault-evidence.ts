@@ -1,16 +1,17 @@
 import { eventsOfType } from '../../harness/flow/history/history-reader.ts';
 import type { FaultEndEvent, FaultStartEvent, Stamped } from '../../harness/flow/history/history-events.ts';
+import type { FaultType } from '../../harness/flow/history/fault-type.ts';
 import type { AttemptRecord } from './observations.ts';
 
 /** A fault that was applied or armed and acted on nothing, and why. */
 export interface MissedFault {
-  readonly fault: string;
+  readonly fault: FaultType;
   readonly reason: string;
 }
 
 export interface FaultEvidence {
   /** Fault type -> times it met the INSERT it was aimed at (or was witnessed on the cluster). */
-  readonly fired: ReadonlyMap<string, number>;
+  readonly fired: ReadonlyMap<FaultType, number>;
   readonly missed: readonly MissedFault[];
 }
 
@@ -26,7 +27,7 @@ const BLOCKED_MIN_MS = 200;
 export function faultEvidence(events: readonly Stamped[], attempts: readonly AttemptRecord[]): FaultEvidence {
   const byQuery = new Map(attempts.map((attempt) => [attempt.queryId, attempt]));
   const ends = new Map(eventsOfType(events, 'fault-end').map((end) => [end.window, end]));
-  const fired = new Map<string, number>();
+  const fired = new Map<FaultType, number>();
   const missed: MissedFault[] = [];
   for (const start of eventsOfType(events, 'fault-start')) {
     const end = ends.get(start.window);
@@ -40,7 +41,7 @@ export function faultEvidence(events: readonly Stamped[], attempts: readonly Att
   return { fired, missed };
 }
 
-const PROCESS_FAULTS: ReadonlySet<string> = new Set(['replica_kill', 'replica_pause', 'keeper_pause']);
+const PROCESS_FAULTS: ReadonlySet<FaultType> = new Set(['replica_kill', 'replica_pause', 'keeper_pause']);
 
 function notFired(
   start: Stamped<FaultStartEvent>,

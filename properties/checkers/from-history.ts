@@ -1,5 +1,6 @@
 import { eventsOfType, insertAttempts } from '../../harness/flow/history/history-reader.ts';
 import type { Stamped } from '../../harness/flow/history/history-events.ts';
+import type { CrashPoint } from '../../harness/flow/runtime/crash-points.ts';
 import { formatMessageId } from '../../sinks/domain/message-id.ts';
 import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
 import type { AttemptRecord, GiveUpRecord, RefusalRecord, WriteAfterGiveUp } from './observations.ts';
@@ -16,7 +17,7 @@ export interface HistoryFacts {
   readonly unknownOutcomes: number;
   /** Attempts of an INSERT unit (partition, batch, shard) attempted before, that reached the server. */
   readonly replays: number;
-  readonly crashes: ReadonlyMap<string, number>;
+  readonly crashes: ReadonlyMap<CrashPoint, number>;
   /** Reconfigurations that began while an INSERT attempt was in flight (invoked before, ended after). */
   readonly reconfiguredInFlight: number;
   /** At-most-once queue mode: messages the full queue refused (`dropped` acks). */
@@ -86,7 +87,7 @@ export function factsFromHistory(
     seenUnits.add(unit);
   }
 
-  const crashes = new Map<string, number>();
+  const crashes = new Map<CrashPoint, number>();
   for (const crash of eventsOfType(events, 'crash')) crashes.set(crash.point, (crashes.get(crash.point) ?? 0) + 1);
 
   const reconfiguredInFlight = eventsOfType(events, 'reconfigured').filter((event) =>

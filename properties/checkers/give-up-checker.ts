@@ -1,3 +1,4 @@
+import type { AnomalyKind } from './anomaly-category.ts';
 import { anomaly, resultOf, type CheckResult } from './check-result.ts';
 import { GIVE_UP_TEXT } from './from-history.ts';
 import type { AttemptRecord, GiveUpRecord, Observations } from './observations.ts';
@@ -38,8 +39,15 @@ export function seedErrorClass(attempt: AttemptRecord): SeedErrorClass | undefin
 
 const clip = (text: string, length: number) => (text.length > length ? `${text.slice(0, length - 1)}…` : text);
 
+type GiveUpBreachKind = Extract<
+  AnomalyKind,
+  'give-up-text' | 'give-up-on-transient' | 'give-up-early' | 'give-up-without-attempt'
+>;
+
 /** Why the seed's contract does not allow this give-up, or undefined when it does. */
-export function giveUpBreach(giveUp: GiveUpRecord): { readonly category: string; readonly why: string } | undefined {
+export function giveUpBreach(
+  giveUp: GiveUpRecord,
+): { readonly category: GiveUpBreachKind; readonly why: string } | undefined {
   const label = `partition ${giveUp.partition} batch ${giveUp.batch}`;
   if (giveUp.message !== GIVE_UP_TEXT)
     return { category: 'give-up-text', why: `${label}: "${giveUp.message.split('\n')[0]?.slice(0, 80)}"` };
@@ -72,7 +80,7 @@ export function giveUpBreach(giveUp: GiveUpRecord): { readonly category: string;
  */
 export function giveUpChecker(observations: Observations): CheckResult {
   const breaches = observations.giveUps.map(giveUpBreach).filter((breach) => breach !== undefined);
-  const byCategory = (category: string) =>
+  const byCategory = (category: GiveUpBreachKind) =>
     breaches.filter((breach) => breach.category === category).map((breach) => breach.why);
   const accepted = observations.writesAfterGiveUp
     .filter((write) => !write.refused)

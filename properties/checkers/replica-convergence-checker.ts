@@ -1,3 +1,4 @@
+import { divergedOn } from './anomaly-category.ts';
 import { anomaly, resultOf, type CheckResult } from './check-result.ts';
 import { deliveryDiff, differingIds } from './delivery-diff.ts';
 import type { Observations } from './observations.ts';
@@ -10,7 +11,7 @@ import type { Observations } from './observations.ts';
 export function replicaConvergenceChecker(observations: Observations): CheckResult {
   const diff = deliveryDiff(observations);
   return resultOf('replica-convergence', [
-    ...diff.diverged.map(({ replica, ids }) => anomaly(`diverged:${replica}`, ids)),
+    ...diff.diverged.map(({ replica, ids }) => anomaly(divergedOn(replica), ids)),
     anomaly('distributed-mismatch', differingIds(diff.present, observations.viaDistributed)),
   ]);
 }

@@ -1,5 +1,5 @@
 import { isMessageId, parseMessageId } from '../../sinks/domain/message-id.ts';
-import { POLICIES, type AnomalyCategory } from '../guarantee.ts';
+import { POLICIES, type DeliveryAnomaly } from '../guarantee.ts';
 import { anomaly, type CheckResult } from './check-result.ts';
 import { deliveryDiff } from './delivery-diff.ts';
 import type { Observations } from './observations.ts';
@@ -71,8 +71,8 @@ export function totalQueueChecker(observations: Observations): TotalQueueResult 
   const recovered = [...present.keys()].filter((id) => attempted.has(id) && !confirmed.has(id)).sort();
 
   const policy = POLICIES[observations.guarantee];
-  const byCategory: Record<AnomalyCategory, string[]> = { lost, duplicated, unexpected };
-  const anomalies = (Object.keys(byCategory) as AnomalyCategory[])
+  const byCategory: Record<DeliveryAnomaly, string[]> = { lost, duplicated, unexpected };
+  const anomalies = (Object.keys(byCategory) as DeliveryAnomaly[])
     .filter((category) => !policy.allowed.has(category))
     .map((category) => anomaly(category, byCategory[category]))
     .filter((item) => item.count > 0);

@@ -1,3 +1,4 @@
+import type { FaultType } from '../../harness/flow/history/fault-type.ts';
 import type { CrashPoint } from '../../harness/flow/runtime/crash-points.ts';
 import type { RawSinkSpec } from '../arbitraries/arb-sink-spec.ts';
 
@@ -14,7 +15,7 @@ export type HealMoment = 'insert-ended' | 'after-hold' | 'writes-ended';
  * executor that implements `ChaosSystem` knows how to aim and apply it.
  */
 export interface ScheduledFault {
-  readonly type: string;
+  readonly type: FaultType;
   readonly heals: HealMoment;
   toString(): string;
 }

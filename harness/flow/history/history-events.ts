@@ -1,5 +1,7 @@
 import type { AtMostOnceAck, InsertOutcome, SinkWarningKind } from '../../../sinks/api.ts';
+import type { SinkClassName } from '../../../sinks/domain/sink-class-name.ts';
 import type { CrashPlan, CrashPoint } from '../runtime/crash-points.ts';
+import type { FaultType } from './fault-type.ts';
 import type { GatedAttempt, GatePhase } from '../runtime/insert-gates.ts';
 
 /**
@@ -57,6 +59,7 @@ export interface WorkerLaunchEvent {
   readonly workerPid: number;
   readonly restart: boolean;
   readonly sink: string;
+  /** As the launch spec spelled it, before validation: a C++ name, or a class the worker will refuse. */
   readonly sinkClass: string;
   readonly partitions: readonly number[];
   readonly crash?: CrashPlan;
@@ -76,7 +79,7 @@ export interface WorkerStartEvent {
   readonly type: 'worker-start';
   readonly worker: string;
   readonly sink: string;
-  readonly sinkClass: string;
+  readonly sinkClass: SinkClassName;
   readonly partitions: readonly number[];
 }
 
@@ -111,7 +114,7 @@ export interface StateSnapshotEvent {
 export interface PartitionStartedEvent {
   readonly type: 'partition-started';
   readonly sink: string;
-  readonly sinkClass: string;
+  readonly sinkClass: SinkClassName;
   readonly partition: number;
   /** Batching classes: the fingerprints `init` returned. */
   readonly fingerprints?: { readonly routing: string; readonly targets: Readonly<Record<string, string>> };
@@ -121,7 +124,7 @@ export interface PartitionStartedEvent {
 export interface PartitionRefusedEvent {
   readonly type: 'partition-refused';
   readonly sink: string;
-  readonly sinkClass: string;
+  readonly sinkClass: SinkClassName;
   readonly partition: number;
   readonly code: string;
   readonly message: string;
@@ -176,7 +179,7 @@ export interface InsertGatedEvent extends GatedAttempt {
 export interface EpochCommitEvent {
   readonly type: 'epoch-commit';
   readonly sink: string;
-  readonly sinkClass: string;
+  readonly sinkClass: SinkClassName;
   readonly partition: number;
   readonly epoch: number;
   /** The epoch's input `[fromSeq, toSeq)`. */
@@ -317,7 +320,7 @@ export type UnknownKind = 'landed' | 'absent';
 export interface FaultStartEvent {
   readonly type: 'fault-start';
   readonly window: number;
-  readonly fault: string;
+  readonly fault: FaultType;
   readonly description: string;
   readonly targets: readonly string[];
   readonly effect: FaultEffect;
@@ -334,7 +337,7 @@ export interface FaultStartEvent {
 export interface FaultEndEvent {
   readonly type: 'fault-end';
   readonly window: number;
-  readonly fault: string;
+  readonly fault: FaultType;
   /** When the heal began (a process continued, a proxy came back): a blocked INSERT ends after it. */
   readonly healStartedAt?: number;
   /** Process and witness faults: the nemesis observed the effect itself (process state, a replica's tables). */
@@ -344,7 +347,7 @@ export interface FaultEndEvent {
 /** A fault was armed on the sink's next INSERT, and none came before the deadline: it never acted. */
 export interface FaultMissedEvent {
   readonly type: 'fault-missed';
-  readonly fault: string;
+  readonly fault: FaultType;
   readonly description: string;
   readonly reason: string;
 }

@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HarnessError } from '../../errors.ts';
+import { storedSinkClass } from '../../stored-sink-class.ts';
+import { storedFaultType } from './fault-type.ts';
 import type { FlowEvent, FlowEventType, InsertCompleteEvent, InsertInvokeEvent, Stamped } from './history-events.ts';
 
 const EVENT_TYPES: ReadonlySet<FlowEventType> = new Set<FlowEventType>([
@@ -91,6 +93,10 @@ function parseLine(line: string, where: string): Stamped {
       `History line ${where} is not a flow event (type, at, writer, seq): ${line.slice(0, 200)}`,
     );
   }
+  // The launch names the class as the spec spelled it; every later event, as the worker validated it.
+  if (event.type !== 'worker-launch' && 'sinkClass' in event)
+    storedSinkClass(event.sinkClass, `History line ${where} (${event.type})`);
+  if ('fault' in event) storedFaultType(event.fault, `History line ${where} (${event.type})`);
   return event as Stamped;
 }
 

@@ -98,6 +98,34 @@ describe('history writer and reader', () => {
     );
   });
 
+  it('refuses a validated event naming no sink class; a launch keeps the name its spec spelled', () => {
+    appendFileSync(
+      join(dir, 'x.jsonl'),
+      '{"type":"worker-launch","at":1,"writer":"x","seq":1,"sinkClass":"NYT::NFlow::TClickHouseBatchingSink"}\n' +
+        '{"type":"worker-start","at":2,"writer":"x","seq":2,"sinkClass":"ClickhouseBatchingSink"}\n',
+    );
+    expect(() => readHistory(dir)).toThrow(
+      expect.objectContaining({
+        code: 'STORED_SINK_CLASS_INVALID',
+        message: expect.stringMatching(/x\.jsonl:2 \(worker-start\) names the sink class "ClickhouseBatchingSink"/),
+      }),
+    );
+  });
+
+  it('refuses a nemesis event naming a fault the catalogue does not have', () => {
+    appendFileSync(
+      join(dir, 'nemesis.jsonl'),
+      '{"type":"fault-missed","at":1,"writer":"nemesis","seq":1,"fault":"reset_peer","description":"d","reason":"r"}\n' +
+        '{"type":"fault-start","at":2,"writer":"nemesis","seq":2,"fault":"reset-peer","window":1}\n',
+    );
+    expect(() => readHistory(dir)).toThrow(
+      expect.objectContaining({
+        code: 'STORED_FAULT_TYPE_INVALID',
+        message: expect.stringMatching(/nemesis\.jsonl:2 \(fault-start\) names the fault "reset-peer"/),
+      }),
+    );
+  });
+
   it('keeps every line whole when several processes append large events at once', async () => {
     const script = resolve(PROJECT_ROOT, 'harness/flow/testing/append-history.ts');
     const run = promisify(execFile);

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { hasErrorCode } from '../../../sinks/errors.ts';
 import { InsertGaveUpError } from '../../../sinks/retry/insert-give-up.ts';
+import type { SinkClassName } from '../../../sinks/domain/sink-class-name.ts';
 import type { DynamicParameters, SinkSpec } from '../../../sinks/spec/sink-spec.ts';
 import type { GiveUpClaim } from '../history/history-events.ts';
 import type { HistorySink } from '../history/history-sink.ts';
@@ -45,7 +46,7 @@ export type PartitionState = 'running' | 'refused' | 'failed';
 
 export interface PartitionStatus {
   readonly partition: number;
-  readonly sinkClass: string;
+  readonly sinkClass: SinkClassName;
   readonly state: PartitionState;
   readonly progress: PartitionProgress;
   readonly undelivered: number;

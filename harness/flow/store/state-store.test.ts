@@ -33,7 +33,14 @@ const fingerprints: TopologyFingerprints = {
   routing: 'unsharded' as RoutingFingerprint,
   targets: new Map<TargetSlot, TargetFingerprint>([['(unsharded)', '00000000000000aa' as TargetFingerprint]]),
 };
-const epoch1 = { sink: 'events', sinkClass: 'ClickHouseBatchingSink', partition: 0, epoch: 1, fromSeq: 0, toSeq: 4 };
+const epoch1 = {
+  sink: 'events',
+  sinkClass: 'ClickHouseBatchingSink' as const,
+  partition: 0,
+  epoch: 1,
+  fromSeq: 0,
+  toSeq: 4,
+};
 const digest = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 describe('StateStore', () => {
@@ -112,7 +119,7 @@ describe('StateStore', () => {
 
   it('keeps at-most-once output messages pending with their epoch until their INSERT starts, across a reopen', () => {
     const store = StateStore.open(path);
-    const amo = { ...epoch1, sinkClass: 'AtMostOnceClickHouseSink', batches: [] };
+    const amo = { ...epoch1, sinkClass: 'AtMostOnceClickHouseSink' as const, batches: [] };
     store.commitEpoch({ ...amo, output: [0, 1, 2, 3].map((seq) => message(seq)) });
     expect(store.takeOutput('events', 0, [messageId('1-0-1'), messageId('1-0-0')])).toBe(true);
     // Taken already (by another worker, or before): all or nothing, so 1-0-2 stays pending.

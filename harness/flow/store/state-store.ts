@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { OutboxBatch, SinkMessage } from '../../../sinks/api.ts';
 import type { BatchToken } from '../../../sinks/domain/batch-token.ts';
 import { parseMessageId, type MessageId } from '../../../sinks/domain/message-id.ts';
+import type { SinkClassName } from '../../../sinks/domain/sink-class-name.ts';
 import type { TopologyFingerprints } from '../../../sinks/topology/topology-guard.ts';
 import { HarnessError } from '../../errors.ts';
 import { decodeFingerprints, encodeTargets } from './fingerprint-codec.ts';
@@ -21,7 +22,7 @@ export interface PartitionProgress {
 /** Everything one epoch commits, in one transaction. */
 export interface EpochCommit {
   readonly sink: string;
-  readonly sinkClass: string;
+  readonly sinkClass: SinkClassName;
   readonly partition: number;
   readonly epoch: number;
   /** The epoch read `[fromSeq, toSeq)`. */

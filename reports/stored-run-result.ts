@@ -1,0 +1,17 @@
+import { readFileSync } from 'node:fs';
+import { storedSinkClass } from '../harness/stored-sink-class.ts';
+import type { RunResult } from './run-result.ts';
+
+/**
+ * A run's `run-result.json` read back (to recheck it, or to merge slices). The class names are
+ * checked on the way in, as every consumer keys on them; the rest is the file this code wrote.
+ */
+export function readRunResult(file: string): RunResult {
+  const run = JSON.parse(readFileSync(file, 'utf8')) as RunResult;
+  for (const [name, result] of Object.entries(run.classes)) {
+    storedSinkClass(name, `${file} (classes)`);
+    for (const scenario of result.scenarios)
+      storedSinkClass(scenario.sinkClass, `${file} (${name} / ${scenario.name})`);
+  }
+  return run;
+}
