@@ -73,18 +73,10 @@ export function writeCheckRecord(
     anomalies: readonly Anomaly[];
   },
 ): void {
-  // The events are the run's history.jsonl already: not repeated here.
-  const { description, sinkClass, source, coverage, specs, expectations, serverDedupOff, truth } = record.input;
-  const input = {
-    description,
-    sinkClass,
-    source,
-    coverage,
-    specs,
-    expectations,
-    serverDedupOff,
-    truth: storeTruth(truth),
-  };
+  // The events are the run's history.jsonl already: not repeated here. Everything else is kept
+  // whole, so a field added to CheckInput is stored without touching this.
+  const { events, truth, ...rest } = record.input;
+  const input = { ...rest, truth: storeTruth(truth) };
   const stored: CheckRecord = {
     version: 1,
     scenario: record.scenario,
