@@ -1,4 +1,5 @@
 import type { BackendName, ClusterState } from './cluster-state.ts';
+import { profileUser, SETTING_PROFILES, type SettingProfile } from './config/setting-profiles.ts';
 import { CLUSTER_NAME, proxyNames } from './topology.ts';
 
 export interface ReplicaDescription {
@@ -38,7 +39,18 @@ export interface ClusterDescription {
   readonly backend_limits: readonly string[];
   /** Absent: `default` without a password (the clusters the harness starts). */
   readonly credentials?: ClusterCredentials;
+  /**
+   * The user that carries each setting profile (`config/setting-profiles.ts`), with the password
+   * of `credentials` if any. Every cluster the harness starts has them all; a scenario that needs
+   * a profile a cluster file does not name is not run.
+   */
+  readonly setting_users?: Readonly<Partial<Record<SettingProfile, string>>>;
 }
+
+/** The profile users of a cluster the harness started: all of them. */
+export const STARTED_SETTING_USERS: Readonly<Record<SettingProfile, string>> = Object.fromEntries(
+  SETTING_PROFILES.map((profile) => [profile, profileUser(profile)]),
+) as Record<SettingProfile, string>;
 
 /** Known limits of each backend, carried into every report. */
 export const BACKEND_LIMITS: Readonly<Record<BackendName, readonly string[]>> = {
@@ -86,5 +98,6 @@ export function describeCluster(state: ClusterState, host = '127.0.0.1'): Cluste
     keepers: state.keepers.map((keeper) => ({ name: keeper.name, address: `${host}:${keeper.clientPort}` })),
     shards: [...shards].map(([name, replicas]) => ({ name, replicas })),
     backend_limits: BACKEND_LIMITS[state.backend],
+    setting_users: STARTED_SETTING_USERS,
   };
 }

@@ -1,7 +1,10 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ClusterState, NodeState } from './cluster-state.ts';
 import type { NodeAddressing } from './config/clickhouse-config.ts';
 import { planTopology, type ReplicaPlan } from './topology.ts';
+
+/** The users file beside a local node's config: `default` and one user per setting profile. */
+export const usersFile = (node: NodeState): string => join(dirname(node.configPath), 'users.xml');
 
 /**
  * The part of a node's addressing both local backends share: its ports, its Keeper links
@@ -36,6 +39,7 @@ export function localNodeAddressing(
       userFiles: `${node.dataDir}/user_files/`,
       log: join(node.logDir, 'clickhouse.log'),
       errorLog: join(node.logDir, 'clickhouse.err.log'),
+      users: usersFile(node),
     },
   };
   return { replica, addressing };

@@ -5,9 +5,10 @@ import { componentLogger } from '../../log.ts';
 import { writeClusterState, type ClusterState, type KeeperState, type NodeState } from '../cluster-state.ts';
 import { clickhouseKeeperConfig } from '../config/keeper-config.ts';
 import { clickhouseNodeConfig } from '../config/clickhouse-config.ts';
+import { usersConfig } from '../config/setting-profiles.ts';
 import { findOnPath } from '../embedded/preflight.ts';
 import { assignPorts, portsNeeded, type LocalClusterOptions } from '../embedded/start-embedded.ts';
-import { localNodeAddressing } from '../local-addressing.ts';
+import { localNodeAddressing, usersFile } from '../local-addressing.ts';
 import { StartedLocalCluster } from '../local-cluster.ts';
 import { startLocalMembers } from '../local-launch.ts';
 import { PortAllocator } from '../ports.ts';
@@ -110,6 +111,7 @@ export async function startBinaryCluster(options: LocalClusterOptions): Promise<
           mkdirSync(node.logDir, { recursive: true });
           mkdirSync(node.dataDir, { recursive: true });
           writeFileSync(node.configPath, binaryNodeConfig(state, node));
+          writeFileSync(usersFile(node), usersConfig(options.topology.replicas, { withDefault: true }));
           const [command, ...args] = binaryCommands(binary, node.configPath, 'server');
           return {
             name: node.name,

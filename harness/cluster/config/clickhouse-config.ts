@@ -28,6 +28,8 @@ export interface NodeAddressing {
     readonly userFiles: string;
     readonly log: string;
     readonly errorLog: string;
+    /** A users file of the harness's own (`usersConfig`); absent: the server's own users file. */
+    readonly users?: string;
   };
 }
 
@@ -54,6 +56,7 @@ export function clickhouseNodeConfig(replica: ReplicaPlan, address: NodeAddressi
     path: address.paths.data,
     tmp_path: address.paths.tmp,
     user_files_path: address.paths.userFiles,
+    users_config: address.paths.users,
     macros: { cluster: CLUSTER_NAME, shard: replica.shard, replica: replica.name },
     zookeeper: {
       node: address.keepers.map((keeper) => ({ host: keeper.host, port: keeper.port })),

@@ -6,6 +6,9 @@ import { DOCKER_IMAGES } from '../docker/images.ts';
 import { advertisedInterserver, assignPorts, embeddedNodeConfig, portsNeeded } from '../embedded/start-embedded.ts';
 import { EMBEDDED_HOSTS, proxyDefinitions } from '../proxy-wiring.ts';
 import type { TopologySpec } from '../topology.ts';
+import { describeCluster } from '../description.ts';
+import { usersFile } from '../local-addressing.ts';
+import { describeProfile, profileUser, SETTING_PROFILES, usersConfig } from './setting-profiles.ts';
 import { zooCfg } from './zookeeper-config.ts';
 import { toXml } from './xml.ts';
 
@@ -105,6 +108,46 @@ describe('embedded node config', () => {
       upstream: `127.0.0.2:${s1r2.httpPort}`,
       enabled: true,
     });
+  });
+});
+
+describe('setting-profile users', () => {
+  it('gives every local node a users file of its own: default, and one user per profile', () => {
+    const state = fakeState({ shards: 2, replicas: 3, keepers: 1 }, true);
+    const s1r2 = node(state, 's1r2');
+    expect(embeddedNodeConfig(state, s1r2)).toContain(`<users_config>/run/nodes/s1r2/users.xml</users_config>`);
+    expect(usersFile(s1r2)).toBe('/run/nodes/s1r2/users.xml');
+    const users = usersConfig(3, { withDefault: true });
+    expect(users).toMatch(/<users>\s*<default>\s*<password><\/password>/);
+    for (const profile of SETTING_PROFILES) expect(users).toContain(`<${profileUser(profile)}>`);
+    // The quorum is every replica of a shard: a fault on any sibling keeps it from being met.
+    expect(users).toMatch(
+      /<quorum_sequential>\s*<insert_quorum>3<\/insert_quorum>\s*<insert_quorum_parallel>0<\/insert_quorum_parallel>\s*<insert_quorum_timeout>2000<\/insert_quorum_timeout>/,
+    );
+    expect(users).toMatch(/<quorum_parallel>\s*<insert_quorum>3<\/insert_quorum>\s*<insert_quorum_parallel>1</);
+    expect(users).toMatch(
+      /<view_dedup_off>\s*<deduplicate_blocks_in_dependent_materialized_views>0<\/deduplicate_blocks_in_dependent_materialized_views>/,
+    );
+  });
+
+  it('leaves the official image its own users.xml and default user, adding the profile users beside them', () => {
+    const plan = dockerPlan({ shards: 1, replicas: 2, keepers: 1 }, true);
+    const files = plan.containers.find((c) => c.name === 's1r1')?.files ?? [];
+    const users = files.find((file) => file.target === '/etc/clickhouse-server/users.d/zz-chaos-users.xml');
+    expect(users?.content).toContain('<chaos_quorum_parallel>');
+    expect(users?.content).not.toContain('<default>');
+    expect(files[0]?.content).not.toContain('users_config');
+  });
+
+  it('is described by every started cluster, and reads in a report as its settings', () => {
+    expect(describeCluster(fakeState({ shards: 1, replicas: 2, keepers: 1 }, true)).setting_users).toEqual({
+      quorum_sequential: 'chaos_quorum_sequential',
+      quorum_parallel: 'chaos_quorum_parallel',
+      view_dedup_off: 'chaos_view_dedup_off',
+    });
+    expect(describeProfile('quorum_parallel', 2)).toBe(
+      'insert_quorum = 2, insert_quorum_parallel = 1, insert_quorum_timeout = 2000',
+    );
   });
 });
 

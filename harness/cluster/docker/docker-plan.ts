@@ -1,5 +1,6 @@
 import { clickhouseKeeperConfig } from '../config/keeper-config.ts';
 import { clickhouseNodeConfig } from '../config/clickhouse-config.ts';
+import { usersConfig } from '../config/setting-profiles.ts';
 import type { ProxyDefinition } from '../proxy-wiring.ts';
 import { planTopology, proxyNames, type TopologySpec } from '../topology.ts';
 import { DOCKER_IMAGES } from './images.ts';
@@ -130,6 +131,11 @@ export function dockerPlan(topology: TopologySpec, proxies = true): DockerPlan {
               errorLog: '/var/log/clickhouse-server/clickhouse-server.err.log',
             },
           }),
+        },
+        {
+          // The image keeps its own users.xml (and default); the profile users come beside it.
+          target: '/etc/clickhouse-server/users.d/zz-chaos-users.xml',
+          content: usersConfig(plan.spec.replicas, { withDefault: false }),
         },
       ],
       // The image locks the passwordless default user to localhost unless told otherwise.

@@ -9,7 +9,7 @@ import {
 } from 'testcontainers';
 import { HarnessError } from '../../errors.ts';
 import { componentLogger } from '../../log.ts';
-import { BACKEND_LIMITS, type ClusterDescription } from '../description.ts';
+import { BACKEND_LIMITS, STARTED_SETTING_USERS, type ClusterDescription } from '../description.ts';
 import type { LocalClusterOptions } from '../embedded/start-embedded.ts';
 import { createProxies } from '../proxy-wiring.ts';
 import { newRunId } from '../run-dir.ts';
@@ -133,6 +133,7 @@ export class StartedDockerCluster implements StartedCluster {
         })),
       shards: [...shards].map(([name, replicas]) => ({ name, replicas })),
       backend_limits: BACKEND_LIMITS.docker,
+      setting_users: STARTED_SETTING_USERS,
     };
   }
 

@@ -182,4 +182,55 @@ describe('embedded 2x2x1 cluster', () => {
       Number(await queryValue<string>(client('s2r1'), "SELECT count() FROM chaos.events_rep WHERE id = 'keeper-back'")),
     ).toBe(1);
   });
+  it('gives each setting profile its user: a quorum INSERT with a paused sibling answers UNKNOWN_STATUS_OF_INSERT', async () => {
+    const users = cluster.description.setting_users ?? {};
+    const replica = cluster.description.shards[1]?.replicas[0];
+    if (replica === undefined || users.quorum_sequential === undefined) throw new Error('no s2r1 or no profile user');
+    const asUser = (user: string) => harnessClient(replica.http, { credentials: { user } });
+    const viewless = asUser(users.view_dedup_off ?? '');
+    const quorum = asUser(users.quorum_sequential);
+    try {
+      expect(
+        await queryValue<string>(viewless, "SELECT getSetting('deduplicate_blocks_in_dependent_materialized_views')"),
+      ).toBe(false);
+      const insert = () =>
+        quorum.insert({
+          table: 'chaos.events_rep',
+          values: [{ id: 'quorum-1', value: 1 }],
+          format: 'JSONEachRow',
+          clickhouse_settings: { insert_deduplication_token: 'quorum-token' },
+        });
+      await cluster.pause('s2r2');
+      let failure: unknown;
+      try {
+        await insert();
+      } catch (error) {
+        failure = error;
+      } finally {
+        await cluster.resume('s2r2');
+      }
+      // The part is committed on s2r1; only the quorum is unknown (QUORUM_TIMEOUT_MS later).
+      expect((failure as ClickHouseError).type).toBe('UNKNOWN_STATUS_OF_INSERT');
+      // Sequential quorum: until the sibling fetched the part, the next quorum INSERT is refused.
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        try {
+          await insert();
+          break;
+        } catch (error) {
+          if ((error as ClickHouseError).type !== 'UNSATISFIED_QUORUM_FOR_PREVIOUS_WRITE' || Date.now() > deadline)
+            throw error;
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      }
+      await syncReplica('s2r2');
+      const copies = "SELECT count() FROM chaos.events_rep WHERE id = 'quorum-1'";
+      expect([
+        Number(await queryValue<string>(client('s2r1'), copies)),
+        Number(await queryValue<string>(client('s2r2'), copies)),
+      ]).toEqual([1, 1]);
+    } finally {
+      await Promise.all([viewless.close(), quorum.close()]);
+    }
+  });
 });

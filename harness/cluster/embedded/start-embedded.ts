@@ -4,8 +4,9 @@ import type { Logger } from 'pino';
 import { componentLogger } from '../../log.ts';
 import { writeClusterState, type ClusterState, type KeeperState, type NodeState } from '../cluster-state.ts';
 import { clickhouseNodeConfig } from '../config/clickhouse-config.ts';
+import { usersConfig } from '../config/setting-profiles.ts';
 import { zooCfg } from '../config/zookeeper-config.ts';
-import { localNodeAddressing } from '../local-addressing.ts';
+import { localNodeAddressing, usersFile } from '../local-addressing.ts';
 import { StartedLocalCluster } from '../local-cluster.ts';
 import { PortAllocator } from '../ports.ts';
 import { EMBEDDED_HOSTS, proxyDefinitions } from '../proxy-wiring.ts';
@@ -142,6 +143,7 @@ export async function startEmbeddedCluster(options: LocalClusterOptions): Promis
         mkdirSync(node.logDir, { recursive: true });
         mkdirSync(node.dataDir, { recursive: true });
         writeFileSync(node.configPath, embeddedNodeConfig(state, node));
+        writeFileSync(usersFile(node), usersConfig(options.topology.replicas, { withDefault: true }));
         const advertise = advertisedInterserver(state, node);
         return {
           name: node.name,

@@ -48,8 +48,19 @@ describe('the external cluster file', () => {
     delete process.env.CHAOS_TEST_PASSWORD;
   });
 
+  it('accepts the users that carry setting profiles, any of them', () => {
+    const setting_users = { quorum_parallel: 'ops_quorum' };
+    expect(readClusterFile(write({ ...VALID, setting_users })).setting_users).toEqual(setting_users);
+  });
+
   it.each([
     ['not JSON', '{', /not a readable JSON document/],
+    [
+      'a setting profile that does not exist',
+      { ...VALID, setting_users: { quorum: 'x' } },
+      /setting_users.quorum is not a setting profile; the profiles are quorum_sequential, quorum_parallel, view_dedup_off/,
+    ],
+    ['a setting user without a name', { ...VALID, setting_users: { view_dedup_off: '' } }, /must name a user/],
     ['no shards', { ...VALID, shards: [] }, /`shards` must list at least one shard/],
     [
       'a replica without a URL',

@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import type { Logger } from 'pino';
 import { harnessClient } from '../../clickhouse/client.ts';
 import { HarnessError } from '../../errors.ts';
+import { SETTING_PROFILES } from '../config/setting-profiles.ts';
 import type { ClusterDescription } from '../description.ts';
 import { httpPing, keeperHealthy, waitUntil } from '../health.ts';
 import type { MemberState, StartedCluster } from '../started-cluster.ts';
@@ -86,6 +87,7 @@ export function readClusterFile(file: string): ExternalClusterFile {
       fail(file, 'every keeper needs a `name` and an `address` host:port');
   }
   checkCredentials(file, parsed);
+  checkSettingUsers(file, parsed);
   if (parsed.process_commands !== undefined) {
     if (!isObject(parsed.process_commands))
       fail(file, '`process_commands` must map kill / pause / resume / start / status to command templates');
@@ -135,6 +137,19 @@ function checkCredentials(file: string, parsed: Record<string, unknown>): void {
       file,
       `credentials.password_env_var names ${variable}, which is not set; export it before the run (empty for no password)`,
     );
+}
+
+/** `setting_users`: profile -> the user on the cluster whose settings are that profile's (optional, each one). */
+function checkSettingUsers(file: string, parsed: Record<string, unknown>): void {
+  const users = parsed.setting_users;
+  if (users === undefined) return;
+  if (!isObject(users))
+    fail(file, `\`setting_users\` must map setting profiles (${SETTING_PROFILES.join(', ')}) to user names`);
+  for (const [profile, user] of Object.entries(users)) {
+    if (!(SETTING_PROFILES as readonly string[]).includes(profile))
+      fail(file, `setting_users.${profile} is not a setting profile; the profiles are ${SETTING_PROFILES.join(', ')}`);
+    if (typeof user !== 'string' || user === '') fail(file, `setting_users.${profile} must name a user`);
+  }
 }
 
 const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
