@@ -127,6 +127,9 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
       const lacking = (scenario.processActions ?? []).filter(
         (action) => cluster.processActions !== undefined && !cluster.processActions.has(action),
       );
+      const lackingUsers = [false, true]
+        .map((dedupOff) => scenario.settingProfile?.(dedupOff))
+        .filter((profile) => profile !== undefined && cluster.description.setting_users?.[profile] === undefined);
       if (options.signal?.aborted === true) {
         result = interruptedResult(scenario, sinkClass, options.seed, 'not started: the runner was interrupted');
       } else if (lacking.length > 0) {
@@ -137,6 +140,14 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
           options.seed,
           'inconclusive',
           `not run: the cluster gives no way to ${lacking.join(' / ')} a member (process_commands in the cluster file)`,
+        );
+      } else if (lackingUsers.length > 0) {
+        result = unjudgedResult(
+          scenario,
+          sinkClass,
+          options.seed,
+          'inconclusive',
+          `not run: the cluster names no user for the setting profile(s) ${[...new Set(lackingUsers)].join(', ')} (setting_users in the cluster file)`,
         );
       } else {
         const scenarioStarted = Date.now();

@@ -5,23 +5,38 @@ describe('parseSelection', () => {
   const base = { backend: 'embedded', seed: '7' };
 
   it('keeps, without --sink, only the classes a selected scenario covers', () => {
-    expect(parseSelection({ ...base, scenario: 'at-most-once-queue' }).classes).toEqual(['AtMostOnceClickHouseSink']);
-    expect(parseSelection({ ...base, scenario: 'topology-guard' }).classes).toEqual([
+    expect(parseSelection({ ...base, scenario: 'at-most-once-queue' }, 'ci').classes).toEqual([
+      'AtMostOnceClickHouseSink',
+    ]);
+    expect(parseSelection({ ...base, scenario: 'topology-guard' }, 'ci').classes).toEqual([
       'ClickHouseBatchingSink',
       'ShardedClickHouseBatchingSink',
     ]);
-    expect(parseSelection(base).classes).toHaveLength(4);
+    expect(parseSelection(base, 'ci').classes).toHaveLength(4);
   });
 
   it('refuses a class named with --sink that no selected scenario covers', () => {
-    expect(() => parseSelection({ ...base, sink: 'AtLeastOnceClickHouseSink', scenario: 'topology-guard' })).toThrow(
+    expect(() =>
+      parseSelection({ ...base, sink: 'AtLeastOnceClickHouseSink', scenario: 'topology-guard' }, 'ci'),
+    ).toThrow(
       /no selected scenario covers AtLeastOnceClickHouseSink: topology-guard covers ClickHouseBatchingSink, ShardedClickHouseBatchingSink/,
     );
   });
 
+  it('runs the full-only scenarios in full, and any scenario it is given by name', () => {
+    const names = (profile: 'ci' | 'full', scenario?: string) =>
+      parseSelection({ ...base, ...(scenario === undefined ? {} : { scenario }) }, profile).scenarios.map(
+        (s) => s.name,
+      );
+    expect(names('ci')).not.toContain('materialized-view');
+    expect(names('full')).toContain('materialized-view');
+    expect(names('ci', 'materialized-view')).toEqual(['materialized-view']);
+    expect(names('ci')).toEqual(expect.arrayContaining(['quorum-sequential', 'quorum-parallel', 'dedup-window']));
+  });
+
   it('reads the seed as an integer and refuses anything else', () => {
-    expect(parseSelection(base).seed).toBe(7);
-    expect(() => parseSelection({ ...base, seed: '7e3' })).toThrow(/--seed takes an integer/);
+    expect(parseSelection(base, 'ci').seed).toBe(7);
+    expect(() => parseSelection({ ...base, seed: '7e3' }, 'ci')).toThrow(/--seed takes an integer/);
   });
 });
 

@@ -57,14 +57,17 @@ export function parseProfile(value: string): Profile {
  * only report `inconclusive`); a class named with `--sink` that no selected scenario covers is
  * an error.
  */
-export function parseSelection(values: {
-  backend: string;
-  cluster?: string | undefined;
-  seed?: string | undefined;
-  sink?: string | undefined;
-  scenario?: string | undefined;
-  'server-dedup'?: string | undefined;
-}): Selection {
+export function parseSelection(
+  values: {
+    backend: string;
+    cluster?: string | undefined;
+    seed?: string | undefined;
+    sink?: string | undefined;
+    scenario?: string | undefined;
+    'server-dedup'?: string | undefined;
+  },
+  profile: Profile,
+): Selection {
   const serverDedup = values['server-dedup'] ?? 'alternate';
   if (!SERVER_DEDUP_MODES.includes(serverDedup as ServerDedupMode))
     throw new HarnessError(
@@ -73,7 +76,10 @@ export function parseSelection(values: {
     );
   if (values.seed !== undefined && !/^-?\d+$/.test(values.seed))
     throw new HarnessError('CLI_USAGE', `--seed takes an integer, got '${values.seed}'`);
-  const scenarios = findScenarios(values.scenario?.split(',').map((name) => name.trim()));
+  const scenarios = findScenarios(
+    values.scenario?.split(',').map((name) => name.trim()),
+    profile,
+  );
   const covered = (sinkClass: SinkClassName) => scenarios.some((scenario) => scenario.classes.includes(sinkClass));
   const named = parseClasses(values.sink);
   const uncovered = named.filter((sinkClass) => !covered(sinkClass));

@@ -38,7 +38,7 @@ async function main(argv: string[]): Promise<number> {
       'CLI_USAGE',
       '--path replays a case of a given seed: give --seed with it (the replay line in report.md has both)',
     );
-  const { seed, backend, clusterFile, classes, scenarios, serverDedup } = parseSelection(values);
+  const { seed, backend, clusterFile, classes, scenarios, serverDedup } = parseSelection(values, profile);
   // Slices of one CI matrix must share a seed, or their union would be no one run's matrix.
   if (values.shard !== undefined && values.seed === undefined)
     throw new HarnessError(

@@ -77,7 +77,7 @@ async function main(): Promise<number> {
   });
   const durationMs = parseDuration(values.duration);
   const profile = parseProfile(values.profile);
-  const selection = parseSelection(values);
+  const selection = parseSelection(values, profile);
   const deadline = Date.now() + durationMs;
   const reportDir = prepareWritableDir(values['report-dir'], '--report-dir');
   const interrupt = installInterrupt({ name: 'soak' });

@@ -33,7 +33,7 @@ async function main(): Promise<number> {
   if (!Number.isSafeInteger(count) || count < 1)
     throw new HarnessError('CLI_USAGE', `--seeds takes a positive integer, got '${values.seeds}'`);
   const profile = parseProfile(values.profile);
-  const selection = parseSelection(values);
+  const selection = parseSelection(values, profile);
   const seeds = Array.from({ length: count }, (_, i) =>
     values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : selection.seed + i,
   );

@@ -69,19 +69,29 @@ export function classConfigurations(scenarios: readonly ScenarioResult[]): Confi
   const merged = new Map<string, ConfigurationResult>();
   for (const row of scenarios.flatMap((scenario) => scenario.configurations ?? [])) {
     const seen = merged.get(row.configuration);
-    merged.set(
-      row.configuration,
-      seen === undefined
-        ? row
-        : {
-            ...seen,
-            runs: seen.runs + row.runs,
-            violations: seen.violations + row.violations,
-            lost: seen.lost + row.lost,
-            duplicated: seen.duplicated + row.duplicated,
-            dedupHits: seen.dedupHits + row.dedupHits,
-          },
-    );
+    merged.set(row.configuration, seen === undefined ? row : addConfigurations(seen, row));
   }
   return [...merged.values()];
+}
+
+/** Two rows of one configuration as one: the owed guarantees are the first's (they are the same), the figures add up. */
+export function addConfigurations(a: ConfigurationResult, b: ConfigurationResult): ConfigurationResult {
+  const view =
+    a.view === undefined || b.view === undefined
+      ? (a.view ?? b.view)
+      : {
+          owed: a.view.owed,
+          violations: a.view.violations + b.view.violations,
+          lost: a.view.lost + b.view.lost,
+          duplicated: a.view.duplicated + b.view.duplicated,
+        };
+  return {
+    ...a,
+    runs: a.runs + b.runs,
+    violations: a.violations + b.violations,
+    lost: a.lost + b.lost,
+    duplicated: a.duplicated + b.duplicated,
+    dedupHits: a.dedupHits + b.dedupHits,
+    ...(view === undefined ? {} : { view }),
+  };
 }

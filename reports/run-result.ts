@@ -50,6 +50,16 @@ export interface ConfigurationResult {
   readonly duplicated: number;
   /** INSERTs ClickHouse dropped as duplicates: its block dedup at work. */
   readonly dedupHits: number;
+  /** The materialized view behind the table, when there is one: what was owed there and what it showed. */
+  readonly view?: ViewConfigurationResult;
+}
+
+/** The table a materialized view fills, judged on its own: what was owed there, in how many runs it broke, what it showed. */
+export interface ViewConfigurationResult {
+  readonly owed: DeliveryGuarantee;
+  readonly violations: number;
+  readonly lost: number;
+  readonly duplicated: number;
 }
 
 /** Times each fault type fired (sink crashes as `sink_crash`); a type that never fired is absent. */

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readHistory } from '../../harness/flow/history/history-reader.ts';
 import type { GroundTruth } from '../../harness/oracle/ground-truth.ts';
+import type { ReplicaTruth } from '../../harness/oracle/replica-counts.ts';
 import type { Anomaly } from '../../properties/checkers/check-result.ts';
 import type { Verdict } from '../../properties/verdict.ts';
 import type { CheckInput } from './check-run.ts';
@@ -21,44 +22,47 @@ export interface CheckRecord {
 
 /** GroundTruth with its maps and sets as arrays of entries (JSON has neither). */
 interface StoredTruth {
-  readonly replicas: ReadonlyArray<{
-    readonly shard: string;
-    readonly replica: string;
-    readonly counts: ReadonlyArray<readonly [string, number]>;
-  }>;
+  readonly replicas: StoredReplicas;
   readonly viaDistributed: ReadonlyArray<readonly [string, number]>;
   readonly serverInserts: GroundTruth['serverInserts'];
   readonly routed: ReadonlyArray<readonly [string, ReadonlyArray<readonly [string, string]>]>;
   readonly forms: ReadonlyArray<readonly [string, readonly string[]]>;
+  readonly view?: StoredReplicas;
   readonly readAt: number;
 }
 
+type StoredReplicas = ReadonlyArray<{
+  readonly shard: string;
+  readonly replica: string;
+  readonly counts: ReadonlyArray<readonly [string, number]>;
+}>;
+
+const storeReplicas = (replicas: readonly ReplicaTruth[]): StoredReplicas =>
+  replicas.map((replica) => ({ shard: replica.shard, replica: replica.replica, counts: [...replica.counts] }));
+
+const loadReplicas = (stored: StoredReplicas): ReplicaTruth[] =>
+  stored.map((replica) => ({ shard: replica.shard, replica: replica.replica, counts: new Map(replica.counts) }));
+
 function storeTruth(truth: GroundTruth): StoredTruth {
   return {
-    replicas: truth.replicas.map((replica) => ({
-      shard: replica.shard,
-      replica: replica.replica,
-      counts: [...replica.counts],
-    })),
+    replicas: storeReplicas(truth.replicas),
     viaDistributed: [...truth.viaDistributed],
     serverInserts: truth.serverInserts,
     routed: [...truth.routed].map(([layout, ids]) => [layout, [...ids]] as const),
     forms: [...truth.forms].map(([id, forms]) => [id, [...forms]] as const),
+    ...(truth.view === undefined ? {} : { view: storeReplicas(truth.view) }),
     readAt: truth.readAt,
   };
 }
 
 function loadTruth(stored: StoredTruth): GroundTruth {
   return {
-    replicas: stored.replicas.map((replica) => ({
-      shard: replica.shard,
-      replica: replica.replica,
-      counts: new Map(replica.counts),
-    })),
+    replicas: loadReplicas(stored.replicas),
     viaDistributed: new Map(stored.viaDistributed),
     serverInserts: stored.serverInserts,
     routed: new Map(stored.routed.map(([layout, ids]) => [layout, new Map(ids)])),
     forms: new Map(stored.forms.map(([id, forms]) => [id, new Set(forms)])),
+    ...(stored.view === undefined ? {} : { view: loadReplicas(stored.view) }),
     readAt: stored.readAt,
   };
 }

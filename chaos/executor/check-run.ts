@@ -1,3 +1,4 @@
+import type { SettingProfile } from '../../harness/cluster/config/setting-profiles.ts';
 import type { ClusterDescription } from '../../harness/cluster/description.ts';
 import type { Stamped } from '../../harness/flow/history/history-events.ts';
 import { eventsOfType } from '../../harness/flow/history/history-reader.ts';
@@ -12,6 +13,7 @@ import { faultEvidence } from '../../properties/checkers/fault-evidence.ts';
 import type { ExpectedRefusal, RefusalRecord } from '../../properties/checkers/observations.ts';
 import { observe } from '../../properties/checkers/observe.ts';
 import { dedupHits, tokensInsertedTwice } from '../../properties/checkers/server-log.ts';
+import { viewExcess } from '../../properties/checkers/view-checker.ts';
 import {
   CrashSink,
   FaultEpisode,
@@ -24,10 +26,12 @@ import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
 import type { ScenarioDefinition, TargetTable } from '../scenarios/scenario.ts';
 import { expectedShardOf } from './expected-shard.ts';
 import type { SpecPeriod, StartExpectation } from './pipeline-system.ts';
-import { judgedWarning, owedGuarantee } from './target-table.ts';
+import { judgedWarning, owedGuarantee, owedOnView } from './target-table.ts';
 
 export const ROUTING_REFUSAL_PREFIX = 'Refusing to start the ClickHouse sink: the shard topology changed while';
 const REFUSAL_PREFIX = 'Refusing to start the ClickHouse sink: ';
+/** The server's answer to a quorum INSERT whose part is in and whose quorum it could not verify. */
+const UNKNOWN_STATUS_OF_INSERT = '319';
 
 export interface RunCheck extends ScenarioCheck {
   readonly coverage: Coverage;
@@ -55,6 +59,8 @@ export interface CheckInput {
   readonly serverDedupOff: boolean;
   /** The run's table (absent in records written before it existed: replicated). */
   readonly target?: TargetTable;
+  /** The setting profile the sink's user carried (quorum, view dedup), if any. */
+  readonly settingProfile?: SettingProfile;
 }
 
 /** The declared coverage of a run: the scenario's events plus every fault and crash point its schedule holds. */
@@ -195,6 +201,7 @@ export function checkRun(input: CheckInput): RunCheck {
   const target = input.target ?? 'replicated';
   const { observations, facts, unknown } = observe({
     guarantee: owedGuarantee(descriptor.guarantee, target, input.serverDedupOff),
+    viewGuarantee: owedOnView(descriptor.guarantee, target, input.serverDedupOff),
     judgedWarning: judgedWarning(target, input.serverDedupOff),
     sendsToken: descriptor.usesDedupToken,
     generation: input.source.generation,
@@ -227,6 +234,8 @@ export function checkRun(input: CheckInput): RunCheck {
     multiBatchEpochs: facts.multiBatchEpochs,
     windowExceeded: tokensInsertedTwice(input.truth.serverInserts),
     acknowledged: facts.acknowledged.size,
+    unknownStatus: facts.attempts.filter((attempt) => attempt.errorCode === UNKNOWN_STATUS_OF_INSERT).length,
+    viewReplays: input.truth.view === undefined ? 0 : viewExcess(input.truth.replicas, input.truth.view).length,
     giveUps: observations.giveUps.filter((giveUp) =>
       observations.writesAfterGiveUp.some(
         (write) => write.refused && write.partition === giveUp.partition && write.batch === giveUp.batch,

@@ -52,6 +52,15 @@ export interface StartExpectation {
   until: number;
 }
 
+/**
+ * What every spec of a run is bound to: the run's own database (runs never see each other's rows)
+ * and, when the scenario needs a setting profile, the user that carries it.
+ */
+export interface RunBinding {
+  readonly database: string;
+  readonly user?: string | undefined;
+}
+
 /** The spec in force from a moment on (placement is judged against the spec that delivered a row). */
 export interface SpecPeriod {
   readonly from: number;
@@ -79,12 +88,11 @@ export class PipelineSystem implements ChaosSystem {
     private readonly cluster: StartedCluster,
     toxiproxy: Toxiproxy,
     initialSpec: RawSinkSpec,
-    /** Every spec is bound to the run's own database, so runs never see each other's rows. */
-    private readonly database: string,
+    private readonly binding: RunBinding,
     private readonly log: Logger,
   ) {
     this.spec = initialSpec;
-    this.nemesis = { cluster, toxiproxy, log, database };
+    this.nemesis = { cluster, toxiproxy, log, database: binding.database };
     this.record = new NemesisRecord(HistoryWriter.open(supervisor.historyDir, 'nemesis'));
   }
 
@@ -197,7 +205,7 @@ export class PipelineSystem implements ChaosSystem {
    */
   async finish(drainTimeoutMs = 120_000): Promise<History> {
     this.closeHistory();
-    const died = await settleCluster(this.cluster, this.database);
+    const died = await settleCluster(this.cluster, this.binding.database);
     if (died.length > 0) {
       // Every fault was healed before this: a dead member died by itself, and the run proves nothing.
       await this.supervisor.close();
@@ -251,7 +259,11 @@ export class PipelineSystem implements ChaosSystem {
     const from = Date.now();
     for (const expectation of this.expectations)
       if (expectation.until === Number.POSITIVE_INFINITY) expectation.until = from;
-    const bound: RawSinkSpec = { ...spec, parameters: { ...spec.parameters, database: this.database } };
+    const { database, user } = this.binding;
+    const bound: RawSinkSpec = {
+      ...spec,
+      parameters: { ...spec.parameters, database, ...(user === undefined ? {} : { user }) },
+    };
     // Keyed on the spec the checkers later read, so its topology is parsed once, here.
     const key = topologyKey(bound, this.cluster.description);
     this.spec = spec;

@@ -4,9 +4,10 @@ import fc from 'fast-check';
 import type { Logger } from 'pino';
 import type { Toxiproxy } from 'toxiproxy-node-client';
 import { harnessClient } from '../../harness/clickhouse/client.ts';
-import { createShardedTable } from '../../harness/clickhouse/ddl.ts';
+import { createShardedTable, materializedViewDdl } from '../../harness/clickhouse/ddl.ts';
+import type { SettingProfile } from '../../harness/cluster/config/setting-profiles.ts';
 import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
-import { describeError } from '../../harness/errors.ts';
+import { describeError, HarnessError } from '../../harness/errors.ts';
 import { PROJECT_ROOT } from '../../harness/project-root.ts';
 import type { MutantName } from '../mutants/catalogue.ts';
 import { createMutatedTree } from '../mutants/mutated-tree.ts';
@@ -37,7 +38,7 @@ import {
   type ServerDedupMode,
 } from './run-budget.ts';
 import { settleCluster } from './settle-cluster.ts';
-import { dedupMayBeOff, singleHosts, tableEngine, targetEndpoints } from './target-table.ts';
+import { dedupMayBeOff, singleHosts, tableEngine, targetEndpoints, VIEW_TABLE } from './target-table.ts';
 
 export interface ScenarioRunOptions {
   readonly cluster: StartedCluster;
@@ -76,6 +77,8 @@ export interface ExecutedRun {
   readonly input: RunInput;
   /** The run's target had ClickHouse's block dedup off. */
   readonly serverDedupOff: boolean;
+  /** The setting profile the sink's user carried, on a cluster of `replicas` replicas per shard. */
+  readonly profile?: { readonly name: SettingProfile; readonly replicas: number };
   readonly check?: RunCheck;
   readonly infraError?: string;
   readonly durationMs: number;
@@ -265,14 +268,20 @@ async function executeRun(
     );
     try {
       const { engine, settings } = tableEngine(target, dedupOff);
-      await createShardedTable(clients, {
+      const table = {
         database,
         name: TABLE,
         columns: columnsDdl(source),
         orderBy: 'id',
         ...(engine === undefined ? {} : { engine }),
         settings: settings.join(', '),
-      });
+      };
+      await createShardedTable(clients, table);
+      if (target === 'replicated-with-view') {
+        await createShardedTable(clients, { ...table, name: VIEW_TABLE });
+        const view = materializedViewDdl(database, TABLE, VIEW_TABLE);
+        await Promise.all(clients.map((client) => client.command({ query: view })));
+      }
     } finally {
       await Promise.all(clients.map((client) => client.close()));
     }
@@ -285,7 +294,21 @@ async function executeRun(
         : {}),
       ...(workerRoot === undefined ? {} : { workerRoot }),
     });
-    const system = new PipelineSystem(supervisor, options.cluster, options.toxiproxy, input.spec, database, log);
+    const profile = options.scenario.settingProfile?.(dedupOff);
+    const user = profile === undefined ? undefined : options.cluster.description.setting_users?.[profile];
+    if (profile !== undefined && user === undefined)
+      throw new HarnessError(
+        'CHAOS_NO_SETTING_USER',
+        `the cluster names no user for the setting profile ${profile} (setting_users); the scenario cannot run on it`,
+      );
+    const system = new PipelineSystem(
+      supervisor,
+      options.cluster,
+      options.toxiproxy,
+      input.spec,
+      { database, user },
+      log,
+    );
     const trafficStart = Date.now();
     let history;
     try {
@@ -312,6 +335,7 @@ async function executeRun(
       table: TABLE,
       layouts: routingLayouts(system.specs),
       singleHosts: singleHosts(options.cluster.description, target),
+      ...(target === 'replicated-with-view' ? { view: VIEW_TABLE } : {}),
     });
     const checkInput: CheckInput = {
       description: options.cluster.description,
@@ -324,6 +348,7 @@ async function executeRun(
       expectations: system.expectations,
       serverDedupOff: dedupOff,
       target,
+      ...(profile === undefined ? {} : { settingProfile: profile }),
     };
     const check = checkRun(checkInput);
     // Everything the check read stays with the run: `npm run check` judges it again from files.
@@ -337,11 +362,13 @@ async function executeRun(
     if (check.verdict !== 'pass')
       await dumpSystemTables(options.cluster.description, database, join(dir, 'system-tables'));
     await dropDatabase(options.cluster, database, log);
+    const replicas = Math.min(...options.cluster.description.shards.map((shard) => shard.replicas.length));
     return {
       index,
       phase,
       input,
       serverDedupOff: dedupOff,
+      ...(profile === undefined ? {} : { profile: { name: profile, replicas } }),
       check,
       durationMs: Date.now() - started,
       phases: { trafficMs, healMs, checkMs: Date.now() - checkStart },

@@ -8,7 +8,8 @@ import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
 import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
 import type { ScenarioDefinition, TargetTable } from '../scenarios/scenario.ts';
 import type { ExecutedRun, ScenarioOutcome } from './run-scenario.ts';
-import { configurationOf, dedupMayBeOff, owedGuarantee } from './target-table.ts';
+import { addConfigurations } from '../../reports/aggregate.ts';
+import { configurationOf, dedupMayBeOff, owedGuarantee, owedOnView } from './target-table.ts';
 
 /** Faults that fired, sink crashes included (as `sink_crash`, the catalogue's name for them). */
 function faultCounts(evidence: Evidence): FaultCounts {
@@ -151,24 +152,33 @@ function configurations(
   const byConfiguration = new Map<string, ConfigurationResult>();
   for (const run of runs) {
     if (run.check === undefined) continue;
-    const configuration = configurationOf(target, run.serverDedupOff, run.input.spec);
-    const seen = byConfiguration.get(configuration) ?? {
+    const configuration = configurationOf(target, run.serverDedupOff, run.input.spec, run.profile);
+    const onView = owedOnView(guarantee, target, run.serverDedupOff);
+    const view = run.check.viewCounts;
+    const viewViolated = run.check.results.some(
+      (result) => result.checker === 'view' && result.verdict === 'violation',
+    );
+    const row: ConfigurationResult = {
       configuration,
       owed: owedGuarantee(guarantee, target, run.serverDedupOff),
-      runs: 0,
-      violations: 0,
-      lost: 0,
-      duplicated: 0,
-      dedupHits: 0,
+      runs: 1,
+      violations: run.check.verdict === 'violation' ? 1 : 0,
+      lost: run.check.counts.lost,
+      duplicated: run.check.counts.duplicated,
+      dedupHits: run.check.evidence.dedupHits,
+      ...(onView === undefined || view === undefined
+        ? {}
+        : {
+            view: {
+              owed: onView,
+              violations: viewViolated ? 1 : 0,
+              lost: view.lost,
+              duplicated: view.duplicated,
+            },
+          }),
     };
-    byConfiguration.set(configuration, {
-      ...seen,
-      runs: seen.runs + 1,
-      violations: seen.violations + (run.check.verdict === 'violation' ? 1 : 0),
-      lost: seen.lost + run.check.counts.lost,
-      duplicated: seen.duplicated + run.check.counts.duplicated,
-      dedupHits: seen.dedupHits + run.check.evidence.dedupHits,
-    });
+    const seen = byConfiguration.get(configuration);
+    byConfiguration.set(configuration, seen === undefined ? row : addConfigurations(seen, row));
   }
   return [...byConfiguration.values()];
 }

@@ -1,3 +1,4 @@
+import { describeProfile, type SettingProfile } from '../../harness/cluster/config/setting-profiles.ts';
 import type { ClusterDescription } from '../../harness/cluster/description.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
 import type { ClusterEndpoints } from '../../properties/arbitraries/cluster-endpoints.ts';
@@ -56,6 +57,8 @@ export function tableEngine(target: TargetTable, dedupOff: boolean): { engine?: 
           : []),
       ],
     };
+  // A view's dedup is the user's setting (`viewDedupProfile`); the table keeps its window.
+  if (target === 'replicated-with-view') return { settings: [wrongParts] };
   // Only for the classes without a token: the window also carries token dedup, which exactly-once rests on.
   return { settings: [wrongParts, ...(dedupOff ? ['replicated_deduplication_window = 0'] : [])] };
 }
@@ -74,7 +77,26 @@ export function dedupMayBeOff(target: TargetTable, usesToken: boolean): boolean 
  * `replay_horizon` (which the sink warns of).
  */
 export function owedGuarantee(guarantee: DeliveryGuarantee, target: TargetTable, dedupOff: boolean): DeliveryGuarantee {
-  return guarantee === 'exactly-once' && target !== 'replicated' && dedupOff ? 'at-least-once' : guarantee;
+  const degrades = target === 'single-host-merge-tree' || target === 'short-dedup-window';
+  return guarantee === 'exactly-once' && degrades && dedupOff ? 'at-least-once' : guarantee;
+}
+
+/** The base name of the table the target's materialized view fills (`<name>_rep` on every replica). */
+export const VIEW_TABLE = 'events_view';
+
+/**
+ * What a class owes on the view behind the target, or undefined when there is none. A block
+ * retried with its token is dropped by the table but reaches the view again unless the view's
+ * blocks are deduplicated too (ClickHouse #76110, since 24.7): exactly-once degrades there to
+ * at-least-once, a documented limit of the configuration, not of the sink.
+ */
+export function owedOnView(
+  guarantee: DeliveryGuarantee,
+  target: TargetTable,
+  dedupOff: boolean,
+): DeliveryGuarantee | undefined {
+  if (target !== 'replicated-with-view') return undefined;
+  return guarantee === 'exactly-once' && dedupOff ? 'at-least-once' : guarantee;
 }
 
 /** The warning a run's table makes the sink owe or forbids (judged both ways), if the run judges one. */
@@ -91,12 +113,24 @@ export function judgedWarning(
  * The configuration a run wrote under, as the report's configuration matrix names it: the table
  * (engine, its block dedup) and the sink's `async_insert` as the run started.
  */
-export function configurationOf(target: TargetTable, dedupOff: boolean, spec: RawSinkSpec): string {
+export function configurationOf(
+  target: TargetTable,
+  dedupOff: boolean,
+  spec: RawSinkSpec,
+  profile?: { readonly name: SettingProfile; readonly replicas: number },
+): string {
   const table =
     target === 'single-host-merge-tree'
       ? `MergeTree, 1 host per shard, ${dedupOff ? 'no dedup window' : 'non_replicated_deduplication_window'}`
       : target === 'short-dedup-window'
         ? `ReplicatedMergeTree, dedup window ${dedupOff ? `${SHORT_DEDUP_WINDOW_S} s < replay_horizon` : '1 h (server default) > replay_horizon'}`
-        : `ReplicatedMergeTree${dedupOff ? ', replicated_deduplication_window = 0' : ''}`;
-  return `${table} · async_insert ${spec.dynamic_parameters.async_insert === true ? 'on' : 'off'}`;
+        : target === 'replicated-with-view'
+          ? `ReplicatedMergeTree + materialized view, deduplicate_blocks_in_dependent_materialized_views = ${dedupOff ? 0 : 1}`
+          : `ReplicatedMergeTree${dedupOff ? ', replicated_deduplication_window = 0' : ''}`;
+  // The view's setting is already named with the table.
+  const settings =
+    profile === undefined || profile.name === 'view_dedup_off'
+      ? ''
+      : ` · ${describeProfile(profile.name, profile.replicas)}`;
+  return `${table}${settings} · async_insert ${spec.dynamic_parameters.async_insert === true ? 'on' : 'off'}`;
 }

@@ -1,10 +1,11 @@
 import type { ClusterDescription, ReplicaDescription } from '../../harness/cluster/description.ts';
 import type { UnknownKind } from '../../harness/flow/history/history-events.ts';
+import { HarnessError } from '../../harness/errors.ts';
 import type { HealMoment } from '../../properties/schedule/chaos-system.ts';
 import type { Fault } from './fault.ts';
 import type { FaultType } from '../../harness/flow/history/fault-type.ts';
 import { keeperPause, replicaKill, replicaPause } from './process-fault.ts';
-import { interserverCut, keeperLinkCut, proxyDown } from './proxy-fault.ts';
+import { interserverCut, keeperLinkCut, proxyDown, quorumInterserverCut } from './proxy-fault.ts';
 import {
   constraintViolated,
   notEnoughSpace,
@@ -109,6 +110,51 @@ export const interserverCutPlan = () =>
       ),
     'after-hold',
   );
+
+/** The sibling a quorum INSERT waits for (the first other replica of its shard). */
+function quorumSibling(target: AimTarget): string {
+  const [sibling] = target.siblings;
+  if (sibling === undefined)
+    throw new HarnessError(
+      'CHAOS_NO_SIBLING',
+      `replica ${target.replica.name} has no sibling in its shard: a quorum fault needs 2 or more replicas per shard`,
+    );
+  return sibling.name;
+}
+
+const DURING_QUORUM = 'while its quorum is awaited';
+
+/**
+ * Faults on what a quorum INSERT waits for, applied right before its request and healed when it
+ * ended: its sibling stopped or killed, or its own replication endpoint cut. The INSERT commits
+ * its part locally and then fails its quorum (UNKNOWN_STATUS_OF_INSERT); the sink replays.
+ */
+export const QUORUM_PLANS = {
+  replica_pause: () =>
+    new AimedPlan(
+      'replica_pause',
+      `a sibling of the INSERT's replica, ${DURING_QUORUM}`,
+      (t) => replicaPause(quorumSibling(t)),
+      'insert-ended',
+      'landed',
+    ),
+  replica_kill: () =>
+    new AimedPlan(
+      'replica_kill',
+      `a sibling of the INSERT's replica, ${DURING_QUORUM}`,
+      (t) => replicaKill(quorumSibling(t)),
+      'insert-ended',
+      'landed',
+    ),
+  interserver_cut: () =>
+    new AimedPlan(
+      'interserver_cut',
+      `the INSERT's replica, ${DURING_QUORUM}`,
+      (t) => quorumInterserverCut([t.replica.proxies.interserver]),
+      'insert-ended',
+      'landed',
+    ),
+} as const satisfies Readonly<Record<string, () => FaultPlan>>;
 
 export const keeperPausePlan = (keeper: string) =>
   new AimedPlan('keeper_pause', keeper, () => keeperPause(keeper), 'after-hold');

@@ -57,11 +57,9 @@ export class ProxyDownFault implements Fault {
     private readonly label: string,
     /** Replicas whose replication queues show an interserver cut. */
     private readonly witnesses: readonly string[] = [],
+    /** How it shows that it met the INSERT; by default the type's (`EFFECT`). */
+    readonly effect: FaultEffect = EFFECT[type],
   ) {}
-
-  get effect(): FaultEffect {
-    return EFFECT[this.type];
-  }
 
   async apply(context: NemesisContext): Promise<FaultWindow> {
     for (const witness of this.witnesses)
@@ -103,3 +101,10 @@ export const keeperLinkCut = (proxies: readonly string[], label: string) =>
 /** Cuts replication endpoints; the replicas that fetch from them witness it through failing fetches. */
 export const interserverCut = (proxies: readonly string[], witnesses: readonly string[]) =>
   new ProxyDownFault('interserver_cut', proxies, proxies.join('+'), witnesses);
+/**
+ * Cuts the replication endpoint of a quorum INSERT's replica: its siblings cannot fetch the part,
+ * so the quorum is never met and the INSERT itself fails (UNKNOWN_STATUS_OF_INSERT): its own
+ * outcome is the evidence.
+ */
+export const quorumInterserverCut = (proxies: readonly string[]) =>
+  new ProxyDownFault('interserver_cut', proxies, proxies.join('+'), [], 'error');

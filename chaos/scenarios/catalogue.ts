@@ -4,7 +4,14 @@ import { arbWorkload } from '../../properties/arbitraries/arb-workload.ts';
 import { Drain, WriteEpochs } from '../../properties/schedule/commands.ts';
 import { SINK_CLASS_NAMES, type SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
-import { arbDegradationFault, arbKeeperFault, arbQueueSendFault, arbReplicaFault } from './fault-arbitraries.ts';
+import {
+  arbDegradationFault,
+  arbKeeperFault,
+  arbQueueSendFault,
+  arbQuorumFault,
+  arbReplicaFault,
+} from './fault-arbitraries.ts';
+import type { Profile } from '../executor/run-budget.ts';
 import { SHORT_WINDOW_REPLAY_HORIZON, type ScenarioDefinition } from './scenario.ts';
 import {
   arbCrashSchedule,
@@ -164,11 +171,55 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
       arbFaultSchedule(arbQueueSendFault).map((schedule) => [new WriteEpochs(1), new Drain([0]), ...schedule]),
     coverage: () => ({ queueDrop: true }),
   },
+  quorumScenario('quorum_sequential'),
+  quorumScenario('quorum_parallel'),
+  {
+    name: 'materialized-view',
+    description:
+      "a materialized view behind the target (events_mv into events_view_rep), both kinds of unknown outcome aimed at INSERTs; the sink's user keeps the view's block dedup on every other run and turns it off (deduplicate_blocks_in_dependent_materialized_views = 0) on the others: the view is judged too, owed exactly-once only where its blocks are deduplicated",
+    classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink'],
+    target: 'replicated-with-view',
+    settingProfile: (dedupOff) => (dedupOff ? 'view_dedup_off' : undefined),
+    profiles: ['full'],
+    commands: () => arbUnknownOutcomeSchedule(),
+    coverage: () => ({
+      unknownLanded: true,
+      replay: true,
+      dedupHit: true,
+      // Both settings, and the failure mode itself: a replay the table dropped reached the view.
+      serverDedupOff: true,
+      serverDedupOn: true,
+      viewReceivedReplay: true,
+    }),
+  },
   topologyGuardScenario,
 ];
 
-export function findScenarios(names: readonly string[] | undefined): ScenarioDefinition[] {
-  if (names === undefined || names.length === 0) return [...CATALOGUE];
+/**
+ * Quorum inserts (seed 004; ClickHouse #81260, #76579): the sink's user carries insert_quorum =
+ * every replica of the shard, sequential or parallel, and each fault stops what the quorum waits
+ * for while the INSERT waits; the server answers UNKNOWN_STATUS_OF_INSERT with its part in, and
+ * the sink's replay under the same token must not duplicate it.
+ */
+function quorumScenario(profile: 'quorum_sequential' | 'quorum_parallel'): ScenarioDefinition {
+  return {
+    name: profile.replace('_', '-'),
+    description: `the sink's user inserts with insert_quorum = every replica of the shard (insert_quorum_parallel = ${profile === 'quorum_parallel' ? 1 : 0}, a 2 s quorum timeout), and while an INSERT waits for its quorum its sibling is stopped or killed, or its own replication endpoint is cut: the server answers UNKNOWN_STATUS_OF_INSERT with the part committed locally, and the replay under the same token must not duplicate it`,
+    classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink'],
+    settingProfile: () => profile,
+    processActions: ['kill', 'start', 'pause', 'resume'],
+    commands: () => arbFaultSchedule(arbQuorumFault, 2),
+    coverage: () => ({ unknownStatus: true, unknownLanded: true, replay: true, dedupHit: true }),
+  };
+}
+
+/**
+ * The scenarios named, in the order given (any profile's), or without names every scenario the
+ * profile runs (without a profile: the whole catalogue).
+ */
+export function findScenarios(names: readonly string[] | undefined, profile?: Profile): ScenarioDefinition[] {
+  if (names === undefined || names.length === 0)
+    return CATALOGUE.filter((scenario) => profile === undefined || (scenario.profiles?.includes(profile) ?? true));
   return names.map((name) => {
     const found = CATALOGUE.find((scenario) => scenario.name === name);
     if (found === undefined)

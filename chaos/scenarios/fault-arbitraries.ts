@@ -7,6 +7,7 @@ import {
   latencyPlan,
   limitDataPlan,
   proxyDownPlan,
+  QUORUM_PLANS,
   replicaKillPlan,
   replicaPausePlan,
   requestTimeoutPlan,
@@ -56,6 +57,13 @@ export const arbReplicaFault: fc.Arbitrary<FaultPlan> = fc.constantFrom(
   replicaKillPlan(),
   replicaPausePlan(),
   interserverCutPlan(),
+);
+
+/** What a quorum INSERT waits for, cut while it waits: its sibling stopped or killed, or its own replication endpoint. */
+export const arbQuorumFault: fc.Arbitrary<FaultPlan> = fc.constantFrom(
+  QUORUM_PLANS.replica_pause(),
+  QUORUM_PLANS.replica_kill(),
+  QUORUM_PLANS.interserver_cut(),
 );
 
 export const arbKeeperFault = (context: ScenarioContext): fc.Arbitrary<FaultPlan> =>

@@ -1,5 +1,7 @@
 import type fc from 'fast-check';
+import type { SettingProfile } from '../../harness/cluster/config/setting-profiles.ts';
 import type { ClusterDescription } from '../../harness/cluster/description.ts';
+import type { Profile } from '../executor/run-budget.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import type { HostForm } from '../../sinks/sink-classes.ts';
 import type { RawSinkSpec, SpecTarget } from '../../properties/arbitraries/arb-sink-spec.ts';
@@ -29,8 +31,12 @@ export interface ScenarioContext {
  * ReplicatedMergeTree whose dedup window is 1 s on every other run (a cleanup thread that runs
  * every second), against a spec whose `replay_horizon` is 10 minutes: the sink must warn that
  * the window is shorter, and exactly-once is owed only where it did not have to.
+ * `replicated-with-view`: ReplicatedMergeTree with a materialized view behind it
+ * (`events_mv` into `events_view_rep`), the sink's user without the view's block dedup
+ * (`deduplicate_blocks_in_dependent_materialized_views = 0`) on every other run: the view is
+ * judged too, owed exactly-once only where its blocks are deduplicated.
  */
-export type TargetTable = 'replicated' | 'single-host-merge-tree' | 'short-dedup-window';
+export type TargetTable = 'replicated' | 'single-host-merge-tree' | 'short-dedup-window' | 'replicated-with-view';
 
 /** A short-window run's dedup window; its cleanup runs every second (measured on 26.7: a replay 1 s after a cleanup is inserted again). */
 export const SHORT_DEDUP_WINDOW_S = 1;
@@ -52,6 +58,15 @@ export interface ScenarioDefinition {
   readonly target?: TargetTable;
   /** Fixes the partition count (the topology guard needs one drained and one undrained partition). */
   readonly partitions?: number;
+  /**
+   * The setting profile the sink's user carries in a run (`harness/cluster/config/setting-profiles.ts`),
+   * given whether the run is the one with the table's dedup off; undefined: the cluster's own user.
+   */
+  readonly settingProfile?: (dedupOff: boolean) => SettingProfile | undefined;
+  /** The profiles whose job runs it (default both); a scenario named with `--scenario` runs in any. */
+  readonly profiles?: readonly Profile[];
+  /** Keeper members its faults need (default 1): the job starts a cluster of its own for such scenarios. */
+  readonly keepers?: number;
   readonly commands: (context: ScenarioContext) => fc.Arbitrary<ChaosCommand[]>;
   /** Process actions on cluster members its faults take (`kill`, `pause`, `resume`, `start`); on a cluster that lacks one it is not run. */
   readonly processActions?: readonly string[];

@@ -26,6 +26,14 @@ export function distributedTableDdl(table: TableDefinition): string {
   return `CREATE TABLE IF NOT EXISTS ${table.database}.${table.name}_dist AS ${table.database}.${table.name}_rep ENGINE = Distributed('${CLUSTER_NAME}', '${table.database}', '${table.name}_rep')`;
 }
 
+/**
+ * A materialized view on every node that copies each block inserted into `<source>_rep` into
+ * `<target>_rep` (seed 001's `_mv`): local to the node, so the copy lives on the source row's shard.
+ */
+export function materializedViewDdl(database: string, source: string, target: string): string {
+  return `CREATE MATERIALIZED VIEW IF NOT EXISTS ${database}.${source}_mv TO ${database}.${target}_rep AS SELECT * FROM ${database}.${source}_rep`;
+}
+
 /** Creates database, local table and Distributed union on every node, one node at a time per statement. */
 export async function createShardedTable(clients: readonly ClickHouseClient[], table: TableDefinition): Promise<void> {
   for (const statement of [

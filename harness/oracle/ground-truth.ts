@@ -16,6 +16,13 @@ export interface ServerInsert {
   readonly deduplicated: boolean;
   /** The `insert_deduplication_token` the server received ('' when none). */
   readonly token: string;
+  /**
+   * Its part was committed (or found there already) and the server went on to wait for its
+   * quorum (ProfileEvents QuorumParts > 0), whatever the answer: a quorum INSERT that fails with
+   * UNKNOWN_STATUS_OF_INSERT has its rows in. part_log has no NewPart for such a part (measured
+   * on 26.7). Absent in records written before it was read.
+   */
+  readonly quorumWaited?: boolean;
 }
 
 export interface GroundTruth {
@@ -36,6 +43,8 @@ export interface GroundTruth {
    * with other values than the source produced shows here as a second or foreign form.
    */
   readonly forms: ReadonlyMap<string, ReadonlySet<string>>;
+  /** What each replica's materialized-view table holds, when the target has a view behind it. */
+  readonly view?: readonly ReplicaTruth[];
   readonly readAt: number;
 }
 
@@ -51,6 +60,8 @@ export interface TruthTarget {
    * sum over these hosts (no Distributed table covers exactly them).
    */
   readonly singleHosts?: readonly string[];
+  /** Base name of the table a materialized view fills from the target (`<view>_rep` on every replica). */
+  readonly view?: string;
 }
 
 /** Where each layout routes every row of one replica, computed by the server. */
@@ -85,9 +96,15 @@ function summed(truths: readonly ReplicaTruth[]): Map<string, number> {
 /** The replica's query_log of INSERTs into `database` (ended ones: finished or failed). */
 async function serverInserts(client: ClickHouseClient, replica: string, database: string): Promise<ServerInsert[]> {
   try {
-    const rows = await queryRows<{ query_id: string; finished: number; deduplicated: number; token: string }>(
+    const rows = await queryRows<{
+      query_id: string;
+      finished: number;
+      deduplicated: number;
+      token: string;
+      quorum_waited: number;
+    }>(
       client,
-      `SELECT query_id, type = 'QueryFinish' AS finished, ProfileEvents['DuplicatedInsertedBlocks'] > 0 AS deduplicated, Settings['insert_deduplication_token'] AS token
+      `SELECT query_id, type = 'QueryFinish' AS finished, ProfileEvents['DuplicatedInsertedBlocks'] > 0 AS deduplicated, Settings['insert_deduplication_token'] AS token, ProfileEvents['QuorumParts'] > 0 AS quorum_waited
        FROM system.query_log
        WHERE type IN ('QueryFinish', 'ExceptionWhileProcessing') AND query_kind = 'Insert' AND has(databases, '${database}')`,
     );
@@ -97,6 +114,7 @@ async function serverInserts(client: ClickHouseClient, replica: string, database
       finished: Boolean(Number(row.finished)),
       deduplicated: Boolean(Number(row.deduplicated)),
       token: row.token,
+      quorumWaited: Boolean(Number(row.quorum_waited)),
     }));
   } catch (error) {
     // A node restarted by a nemesis creates its query_log on the first flush after it has
@@ -155,7 +173,19 @@ export async function collectGroundTruth(
     }
     const forms = new Map<string, Set<string>>();
     for (const client of clients) await storedForms(client, local, forms);
-    return { replicas: truths, viaDistributed, serverInserts: logged.flat(), routed, forms, readAt: Date.now() };
+    const view =
+      target.view === undefined
+        ? {}
+        : { view: await readCountsOf(replicas, { localTable: `${target.database}.${target.view}_rep` }, syncTimeoutS) };
+    return {
+      replicas: truths,
+      viaDistributed,
+      serverInserts: logged.flat(),
+      routed,
+      forms,
+      ...view,
+      readAt: Date.now(),
+    };
   } finally {
     await Promise.all(clients.map((client) => client.close()));
   }

@@ -34,6 +34,11 @@ export const ANOMALY_KINDS = [
   'warning-unfounded',
   // outcome
   'ok-but-failed-on-server',
+  // view: the table a materialized view fills from the target
+  'view-lost',
+  'view-duplicated',
+  'view-unexpected',
+  'view-diverged',
 ] as const;
 export type AnomalyKind = (typeof ANOMALY_KINDS)[number];
 

@@ -10,10 +10,13 @@ import { sinkContractChecker } from './sink-contract-checker.ts';
 import { replicaConvergenceChecker } from './replica-convergence-checker.ts';
 import { tokenChecker } from './token-checker.ts';
 import { totalQueueChecker, type DeliveryCounts } from './total-queue-checker.ts';
+import { viewChecker, type ViewCounts } from './view-checker.ts';
 
 export interface ScenarioCheck {
   readonly verdict: Verdict;
   readonly counts: DeliveryCounts;
+  /** What the view behind the target lost and duplicated, when there is one. */
+  readonly viewCounts?: ViewCounts;
   readonly results: readonly CheckResult[];
 }
 
@@ -23,6 +26,7 @@ export interface ScenarioCheck {
  */
 export function checkScenario(observations: Observations, coverage: Coverage, evidence: Evidence): ScenarioCheck {
   const totalQueue = totalQueueChecker(observations);
+  const view = viewChecker(observations);
   const results: CheckResult[] = [
     totalQueue,
     replicaConvergenceChecker(observations),
@@ -32,7 +36,13 @@ export function checkScenario(observations: Observations, coverage: Coverage, ev
     refusalChecker(observations),
     giveUpChecker(observations),
     sinkContractChecker(observations),
+    view,
     coverageChecker(coverage, evidence),
   ];
-  return { verdict: mergeVerdicts(results.map((result) => result.verdict)), counts: totalQueue.counts, results };
+  return {
+    verdict: mergeVerdicts(results.map((result) => result.verdict)),
+    counts: totalQueue.counts,
+    ...(view.counts === undefined ? {} : { viewCounts: view.counts }),
+    results,
+  };
 }

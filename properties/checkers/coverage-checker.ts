@@ -41,6 +41,10 @@ export interface Evidence {
   readonly windowExceeded: number;
   /** Messages the pipeline acknowledged (a committed epoch; for at-most-once a `delivered` ack). */
   readonly acknowledged: number;
+  /** INSERTs the server answered UNKNOWN_STATUS_OF_INSERT (319): a quorum it could not verify. */
+  readonly unknownStatus: number;
+  /** Messages a dependent view holds more often than the table it reads: a replay the table dropped reached the view. */
+  readonly viewReplays: number;
 }
 
 /** The "sometimes" events a scenario declares; a pass requires every one of them. */
@@ -68,6 +72,10 @@ export interface Coverage {
   readonly windowExceeded?: boolean;
   /** The pipeline must acknowledge something: a sink that delivers nothing loses nothing it promised, and proves nothing. */
   readonly delivered?: boolean;
+  /** The server must have answered an INSERT UNKNOWN_STATUS_OF_INSERT (its part in, its quorum not verified). */
+  readonly unknownStatus?: boolean;
+  /** A replay the table dropped as a duplicate must have reached its materialized view anyway (view dedup off). */
+  readonly viewReceivedReplay?: boolean;
 }
 
 /** What of the declared coverage never happened, one line each (empty: all of it happened). */
@@ -103,6 +111,10 @@ export function missingCoverage(declared: Coverage, evidence: Evidence): string[
     missing.push("no run with the server's block dedup off (its duplicates could have been hidden)");
   if (declared.serverDedupOn && evidence.serverDedupOnRuns === 0)
     missing.push("no run with the server's block dedup kept");
+  if (declared.unknownStatus && evidence.unknownStatus === 0)
+    missing.push('the server answered no INSERT UNKNOWN_STATUS_OF_INSERT (no quorum left unverified)');
+  if (declared.viewReceivedReplay && evidence.viewReplays === 0)
+    missing.push('no replay the table dropped reached its materialized view');
   return missing;
 }
 

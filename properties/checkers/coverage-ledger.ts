@@ -30,6 +30,8 @@ export const NO_EVIDENCE: Evidence = {
   giveUps: 0,
   windowExceeded: 0,
   acknowledged: 0,
+  unknownStatus: 0,
+  viewReplays: 0,
 };
 
 /** Two runs' evidence as one: counts add up, reasons are kept. */
@@ -54,6 +56,8 @@ export function addEvidence(a: Evidence, b: Evidence): Evidence {
     giveUps: a.giveUps + b.giveUps,
     windowExceeded: a.windowExceeded + b.windowExceeded,
     acknowledged: a.acknowledged + b.acknowledged,
+    unknownStatus: a.unknownStatus + b.unknownStatus,
+    viewReplays: a.viewReplays + b.viewReplays,
   };
 }
 
@@ -77,6 +81,8 @@ function addCoverage(a: Coverage, b: Coverage): Coverage {
     giveUp: any((c) => c.giveUp),
     windowExceeded: any((c) => c.windowExceeded),
     delivered: any((c) => c.delivered),
+    unknownStatus: any((c) => c.unknownStatus),
+    viewReceivedReplay: any((c) => c.viewReceivedReplay),
   };
 }
 

@@ -126,4 +126,13 @@ export interface Observations {
    * whether the sink gave it; undefined when the run judges none.
    */
   readonly judgedWarning?: { readonly kind: SinkWarningKind; readonly expected: boolean; readonly given: boolean };
+  /** A materialized view behind the target: what its table holds, and what the class owes there. */
+  readonly view?: ViewObservations;
+}
+
+/** The table a materialized view fills from the sink's target, and the guarantee owed on it. */
+export interface ViewObservations {
+  readonly replicas: readonly ReplicaTruth[];
+  /** Exactly-once degrades to at-least-once on a view whose blocks are not deduplicated (ClickHouse #76110). */
+  readonly guarantee: DeliveryGuarantee;
 }

@@ -17,7 +17,7 @@ export interface ObserveInput {
   /** The sources' generation (message ids `<generation>-<partition>-<seq>`). */
   readonly generation: number;
   readonly events: readonly Stamped[];
-  readonly truth: Pick<GroundTruth, 'replicas' | 'viaDistributed' | 'serverInserts' | 'forms'>;
+  readonly truth: Pick<GroundTruth, 'replicas' | 'viaDistributed' | 'serverInserts' | 'forms' | 'view'>;
   /** The form (`rowForm`) of the row the source produced under a message id, undefined for an id it never produced. */
   readonly producedForm: (messageId: string) => string | undefined;
   /** Replica name behind an attempt's `host:port` (a killed replica's log is gone). */
@@ -29,6 +29,8 @@ export interface ObserveInput {
   readonly maxInsertAttemptsDuring: (from: number, to: number) => number;
   /** At-most-once: the spec in force at a moment runs the ordered strategy mode (pending messages kept). */
   readonly orderedModeAt: (at: number) => boolean;
+  /** What the class owes on the view behind the target, when there is one (its rows are `truth.view`). */
+  readonly viewGuarantee?: DeliveryGuarantee | undefined;
 }
 
 export interface Observed {
@@ -81,6 +83,9 @@ export function observe(input: ObserveInput): Observed {
           },
     pendingDropped: input.guarantee === 'at-most-once' ? pendingDropped(input.events, facts, input.orderedModeAt) : [],
     ...giveUpsFromHistory(input.events, facts.attempts, input.generation, input.maxInsertAttemptsDuring),
+    ...(input.truth.view === undefined || input.viewGuarantee === undefined
+      ? {}
+      : { view: { replicas: input.truth.view, guarantee: input.viewGuarantee } }),
   };
   return { observations, facts, unknown };
 }

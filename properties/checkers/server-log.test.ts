@@ -47,6 +47,12 @@ describe('resolveUnknownOutcomes', () => {
     expect(resolved.absent.map((a) => a.queryId)).toEqual(['q2']);
     expect(resolved.unresolved.map((a) => a.queryId)).toEqual(['q4']);
   });
+
+  it('counts a failed INSERT that committed a part as landed: a quorum the server could not verify', () => {
+    const quorumFailed = { ...logged('q1', false), quorumWaited: true };
+    const resolved = resolveUnknownOutcomes([attempt('q1', 'unknown', ['m1'])], [quorumFailed], () => false);
+    expect([resolved.landed.length, resolved.absent.length]).toEqual([1, 0]);
+  });
 });
 
 describe('acceptedTwice', () => {
@@ -74,6 +80,12 @@ describe('tokensInsertedTwice', () => {
 
   it('counts a token ClickHouse took twice: its replay came after the dedup window', () => {
     expect(tokensInsertedTwice([insert('q1', '1-0-9'), insert('q2', '1-0-9')])).toBe(1);
+  });
+
+  it('counts the part a failed quorum INSERT committed, then an undeduplicated replay of its token', () => {
+    expect(tokensInsertedTwice([{ ...insert('q1', '1-0-9', false), quorumWaited: true }, insert('q2', '1-0-9')])).toBe(
+      1,
+    );
   });
 
   it('ignores a replay it deduplicated, a failed one, and INSERTs without a token', () => {

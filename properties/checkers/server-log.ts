@@ -2,13 +2,22 @@ import type { ServerInsert } from '../../harness/oracle/ground-truth.ts';
 import type { AttemptRecord } from './observations.ts';
 
 export interface UnknownResolution {
-  /** The server finished the INSERT: it committed (or was dropped as a duplicate) and the sink never heard. */
+  /**
+   * The server finished the INSERT (it committed, or was dropped as a duplicate), or committed its
+   * part and then failed to verify its quorum, and the sink never heard.
+   */
   readonly landed: readonly AttemptRecord[];
   /** The server never finished it: the request never arrived, or failed there. */
   readonly absent: readonly AttemptRecord[];
   /** Its replica was restarted afterwards and lost its query_log: neither can be told. */
   readonly unresolved: readonly AttemptRecord[];
 }
+
+/** INSERTs whose rows reached the server's table, or were dropped there as a duplicate. */
+const landedQueries = (serverInserts: readonly ServerInsert[]): Set<string> =>
+  new Set(
+    serverInserts.filter((insert) => insert.finished || insert.quorumWaited === true).map((insert) => insert.queryId),
+  );
 
 /**
  * Resolves every unknown-outcome attempt against the servers' own logs (Jepsen's indeterminate
@@ -20,7 +29,7 @@ export function resolveUnknownOutcomes(
   serverInserts: readonly ServerInsert[],
   lostLogAfter: (endpoint: string, at: number) => boolean,
 ): UnknownResolution {
-  const finished = new Set(serverInserts.filter((insert) => insert.finished).map((insert) => insert.queryId));
+  const finished = landedQueries(serverInserts);
   const landed: AttemptRecord[] = [];
   const absent: AttemptRecord[] = [];
   const unresolved: AttemptRecord[] = [];
@@ -38,7 +47,7 @@ export function resolveUnknownOutcomes(
  * whether it then wrote a second row or dropped the block as a duplicate.
  */
 export function acceptedTwice(attempts: readonly AttemptRecord[], serverInserts: readonly ServerInsert[]): Set<string> {
-  const finished = new Set(serverInserts.filter((insert) => insert.finished).map((insert) => insert.queryId));
+  const finished = landedQueries(serverInserts);
   const seen = new Set<string>();
   const twice = new Set<string>();
   for (const attempt of attempts) {
@@ -60,7 +69,7 @@ export function dedupHits(serverInserts: readonly ServerInsert[]): number {
 export function tokensInsertedTwice(serverInserts: readonly ServerInsert[]): number {
   const inserted = new Map<string, Set<string>>();
   for (const insert of serverInserts) {
-    if (insert.token === '' || !insert.finished || insert.deduplicated) continue;
+    if (insert.token === '' || !(insert.finished || insert.quorumWaited === true) || insert.deduplicated) continue;
     inserted.set(insert.token, (inserted.get(insert.token) ?? new Set()).add(insert.queryId));
   }
   return [...inserted.values()].filter((queries) => queries.size > 1).length;

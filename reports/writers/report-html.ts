@@ -1,4 +1,5 @@
 import { classConfigurations } from '../aggregate.ts';
+import { configurationRows } from './configuration-rows.ts';
 import type { Verdict } from '../../properties/verdict.ts';
 import type { ClassResult, RunResult, ScenarioResult } from '../run-result.ts';
 import { mostEventfulRun, type RunTimeline } from '../timeline.ts';
@@ -170,13 +171,9 @@ function classSection(name: string, result: ClassResult, timelines: readonly Run
 
 /** The class's runs by configuration, with the guarantee the seed owes there (as in report.md). */
 function configurationTable(result: ClassResult): string {
-  const rows = classConfigurations(result.scenarios);
+  const rows = configurationRows(classConfigurations(result.scenarios), result.guarantee);
   if (rows.length === 0) return '';
-  const cells = rows.map((row) => {
-    const owed = row.owed === result.guarantee ? row.owed : `${row.owed} (degraded from ${result.guarantee})`;
-    const held = row.violations === 0 ? 'held' : `violated in ${row.violations}`;
-    return `<tr>${[row.configuration, owed, String(row.runs), held, String(row.lost), String(row.duplicated), String(row.dedupHits)].map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`;
-  });
+  const cells = rows.map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`);
   return `<p class="caption">Runs by configuration (table and its dedup, async_insert), with the guarantee the seed owes there:</p><table class="matrix"><tr><th>configuration</th><th>guarantee owed</th><th>runs</th><th>guarantee</th><th>lost</th><th>duplicated</th><th>dedup hits</th></tr>${cells.join('')}</table>`;
 }
 

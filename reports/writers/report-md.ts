@@ -1,5 +1,6 @@
 import type { RunResult, ScenarioResult } from '../run-result.ts';
 import { classConfigurations } from '../aggregate.ts';
+import { configurationRows } from './configuration-rows.ts';
 import { dedupStatement, unknownSplit } from './figures.ts';
 
 const ICON: Readonly<Record<string, string>> = {
@@ -38,11 +39,9 @@ function scenarioDetail(scenario: ScenarioResult): string[] {
  */
 function configurationMatrix(run: RunResult): string[] {
   const rows = Object.entries(run.classes).flatMap(([name, result]) =>
-    classConfigurations(result.scenarios).map((row) => {
-      const owed = row.owed === result.guarantee ? row.owed : `${row.owed} (degraded from ${result.guarantee})`;
-      const held = row.violations === 0 ? 'held' : `violated in ${row.violations}`;
-      return `| ${name} | ${row.configuration} | ${owed} | ${row.runs} | ${held} | ${row.lost} | ${row.duplicated} | ${row.dedupHits} |`;
-    }),
+    configurationRows(classConfigurations(result.scenarios), result.guarantee).map(
+      (cells) => `| ${name} | ${cells.join(' | ')} |`,
+    ),
   );
   if (rows.length === 0) return [];
   return [

@@ -33,6 +33,16 @@ export function summaryJson(run: RunResult): string {
           lost: row.lost,
           duplicated: row.duplicated,
           dedup_hits: row.dedupHits,
+          ...(row.view === undefined
+            ? {}
+            : {
+                view: {
+                  guarantee_owed: row.view.owed,
+                  violations: row.view.violations,
+                  lost: row.view.lost,
+                  duplicated: row.view.duplicated,
+                },
+              }),
         })),
         performance: {
           attempts: result.performance.attempts,
