@@ -82,31 +82,60 @@ function collectHistories(runDir: string): TaggedEvent[] {
   return events;
 }
 
+/** A class x scenario pair of the job, in the order it runs. */
+interface Pair {
+  readonly sinkClass: SinkClassName;
+  readonly scenario: ScenarioDefinition;
+}
+
+/** Keeper members a cluster needs for a scenario: most need one; an ensemble scenario asks for more. */
+const keepersFor = (scenario: ScenarioDefinition): number => scenario.keepers ?? 1;
+
 /**
- * The main job: one cluster, every selected class against every selected scenario, reports at
- * the end. Exit status belongs to the caller: pass only when every verdict is pass.
+ * The pairs grouped by the cluster they need, the default cluster's first, each group in the
+ * order the matrix (or its slice) gives; a started cluster serves one group and goes down.
+ */
+function clusterGroups(pairs: readonly Pair[]): { readonly keepers: number; readonly pairs: readonly Pair[] }[] {
+  const groups = new Map<number, Pair[]>();
+  for (const pair of pairs) {
+    const keepers = keepersFor(pair.scenario);
+    groups.set(keepers, [...(groups.get(keepers) ?? []), pair]);
+  }
+  return [...groups].sort(([a], [b]) => a - b).map(([keepers, grouped]) => ({ keepers, pairs: grouped }));
+}
+
+/** Why a pair cannot run on this cluster without being half-run, or undefined when it can. */
+function notRunnable(pair: Pair, cluster: StartedCluster): string | undefined {
+  const { scenario } = pair;
+  const lacking = (scenario.processActions ?? []).filter(
+    (action) => cluster.processActions !== undefined && !cluster.processActions.has(action),
+  );
+  if (lacking.length > 0)
+    return `not run: the cluster gives no way to ${lacking.join(' / ')} a member (process_commands in the cluster file)`;
+  const lackingUsers = [
+    ...new Set(
+      [false, true]
+        .map((dedupOff) => scenario.settingProfile?.(dedupOff))
+        .filter((profile) => profile !== undefined && cluster.description.setting_users?.[profile] === undefined),
+    ),
+  ];
+  if (lackingUsers.length > 0)
+    return `not run: the cluster names no user for the setting profile(s) ${lackingUsers.join(', ')} (setting_users in the cluster file)`;
+  if (cluster.description.keepers.length < keepersFor(scenario))
+    return `not run: its faults need ${keepersFor(scenario)} Keeper members, the cluster has ${cluster.description.keepers.length}`;
+  return undefined;
+}
+
+/**
+ * The main job: every selected class against every selected scenario on the cluster it needs
+ * (the default 2x2x1 one, or one with a Keeper ensemble), reports at the end. Exit status
+ * belongs to the caller: pass only when every verdict is pass.
  */
 export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
   const runId = newRunId();
   const runDir = join(options.reportDir, runId);
   mkdirSync(runDir, { recursive: true });
   const started = Date.now();
-  const clusterStart = Date.now();
-  const cluster =
-    options.backend === 'external'
-      ? await attachExternalCluster(options.clusterFile ?? '', options.log)
-      : await startCluster(options.backend, {
-          topology: { shards: 2, replicas: 2, keepers: 1 },
-          seed: options.seed,
-          logger: options.log,
-        });
-  const clusterStartMs = Date.now() - clusterStart;
-  options.progress(
-    `cluster ${options.backend === 'external' ? 'attached' : 'up'} in ${(clusterStartMs / 1000).toFixed(1)} s (${options.backend}); reports in ${runDir}`,
-  );
-  const toxiproxy = new Toxiproxy(cluster.description.toxiproxy ?? '');
-  const results = new Map<SinkClassName, ScenarioResult[]>();
-  let clusterMemory: RunResult['clusterMemory'] = null;
   const pairs = slicePairs(
     options.classes.flatMap((sinkClass) =>
       options.scenarios
@@ -120,81 +149,65 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
     options.slice === undefined
       ? options.classes
       : options.classes.filter((sinkClass) => pairs.some((pair) => pair.sinkClass === sinkClass));
-  try {
-    for (const [index, { sinkClass, scenario }] of pairs.entries()) {
-      const dir = join(runDir, scenarioDirName(sinkClass, scenario.name));
-      let result: ScenarioResult;
-      const lacking = (scenario.processActions ?? []).filter(
-        (action) => cluster.processActions !== undefined && !cluster.processActions.has(action),
+  const results = new Map<SinkClassName, ScenarioResult[]>();
+  let clusterMemory: RunResult['clusterMemory'] = null;
+  let clusterStartMs = 0;
+  let backendLimits: readonly string[] = [];
+  let done = 0;
+  // An attached cluster is the same for every group; a started one serves its group only.
+  const attached =
+    options.backend === 'external' ? await attachExternalCluster(options.clusterFile ?? '', options.log) : undefined;
+  const groups = clusterGroups(pairs);
+  for (const [groupIndex, group] of (groups.length > 0 ? groups : [{ keepers: 1, pairs: [] }]).entries()) {
+    if (attached === undefined && options.signal?.aborted === true) {
+      for (const { sinkClass, scenario } of group.pairs)
+        results.set(sinkClass, [
+          ...(results.get(sinkClass) ?? []),
+          interruptedResult(scenario, sinkClass, options.seed, 'not started: the runner was interrupted'),
+        ]);
+      continue;
+    }
+    const clusterStart = Date.now();
+    const cluster =
+      attached ??
+      (await startCluster(options.backend as BackendName, {
+        topology: { shards: 2, replicas: 2, keepers: group.keepers },
+        seed: options.seed,
+        logger: options.log,
+      }));
+    const startMs = Date.now() - clusterStart;
+    clusterStartMs += startMs;
+    backendLimits = cluster.description.backend_limits;
+    options.progress(
+      `cluster ${attached ? 'attached' : 'up'} in ${(startMs / 1000).toFixed(1)} s (${options.backend}, ${cluster.description.keepers.length} Keeper member(s)); reports in ${runDir}`,
+    );
+    const toxiproxy = new Toxiproxy(cluster.description.toxiproxy ?? '');
+    try {
+      for (const pair of group.pairs) {
+        const result = await runPair(options, cluster, toxiproxy, pair, runDir, runId);
+        results.set(pair.sinkClass, [...(results.get(pair.sinkClass) ?? []), result]);
+        done += 1;
+        const shrunk = result.shrinkRuns > 0 ? ` + ${result.shrinkRuns} shrink steps` : '';
+        options.progress(
+          `[${done}/${pairs.length}] ${pair.sinkClass} / ${pair.scenario.name}: ${result.verdict} (${result.runs} runs${shrunk}, ${(result.durationMs / 1000).toFixed(1)} s)${result.verdict === 'pass' || result.verdict === 'interrupted' ? '' : ` — ${result.replayCommand}`}`,
+        );
+      }
+    } finally {
+      // The default cluster's memory is the one reported; an ensemble cluster's members add theirs.
+      const memory = (await cluster.memoryUsage().catch(() => undefined)) ?? null;
+      if (memory !== null) clusterMemory = { ...memory, ...(clusterMemory ?? {}) };
+      keepClusterLogs(
+        cluster,
+        join(runDir, groupIndex === 0 ? 'cluster-logs' : `cluster-logs-${group.keepers}-keepers`),
       );
-      const lackingUsers = [false, true]
-        .map((dedupOff) => scenario.settingProfile?.(dedupOff))
-        .filter((profile) => profile !== undefined && cluster.description.setting_users?.[profile] === undefined);
-      if (options.signal?.aborted === true) {
-        result = interruptedResult(scenario, sinkClass, options.seed, 'not started: the runner was interrupted');
-      } else if (lacking.length > 0) {
-        // Never run half-way: its faults would fail at the first kill or pause it draws.
-        result = unjudgedResult(
-          scenario,
-          sinkClass,
-          options.seed,
-          'inconclusive',
-          `not run: the cluster gives no way to ${lacking.join(' / ')} a member (process_commands in the cluster file)`,
-        );
-      } else if (lackingUsers.length > 0) {
-        result = unjudgedResult(
-          scenario,
-          sinkClass,
-          options.seed,
-          'inconclusive',
-          `not run: the cluster names no user for the setting profile(s) ${[...new Set(lackingUsers)].join(', ')} (setting_users in the cluster file)`,
-        );
-      } else {
-        const scenarioStarted = Date.now();
-        try {
-          const outcome = await untilAborted(
-            runScenario({
-              cluster,
-              toxiproxy,
-              scenario,
-              sinkClass,
-              budget: BUDGETS[options.profile],
-              seed: options.seed,
-              path: options.path,
-              dir,
-              log: options.log.child({ sinkClass, scenario: scenario.name }),
-              serverDedup: options.serverDedup,
-              databasePrefix: `chaos_${runId.slice(-4)}`,
-            }),
-            options.signal,
-          );
-          result =
-            outcome === undefined
-              ? interruptedResult(
-                  scenario,
-                  sinkClass,
-                  options.seed,
-                  `interrupted after ${((Date.now() - scenarioStarted) / 1000).toFixed(1)} s: ${String((options.signal?.reason as Error | undefined)?.message ?? 'aborted')}`,
-                )
-              : scenarioResult(scenario, sinkClass, outcome, options.seed);
-        } catch (error) {
-          result = infraResult(scenario, sinkClass, options.seed, describeError(error));
+      if (attached === undefined || groupIndex === groups.length - 1) {
+        if (options.keepCluster) {
+          (cluster as Partial<StartedLocalCluster>).handOver?.();
+          process.stdout.write(`${JSON.stringify(cluster.description)}\n`);
+        } else {
+          await cluster.down();
         }
       }
-      results.set(sinkClass, [...(results.get(sinkClass) ?? []), result]);
-      const shrunk = result.shrinkRuns > 0 ? ` + ${result.shrinkRuns} shrink steps` : '';
-      options.progress(
-        `[${index + 1}/${pairs.length}] ${sinkClass} / ${scenario.name}: ${result.verdict} (${result.runs} runs${shrunk}, ${(result.durationMs / 1000).toFixed(1)} s)${result.verdict === 'pass' || result.verdict === 'interrupted' ? '' : ` — ${result.replayCommand}`}`,
-      );
-    }
-  } finally {
-    clusterMemory = (await cluster.memoryUsage().catch(() => undefined)) ?? null;
-    keepClusterLogs(cluster, join(runDir, 'cluster-logs'));
-    if (options.keepCluster) {
-      (cluster as Partial<StartedLocalCluster>).handOver?.();
-      process.stdout.write(`${JSON.stringify(cluster.description)}\n`);
-    } else {
-      await cluster.down();
     }
   }
   const timelines = runTimelines(collectHistories(runDir));
@@ -211,7 +224,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
   const run: RunResult = {
     runId,
     backend: options.backend,
-    backendLimits: cluster.description.backend_limits,
+    backendLimits,
     seed: options.seed,
     profile: options.profile,
     slice: options.slice === undefined ? null : formatSlice(options.slice),
@@ -224,6 +237,51 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
   };
   writeRunReports(run, timelines, runDir, options.reportDir);
   return run;
+}
+
+/** One class x scenario on a cluster: judged, or why it was not. */
+async function runPair(
+  options: ChaosRunOptions,
+  cluster: StartedCluster,
+  toxiproxy: Toxiproxy,
+  { sinkClass, scenario }: Pair,
+  runDir: string,
+  runId: string,
+): Promise<ScenarioResult> {
+  if (options.signal?.aborted === true)
+    return interruptedResult(scenario, sinkClass, options.seed, 'not started: the runner was interrupted');
+  // Never run half-way: its faults would fail at the first kill, pause or user it needs.
+  const unrunnable = notRunnable({ sinkClass, scenario }, cluster);
+  if (unrunnable !== undefined) return unjudgedResult(scenario, sinkClass, options.seed, 'inconclusive', unrunnable);
+  const scenarioStarted = Date.now();
+  try {
+    const outcome = await untilAborted(
+      runScenario({
+        cluster,
+        toxiproxy,
+        scenario,
+        sinkClass,
+        budget: BUDGETS[options.profile],
+        seed: options.seed,
+        path: options.path,
+        dir: join(runDir, scenarioDirName(sinkClass, scenario.name)),
+        log: options.log.child({ sinkClass, scenario: scenario.name }),
+        serverDedup: options.serverDedup,
+        databasePrefix: `chaos_${runId.slice(-4)}`,
+      }),
+      options.signal,
+    );
+    return outcome === undefined
+      ? interruptedResult(
+          scenario,
+          sinkClass,
+          options.seed,
+          `interrupted after ${((Date.now() - scenarioStarted) / 1000).toFixed(1)} s: ${String((options.signal?.reason as Error | undefined)?.message ?? 'aborted')}`,
+        )
+      : scenarioResult(scenario, sinkClass, outcome, options.seed);
+  } catch (error) {
+    return infraResult(scenario, sinkClass, options.seed, describeError(error));
+  }
 }
 
 /**

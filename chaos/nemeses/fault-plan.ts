@@ -4,6 +4,7 @@ import { HarnessError } from '../../harness/errors.ts';
 import type { HealMoment } from '../../properties/schedule/chaos-system.ts';
 import type { Fault } from './fault.ts';
 import type { FaultType } from '../../harness/flow/history/fault-type.ts';
+import { keeperLeaderKill, keeperLeaderPause, keeperQuorumLoss } from './keeper-fault.ts';
 import { keeperPause, replicaKill, replicaPause } from './process-fault.ts';
 import { interserverCut, keeperLinkCut, proxyDown, quorumInterserverCut } from './proxy-fault.ts';
 import {
@@ -171,6 +172,19 @@ export const keeperLinkCutPlan = (scope: 'replica' | 'all') =>
       ),
     'after-hold',
   );
+
+/**
+ * Faults of a Keeper ensemble (three members), each aimed at an INSERT and healed when it ended:
+ * its leader paused or killed (found when applied, by `srvr`), a majority paused (no quorum), and
+ * the INSERT's replica cut from every member while the ensemble stays healthy.
+ */
+export const KEEPER_ENSEMBLE_PLANS = {
+  leader_pause: () => new AimedPlan('keeper_pause', 'the Keeper leader', () => keeperLeaderPause(), 'insert-ended'),
+  leader_kill: () => new AimedPlan('keeper_kill', 'the Keeper leader', () => keeperLeaderKill(), 'insert-ended'),
+  quorum_loss: () =>
+    new AimedPlan('keeper_quorum_loss', 'a majority of the ensemble', () => keeperQuorumLoss(), 'insert-ended'),
+  replica_cut: () => keeperLinkCutPlan('replica'),
+} as const satisfies Readonly<Record<string, () => FaultPlan>>;
 
 /**
  * Every replica of every shard refuses INSERTs into the run's tables with a server error the seed

@@ -1,7 +1,9 @@
 import type { Fault, FaultWindow, NemesisContext } from './fault.ts';
 import type { FaultType } from '../../harness/flow/history/fault-type.ts';
 
-type ProcessFaultType = Extract<FaultType, 'replica_kill' | 'replica_pause' | 'keeper_pause'>;
+type ProcessFaultType = Extract<FaultType, 'replica_kill' | 'replica_pause' | 'keeper_pause' | 'keeper_kill'>;
+
+const KILLS: ReadonlySet<ProcessFaultType> = new Set(['replica_kill', 'keeper_kill']);
 
 /**
  * SIGKILL or SIGSTOP of a cluster member; heal restarts or continues it and waits for health.
@@ -21,10 +23,10 @@ export class ProcessFault implements Fault {
 
   async apply({ cluster }: NemesisContext): Promise<FaultWindow> {
     const appliedAt = Date.now();
-    if (this.type === 'replica_kill') await cluster.kill(this.member);
+    if (KILLS.has(this.type)) await cluster.kill(this.member);
     else await cluster.pause(this.member);
     const state = await cluster.memberState(this.member);
-    const verified = this.type === 'replica_kill' ? state === 'dead' : state === 'paused';
+    const verified = KILLS.has(this.type) ? state === 'dead' : state === 'paused';
     return { type: this.type, description: this.toString(), targets: this.targets, appliedAt, verified };
   }
 
@@ -37,10 +39,11 @@ export class ProcessFault implements Fault {
   }
 
   toString(): string {
-    return `${this.type === 'replica_kill' ? 'kill' : 'pause'}(${this.member})`;
+    return `${KILLS.has(this.type) ? 'kill' : 'pause'}(${this.member})`;
   }
 }
 
 export const replicaKill = (member: string) => new ProcessFault('replica_kill', member);
 export const replicaPause = (member: string) => new ProcessFault('replica_pause', member);
 export const keeperPause = (keeper: string) => new ProcessFault('keeper_pause', keeper);
+export const keeperKill = (keeper: string) => new ProcessFault('keeper_kill', keeper);

@@ -16,6 +16,7 @@ import { SHORT_WINDOW_REPLAY_HORIZON, type ScenarioDefinition } from './scenario
 import {
   arbCrashSchedule,
   arbDedupWindowSchedule,
+  arbKeeperEnsembleSchedule,
   arbFaultSchedule,
   arbServerErrorSchedule,
   arbReconfigureSchedule,
@@ -191,6 +192,17 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
       serverDedupOn: true,
       viewReceivedReplay: true,
     }),
+  },
+  {
+    name: 'keeper-ensemble',
+    description:
+      "a three-member ZooKeeper ensemble, each fault aimed at an INSERT in a drawn order: the leader paused, the leader killed (writes wait for an election), a majority paused (no quorum: the INSERT hangs past the sink's timeout and is recorded unknown), and the INSERT's replica cut from every member while the ensemble stays healthy",
+    classes: SINK_CLASS_NAMES,
+    keepers: 3,
+    profiles: ['full'],
+    processActions: ['kill', 'start', 'pause', 'resume'],
+    commands: () => arbKeeperEnsembleSchedule(),
+    coverage: () => ({}),
   },
   topologyGuardScenario,
 ];

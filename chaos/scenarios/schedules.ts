@@ -13,7 +13,7 @@ import {
   type ChaosCommand,
 } from '../../properties/schedule/commands.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
-import { resetPeerPlan, SERVER_ERROR_PLANS, type FaultPlan } from '../nemeses/fault-plan.ts';
+import { KEEPER_ENSEMBLE_PLANS, resetPeerPlan, SERVER_ERROR_PLANS, type FaultPlan } from '../nemeses/fault-plan.ts';
 import { SHORT_DEDUP_WINDOW_S } from './scenario.ts';
 import { arbAbsentFault, arbLandedFault, arbUnknownOutcomeFault } from './fault-arbitraries.ts';
 
@@ -146,6 +146,28 @@ export function arbServerErrorSchedule(spec: RawSinkSpec, ownsCluster: boolean):
         new FaultEpisode(SERVER_ERROR_PLANS[kind](), epochs[i] ?? 1, 0),
         new RestartWithSpec(spec, `the operator restarts after ${kind}`),
       ]),
+      after,
+    ]);
+}
+
+/**
+ * Every fault of a Keeper ensemble once, in a drawn order, each aimed at the first INSERT of one
+ * or two epochs: the leader paused, the leader killed, a majority paused, the INSERT's replica cut
+ * from every member; then a last write once the ensemble is whole again.
+ */
+export function arbKeeperEnsembleSchedule(): fc.Arbitrary<ChaosCommand[]> {
+  const kinds = Object.keys(KEEPER_ENSEMBLE_PLANS) as (keyof typeof KEEPER_ENSEMBLE_PLANS)[];
+  return fc
+    .record({
+      before: arbWrite,
+      order: arbEveryOnce(kinds),
+      epochs: fc.array(fc.integer({ min: 1, max: 2 }), { minLength: kinds.length, maxLength: kinds.length }),
+      holdMs: fc.integer({ min: 600, max: 2000 }),
+      after: arbWrite,
+    })
+    .map(({ before, order, epochs, holdMs, after }) => [
+      before,
+      ...order.map((kind, i) => new FaultEpisode(KEEPER_ENSEMBLE_PLANS[kind](), epochs[i] ?? 1, holdMs)),
       after,
     ]);
 }

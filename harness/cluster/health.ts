@@ -35,6 +35,16 @@ export async function keeperHealthy(host: string, port: number): Promise<boolean
   return stat.includes('Mode:');
 }
 
+/** A Keeper member's part in its ensemble, from `srvr` (ZooKeeper and ClickHouse Keeper both answer it). */
+export type KeeperRole = 'leader' | 'follower' | 'standalone' | 'unreachable';
+
+/** What `srvr` says a member is; a paused, dead or quorum-less member is `unreachable` (it serves nothing). */
+export async function keeperRole(address: string, timeoutMs = 1000): Promise<KeeperRole> {
+  const [host = '', port = ''] = address.split(':');
+  const mode = /Mode: (\w+)/.exec(await fourLetterWord(host, Number(port), 'srvr', timeoutMs))?.[1];
+  return mode === 'leader' || mode === 'follower' || mode === 'standalone' ? mode : 'unreachable';
+}
+
 export interface WaitOptions {
   readonly timeoutMs: number;
   readonly intervalMs?: number;

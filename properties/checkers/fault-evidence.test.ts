@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FaultType } from '../../harness/flow/history/fault-type.ts';
-import type { FlowEvent, Stamped } from '../../harness/flow/history/history-events.ts';
+import type { FaultEffect, FlowEvent, Stamped } from '../../harness/flow/history/history-events.ts';
 import { faultEvidence } from './fault-evidence.ts';
 import type { AttemptRecord } from './observations.ts';
 
@@ -27,7 +27,7 @@ const attempt = (queryId: string, over: Partial<AttemptRecord> = {}): AttemptRec
 const aimed = (
   window: number,
   fault: FaultType,
-  effect: 'error' | 'slow' | 'blocked' | 'traffic' | 'witness',
+  effect: FaultEffect,
   queryId: string,
   at = 105,
   slowerThanMs?: number,
@@ -74,6 +74,18 @@ describe('faultEvidence', () => {
     expect(
       faultEvidence(events, [attempt('q1', { outcome: 'ok', startedAt: 110, endedAt: 150 })]).fired.get('latency'),
     ).toBeUndefined();
+  });
+
+  it('a stalling fault (a Keeper leader gone) fires on a slow INSERT or a failed one, once seen stopped', () => {
+    const leader = (outcome: AttemptRecord['outcome'], endedAt: number, verified = true) =>
+      faultEvidence(
+        [aimed(1, 'keeper_kill', 'stalled', 'q1', 105, 1000), healed(1, 'keeper_kill', 5_000, verified)],
+        [attempt('q1', { outcome, startedAt: 110, endedAt })],
+      ).fired.get('keeper_kill');
+    expect(leader('ok', 1_500)).toBe(1);
+    expect(leader('unknown', 300)).toBe(1);
+    expect(leader('ok', 300)).toBeUndefined();
+    expect(leader('ok', 1_500, false)).toBeUndefined();
   });
 
   it('a process fault needs the process seen stopped and the INSERT blocked until the heal', () => {

@@ -41,7 +41,13 @@ export function faultEvidence(events: readonly Stamped[], attempts: readonly Att
   return { fired, missed };
 }
 
-const PROCESS_FAULTS: ReadonlySet<FaultType> = new Set(['replica_kill', 'replica_pause', 'keeper_pause']);
+const PROCESS_FAULTS: ReadonlySet<FaultType> = new Set([
+  'replica_kill',
+  'replica_pause',
+  'keeper_pause',
+  'keeper_kill',
+  'keeper_quorum_loss',
+]);
 
 function notFired(
   start: Stamped<FaultStartEvent>,
@@ -56,6 +62,8 @@ function notFired(
     case 'error':
       return aimed.outcome !== 'ok' ? undefined : `the aimed INSERT ${aimed.queryId} still succeeded`;
     case 'slow':
+    case 'stalled':
+      if (start.effect === 'stalled' && aimed.outcome !== 'ok') return undefined;
       return aimed.endedAt - aimed.startedAt >= (start.slowerThanMs ?? 0)
         ? undefined
         : `the aimed INSERT took ${Math.round(aimed.endedAt - aimed.startedAt)} ms, less than ${start.slowerThanMs} ms`;

@@ -16,6 +16,8 @@ export const FAULT_TYPES = [
   'replica_kill',
   'replica_pause',
   'keeper_pause',
+  'keeper_kill',
+  'keeper_quorum_loss',
   'keeper_link_cut',
   'interserver_cut',
   'too_many_parts',

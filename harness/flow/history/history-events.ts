@@ -302,12 +302,13 @@ export interface ReconfiguredEvent {
 /**
  * How a fault shows that it met the sink's traffic, judged on the INSERT it was aimed at (or on
  * the cluster for `witness`): `error` — that INSERT did not end `ok`; `slow` — it took at least
- * `slowerThanMs`; `blocked` — it did not end `ok`, or the fault held it for a while (200 ms,
- * several unfaulted INSERTs) and it ended only after the heal began; `traffic` — its body went
- * through the faulted link; `witness` — the nemesis saw the effect on the cluster (a replica's
- * failing fetches) and says so in `fault-end`.
+ * `slowerThanMs`; `stalled` — it took at least `slowerThanMs` or did not end `ok` (a Keeper
+ * leader gone: the INSERT waits for an election, or gives up first); `blocked` — it did not end
+ * `ok`, or the fault held it for a while (200 ms, several unfaulted INSERTs) and it ended only
+ * after the heal began; `traffic` — its body went through the faulted link; `witness` — the
+ * nemesis saw the effect on the cluster (a replica's failing fetches) and says so in `fault-end`.
  */
-export type FaultEffect = 'error' | 'slow' | 'blocked' | 'traffic' | 'witness';
+export type FaultEffect = 'error' | 'slow' | 'stalled' | 'blocked' | 'traffic' | 'witness';
 
 /** The kind of unknown outcome a fault is built to produce: the INSERT committed, or it never did. */
 export type UnknownKind = 'landed' | 'absent';

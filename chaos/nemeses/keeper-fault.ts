@@ -1,0 +1,75 @@
+import { keeperRole, type KeeperRole } from '../../harness/cluster/health.ts';
+import { HarnessError } from '../../harness/errors.ts';
+import type { FaultType } from '../../harness/flow/history/fault-type.ts';
+import type { Fault, FaultEffect, FaultWindow, NemesisContext } from './fault.ts';
+import { keeperKill, keeperPause, type ProcessFault } from './process-fault.ts';
+
+/** A leader fault stops every write of the ensemble until a new leader is elected (3.5-4.5 s measured here). */
+const LEADER_FAULT_SLOWER_THAN_MS = 1000;
+
+/** Each member's role as it answers now (`srvr`), leader first. */
+async function ensembleRoles(context: NemesisContext): Promise<{ name: string; role: KeeperRole }[]> {
+  const roles = await Promise.all(
+    context.cluster.description.keepers.map(async ({ name, address }) => ({ name, role: await keeperRole(address) })),
+  );
+  const rank = (role: KeeperRole) => ['leader', 'standalone', 'follower', 'unreachable'].indexOf(role);
+  return roles.sort((a, b) => rank(a.role) - rank(b.role));
+}
+
+/**
+ * Faults that pick their members when applied, by what the ensemble says of itself: its leader
+ * (paused or killed), or a majority of it, leader included (paused: the ensemble has no quorum).
+ * The roles are the cluster's at that moment, so a leader elected by an earlier episode is found.
+ */
+class EnsembleFault implements Fault {
+  private members: readonly ProcessFault[] = [];
+
+  constructor(
+    readonly type: Extract<FaultType, 'keeper_pause' | 'keeper_kill' | 'keeper_quorum_loss'>,
+    readonly effect: FaultEffect,
+  ) {}
+
+  get targets(): readonly string[] {
+    return this.members.map((member) => member.targets[0] ?? '');
+  }
+
+  async apply(context: NemesisContext): Promise<FaultWindow> {
+    const roles = await ensembleRoles(context);
+    const [leader] = roles;
+    if (leader === undefined || (leader.role !== 'leader' && leader.role !== 'standalone'))
+      throw new HarnessError(
+        'CHAOS_NO_KEEPER_LEADER',
+        `no Keeper member says it leads (${roles.map((member) => `${member.name}: ${member.role}`).join(', ')}); the ensemble was not healthy before the fault`,
+      );
+    const chosen = this.type === 'keeper_quorum_loss' ? roles.slice(0, Math.floor(roles.length / 2) + 1) : [leader];
+    this.members = chosen.map(({ name }) => (this.type === 'keeper_kill' ? keeperKill(name) : keeperPause(name)));
+    const appliedAt = Date.now();
+    const windows = [];
+    for (const member of this.members) windows.push(await member.apply(context));
+    return {
+      type: this.type,
+      description: this.toString(),
+      targets: this.targets,
+      appliedAt,
+      verified: windows.every((window) => window.verified === true),
+      ...(this.effect === 'stalled' ? { slowerThanMs: LEADER_FAULT_SLOWER_THAN_MS } : {}),
+    };
+  }
+
+  async heal(context: NemesisContext, window: FaultWindow): Promise<void> {
+    await Promise.all(this.members.map((member) => member.heal(context, { ...window })));
+    window.healedAt ??= Date.now();
+  }
+
+  toString(): string {
+    const members = this.members.length > 0 ? this.targets.join('+') : 'chosen when applied';
+    if (this.type === 'keeper_quorum_loss') return `keeper_quorum_loss(pause ${members}: a majority, leader first)`;
+    return `${this.type === 'keeper_kill' ? 'kill' : 'pause'}(the Keeper leader: ${members})`;
+  }
+}
+
+/** The leader stopped: writes wait for an election, so the INSERT it meets is slow, or fails first. */
+export const keeperLeaderPause = () => new EnsembleFault('keeper_pause', 'stalled');
+export const keeperLeaderKill = () => new EnsembleFault('keeper_kill', 'stalled');
+/** A majority paused: nothing commits until it is back; the INSERT it meets hangs past the sink's timeout. */
+export const keeperQuorumLoss = () => new EnsembleFault('keeper_quorum_loss', 'blocked');
