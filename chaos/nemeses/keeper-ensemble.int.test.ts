@@ -58,7 +58,7 @@ describe('Keeper ensemble faults', { timeout: 120_000 }, () => {
     const applied = fault();
     const window = await applied.apply(context);
     try {
-      expect([window.targets, window.verified, window.slowerThanMs]).toEqual([[before], true, 1000]);
+      expect([window.targets, window.verified, window.slowerThanMs]).toEqual([[before], true, 500]);
       await waitUntil('a new Keeper leader', async () => (await leaders()).some((name) => name !== before), {
         timeoutMs: 30_000,
         intervalMs: 200,

@@ -79,10 +79,10 @@ describe('faultEvidence', () => {
   it('a stalling fault (a Keeper leader gone) fires on a slow INSERT or a failed one, once seen stopped', () => {
     const leader = (outcome: AttemptRecord['outcome'], endedAt: number, verified = true) =>
       faultEvidence(
-        [aimed(1, 'keeper_kill', 'stalled', 'q1', 105, 1000), healed(1, 'keeper_kill', 5_000, verified)],
+        [aimed(1, 'keeper_kill', 'stalled', 'q1', 105, 500), healed(1, 'keeper_kill', 5_000, verified)],
         [attempt('q1', { outcome, startedAt: 110, endedAt })],
       ).fired.get('keeper_kill');
-    expect(leader('ok', 1_500)).toBe(1);
+    expect(leader('ok', 700)).toBe(1);
     expect(leader('unknown', 300)).toBe(1);
     expect(leader('ok', 300)).toBeUndefined();
     expect(leader('ok', 1_500, false)).toBeUndefined();

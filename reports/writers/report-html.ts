@@ -174,7 +174,7 @@ function configurationTable(result: ClassResult): string {
   const rows = configurationRows(classConfigurations(result.scenarios), result.guarantee);
   if (rows.length === 0) return '';
   const cells = rows.map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`);
-  return `<p class="caption">Runs by configuration (table and its dedup, async_insert), with the guarantee the seed owes there:</p><table class="matrix"><tr><th>configuration</th><th>guarantee owed</th><th>runs</th><th>guarantee</th><th>lost</th><th>duplicated</th><th>dedup hits</th></tr>${cells.join('')}</table>`;
+  return `<p class="caption">Runs by configuration (table and its dedup, a view behind it, the sink user’s settings, async_insert), with the guarantee the seed owes there:</p><table class="matrix"><tr><th>configuration</th><th>guarantee owed</th><th>runs</th><th>guarantee</th><th>lost</th><th>duplicated</th><th>dedup hits</th></tr>${cells.join('')}</table>`;
 }
 
 const STYLE = `body{font:14px system-ui,sans-serif;margin:24px;color:#212121}
