@@ -259,6 +259,13 @@ async function executeRun(
   let trafficMs = 0;
   let healMs = 0;
   try {
+    const profile = options.scenario.settingProfile?.(dedupOff);
+    const user = profile === undefined ? undefined : options.cluster.description.setting_users?.[profile];
+    if (profile !== undefined && user === undefined)
+      throw new HarnessError(
+        'CHAOS_NO_SETTING_USER',
+        `the cluster names no user for the setting profile ${profile} (setting_users); the scenario cannot run on it`,
+      );
     const revived = await settleCluster(options.cluster, database);
     if (revived.length > 0) log.warn({ revived }, 'cluster members were dead at the start of a run and were restarted');
     const clients = options.cluster.description.shards.flatMap((shard) =>
@@ -294,13 +301,6 @@ async function executeRun(
         : {}),
       ...(workerRoot === undefined ? {} : { workerRoot }),
     });
-    const profile = options.scenario.settingProfile?.(dedupOff);
-    const user = profile === undefined ? undefined : options.cluster.description.setting_users?.[profile];
-    if (profile !== undefined && user === undefined)
-      throw new HarnessError(
-        'CHAOS_NO_SETTING_USER',
-        `the cluster names no user for the setting profile ${profile} (setting_users); the scenario cannot run on it`,
-      );
     const system = new PipelineSystem(
       supervisor,
       options.cluster,
