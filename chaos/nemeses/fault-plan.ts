@@ -125,28 +125,23 @@ function quorumSibling(target: AimTarget): string {
 
 const DURING_QUORUM = 'while its quorum is awaited';
 
+const onQuorumSibling = (type: 'replica_pause' | 'replica_kill', fault: (member: string) => Fault) => () =>
+  new AimedPlan(
+    type,
+    `a sibling of the INSERT's replica, ${DURING_QUORUM}`,
+    (t) => fault(quorumSibling(t)),
+    'insert-ended',
+    'landed',
+  );
+
 /**
  * Faults on what a quorum INSERT waits for, applied right before its request and healed when it
  * ended: its sibling stopped or killed, or its own replication endpoint cut. The INSERT commits
  * its part locally and then fails its quorum (UNKNOWN_STATUS_OF_INSERT); the sink replays.
  */
 export const QUORUM_PLANS = {
-  replica_pause: () =>
-    new AimedPlan(
-      'replica_pause',
-      `a sibling of the INSERT's replica, ${DURING_QUORUM}`,
-      (t) => replicaPause(quorumSibling(t)),
-      'insert-ended',
-      'landed',
-    ),
-  replica_kill: () =>
-    new AimedPlan(
-      'replica_kill',
-      `a sibling of the INSERT's replica, ${DURING_QUORUM}`,
-      (t) => replicaKill(quorumSibling(t)),
-      'insert-ended',
-      'landed',
-    ),
+  replica_pause: onQuorumSibling('replica_pause', replicaPause),
+  replica_kill: onQuorumSibling('replica_kill', replicaKill),
   interserver_cut: () =>
     new AimedPlan(
       'interserver_cut',
