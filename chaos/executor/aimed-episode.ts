@@ -66,7 +66,7 @@ export async function aimedEpisode(deps: EpisodeDeps, episode: Episode, deadline
   const { worker, nemesis, record } = deps;
   const { plan } = episode;
   const only = episode.partition === undefined ? undefined : [episode.partition];
-  const gate = await worker.armGate(episode.partition);
+  const gate = await worker.armGate(episode.partition, { firstAttempt: plan.firstAttempt === true });
   const writing = new BackgroundWrite(worker, episode.epochs, only);
   const attempt = await firstInsert(gate, writing, deadlineMs);
   if (typeof attempt === 'string') {

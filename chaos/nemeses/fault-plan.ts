@@ -36,6 +36,8 @@ export interface FaultPlan {
   /** The unknown outcome the fault is built to produce, if any. */
   readonly expects?: UnknownKind;
   readonly heals: HealMoment;
+  /** Aim only at a batch's first attempt: the fault needs the server to write a new part. */
+  readonly firstAttempt?: boolean;
   aimAt(target: AimTarget): Fault;
   toString(): string;
 }
@@ -51,6 +53,7 @@ class AimedPlan implements FaultPlan {
     private readonly build: (target: AimTarget) => Fault,
     readonly heals: HealMoment = 'insert-ended',
     readonly expects?: UnknownKind,
+    readonly firstAttempt = false,
   ) {}
 
   aimAt(target: AimTarget): Fault {
@@ -99,7 +102,7 @@ export const replicaKillPlan = () =>
   new AimedPlan('replica_kill', "the INSERT's replica", (t) => replicaKill(t.replica.name), 'after-hold');
 export const replicaPausePlan = () =>
   new AimedPlan('replica_pause', "the INSERT's replica", (t) => replicaPause(t.replica.name), 'after-hold');
-/** The replica's replication endpoint: its siblings fail to fetch the part the INSERT writes. */
+/** The replica's replication endpoint: its siblings fail to fetch the part the INSERT writes (a batch's first attempt: a replay may write none). */
 export const interserverCutPlan = () =>
   new AimedPlan(
     'interserver_cut',
@@ -110,6 +113,8 @@ export const interserverCutPlan = () =>
         t.siblings.map((sibling) => sibling.name),
       ),
     'after-hold',
+    undefined,
+    true,
   );
 
 /** The sibling a quorum INSERT waits for (the first other replica of its shard). */
@@ -132,6 +137,7 @@ const onQuorumSibling = (type: 'replica_pause' | 'replica_kill', fault: (member:
     (t) => fault(quorumSibling(t)),
     'insert-ended',
     'landed',
+    true,
   );
 
 /**
@@ -149,6 +155,7 @@ export const QUORUM_PLANS = {
       (t) => quorumInterserverCut([t.replica.proxies.interserver]),
       'insert-ended',
       'landed',
+      true,
     ),
 } as const satisfies Readonly<Record<string, () => FaultPlan>>;
 

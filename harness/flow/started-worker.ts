@@ -80,10 +80,11 @@ export class StartedFlowWorker {
   }
 
   /**
-   * Arms a one-shot gate on the next INSERT attempt (of `partition`, or of any): the attempt is
-   * held before its request and after its outcome until the returned gate opens each phase.
+   * Arms a one-shot gate on the next INSERT attempt (of `partition`, or of any; only a batch's
+   * first attempt with `firstAttempt`): the attempt is held before its request and after its
+   * outcome until the returned gate opens each phase.
    */
-  async armGate(partition?: number): Promise<InsertGate> {
+  async armGate(partition?: number, options: { readonly firstAttempt?: boolean } = {}): Promise<InsertGate> {
     const id = this.nextGate++;
     const gate = new InsertGate(
       id,
@@ -96,7 +97,10 @@ export class StartedFlowWorker {
       },
     );
     this.gates.set(id, gate);
-    await this.request({ op: 'arm-gate', plan: { id, ...(partition === undefined ? {} : { partition }) } });
+    await this.request({
+      op: 'arm-gate',
+      plan: { id, ...(partition === undefined ? {} : { partition }), ...options },
+    });
     return gate;
   }
 

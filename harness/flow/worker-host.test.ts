@@ -162,6 +162,18 @@ describe('WorkerHost — batching classes', () => {
     expect(countIds(table).size).toBe(10);
     await restarted.host.close();
   });
+  it('a give-up on one partition never cuts another partition’s delivery short', async () => {
+    const { host } = await start(batching(), { partitions: [0, 1] }, { faults: { failInserts: 1 } });
+    await host.runEpochs(1);
+    await expect(host.drain()).rejects.toMatchObject({ code: 'FLOW_DELIVERY_FAILED' });
+    // The drain answered only once the other partition had delivered every batch it holds.
+    const stopped = history.ofType('delivery-failed').map((event) => event.partition);
+    const delivered = [...countIds(table).keys()];
+    expect(stopped).toHaveLength(1);
+    expect(delivered).toHaveLength(10);
+    expect(delivered.every((id) => !id.startsWith(`1-${stopped[0]}-`))).toBe(true);
+    await host.close();
+  });
 });
 
 describe('WorkerHost — topology guard and spec changes', () => {

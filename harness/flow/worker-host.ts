@@ -128,8 +128,15 @@ export class WorkerHost {
     return this.gates.disarm(id);
   }
 
+  /**
+   * Delivers what each partition holds, partitions concurrently, and answers once every one of
+   * them ended: a partition that gave up or refused never cuts another's delivery short (as in
+   * Flow, where partition jobs fail alone). The first failure is then rethrown.
+   */
   async drain(partitions?: readonly number[]): Promise<void> {
-    await Promise.all(this.select(partitions).map((runtime) => runtime.drain()));
+    const settled = await Promise.allSettled(this.select(partitions).map((runtime) => runtime.drain()));
+    const failed = settled.find((result) => result.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
   }
 
   /** Dynamic reconfiguration of the running sinks, validated like the original (dynamic section only). */

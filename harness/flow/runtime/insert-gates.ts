@@ -15,6 +15,11 @@ import type { HistorySink } from '../history/history-sink.ts';
 export interface GatePlan {
   readonly id: number;
   readonly partition?: number;
+  /**
+   * Catch only the first attempt of a batch: its replay may find its block already in (and
+   * replicated), and a fault that needs the server to do new work would meet nothing there.
+   */
+  readonly firstAttempt?: boolean;
 }
 
 export type GatePhase = 'request' | 'outcome';
@@ -61,7 +66,9 @@ export class InsertGates {
   async beforeRequest(partition: number, attempt: InsertAttempt): Promise<void> {
     if (this.channel === undefined) return;
     const plan = [...this.armed.values()].find(
-      (candidate) => candidate.partition === undefined || candidate.partition === partition,
+      (candidate) =>
+        (candidate.partition === undefined || candidate.partition === partition) &&
+        (candidate.firstAttempt !== true || attempt.attempt === 1),
     );
     if (plan === undefined) return;
     this.armed.delete(plan.id);
