@@ -29,6 +29,7 @@ const CRASH_WAIT_MS = 30_000;
 const RECONFIGURE_LATENCY_MS = 400;
 /** A short-window table's cleanup runs every second; a replay 1 s after it already met an expired token (measured on 26.7). */
 const DEDUP_CLEANUP_WAIT_MS = 2_500;
+const RESTART_AFTER_GIVE_UP = 'restarted after a give-up';
 
 /** A schedule's fault as the nemeses can aim it; anything else is a schedule built outside the catalogue. */
 function catalogueFault(plan: ScheduledFault): FaultPlan {
@@ -198,6 +199,11 @@ export class PipelineSystem implements ChaosSystem {
     );
   }
 
+  async restartAfterGiveUp(): Promise<void> {
+    if ((await this.running().status()).some((partition) => partition.state === 'failed'))
+      await this.relaunch(this.spec, { label: RESTART_AFTER_GIVE_UP });
+  }
+
   /**
    * Settles the cluster, delivers everything that can be, stops, returns the history. A
    * partition whose sink gave up is restarted once with a new instance, as the seed's operator
@@ -217,7 +223,7 @@ export class PipelineSystem implements ChaosSystem {
     if (this.worker !== undefined) {
       await withTimeout(drainRunning(this.worker), drainTimeoutMs, 'the final drain');
       if ((await this.worker.status()).some((partition) => partition.state === 'failed')) {
-        await this.relaunch(this.spec, { label: 'restarted after a give-up' });
+        await this.relaunch(this.spec, { label: RESTART_AFTER_GIVE_UP });
         await withTimeout(drainRunning(this.running()), drainTimeoutMs, 'the drain after a give-up');
       }
     }

@@ -18,6 +18,7 @@ import {
   arbDedupWindowSchedule,
   arbKeeperEnsembleSchedule,
   arbFaultSchedule,
+  arbFaultScheduleWithRestarts,
   arbServerErrorSchedule,
   arbReconfigureSchedule,
   arbUnknownOutcomeSchedule,
@@ -220,7 +221,9 @@ function quorumScenario(profile: 'quorum_sequential' | 'quorum_parallel'): Scena
     classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink'],
     settingProfile: () => profile,
     processActions: ['kill', 'start', 'pause', 'resume'],
-    commands: () => arbFaultSchedule(arbQuorumFault, 2),
+    // A sequential quorum refuses the other partitions' INSERTs while one awaits its quorum: their
+    // retry budget may run out, and the operator restarts the sink as the seed says.
+    commands: () => arbFaultScheduleWithRestarts(arbQuorumFault, 2),
     coverage: () => ({ unknownStatus: true, unknownLanded: true, replay: true, dedupHit: true }),
   };
 }

@@ -8,6 +8,7 @@ import {
   FaultEpisode,
   ReconfigureWhileWriting,
   ReplayAfterDedupWindow,
+  RestartAfterGiveUp,
   RestartWithSpec,
   WriteEpochs,
   type ChaosCommand,
@@ -33,6 +34,16 @@ export function arbFaultSchedule(arbFault: fc.Arbitrary<FaultPlan>, more = 3): f
   return fc
     .tuple(arbWrite, arbEpisode(arbFault), fc.array(fc.oneof(arbWrite, arbEpisode(arbFault)), { maxLength: more }))
     .map(([write, first, rest]) => [write, first, ...rest]);
+}
+
+/** As `arbFaultSchedule`, with the operator's restart after every episode that left a partition given up. */
+export function arbFaultScheduleWithRestarts(
+  arbFault: fc.Arbitrary<FaultPlan>,
+  more = 3,
+): fc.Arbitrary<ChaosCommand[]> {
+  return arbFaultSchedule(arbFault, more).map((schedule) =>
+    schedule.flatMap((command) => (command instanceof FaultEpisode ? [command, new RestartAfterGiveUp()] : [command])),
+  );
 }
 
 /**

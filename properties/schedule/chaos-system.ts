@@ -56,4 +56,6 @@ export interface ChaosSystem {
   holdAndWrite(epochs: number, spec: RawSinkSpec, label: string): Promise<void>;
   /** Delivers every undelivered batch of these partitions. */
   drain(partitions: readonly number[]): Promise<void>;
+  /** Restarts the sink with its spec if a partition gave up (the seed's operator); otherwise nothing. */
+  restartAfterGiveUp(): Promise<void>;
 }

@@ -103,6 +103,18 @@ export class HoldAndWrite implements ChaosCommand {
   toString = () => `restart with ${this.label}, write(${this.epochs}) with delivery held`;
 }
 
+/**
+ * The seed's operator: a sink that gave up rejects every later write until the pipeline is
+ * restarted, so a schedule whose faults may exhaust the retry budget restarts it after them.
+ * Nothing happens when no partition gave up.
+ */
+export class RestartAfterGiveUp implements ChaosCommand {
+  async run(system: ChaosSystem): Promise<void> {
+    await system.restartAfterGiveUp();
+  }
+  toString = () => 'restart if the sink gave up';
+}
+
 /** Drains the given partitions only. */
 export class Drain implements ChaosCommand {
   constructor(readonly partitions: readonly number[]) {}
