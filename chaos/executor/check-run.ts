@@ -1,4 +1,3 @@
-import type { SettingProfile } from '../../harness/cluster/config/setting-profiles.ts';
 import type { ClusterDescription } from '../../harness/cluster/description.ts';
 import type { Stamped } from '../../harness/flow/history/history-events.ts';
 import { eventsOfType } from '../../harness/flow/history/history-reader.ts';
@@ -59,8 +58,6 @@ export interface CheckInput {
   readonly serverDedupOff: boolean;
   /** The run's table (absent in records written before it existed: replicated). */
   readonly target?: TargetTable;
-  /** The setting profile the sink's user carried (quorum, view dedup), if any. */
-  readonly settingProfile?: SettingProfile;
 }
 
 /** The declared coverage of a run: the scenario's events plus every fault and crash point its schedule holds. */

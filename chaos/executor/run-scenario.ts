@@ -348,7 +348,6 @@ async function executeRun(
       expectations: system.expectations,
       serverDedupOff: dedupOff,
       target,
-      ...(profile === undefined ? {} : { settingProfile: profile }),
     };
     const check = checkRun(checkInput);
     // Everything the check read stays with the run: `npm run check` judges it again from files.

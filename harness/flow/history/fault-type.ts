@@ -31,7 +31,7 @@ export type FaultType = (typeof FAULT_TYPES)[number];
 
 const KNOWN: ReadonlySet<string> = new Set(FAULT_TYPES);
 
-export const isFaultType = (value: unknown): value is FaultType => typeof value === 'string' && KNOWN.has(value);
+const isFaultType = (value: unknown): value is FaultType => typeof value === 'string' && KNOWN.has(value);
 
 /** A fault type read back from a stored file: checked, naming where, rather than cast. */
 export function storedFaultType(value: unknown, where: string): FaultType {
