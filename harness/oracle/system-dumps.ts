@@ -13,6 +13,13 @@ const DUMPS: Readonly<Record<string, (database: string) => string>> = {
   parts: (db) => `SELECT table, name, rows, active, modification_time FROM system.parts WHERE database = '${db}'`,
 };
 
+/**
+ * The file name of one replica's dump: the replica name comes from a cluster description, so
+ * anything but a plain name character is percent-encoded; no separator, no `..` path, ever.
+ */
+const dumpFile = (replica: string, table: string, suffix: string): string =>
+  `${replica.replace(/[^A-Za-z0-9_-]/g, (char) => `%${char.charCodeAt(0).toString(16).padStart(2, '0')}`)}.${table}.${suffix}`;
+
 /** Writes the system tables a reader of a report needs, one JSON-lines file per replica and table. */
 export async function dumpSystemTables(description: ClusterDescription, database: string, dir: string): Promise<void> {
   mkdirSync(dir, { recursive: true });
@@ -23,11 +30,11 @@ export async function dumpSystemTables(description: ClusterDescription, database
         try {
           const rows = await queryRows<Record<string, unknown>>(client, query(database));
           writeFileSync(
-            join(dir, `${replica.name}.${table}.jsonl`),
+            join(dir, dumpFile(replica.name, table, 'jsonl')),
             rows.map((row) => JSON.stringify(row)).join('\n') + (rows.length > 0 ? '\n' : ''),
           );
         } catch (error) {
-          writeFileSync(join(dir, `${replica.name}.${table}.error.txt`), `${(error as Error).message}\n`);
+          writeFileSync(join(dir, dumpFile(replica.name, table, 'error.txt')), `${(error as Error).message}\n`);
         }
       }
     } finally {
