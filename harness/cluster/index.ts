@@ -9,11 +9,15 @@ export type { LocalClusterOptions as ClusterOptions } from './embedded/start-emb
 export type { MemberState, StartedCluster } from './started-cluster.ts';
 export { DEFAULT_TOPOLOGY, type TopologySpec } from './topology.ts';
 
+/** The backends that start a cluster; `external` (the chaos job's `--cluster FILE`) attaches to one instead. */
 export const BACKENDS: readonly BackendName[] = ['embedded', 'docker', 'binary'];
 
 export function parseBackend(value: string): BackendName {
   if ((BACKENDS as readonly string[]).includes(value)) return value as BackendName;
-  throw new HarnessError('BACKEND_UNKNOWN', `unknown backend '${value}'; choose one of ${BACKENDS.join(', ')}`);
+  throw new HarnessError(
+    'BACKEND_UNKNOWN',
+    `unknown backend '${value}'; choose one of ${BACKENDS.join(', ')}, external (the chaos job on a cluster you run: --backend external --cluster FILE)`,
+  );
 }
 
 /** Starts a cluster on the chosen backend; every backend shares the topology and config generators. */
