@@ -282,6 +282,7 @@ async function executeRun(
         orderBy: 'id',
         ...(engine === undefined ? {} : { engine }),
         settings: settings.join(', '),
+        cluster: options.cluster.description.cluster,
       };
       await createShardedTable(clients, table);
       if (target === 'replicated-with-view') {

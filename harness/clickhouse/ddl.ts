@@ -11,6 +11,8 @@ export interface TableDefinition {
   /** Default `ReplicatedMergeTree`; any other engine keeps its own arguments. */
   readonly engine?: string;
   readonly settings?: string;
+  /** The remote_servers cluster the Distributed union spans: the cluster description's `cluster`; default the harness's own. */
+  readonly cluster?: string;
 }
 
 export function replicatedEngine(engine = 'ReplicatedMergeTree'): string {
@@ -23,7 +25,7 @@ export function localTableDdl(table: TableDefinition): string {
 }
 
 export function distributedTableDdl(table: TableDefinition): string {
-  return `CREATE TABLE IF NOT EXISTS ${table.database}.${table.name}_dist AS ${table.database}.${table.name}_rep ENGINE = Distributed('${CLUSTER_NAME}', '${table.database}', '${table.name}_rep')`;
+  return `CREATE TABLE IF NOT EXISTS ${table.database}.${table.name}_dist AS ${table.database}.${table.name}_rep ENGINE = Distributed('${table.cluster ?? CLUSTER_NAME}', '${table.database}', '${table.name}_rep')`;
 }
 
 /**
