@@ -33,7 +33,7 @@ function clusterFile(name: string, withCommands: boolean, extra: Record<string, 
   const commands = Object.fromEntries(
     ['kill', 'pause', 'resume', 'start', 'status'].map((action) => [
       action,
-      `cd ${PROJECT_ROOT} && ${cli} member ${action} {member} --dir ${description.dir}`,
+      `cd ${PROJECT_ROOT} && ${cli} member ${action} "$CHAOS_MEMBER" --dir ${description.dir}`,
     ]),
   );
   const file = join(work, name);

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readHistory } from '../../harness/flow/history/history-reader.ts';
 import { sourceConfig } from '../../harness/flow/source/source-config.ts';
 import type { CheckInput } from './check-run.ts';
-import { readCheckRecord, writeCheckRecord } from './check-record.ts';
+import { CHECK_INPUT_FILE, readCheckRecord, writeCheckRecord } from './check-record.ts';
 
 const GOLDEN = fileURLToPath(new URL('../../properties/checkers/golden/exactly-once-replayed.jsonl', import.meta.url));
 
@@ -51,5 +51,39 @@ describe('the stored check record', () => {
     const { record, input: read } = readCheckRecord(dir);
     expect(read).toEqual(input);
     expect([record.scenario, record.phase, record.verdict]).toEqual(['plain-merge-tree', 'explore', 'pass']);
+  });
+
+  it("keeps an external cluster's description without its process commands or any URL login", () => {
+    dir = mkdtempSync(join(tmpdir(), 'check-record-'));
+    copyFileSync(GOLDEN, join(dir, 'history.jsonl'));
+    const description = {
+      backend: 'embedded',
+      toxiproxy: 'http://admin:s3cr3t@127.0.0.1:8474',
+      shards: [],
+      keepers: [],
+      process_commands: { kill: 'kubectl --token s3cr3t delete pod "$CHAOS_MEMBER"' },
+    } as unknown as CheckInput['description'];
+    const input = {
+      description,
+      sinkClass: 'ClickHouseBatchingSink',
+      source: sourceConfig({ seed: 3, partitions: 1, messagesPerEpoch: 4 }),
+      events: [],
+      truth: {
+        replicas: [],
+        viaDistributed: new Map(),
+        serverInserts: [],
+        routed: new Map(),
+        forms: new Map(),
+        readAt: 1,
+      },
+      coverage: { faults: [], replay: false },
+      specs: [],
+      expectations: [],
+      serverDedupOff: false,
+    } as unknown as CheckInput;
+    writeCheckRecord(dir, { scenario: 'unknown-outcome', phase: 'explore', input, verdict: 'pass', anomalies: [] });
+    const stored = readFileSync(join(dir, CHECK_INPUT_FILE), 'utf8');
+    expect(stored).not.toMatch(/s3cr3t|kubectl|admin/);
+    expect(readCheckRecord(dir).input.description).toMatchObject({ process_actions: ['kill'] });
   });
 });

@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { redactDescription } from '../../harness/cluster/external/redact.ts';
 import { readHistory } from '../../harness/flow/history/history-reader.ts';
 import type { GroundTruth } from '../../harness/oracle/ground-truth.ts';
 import type { ReplicaTruth } from '../../harness/oracle/replica-counts.ts';
@@ -78,9 +79,10 @@ export function writeCheckRecord(
   },
 ): void {
   // The events are the run's history.jsonl already: not repeated here. Everything else is kept
-  // whole, so a field added to CheckInput is stored without touching this.
+  // whole, so a field added to CheckInput is stored without touching this; the cluster
+  // description as reports may keep it (no process commands, no URL login).
   const { events, truth, ...rest } = record.input;
-  const input = { ...rest, truth: storeTruth(truth) };
+  const input = { ...rest, description: redactDescription(rest.description), truth: storeTruth(truth) };
   const stored: CheckRecord = {
     version: 1,
     scenario: record.scenario,

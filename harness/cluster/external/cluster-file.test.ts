@@ -2,12 +2,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readClusterFile } from './external-cluster.ts';
+import { readClusterFile } from './cluster-file.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cluster-file-'));
-const replica = (name: string) => ({
+const replica = (name: string, host = `127.10.1.${name.at(-1)}`) => ({
   name,
-  http: 'http://127.0.0.1:18123',
+  http: `http://${host}:18123`,
   direct_http: 'http://127.0.0.1:8123',
   tcp: '127.0.0.1:9000',
   proxies: {
@@ -27,8 +27,15 @@ const VALID = {
   keepers: [{ name: 'k1', address: '127.0.0.1:2181' }],
   shards: [{ name: 's1', replicas: [replica('s1r1'), replica('s1r2')] }],
   backend_limits: [],
-  process_commands: { kill: 'kubectl delete pod {member} --force', start: 'true {member}' },
+  process_commands: {
+    kill: 'kubectl delete pod "$CHAOS_MEMBER" --force',
+    start: 'ssh "$1" systemctl start clickhouse',
+  },
 };
+const withReplica = (changed: Record<string, unknown>) => ({
+  ...VALID,
+  shards: [{ name: 's1', replicas: [{ ...replica('s1r1'), ...changed }, replica('s1r2')] }],
+});
 
 function write(content: unknown, name = `f${Math.random()}`): string {
   const file = join(dir, name);
@@ -38,7 +45,7 @@ function write(content: unknown, name = `f${Math.random()}`): string {
 
 describe('the external cluster file', () => {
   it('accepts what `cluster up` prints, with process command templates', () => {
-    expect(readClusterFile(write(VALID)).process_commands?.kill).toContain('{member}');
+    expect(readClusterFile(write(VALID)).process_commands?.kill).toBe('kubectl delete pod "$CHAOS_MEMBER" --force');
   });
 
   it('accepts credentials that name the password variable, never the password', () => {
@@ -66,6 +73,77 @@ describe('the external cluster file', () => {
       'a replica without a URL',
       { ...VALID, shards: [{ name: 's1', replicas: [{ ...replica('s1r1'), direct_http: 'nope' }] }] },
       /replica s1r1: `direct_http` must be a URL/,
+    ],
+    [
+      'a replica name that is shell text',
+      withReplica({ name: 's1r1$(touch /tmp/x)' }),
+      /shards\[0\]\.replicas\[0\]\.name must be a name matching \^\[A-Za-z0-9\._-\]\+\$ \(the replica macro; names reach shell commands and file names\), got "s1r1\$\(touch \/tmp\/x\)"/,
+    ],
+    [
+      'a replica name that is a path',
+      withReplica({ name: '../../x' }),
+      /shards\[0\]\.replicas\[0\]\.name must be a name/,
+    ],
+    [
+      'a shard name with a space',
+      { ...VALID, shards: [{ name: 's 1', replicas: [replica('s1r1')] }] },
+      /shards\[0\]\.name must be a name matching/,
+    ],
+    [
+      'a keeper name with a quote',
+      { ...VALID, keepers: [{ name: "k1'", address: '127.0.0.1:2181' }] },
+      /keepers\[0\]\.name must be a name matching/,
+    ],
+    ['a cluster name with a quote', { ...VALID, cluster: "chaos'" }, /cluster must be a name matching/],
+    [
+      'one member name twice',
+      { ...VALID, keepers: [{ name: 's1r2', address: '127.0.0.1:2181' }] },
+      /the member name s1r2 appears twice/,
+    ],
+    [
+      'a login in a replica URL',
+      withReplica({ direct_http: 'http://chaos:s3cr3t@127.0.0.1:8123' }),
+      /replica s1r1: `direct_http` must not carry a login \(user:password@host\): put the user in credentials.user/,
+    ],
+    [
+      'a password in a client URL query',
+      withReplica({ http: 'http://127.10.1.1:18123/?password=s3cr3t' }),
+      /replica s1r1: `http` must not carry a login in its query \(\?password=\)/,
+    ],
+    [
+      'a user in a client URL query',
+      withReplica({ http: 'http://127.10.1.1:18123/?user=chaos' }),
+      /`http` must not carry a login in its query \(\?user=\)/,
+    ],
+    [
+      'a login in the Toxiproxy URL',
+      { ...VALID, toxiproxy: 'http://admin:s3cr3t@127.0.0.1:8474' },
+      /`toxiproxy` must not carry a login/,
+    ],
+    [
+      'client endpoints on two ports',
+      withReplica({ http: 'http://127.10.1.1:18124' }),
+      /every replica's `http` must use one port .*; the file has 18124, 18123/,
+    ],
+    [
+      'two client endpoints on one host',
+      withReplica({ http: 'http://127.10.1.2:18123' }),
+      /replicas s1r1 and s1r2 have `http` on one host \(127.10.1.2\)/,
+    ],
+    [
+      'a client endpoint without a port',
+      withReplica({ http: 'http://s1r1' }),
+      /replica s1r1: `http` must name its port/,
+    ],
+    [
+      "a proxy that is another replica's",
+      withReplica({ proxies: { ...replica('s1r1').proxies, client: 's1r2_client' } }),
+      /proxy s1r2_client is named by replicas s1r1 and s1r2/,
+    ],
+    [
+      'one proxy for two links of a replica',
+      withReplica({ proxies: { ...replica('s1r1').proxies, interserver: 's1r1_client' } }),
+      /replica s1r1 names proxy s1r1_client for two of its links/,
     ],
     [
       'a replica without proxies',
@@ -97,17 +175,23 @@ describe('the external cluster file', () => {
     ],
     [
       'an unknown action',
-      { ...VALID, process_commands: { reboot: 'x {member}' } },
+      { ...VALID, process_commands: { reboot: 'x "$CHAOS_MEMBER"' } },
       /process_commands.reboot is not an action/,
     ],
     [
-      'a template without {member}',
-      { ...VALID, process_commands: { kill: 'pkill clickhouse' } },
-      /process_commands.kill must be a command template containing \{member\}/,
+      'a template written for {member} substitution',
+      { ...VALID, process_commands: { kill: 'kubectl delete pod {member} --force' } },
+      /process_commands.kill uses \{member\}, which is no longer replaced \(the member is never spliced into shell text\): write "\$CHAOS_MEMBER" in its place/,
+    ],
+    [
+      'a command that names no member',
+      { ...VALID, process_commands: { kill: "pkill clickhouse; awk '{print $10}'" } },
+      /process_commands.kill must act on one member: reference it as "\$CHAOS_MEMBER" \(or "\$1"\)/,
     ],
   ])('refuses %s with one clear line naming the file', (_, content, message) => {
     const file = write(content);
     expect(() => readClusterFile(file)).toThrow(message);
     expect(() => readClusterFile(file)).toThrow(file);
+    expect(() => readClusterFile(file)).not.toThrow(/s3cr3t|\n/);
   });
 });
