@@ -1,6 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harnessClient } from '../clickhouse/client.ts';
+import { harnessClient, queryRows } from '../clickhouse/client.ts';
 import { distributedTableDdl } from '../clickhouse/ddl.ts';
 import { startEmbeddedCluster } from '../cluster/embedded/start-embedded.ts';
 import type { StartedLocalCluster } from '../cluster/local-cluster.ts';
@@ -15,6 +15,7 @@ import { replicaConvergenceChecker } from '../../properties/checkers/replica-con
 import type { Observations } from '../../properties/checkers/observations.ts';
 import { collectGroundTruth } from './ground-truth.ts';
 import { layoutKey, type RoutingLayout } from './rendezvous-sql.ts';
+import { readReplicaCounts } from './replica-counts.ts';
 import { rowForm } from './row-form.ts';
 
 // The oracle on a real 2x2 cluster: every replica read directly, and ClickHouse's own xxHash64
@@ -141,5 +142,46 @@ describe('the ground-truth oracle on the real cluster', { timeout: 120_000 }, ()
     const truth = await collectGroundTruth(cluster.description, { database: DATABASE, table: 'events' });
     for (const m of messages.slice(1)) expect([...(truth.forms.get(m.id) ?? [])], m.id).toEqual([rowForm(m.row)]);
     expect(new Set(truth.forms.get(altered!.id))).toEqual(new Set([rowForm(altered!.row), rowForm(cut)]));
+  });
+
+  it("waits only for INSERTs into the run's database: a shared cluster's own INSERTs do not hold the read up", async () => {
+    const s1r1 = client('s1r1');
+    await s1r1.command({ query: 'CREATE DATABASE busy' });
+    for (const table of ['busy.elsewhere', `${DATABASE}.beside`])
+      await s1r1.command({ query: `CREATE TABLE ${table} (n UInt64) ENGINE = MergeTree ORDER BY n` });
+    // About 10 s on s1r1: one row per block, as sleepEachRow caps the sleep of a block at 3 s.
+    const slowInsert = async (table: string) => {
+      const queryId = `slow-${table}-${Date.now()}`;
+      const done = s1r1
+        .command({
+          query: `INSERT INTO ${table} SELECT number FROM numbers(40) WHERE sleepEachRow(0.25) = 0`,
+          query_id: queryId,
+          clickhouse_settings: { max_block_size: '1' },
+        })
+        .catch(() => undefined);
+      for (;;) {
+        const [row] = await queryRows<{ c: number }>(
+          s1r1,
+          `SELECT count() AS c FROM system.processes WHERE query_id = '${queryId}'`,
+        );
+        if (Number(row?.c) === 1) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return async () => {
+        await s1r1.command({ query: `KILL QUERY WHERE query_id = '${queryId}' SYNC` });
+        await done;
+      };
+    };
+    const target = { localTable: `${DATABASE}.events_rep` };
+
+    const stopElsewhere = await slowInsert('busy.elsewhere');
+    await expect(readReplicaCounts(cluster.description, target, 1)).resolves.toHaveLength(4);
+    await stopElsewhere();
+
+    const stopBeside = await slowInsert(`${DATABASE}.beside`);
+    await expect(readReplicaCounts(cluster.description, target, 1)).rejects.toThrow(
+      `replica s1r1 still runs INSERT queries into ${DATABASE} 1 s after healing`,
+    );
+    await stopBeside();
   });
 });

@@ -28,27 +28,44 @@ export interface ReadReplica {
 
 /**
  * An INSERT whose client gave up (a timeout under a Keeper fault) keeps running on the server
- * and may commit its part long after the heal; until every such query ended, the replicas are
- * not quiescent and SYNC REPLICA cannot see what is still coming.
+ * and may commit its part long after the heal; until every such query into the run's database
+ * ended, the replicas are not quiescent and SYNC REPLICA cannot see what is still coming.
+ * INSERTs into other databases (a shared cluster's own traffic) are none of the run's business.
  */
-async function waitForInsertsToEnd(replicas: readonly ReadReplica[], timeoutS: number): Promise<void> {
+async function waitForInsertsToEnd(
+  replicas: readonly ReadReplica[],
+  database: string,
+  timeoutS: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutS * 1000;
+  // The database as a whole word of the statement (`db`.`t`, db.t): not a prefix of another name.
+  const named = `(^|[^A-Za-z0-9_])${database.replace(/[^A-Za-z0-9_]/g, '\\$&')}([^A-Za-z0-9_]|$)`;
   for (const { replica, client } of replicas) {
     for (;;) {
-      const rows = await queryRows<{ c: string | number }>(
-        client,
-        "SELECT count() AS c FROM system.processes WHERE query_kind = 'Insert'",
-      );
+      const result = await client.query({
+        query:
+          "SELECT count() AS c FROM system.processes WHERE query_kind = 'Insert' AND (current_database = {database:String} OR match(query, {named:String}))",
+        query_params: { database, named },
+        format: 'JSONEachRow',
+      });
+      const rows = await result.json<{ c: string | number }>();
       if (Number(rows[0]?.c ?? 0) === 0) break;
       if (Date.now() > deadline) {
         throw new HarnessError(
           'ORACLE_INSERTS_RUNNING',
-          `replica ${replica} still runs INSERT queries ${timeoutS} s after healing; the ground truth cannot be read`,
+          `replica ${replica} still runs INSERT queries into ${database} ${timeoutS} s after healing; the ground truth cannot be read`,
         );
       }
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
+}
+
+function databaseOf(table: string): string {
+  const dot = table.indexOf('.');
+  if (dot <= 0)
+    throw new HarnessError('ORACLE_TABLE', `the table to count must be database-qualified (db.table), got '${table}'`);
+  return table.slice(0, dot);
 }
 
 /** Rows per message id in `table` as `client`'s server holds it. */
@@ -67,7 +84,7 @@ export async function readCountsOf(
   target: CountTarget,
   syncTimeoutS: number,
 ): Promise<ReplicaTruth[]> {
-  await waitForInsertsToEnd(replicas, syncTimeoutS);
+  await waitForInsertsToEnd(replicas, databaseOf(target.localTable), syncTimeoutS);
   if (target.replicated !== false)
     await Promise.all(
       replicas.map(async ({ replica, client }) => {
