@@ -132,6 +132,10 @@ function notRunnable(pair: Pair, cluster: StartedCluster): string | undefined {
  * belongs to the caller: pass only when every verdict is pass.
  */
 export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
+  // An attached cluster is the same for every group; a started one serves its group only. It is
+  // attached (and checked) before the run directory exists: a refused file leaves no empty run behind.
+  const attached =
+    options.backend === 'external' ? await attachExternalCluster(options.clusterFile ?? '', options.log) : undefined;
   const runId = newRunId();
   const runDir = join(options.reportDir, runId);
   mkdirSync(runDir, { recursive: true });
@@ -154,9 +158,6 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
   let clusterStartMs = 0;
   let backendLimits: readonly string[] = [];
   let done = 0;
-  // An attached cluster is the same for every group; a started one serves its group only.
-  const attached =
-    options.backend === 'external' ? await attachExternalCluster(options.clusterFile ?? '', options.log) : undefined;
   const groups = clusterGroups(pairs);
   for (const [groupIndex, group] of (groups.length > 0 ? groups : [{ keepers: 1, pairs: [] }]).entries()) {
     if (attached === undefined && options.signal?.aborted === true) {

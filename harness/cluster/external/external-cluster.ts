@@ -7,6 +7,8 @@ import type { MemberState, StartedCluster } from '../started-cluster.ts';
 import { PROCESS_ACTIONS, readClusterFile, type ExternalClusterFile, type ProcessAction } from './cluster-file.ts';
 import { clipLine, runMemberCommand } from './member-command.ts';
 import { redactDescription } from './redact.ts';
+import { readReplicaFacts } from './replica-facts.ts';
+import { uncheckedLinks, wiringMismatches } from './wiring-checks.ts';
 
 export { readClusterFile } from './cluster-file.ts';
 
@@ -27,10 +29,11 @@ export class ExternalCluster implements StartedCluster {
   constructor(
     private readonly file: ExternalClusterFile,
     private readonly log: Logger,
+    limits: readonly string[] = [],
   ) {
     this.description = redactDescription({
       ...file,
-      backend_limits: [...(file.backend_limits ?? []), ...EXTERNAL_LIMITS],
+      backend_limits: [...(file.backend_limits ?? []), ...EXTERNAL_LIMITS, ...limits],
     });
   }
 
@@ -144,9 +147,11 @@ export class ExternalCluster implements StartedCluster {
 }
 
 /**
- * Attaches to the cluster a file describes, after checking that it is there as described: every
- * replica answers, and the Toxiproxy API has every proxy the file names (a scenario would
- * otherwise fail half-way through its first fault).
+ * Attaches to the cluster a file describes, after checking that it is there as described, before
+ * anything runs: every replica answers and takes the file's login, the Toxiproxy API has every
+ * proxy the file names, and the cluster is wired the way the file says (`wiringMismatches`). The
+ * first difference is one line (a HarnessError whose code begins with EXTERNAL_); nothing changes
+ * on the cluster.
  */
 export async function attachExternalCluster(file: string, log: Logger): Promise<ExternalCluster> {
   const description = readClusterFile(file);
@@ -161,29 +166,40 @@ export async function attachExternalCluster(file: string, log: Logger): Promise<
   if (down.length > 0)
     throw new HarnessError('EXTERNAL_UNREACHABLE', `${file}: replica(s) ${down.join(', ')} do not answer /ping`);
   await checkLogin(file, description);
+  const listens = await proxyListens(file, description);
+  const facts = await readReplicaFacts(description).catch((error: unknown) => {
+    throw new HarnessError('EXTERNAL_UNREACHABLE', `${file}: ${(error as Error).message}`);
+  });
+  const [mismatch] = wiringMismatches(description, listens, facts);
+  if (mismatch !== undefined) throw new HarnessError(mismatch.code, `${file}: ${mismatch.line}`);
+  const unchecked = uncheckedLinks(facts);
+  if (unchecked.length > 0) log.warn({ unchecked }, 'links the cluster does not show were not checked');
+  return new ExternalCluster(description, log, unchecked);
+}
+
+/** Every proxy the file names, with the address it listens on; a name the Toxiproxy lacks is refused. */
+async function proxyListens(file: string, description: ClusterDescription): Promise<Map<string, string>> {
   const api = description.toxiproxy ?? '';
-  let proxies: Record<string, unknown>;
+  let proxies: Record<string, { listen?: unknown }>;
   try {
     const response = await fetch(new URL('/proxies', api), { signal: AbortSignal.timeout(5000) });
-    proxies = (await response.json()) as Record<string, unknown>;
+    proxies = (await response.json()) as Record<string, { listen?: unknown }>;
   } catch (error) {
     throw new HarnessError(
       'EXTERNAL_UNREACHABLE',
       `${file}: the Toxiproxy API at ${api} does not answer (${(error as Error).message})`,
     );
   }
-  const named = replicas.flatMap((replica) => [
-    replica.proxies.client,
-    replica.proxies.interserver,
-    ...replica.proxies.keepers,
-  ]);
+  const named = description.shards
+    .flatMap((shard) => shard.replicas)
+    .flatMap((replica) => [replica.proxies.client, replica.proxies.interserver, ...replica.proxies.keepers]);
   const missing = named.filter((name) => !(name in proxies));
   if (missing.length > 0)
     throw new HarnessError(
       'EXTERNAL_NO_PROXY',
       `${file}: the Toxiproxy at ${api} has no proxy ${missing.join(', ')}; every link the file names must go through it`,
     );
-  return new ExternalCluster(description, log);
+  return new Map(named.map((name) => [name, String(proxies[name]?.listen ?? '')]));
 }
 
 /** Every replica takes the file's credentials (a ping needs none, every query of a run does). */
