@@ -35,7 +35,7 @@ function clusterFile(content: object): string {
   return file;
 }
 
-/** The description with each replica changed by `patch` (given the replica and its shard-mates by name). */
+/** The description with each replica changed by `patch` (given the replica, and any replica by name). */
 function withReplicas(
   patch: (replica: ReplicaDescription, byName: (name: string) => ReplicaDescription) => Partial<ReplicaDescription>,
 ): ClusterDescription {
@@ -100,6 +100,16 @@ describe('attaching to a cluster through its file', { timeout: 300_000 }, () => 
     expect(run.stderr).toMatch(/cluster attached in/);
     expect(run.stderr).toMatch(/replica-faults: inconclusive \(0 runs/);
     expect(run.code).toBe(1);
+    // The embedded engine shows neither link: the report says they were not checked.
+    const summary = JSON.parse(readFileSync(join(work, 'reports', 'latest', 'summary.json'), 'utf8')) as {
+      backend_limits: string[];
+    };
+    expect(summary.backend_limits).toEqual(
+      expect.arrayContaining([
+        'the Keeper links of s1r1, s1r2, s2r1, s2r2 were not checked against proxies.keepers: the server has no system.zookeeper_connection',
+        expect.stringMatching(/^the replication links of s1r1, s1r2, s2r1, s2r2 were not checked/),
+      ]),
+    );
   });
 
   it.each<[string, () => object, RegExp]>([
