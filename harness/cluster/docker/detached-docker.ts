@@ -1,11 +1,11 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { HarnessError } from '../../errors.ts';
 import type { ClusterDescription } from '../description.ts';
 import type { LocalClusterOptions } from '../embedded/start-embedded.ts';
 import { isAlive, spawnLocal, tailOfFile, terminate } from '../process/local-process.ts';
-import { registerRun, removeRunFiles } from '../reaper.ts';
-import { newRunId } from '../run-dir.ts';
+import { registerRun, removeRunFiles, type RunDirFate } from '../reaper.ts';
+import { claimRunDir, newRunId } from '../run-dir.ts';
 import { statePaths } from '../state-dir.ts';
 import { PROJECT_ROOT } from '../../project-root.ts';
 import { HOLDER_FILE, type HolderState } from './holder-file.ts';
@@ -15,8 +15,8 @@ import { requireDocker } from './start-docker.ts';
 export async function upDetachedDocker(options: LocalClusterOptions): Promise<ClusterDescription> {
   await requireDocker();
   const runId = newRunId();
-  const dir = options.dir ?? join(statePaths().runs, runId);
-  mkdirSync(dir, { recursive: true });
+  const dir = resolve(options.dir ?? join(statePaths().runs, runId));
+  claimRunDir(dir, runId);
   registerRun(runId, dir);
   const { topology } = options;
   const spawned = spawnLocal({
@@ -47,11 +47,11 @@ export async function upDetachedDocker(options: LocalClusterOptions): Promise<Cl
       removeRunFiles({ runId, dir });
       throw new HarnessError('DOCKER_START_FAILED', `the docker cluster did not start: ${line || 'no output'}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((wake) => setTimeout(wake, 200));
   }
 }
 
-export async function downDetachedDocker(holder: HolderState): Promise<void> {
+export async function downDetachedDocker(holder: HolderState): Promise<RunDirFate> {
   await terminate(holder.holder, 'SIGTERM', 60_000);
-  removeRunFiles(holder);
+  return removeRunFiles(holder);
 }
