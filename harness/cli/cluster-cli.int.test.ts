@@ -124,10 +124,26 @@ describe('cluster up / status / down', () => {
     expect((await cli(['down'])).code).toBe(0);
   });
 
-  it('a foreground up interrupted half-way (Ctrl-C) tears down what it started and exits 130', async () => {
+  it('a user file in a --dir survives down; everything the harness wrote there is gone', async () => {
+    const dir = join(stateDir, 'user-dir');
+    const up = await cli(['up', '--shards', '1', '--replicas', '1', '--dir', dir]);
+    expect(up.code, up.stderr).toBe(0);
+    writeFileSync(join(dir, 'notes.txt'), 'mine');
+    const down = await cli(['down', '--dir', dir]);
+    expect(down.code, down.stderr).toBe(0);
+    expect(readdirSync(dir)).toEqual(['notes.txt']);
+    expect(JSON.parse(down.stdout)).toMatchObject({
+      dir,
+      directory: 'kept: it holds files the harness did not write: notes.txt',
+    });
+    rmSync(dir, { recursive: true });
+  });
+
+  it('a foreground up interrupted half-way (Ctrl-C) tears down what it started, keeps a user file, and exits 130', async () => {
+    const dir = join(stateDir, 'interrupted-dir');
     const up = spawn(
       process.execPath,
-      ['--import', 'tsx', resolve(PROJECT_ROOT, CLI), 'up', '--shards', '2', '--replicas', '2'],
+      ['--import', 'tsx', resolve(PROJECT_ROOT, CLI), 'up', '--shards', '2', '--replicas', '2', '--dir', dir],
       {
         cwd: PROJECT_ROOT,
         env: { ...process.env, ...env },
@@ -149,10 +165,13 @@ describe('cluster up / status / down', () => {
         // Not written yet.
       }
     }
+    writeFileSync(join(dir, 'notes.txt'), 'mine');
     process.kill(-(up.pid ?? 0), 'SIGINT');
     expect(await exited).toBe(130);
     expect(processes.some(isAlive)).toBe(false);
     expect(readdirSync(registry)).toEqual([]);
+    expect(readdirSync(dir)).toEqual(['notes.txt']);
+    rmSync(dir, { recursive: true });
   });
 });
 
@@ -171,6 +190,24 @@ describe('bad input: one clear line, non-zero exit', () => {
       await cli(['up', '--toxiproxy-port', String(blockedPort)]),
       new RegExp(`port ${blockedPort} is already in use.*PORT_IN_USE`),
     );
+  });
+
+  it("a --dir that is not empty and not the harness's: exit 2, nothing created, the directory as it was", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cluster-cli-user-dir-'));
+    writeFileSync(join(dir, 'notes.txt'), 'mine');
+    const listing = (path: string) => (existsSync(path) ? readdirSync(path).sort() : []);
+    const snapshot = () => ['', 'registry', 'ports', 'runs'].map((entry) => listing(join(stateDir, entry)));
+    const stateBefore = snapshot();
+    try {
+      const result = await cli(['up', '--dir', dir]);
+      expectOneLineError(result, new RegExp(`run directory ${dir} is not empty \\(notes\\.txt\\).*RUN_DIR_NOT_OURS`));
+      expect(result.code).toBe(2);
+      expect(readdirSync(dir)).toEqual(['notes.txt']);
+      expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('mine');
+      expect(snapshot()).toEqual(stateBefore);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('an unknown backend', async () => {

@@ -1,4 +1,5 @@
 import { rmSync, symlinkSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeError, HarnessError } from '../errors.ts';
 import { installInterrupt } from './interrupt.ts';
@@ -9,6 +10,8 @@ import type { ClusterDescription } from '../cluster/description.ts';
 import { downDetachedDocker, upDetachedDocker } from '../cluster/docker/detached-docker.ts';
 import { readHolder } from '../cluster/docker/holder-file.ts';
 import { isAlive } from '../cluster/process/local-process.ts';
+import type { RunDirFate } from '../cluster/reaper.ts';
+import { checkRunDir } from '../cluster/run-dir.ts';
 import { statePaths } from '../cluster/state-dir.ts';
 
 const USAGE = `usage: npm run cluster -- up [--shards N] [--replicas M] [--keepers K] [--backend embedded|docker|binary]
@@ -29,13 +32,16 @@ async function up(values: Record<string, string | boolean | undefined>): Promise
     values['toxiproxy-port'] === undefined
       ? undefined
       : wholeNumber('toxiproxy-port', String(values['toxiproxy-port']), 0);
+  const dir = values.dir === undefined ? undefined : resolve(String(values.dir));
+  // Refused before anything starts: the harness takes only a directory it may later delete from.
+  if (dir !== undefined) checkRunDir(dir);
   const options = {
     topology: {
       shards: wholeNumber('shards', values.shards as string | undefined, DEFAULT_TOPOLOGY.shards),
       replicas: wholeNumber('replicas', values.replicas as string | undefined, DEFAULT_TOPOLOGY.replicas),
       keepers: wholeNumber('keepers', values.keepers as string | undefined, DEFAULT_TOPOLOGY.keepers),
     },
-    dir: values.dir as string | undefined,
+    dir,
     proxies: values['no-proxies'] !== true,
     toxiproxyPort,
     seed: values.seed === undefined ? undefined : wholeNumber('seed', String(values.seed), 0),
@@ -72,18 +78,26 @@ async function status(dir: string | undefined): Promise<void> {
   process.stdout.write(`${JSON.stringify({ ...cluster.description, members })}\n`);
 }
 
+/** What became of a run directory, as `down` prints it. */
+const describeFate = (directory: RunDirFate): string =>
+  directory.fate === 'removed' ? 'removed' : `${directory.fate}: ${directory.reason}`;
+
 async function down(dir: string | undefined, all: boolean): Promise<void> {
   const dirs = all ? registeredRunDirs() : [dir ?? currentClusterDir()];
   for (const runDir of dirs) {
     const holder = readHolder(runDir);
     if (holder !== undefined) {
-      await downDetachedDocker(holder);
-      process.stdout.write(`${JSON.stringify({ down: holder.runId, dir: runDir })}\n`);
+      const directory = await downDetachedDocker(holder);
+      process.stdout.write(
+        `${JSON.stringify({ down: holder.runId, dir: runDir, directory: describeFate(directory) })}\n`,
+      );
       continue;
     }
     const cluster = attachCluster(runDir);
-    await cluster.down();
-    process.stdout.write(`${JSON.stringify({ down: cluster.description.run_id, dir: cluster.description.dir })}\n`);
+    const directory = await cluster.teardown();
+    process.stdout.write(
+      `${JSON.stringify({ down: cluster.description.run_id, dir: cluster.description.dir, directory: describeFate(directory) })}\n`,
+    );
   }
 }
 
@@ -159,6 +173,6 @@ main(process.argv.slice(2)).then(
   () => process.exit(0),
   (error: unknown) => {
     process.stderr.write(`cluster: ${describeError(error)}\n`);
-    process.exit(1);
+    process.exit(2);
   },
 );

@@ -62,9 +62,7 @@ export const BACKEND_LIMITS: Readonly<Record<BackendName, readonly string[]>> = 
     'a restarted node starts with empty system logs (query_log, part_log): clickhouse-local cannot adopt the previous ones',
     'a TCP reset from a client can abort a node (uncaught NETWORK_ERROR in the embedded HTTP handler); the fault proxy, like the real Toxiproxy, resets only the client side',
   ],
-  docker: [
-    "client proxies are exposed on distinct host ports of one address, so sink specs naming several hosts with one port (the chaos job's) need the embedded or binary backend",
-  ],
+  docker: [],
   binary: [],
 };
 

@@ -6,7 +6,7 @@ import { writeClusterState, type ClusterState, type KeeperState, type NodeState 
 import { describeCluster, type ClusterDescription } from './description.ts';
 import { httpPing, keeperHealthy, waitUntil } from './health.ts';
 import { describeLauncherExit } from './embedded/launcher.ts';
-import { killRunProcesses, removeRunFiles } from './reaper.ts';
+import { killRunProcesses, removeRunFiles, type RunDirFate } from './reaper.ts';
 import {
   processMemory,
   processState,
@@ -154,10 +154,16 @@ export class StartedLocalCluster implements StartedCluster {
   }
 
   async down(): Promise<void> {
+    await this.teardown();
+  }
+
+  /** `down`, saying what became of the run directory (`cluster down` prints it). */
+  async teardown(): Promise<RunDirFate> {
     this.closed = true;
     const killed = await killRunProcesses(this.state);
-    removeRunFiles(this.state);
-    this.log.info({ runId: this.state.runId, killed }, 'cluster down');
+    const directory = removeRunFiles(this.state);
+    this.log.info({ runId: this.state.runId, killed, directory }, 'cluster down');
+    return directory;
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

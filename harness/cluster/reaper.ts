@@ -1,16 +1,28 @@
-import { existsSync, mkdirSync, readdirSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readlinkSync, rmdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { readClusterState, stateProcesses, type ClusterState } from './cluster-state.ts';
 import { readHolder } from './docker/holder-file.ts';
 import { releaseReservationsOf } from './ports.ts';
 import { isAlive, signalProcess, waitGone } from './process/local-process.ts';
+import { readRunMarker, RUN_DIR_ENTRIES, RUN_MARKER } from './run-marker.ts';
 import { statePaths } from './state-dir.ts';
+
+/**
+ * What removing a run's files did to its directory: `removed` (the harness created it and it held
+ * nothing else), `kept` (the harness's entries are gone, the directory stays, for `reason`) or
+ * `left-alone` (it is not this run's: nothing in it was touched).
+ */
+export type RunDirFate =
+  | { readonly fate: 'removed' }
+  | { readonly fate: 'kept'; readonly reason: string }
+  | { readonly fate: 'left-alone'; readonly reason: string };
 
 export interface ReapedRun {
   readonly runId: string;
   readonly dir: string;
   readonly reason: string;
   readonly killed: number;
+  readonly directory: RunDirFate;
 }
 
 /** Registers a run directory so a later start can find it even when it lives outside the base. */
@@ -45,17 +57,50 @@ export async function killRunProcesses(state: ClusterState): Promise<number> {
   return alive.length;
 }
 
-export function removeRunFiles(state: Pick<ClusterState, 'runId' | 'dir'>, base?: string): void {
+/**
+ * Removes what run `runId` wrote in `dir` (its known entries, the marker last, so an interrupted
+ * removal is finished by the next reaper), then the directory itself if the harness created it
+ * and nothing else is left. A directory whose marker is missing or names another run is not
+ * touched.
+ */
+function removeOwnedEntries(runId: string, dir: string): RunDirFate {
+  if (!existsSync(dir)) return { fate: 'removed' };
+  const marker = readRunMarker(dir);
+  if (marker === undefined) return { fate: 'left-alone', reason: `it holds no ${RUN_MARKER} marker of this harness` };
+  if (marker.runId !== runId) return { fate: 'left-alone', reason: `its marker names run ${marker.runId}` };
+  for (const entry of RUN_DIR_ENTRIES) {
+    if (entry !== RUN_MARKER) rmSync(join(dir, entry), { recursive: true, force: true });
+  }
+  rmSync(join(dir, RUN_MARKER), { force: true });
+  if (!marker.createdDir) return { fate: 'kept', reason: 'the harness did not create it' };
+  const others = readdirSync(dir);
+  if (others.length > 0)
+    return { fate: 'kept', reason: `it holds files the harness did not write: ${others.join(', ')}` };
+  rmdirSync(dir);
+  return { fate: 'removed' };
+}
+
+/** Releases a run's ports, removes what it wrote in its directory and forgets it. */
+export function removeRunFiles(state: Pick<ClusterState, 'runId' | 'dir'>, base?: string): RunDirFate {
   const paths = statePaths(base);
   releaseReservationsOf(paths.ports, state.dir);
-  rmSync(state.dir, { recursive: true, force: true });
+  const directory = removeOwnedEntries(state.runId, state.dir);
   unregisterRun(state.runId, base);
-  // `current` may now point at the directory just removed.
-  if (!existsSync(paths.current)) rmSync(paths.current, { force: true });
+  if (pointsAt(paths.current, state.dir)) rmSync(paths.current, { force: true });
+  return directory;
+}
+
+/** Whether `link` names `dir`, or names nothing that exists any more. */
+function pointsAt(link: string, dir: string): boolean {
+  try {
+    return readlinkSync(link) === dir || !existsSync(link);
+  } catch {
+    return false;
+  }
 }
 
 /** Every registered run directory, as the registry's links name them. */
-function registeredRuns(base?: string): Array<{ readonly runId: string; readonly link: string; readonly dir: string }> {
+function registeredRuns(base?: string): Array<{ readonly runId: string; readonly dir: string }> {
   const registry = statePaths(base).registry;
   let entries: string[] = [];
   try {
@@ -64,9 +109,8 @@ function registeredRuns(base?: string): Array<{ readonly runId: string; readonly
     return [];
   }
   return entries.flatMap((runId) => {
-    const link = join(registry, runId);
     try {
-      return [{ runId, link, dir: readlinkSync(link) }];
+      return [{ runId, dir: readlinkSync(join(registry, runId)) }];
     } catch {
       return [];
     }
@@ -75,36 +119,35 @@ function registeredRuns(base?: string): Array<{ readonly runId: string; readonly
 
 /**
  * Finds runs left by a killed runner (or whose processes all died) and removes them: processes,
- * port reservations, directory. Called at every start so leftovers never pile up.
+ * port reservations, what they wrote in their directory (`removeRunFiles`). Called at every start
+ * so leftovers never pile up.
  */
 export async function reapLeftovers(base?: string): Promise<ReapedRun[]> {
-  const paths = statePaths(base);
   const reaped: ReapedRun[] = [];
-  for (const { runId, link, dir } of registeredRuns(base)) {
+  for (const { runId, dir } of registeredRuns(base)) {
     const holder = readHolder(dir);
     if (holder !== undefined) {
       // A detached docker cluster: its containers go with its holder process (testcontainers' reaper).
       if (isAlive(holder.holder)) continue;
-      removeRunFiles(holder, base);
-      reaped.push({ runId, dir, reason: `its docker holder (pid ${holder.holder.pid}) is gone`, killed: 0 });
+      const directory = removeRunFiles(holder, base);
+      reaped.push({ runId, dir, reason: `its docker holder (pid ${holder.holder.pid}) is gone`, killed: 0, directory });
       continue;
     }
     let state: ClusterState;
     try {
       state = readClusterState(dir);
     } catch {
-      // A directory whose state was never written: the runner died before its first process.
-      releaseReservationsOf(paths.ports, dir);
-      rmSync(dir, { recursive: true, force: true });
-      rmSync(link, { force: true });
-      reaped.push({ runId, dir, reason: 'it has no readable cluster state', killed: 0 });
+      // A directory whose state was never written (the runner died before its first process),
+      // or that is no longer a run directory at all.
+      const directory = removeRunFiles({ runId, dir }, base);
+      reaped.push({ runId, dir, reason: 'it has no readable cluster state', killed: 0, directory });
       continue;
     }
     const reason = leftoverReason(state);
     if (reason === undefined) continue;
     const killed = await killRunProcesses(state);
-    removeRunFiles(state, base);
-    reaped.push({ runId, dir, reason, killed });
+    const directory = removeRunFiles(state, base);
+    reaped.push({ runId, dir, reason, killed, directory });
   }
   return reaped;
 }
@@ -124,8 +167,8 @@ export async function reapRunsOwnedBy(pid: number, base?: string): Promise<Reape
     }
     if (state.owner?.pid !== pid) continue;
     const killed = await killRunProcesses(state);
-    removeRunFiles(state, base);
-    reaped.push({ runId, dir, reason: `its runner (pid ${pid}) was interrupted`, killed });
+    const directory = removeRunFiles(state, base);
+    reaped.push({ runId, dir, reason: `its runner (pid ${pid}) was interrupted`, killed, directory });
   }
   return reaped;
 }

@@ -32,6 +32,9 @@ export interface StartedCluster extends AsyncDisposable {
    * soak trend; undefined where the backend does not see its processes (docker).
    */
   memoryUsage(): Promise<Readonly<Record<string, ProcessMemory>> | undefined>;
-  /** Stops every process and removes the run directory and its port reservations. */
+  /**
+   * Stops every process, releases its port reservations and removes what the run wrote in its
+   * directory (the directory too when the harness created it and nothing else is left).
+   */
   down(): Promise<void>;
 }

@@ -229,7 +229,8 @@ describe('docker plan', () => {
     });
     expect(plan.proxies.find((p) => p.name === 's2r1_keeper_k1')).toMatchObject({ upstream: 'k1:9181' });
     const toxiproxy = plan.containers.find((c) => c.kind === 'toxiproxy');
-    expect(toxiproxy?.exposedPorts).toEqual([8474, ...Object.values(plan.clientProxyPorts)]);
+    expect(toxiproxy?.exposedPorts).toEqual([8474]);
+    expect(toxiproxy?.publishedPorts).toEqual(Object.values(plan.clientProxies));
   });
 
   it('wires members directly when proxies are off', () => {

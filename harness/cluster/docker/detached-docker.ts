@@ -1,23 +1,21 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { HarnessError } from '../../errors.ts';
 import type { ClusterDescription } from '../description.ts';
 import type { LocalClusterOptions } from '../embedded/start-embedded.ts';
 import { isAlive, spawnLocal, tailOfFile, terminate } from '../process/local-process.ts';
-import { registerRun, removeRunFiles } from '../reaper.ts';
-import { newRunId } from '../run-dir.ts';
+import { registerRun, removeRunFiles, type RunDirFate } from '../reaper.ts';
+import { claimRunDir, newRunId } from '../run-dir.ts';
 import { statePaths } from '../state-dir.ts';
 import { PROJECT_ROOT } from '../../project-root.ts';
-import { HOLDER_FILE, type HolderState } from './holder-file.ts';
+import { writeHolder, type HolderState } from './holder-file.ts';
 import { requireDocker } from './start-docker.ts';
 
 /** `cluster up --backend docker`: starts a holder process, waits for its description, returns. */
 export async function upDetachedDocker(options: LocalClusterOptions): Promise<ClusterDescription> {
-  await requireDocker();
+  await requireDocker(options.proxies !== false);
   const runId = newRunId();
-  const dir = options.dir ?? join(statePaths().runs, runId);
-  mkdirSync(dir, { recursive: true });
-  registerRun(runId, dir);
+  const dir = resolve(options.dir ?? join(statePaths().runs, runId));
+  claimRunDir(dir, runId);
   const { topology } = options;
   const spawned = spawnLocal({
     name: 'docker-holder',
@@ -26,6 +24,8 @@ export async function upDetachedDocker(options: LocalClusterOptions): Promise<Cl
       '--import',
       'tsx',
       join(PROJECT_ROOT, 'harness/cluster/docker/docker-holder.ts'),
+      dir,
+      runId,
       String(topology.shards),
       String(topology.replicas),
       String(topology.keepers),
@@ -34,24 +34,26 @@ export async function upDetachedDocker(options: LocalClusterOptions): Promise<Cl
     cwd: PROJECT_ROOT,
     logFile: join(dir, 'holder.log'),
   });
+  // Holder first, then the registry link: a reaper never finds this run without its holder.
+  writeHolder({ runId, dir, holder: spawned.record });
+  registerRun(runId, dir);
   const deadline = Date.now() + 300_000;
   for (;;) {
     const line = tailOfFile(spawned.record.logFile, 1);
     if (line.startsWith('{')) {
       const description = { ...(JSON.parse(line) as ClusterDescription), dir };
-      const state: HolderState = { runId, dir, holder: spawned.record, description };
-      writeFileSync(join(dir, HOLDER_FILE), JSON.stringify(state));
+      writeHolder({ runId, dir, holder: spawned.record, description });
       return description;
     }
     if (!isAlive(spawned.record) || Date.now() > deadline) {
       removeRunFiles({ runId, dir });
       throw new HarnessError('DOCKER_START_FAILED', `the docker cluster did not start: ${line || 'no output'}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((wake) => setTimeout(wake, 200));
   }
 }
 
-export async function downDetachedDocker(holder: HolderState): Promise<void> {
+export async function downDetachedDocker(holder: HolderState): Promise<RunDirFate> {
   await terminate(holder.holder, 'SIGTERM', 60_000);
-  removeRunFiles(holder);
+  return removeRunFiles(holder);
 }

@@ -6,11 +6,14 @@
 import { describeError } from '../../errors.ts';
 import { startDockerCluster } from './start-docker.ts';
 
-const [shards, replicas, keepers, proxies] = process.argv.slice(2);
+const [dir, runId, shards, replicas, keepers, proxies] = process.argv.slice(2);
 try {
+  if (dir === undefined || runId === undefined)
+    throw new Error('usage: docker-holder.ts DIR RUN_ID SHARDS REPLICAS KEEPERS proxies|no-proxies');
   const cluster = await startDockerCluster({
     topology: { shards: Number(shards), replicas: Number(replicas), keepers: Number(keepers) },
     proxies: proxies !== 'no-proxies',
+    claimedRun: { runId, dir },
   });
   const stop = () => void cluster.down().finally(() => process.exit(0));
   process.once('SIGTERM', stop);

@@ -2,7 +2,7 @@ import { clickhouseKeeperConfig } from '../config/keeper-config.ts';
 import { clickhouseNodeConfig } from '../config/clickhouse-config.ts';
 import { usersConfig } from '../config/setting-profiles.ts';
 import type { ProxyDefinition } from '../proxy-wiring.ts';
-import { planTopology, proxyNames, type TopologySpec } from '../topology.ts';
+import { clientProxyHost, planTopology, proxyNames, type TopologyPlan, type TopologySpec } from '../topology.ts';
 import { DOCKER_IMAGES } from './images.ts';
 
 /** Ports inside the containers; the network aliases make them unique per member. */
@@ -20,6 +20,16 @@ export const IN_CONTAINER = {
 
 export const TOXIPROXY_ALIAS = 'toxiproxy';
 
+/**
+ * An in-container port published on a host address of its own, at the port all of them share
+ * (the cluster's client port, chosen at start): a sink spec names replicas by host with one port.
+ */
+export interface PublishedPort {
+  readonly containerPort: number;
+  /** `127.10.<shard>.<replica>`, the client proxy address of the local backends. */
+  readonly hostIp: string;
+}
+
 export interface ContainerPlan {
   readonly name: string;
   readonly kind: 'clickhouse' | 'keeper' | 'toxiproxy';
@@ -27,28 +37,46 @@ export interface ContainerPlan {
   readonly alias: string;
   readonly files: readonly { readonly target: string; readonly content: string }[];
   readonly env: Readonly<Record<string, string>>;
+  /** Published on a random host port (the engine's choice, read back after start). */
   readonly exposedPorts: readonly number[];
+  /** Published on their own host address at the cluster's client port. */
+  readonly publishedPorts: readonly PublishedPort[];
   /** In-container port whose health check says the member is up. */
   readonly healthPort: number;
 }
 
 export interface DockerPlan {
+  readonly topology: TopologyPlan;
   readonly containers: readonly ContainerPlan[];
   readonly proxies: readonly ProxyDefinition[];
-  /** Node name -> its client proxy port inside the toxiproxy container (exposed to the host). */
-  readonly clientProxyPorts: Readonly<Record<string, number>>;
+  /** Node name -> its client proxy: its port inside the toxiproxy container and the host address it is published on. */
+  readonly clientProxies: Readonly<Record<string, PublishedPort>>;
+}
+
+/** Docker's `PortBindings` for a container's published ports: each on its own address, all on `hostPort`. */
+export function publishedPortBindings(
+  container: ContainerPlan,
+  hostPort: number,
+): Record<string, { HostIp: string; HostPort: string }[]> {
+  return Object.fromEntries(
+    container.publishedPorts.map((port) => [
+      `${port.containerPort}/tcp`,
+      [{ HostIp: port.hostIp, HostPort: String(hostPort) }],
+    ]),
+  );
 }
 
 /**
  * The docker backend's containers, from the same topology and config generators as the local
  * backends: one network, every member reachable by alias, every link through the toxiproxy
- * container when proxies are on.
+ * container when proxies are on, and each client proxy published on the host as the local
+ * backends listen: `127.10.<shard>.<replica>`, one port shared by all.
  */
 export function dockerPlan(topology: TopologySpec, proxies = true): DockerPlan {
   const plan = planTopology(topology);
   const containers: ContainerPlan[] = [];
   const proxyDefinitions: ProxyDefinition[] = [];
-  const clientProxyPorts: Record<string, number> = {};
+  const clientProxies: Record<string, PublishedPort> = {};
 
   for (const keeper of plan.keepers) {
     containers.push({
@@ -73,6 +101,7 @@ export function dockerPlan(topology: TopologySpec, proxies = true): DockerPlan {
       ],
       env: {},
       exposedPorts: [IN_CONTAINER.keeperClient],
+      publishedPorts: [],
       healthPort: IN_CONTAINER.keeperClient,
     });
   }
@@ -92,7 +121,7 @@ export function dockerPlan(topology: TopologySpec, proxies = true): DockerPlan {
     });
     if (proxies) {
       const clientPort = IN_CONTAINER.clientProxyBase + index;
-      clientProxyPorts[replica.name] = clientPort;
+      clientProxies[replica.name] = { containerPort: clientPort, hostIp: clientProxyHost(replica) };
       proxyDefinitions.push({
         name: proxyNames.client(replica.name),
         listen: `0.0.0.0:${clientPort}`,
@@ -141,6 +170,7 @@ export function dockerPlan(topology: TopologySpec, proxies = true): DockerPlan {
       // The image locks the passwordless default user to localhost unless told otherwise.
       env: { CLICKHOUSE_SKIP_USER_SETUP: '1' },
       exposedPorts: [IN_CONTAINER.http, IN_CONTAINER.tcp],
+      publishedPorts: [],
       healthPort: IN_CONTAINER.http,
     });
   });
@@ -153,9 +183,10 @@ export function dockerPlan(topology: TopologySpec, proxies = true): DockerPlan {
       alias: TOXIPROXY_ALIAS,
       files: [],
       env: {},
-      exposedPorts: [IN_CONTAINER.toxiproxyApi, ...Object.values(clientProxyPorts)],
+      exposedPorts: [IN_CONTAINER.toxiproxyApi],
+      publishedPorts: Object.values(clientProxies),
       healthPort: IN_CONTAINER.toxiproxyApi,
     });
   }
-  return { containers, proxies: proxyDefinitions, clientProxyPorts };
+  return { topology: plan, containers, proxies: proxyDefinitions, clientProxies };
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClusterDescription } from '../description.ts';
 import type { ProcessRecord } from '../process/local-process.ts';
@@ -10,7 +10,13 @@ export interface HolderState {
   readonly runId: string;
   readonly dir: string;
   readonly holder: ProcessRecord;
-  readonly description: ClusterDescription;
+  /** Absent until the holder's cluster is up. */
+  readonly description?: ClusterDescription;
+}
+
+/** Recorded the moment the holder exists, so no reaper takes the directory for an abandoned one. */
+export function writeHolder(state: HolderState): void {
+  writeFileSync(join(state.dir, HOLDER_FILE), JSON.stringify(state));
 }
 
 export function readHolder(dir: string): HolderState | undefined {

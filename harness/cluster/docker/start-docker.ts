@@ -9,17 +9,35 @@ import {
 } from 'testcontainers';
 import { HarnessError } from '../../errors.ts';
 import { componentLogger } from '../../log.ts';
-import { BACKEND_LIMITS, STARTED_SETTING_USERS, type ClusterDescription } from '../description.ts';
+import { writeClusterState, type ClusterState } from '../cluster-state.ts';
+import type { ClusterDescription } from '../description.ts';
 import type { LocalClusterOptions } from '../embedded/start-embedded.ts';
+import { PortAllocator } from '../ports.ts';
 import { createProxies } from '../proxy-wiring.ts';
-import { newRunId } from '../run-dir.ts';
+import { reapLeftovers, removeRunFiles } from '../reaper.ts';
+import { createRunDir } from '../run-dir.ts';
+import { statePaths } from '../state-dir.ts';
 import type { MemberState, StartedCluster } from '../started-cluster.ts';
-import { CLUSTER_NAME, proxyNames } from '../topology.ts';
-import { dockerPlan, IN_CONTAINER, type ContainerPlan } from './docker-plan.ts';
+import { describeDockerCluster, type DockerRun, type StartedContainerFacts } from './docker-description.ts';
+import { dockerPlan, IN_CONTAINER, publishedPortBindings, type ContainerPlan, type DockerPlan } from './docker-plan.ts';
 
-export async function requireDocker(): Promise<void> {
+export interface DockerClusterOptions extends LocalClusterOptions {
+  /**
+   * The run directory `cluster up` claimed and registered for this cluster (the detached holder):
+   * the client port is reserved under it and `cluster down` removes it. By default the cluster
+   * takes a run directory of its own (`dir`).
+   */
+  readonly claimedRun?: { readonly runId: string; readonly dir: string };
+}
+
+/**
+ * The engine must be reachable, and, with proxies, run on this machine: the client proxies are
+ * published on its loopback addresses (`127.10.<shard>.<replica>`), which a remote engine's are not.
+ */
+export async function requireDocker(proxies = false): Promise<void> {
+  let host: string;
   try {
-    await getContainerRuntimeClient();
+    host = (await getContainerRuntimeClient()).info.containerRuntime.host;
   } catch (error) {
     const reason = ((error as Error).message ?? String(error)).split('\n')[0];
     throw new HarnessError(
@@ -30,15 +48,50 @@ export async function requireDocker(): Promise<void> {
       },
     );
   }
+  if (proxies && !isLocalEngine(host)) {
+    throw new HarnessError(
+      'DOCKER_NOT_LOCAL',
+      `the docker engine at ${host} is not on this machine: the client proxies are published on this machine's 127.10.<shard>.<replica> addresses; use a local engine, or --no-proxies`,
+    );
+  }
 }
 
-function containerFor(plan: ContainerPlan, network: StartedNetwork): GenericContainer {
-  const container = new GenericContainer(plan.image)
+export function isLocalEngine(host: string): boolean {
+  return host === 'localhost' || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::1';
+}
+
+/**
+ * testcontainers 11 publishes a port only on every host address (`withExposedPorts`); this
+ * container also publishes ports on one host address each (Docker's `HostIp`).
+ */
+class AddressedContainer extends GenericContainer {
+  withPublishedPorts(bindings: ReturnType<typeof publishedPortBindings>): this {
+    this.createOpts.ExposedPorts = {
+      ...this.createOpts.ExposedPorts,
+      ...Object.fromEntries(Object.keys(bindings).map((port) => [port, {}])),
+    };
+    this.hostConfig.PortBindings = { ...this.hostConfig.PortBindings, ...bindings };
+    return this;
+  }
+}
+
+/** The container of one plan entry, as it will be asked of the engine. */
+export function containerFor(
+  plan: ContainerPlan,
+  network: StartedNetwork,
+  clientPort: number | undefined,
+): GenericContainer {
+  const container = new AddressedContainer(plan.image)
     .withNetwork(network)
     .withNetworkAliases(plan.alias)
     .withEnvironment({ ...plan.env })
     .withExposedPorts(...plan.exposedPorts)
     .withCopyContentToContainer(plan.files.map((file) => ({ content: file.content, target: file.target })));
+  if (plan.publishedPorts.length > 0) {
+    if (clientPort === undefined)
+      throw new Error(`${plan.name} publishes client proxies but no client port was chosen`);
+    container.withPublishedPorts(publishedPortBindings(plan, clientPort));
+  }
   if (plan.kind === 'clickhouse')
     return container.withWaitStrategy(Wait.forHttp('/ping', IN_CONTAINER.http).forStatusCode(200));
   if (plan.kind === 'toxiproxy')
@@ -46,24 +99,46 @@ function containerFor(plan: ContainerPlan, network: StartedNetwork): GenericCont
   return container.withWaitStrategy(Wait.forListeningPorts());
 }
 
+/** What the engine says about a started container: its host and the ports it chose. */
+function factsOf(plan: ContainerPlan, container: StartedTestContainer): StartedContainerFacts {
+  return {
+    host: container.getHost(),
+    mappedPorts: Object.fromEntries(plan.exposedPorts.map((port) => [port, container.getMappedPort(port)])),
+  };
+}
+
 /**
  * The docker backend: official ClickHouse server and Keeper images and the real Toxiproxy on
- * one network. Containers live as long as this process (testcontainers' reaper removes them).
+ * one network. Containers live as long as this process (testcontainers' reaper removes them);
+ * the client port is reserved under the run directory, so the reaper frees it after a crash.
  */
-export async function startDockerCluster(options: LocalClusterOptions): Promise<StartedDockerCluster> {
+export async function startDockerCluster(options: DockerClusterOptions): Promise<StartedDockerCluster> {
   const log = options.logger ?? componentLogger('cluster');
-  await requireDocker();
-  const plan = dockerPlan(options.topology, options.proxies ?? true);
-  const network = await new Network().start();
+  const proxies = options.proxies ?? true;
+  await requireDocker(proxies);
+  const plan = dockerPlan(options.topology, proxies);
+  for (const reaped of await reapLeftovers()) log.warn(reaped, 'removed a leftover run');
+  const { run, state } = takeRunDir(options, proxies);
+  const allocator = new PortAllocator(statePaths().ports, run.dir);
   const started = new Map<string, StartedTestContainer>();
-  const startAll = async (kind: ContainerPlan['kind']) => {
-    await Promise.all(
-      plan.containers
-        .filter((container) => container.kind === kind)
-        .map(async (container) => started.set(container.name, await containerFor(container, network).start())),
-    );
-  };
+  let network: StartedNetwork | undefined;
   try {
+    const [clientPort] = proxies ? await allocator.allocate(1) : [];
+    if (state !== undefined) {
+      Object.assign(state, { ports: [...allocator.reserved] });
+      writeClusterState(state);
+    }
+    const net = await new Network().start();
+    network = net;
+    const startAll = async (kind: ContainerPlan['kind']) => {
+      await Promise.all(
+        plan.containers
+          .filter((container) => container.kind === kind)
+          .map(async (container) =>
+            started.set(container.name, await containerFor(container, net, clientPort).start()),
+          ),
+      );
+    };
     await Promise.all([startAll('keeper'), startAll('toxiproxy')]);
     const toxiproxy = started.get('toxiproxy');
     if (toxiproxy !== undefined) {
@@ -73,68 +148,54 @@ export async function startDockerCluster(options: LocalClusterOptions): Promise<
       );
     }
     await startAll('clickhouse');
+    const record = { runId: run.runId, dir: run.dir, clientPort, own: state !== undefined };
+    return new StartedDockerCluster(record, plan, started, net, log);
   } catch (error) {
     await Promise.all([...started.values()].map((container) => container.stop().catch(() => undefined)));
-    await network.stop().catch(() => undefined);
+    await network?.stop().catch(() => undefined);
+    if (state === undefined) allocator.releaseAll();
+    else removeRunFiles(state);
     throw error;
   }
-  return new StartedDockerCluster(newRunId(), plan.clientProxyPorts, started, network, options.topology.keepers, log);
+}
+
+/** The run directory `cluster up` claimed, or one of its own with a state file its owner's death makes a leftover. */
+function takeRunDir(
+  options: DockerClusterOptions,
+  proxies: boolean,
+): { run: { readonly runId: string; readonly dir: string }; state?: ClusterState } {
+  if (options.claimedRun !== undefined) return { run: options.claimedRun };
+  const state = createRunDir({
+    backend: 'docker',
+    topology: options.topology,
+    proxiesEnabled: proxies,
+    dir: options.dir,
+  });
+  return { run: state, state };
+}
+
+/** A started docker cluster's run: its directory, client port, and whether removing the directory is this cluster's job. */
+interface DockerRunRecord extends DockerRun {
+  readonly own: boolean;
 }
 
 export class StartedDockerCluster implements StartedCluster {
   constructor(
-    private readonly runId: string,
-    private readonly clientProxyPorts: Readonly<Record<string, number>>,
+    private readonly run: DockerRunRecord,
+    private readonly plan: DockerPlan,
     private readonly containers: Map<string, StartedTestContainer>,
     private readonly network: StartedNetwork,
-    private readonly keeperCount: number,
     private readonly log: Logger,
   ) {}
 
   get description(): ClusterDescription {
-    const toxiproxy = this.containers.get('toxiproxy');
-    const host = (container: StartedTestContainer, port: number) =>
-      `http://${container.getHost()}:${container.getMappedPort(port)}`;
-    const nodes = [...this.containers].filter(([name]) => /^s\d+r\d+$/.test(name));
-    const shards = new Map<string, ClusterDescription['shards'][number]['replicas'][number][]>();
-    for (const [name, container] of nodes) {
-      const shard = name.replace(/r\d+$/, '');
-      const keepers = Array.from({ length: this.keeperCount }, (_, index) => proxyNames.keeper(name, `k${index + 1}`));
-      const clientPort = this.clientProxyPorts[name];
-      shards.set(shard, [
-        ...(shards.get(shard) ?? []),
-        {
-          name,
-          http:
-            toxiproxy && clientPort !== undefined ? host(toxiproxy, clientPort) : host(container, IN_CONTAINER.http),
-          direct_http: host(container, IN_CONTAINER.http),
-          tcp: `${container.getHost()}:${container.getMappedPort(IN_CONTAINER.tcp)}`,
-          proxies: {
-            client: proxyNames.client(name),
-            keeper: keepers[0] ?? '',
-            keepers,
-            interserver: proxyNames.interserver(name),
-          },
-        },
-      ]);
-    }
-    return {
-      backend: 'docker',
-      cluster: CLUSTER_NAME,
-      run_id: this.runId,
-      dir: '',
-      toxiproxy: toxiproxy ? host(toxiproxy, IN_CONTAINER.toxiproxyApi) : null,
-      proxies_enabled: toxiproxy !== undefined,
-      keepers: [...this.containers]
-        .filter(([name]) => /^k\d+$/.test(name))
-        .map(([name, container]) => ({
-          name,
-          address: `${container.getHost()}:${container.getMappedPort(IN_CONTAINER.keeperClient)}`,
-        })),
-      shards: [...shards].map(([name, replicas]) => ({ name, replicas })),
-      backend_limits: BACKEND_LIMITS.docker,
-      setting_users: STARTED_SETTING_USERS,
-    };
+    const facts = new Map(
+      this.plan.containers.flatMap((plan) => {
+        const container = this.containers.get(plan.name);
+        return container === undefined ? [] : [[plan.name, factsOf(plan, container)] as const];
+      }),
+    );
+    return describeDockerCluster(this.plan, this.run, facts);
   }
 
   get memberNames(): readonly string[] {
@@ -197,7 +258,9 @@ export class StartedDockerCluster implements StartedCluster {
       [...this.containers.values()].map((container) => container.stop({ remove: true }).catch(() => undefined)),
     );
     await this.network.stop();
-    this.log.info({ runId: this.runId }, 'docker cluster down');
+    // A run directory `cluster up` claimed is its `down`'s to remove, after this process exits.
+    const directory = this.run.own ? removeRunFiles(this.run) : undefined;
+    this.log.info({ runId: this.run.runId, directory }, 'docker cluster down');
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
