@@ -5,6 +5,7 @@
  */
 import type { AnomalyCategory, AnomalyKind } from '../properties/checkers/anomaly-category.ts';
 import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
+import { xmlText } from './writers/junit-xml.ts';
 
 export interface Detection {
   readonly seed: number;
@@ -99,9 +100,6 @@ export function matrixMarkdown(matrix: MutationMatrix): string {
   return `${lines.join('\n')}\n`;
 }
 
-const escape = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
 export function matrixHtml(matrix: MutationMatrix): string {
   const rows = matrix.rows.map((row) => {
     const f = rowFigures(row);
@@ -115,19 +113,19 @@ export function matrixHtml(matrix: MutationMatrix): string {
       f.runs,
       f.seconds,
       f.shrink,
-    ].map((cell) => `<td>${escape(cell)}</td>`);
-    cells[4] = `<td style="background:${colour};color:#fff">${escape(f.caught)}</td>`;
-    return `<tr title="${escape(row.why ?? 'the unmutated sink')}">${cells.join('')}</tr>`;
+    ].map((cell) => `<td>${xmlText(cell)}</td>`);
+    cells[4] = `<td style="background:${colour};color:#fff">${xmlText(f.caught)}</td>`;
+    return `<tr title="${xmlText(row.why ?? 'the unmutated sink')}">${cells.join('')}</tr>`;
   });
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Detection matrix</title><style>body{font:14px system-ui,sans-serif;margin:24px;color:#212121}table{border-collapse:collapse}th,td{border:1px solid #bdbdbd;padding:4px 8px;text-align:left}</style></head>
-<body><h1>Detection matrix</h1><p>${escape(`run ${matrix.runId} · seeds ${matrix.seeds.join(', ')} · ${(matrix.durationMs / 1000).toFixed(0)} s`)}</p>
+<body><h1>Detection matrix</h1><p>${xmlText(`run ${matrix.runId} · seeds ${matrix.seeds.join(', ')} · ${(matrix.durationMs / 1000).toFixed(0)} s`)}</p>
 <table><tr><th>mutant</th><th>class</th><th>scenario</th><th>caught in</th><th>caught</th><th>runs to detection</th><th>seconds to detection</th><th>seconds shrinking</th></tr>
 ${rows.join('\n')}
 </table>
 <ul>${matrix.rows
     .filter((row) => row.why !== null)
-    .map((row) => `<li><b>${escape(row.subject)}</b>: ${escape(row.why ?? '')}</li>`)
+    .map((row) => `<li><b>${xmlText(row.subject)}</b>: ${xmlText(row.why ?? '')}</li>`)
     .join('')}</ul>
 </body></html>
 `;
@@ -136,7 +134,7 @@ ${rows.join('\n')}
 /** One test case per mutant (a miss is a failure) and per control scenario (a non-pass is a failure). */
 export function matrixJunit(matrix: MutationMatrix): string {
   const cases = matrix.rows.map((row) => {
-    const open = `    <testcase classname="${escape(row.kind === 'control' ? 'control' : 'mutant')}" name="${escape(`${row.subject} / ${row.sinkClass} / ${row.scenario}`)}" time="${row.detections.reduce((t, d) => t + (d.secondsToDetection ?? 0), 0).toFixed(3)}"`;
+    const open = `    <testcase classname="${xmlText(row.kind === 'control' ? 'control' : 'mutant')}" name="${xmlText(`${row.subject} / ${row.sinkClass} / ${row.scenario}`)}" time="${row.detections.reduce((t, d) => t + (d.secondsToDetection ?? 0), 0).toFixed(3)}"`;
     if (rowHolds(row)) return `${open}/>`;
     const body = row.detections
       .map(
@@ -144,8 +142,8 @@ export function matrixJunit(matrix: MutationMatrix): string {
           `seed ${d.seed}: ${d.verdict}${d.categories.length > 0 ? ` (${d.categories.join(', ')})` : ''} — ${d.replayCommand}`,
       )
       .join('\n');
-    return `${open}>\n      <failure message="${row.kind === 'control' ? 'the unmutated sink did not pass' : 'the mutant was not caught in its category on every seed'}">${escape(body)}</failure>\n    </testcase>`;
+    return `${open}>\n      <failure message="${row.kind === 'control' ? 'the unmutated sink did not pass' : 'the mutant was not caught in its category on every seed'}">${xmlText(body)}</failure>\n    </testcase>`;
   });
   const failures = matrix.rows.filter((row) => !rowHolds(row)).length;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mutants ${escape(matrix.runId)}">\n  <testsuite name="detection matrix" tests="${matrix.rows.length}" failures="${failures}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mutants ${xmlText(matrix.runId)}">\n  <testsuite name="detection matrix" tests="${matrix.rows.length}" failures="${failures}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
 }
