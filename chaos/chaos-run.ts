@@ -234,6 +234,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
     clusterMemory,
     verdict: mergeVerdicts(Object.values(classes).map((result) => result.verdict)),
     classes,
+    interrupted: options.signal?.aborted === true,
   };
   writeRunReports(run, timelines, runDir, options.reportDir);
   return run;

@@ -5,6 +5,7 @@ import { prepareWritableDir } from '../harness/cli/writable-dir.ts';
 import { describeError, HarnessError } from '../harness/errors.ts';
 import { fileLogger } from '../harness/log.ts';
 import { PROJECT_ROOT } from '../harness/project-root.ts';
+import { exitStatusOf, resultExitStatus } from '../reports/exit-status.ts';
 import { runChaos } from './chaos-run.ts';
 import { parseSlice } from './matrix-slice.ts';
 import { parseProfile, parseSelection, SELECTION_OPTIONS } from './cli-options.ts';
@@ -73,8 +74,9 @@ async function main(argv: string[]): Promise<number> {
   );
   for (const [name, result] of Object.entries(run.classes))
     progress(`${name} (${result.guarantee}): ${result.verdict}`);
-  progress(`verdict: ${run.verdict} — ${join(reportDir, run.runId, 'report.md')}`);
-  return interrupt.settle(run.verdict === 'pass' ? 0 : 1);
+  const exit = resultExitStatus(run);
+  progress(`verdict: ${run.verdict}, exit ${exit.status} (${exit.name}) — ${join(reportDir, run.runId, 'report.md')}`);
+  return interrupt.settle(exitStatusOf(run.verdict));
 }
 
 main(process.argv.slice(2)).then(

@@ -133,4 +133,6 @@ export interface RunResult {
   readonly clusterMemory: Readonly<Record<string, ProcessMemory>> | null;
   readonly verdict: Verdict;
   readonly classes: Readonly<Record<string, ClassResult>>;
+  /** A signal stopped the run before every pair was judged: its command exited 130 / 143 (absent: no). */
+  readonly interrupted?: boolean;
 }

@@ -1,5 +1,6 @@
 import type { RunResult, ScenarioResult } from '../run-result.ts';
 import { classConfigurations } from '../aggregate.ts';
+import { EXIT_STATUSES, resultExitStatus } from '../exit-status.ts';
 import { configurationRows } from './configuration-rows.ts';
 import { dedupStatement, unknownSplit } from './figures.ts';
 import { codeSpan, fencedBlock, tableCell } from './markdown-text.ts';
@@ -58,8 +59,11 @@ function configurationMatrix(run: RunResult): string[] {
 
 /** `report.md`: headline, per-class table, then each non-passing scenario with its replay line. */
 export function reportMarkdown(run: RunResult): string {
+  const exit = resultExitStatus(run);
   const lines = [
     `# Sink guarantee report — ${ICON[run.verdict]}`,
+    '',
+    `**Exit status ${exit.status} (${exit.name})**: ${exit.meaning}. Exit statuses: ${EXIT_STATUSES.map((row) => `${row.status} ${row.name}`).join(' · ')}.`,
     '',
     `run ${codeSpan(run.runId)} · backend ${codeSpan(run.backend)} · profile ${codeSpan(run.profile)} · seed ${codeSpan(String(run.seed))} · ${(run.durationMs / 1000).toFixed(1)} s`,
     '',
