@@ -19,6 +19,7 @@ export function readRunResult(file: string): RunResult {
   }
   if (typeof run !== 'object' || run === null || typeof run.classes !== 'object' || run.classes === null)
     throw new HarnessError('RUN_RESULT_DAMAGED', `${file} is not a chaos run's result (no classes)`);
+  for (const sinkClass of run.selection?.classes ?? []) storedSinkClass(sinkClass, `${file} (selection)`);
   for (const [name, result] of Object.entries(run.classes)) {
     storedSinkClass(name, `${file} (classes)`);
     for (const scenario of result.scenarios)
