@@ -10,7 +10,7 @@ import { xmlText } from './writers/junit-xml.ts';
 export interface Detection {
   readonly seed: number;
   readonly verdict: string;
-  /** The mutant's category was among the counterexample's anomalies. */
+  /** A violation in the mutant's category, and in no category its breakage does not explain (`chaos/mutants/detection.ts`). */
   readonly caughtInCategory: boolean;
   readonly categories: readonly AnomalyCategory[];
   /** Exploring runs up to and including the first violating one (absent when never caught). */
@@ -42,10 +42,28 @@ export interface MutationMatrix {
   readonly rows: readonly MatrixRow[];
 }
 
-/** A mutant row is good when every seed caught it in its category; a control row when every seed passed. */
+/**
+ * How one seed of a row came out: as the row requires (a mutant caught, a control passing), a
+ * finding (a mutant the checkers let through or flagged for something else, a control they
+ * flagged), or not verified (the run was inconclusive, a harness failure or interrupted).
+ */
+export function detectionOutcome(row: MatrixRow, d: Detection): 'held' | 'finding' | 'not verified' {
+  if (row.kind === 'control')
+    return d.verdict === 'pass' ? 'held' : d.verdict === 'violation' ? 'finding' : 'not verified';
+  if (d.caughtInCategory) return 'held';
+  return d.verdict === 'violation' || d.verdict === 'pass' ? 'finding' : 'not verified';
+}
+
+/** A row is good when every seed held: each caught in its category (a mutant), or passing (the control). */
 export const rowHolds = (row: MatrixRow): boolean =>
-  row.detections.length > 0 &&
-  row.detections.every((d) => (row.kind === 'control' ? d.verdict === 'pass' : d.caughtInCategory));
+  row.detections.length > 0 && row.detections.every((d) => detectionOutcome(row, d) === 'held');
+
+/** `npm run mutants`' exit status, as the chaos job's: 0 every row held, 1 a finding, 3 otherwise not verified. */
+export function matrixExitStatus(matrix: MutationMatrix): 0 | 1 | 3 {
+  const outcomes = matrix.rows.flatMap((row) => row.detections.map((d) => detectionOutcome(row, d)));
+  if (outcomes.includes('finding')) return 1;
+  return matrix.rows.every(rowHolds) ? 0 : 3;
+}
 
 const median = (values: readonly number[]): number | undefined =>
   values.length === 0 ? undefined : [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
