@@ -4,7 +4,7 @@ import type { Evidence } from '../../properties/checkers/coverage-checker.ts';
 import { NO_DELIVERIES, type DeliveryCounts } from '../../properties/checkers/total-queue-checker.ts';
 import type { ConfigurationResult, FaultCounts, ScenarioResult } from '../../reports/run-result.ts';
 import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
-import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
+import { OWED_BY_CLASS } from '../../properties/owed-by-class.ts';
 import type { ScenarioDefinition, TargetTable } from '../scenarios/scenario.ts';
 import type { ExecutedRun, ScenarioOutcome } from './run-scenario.ts';
 import { addConfigurations } from '../../reports/aggregate.ts';
@@ -85,10 +85,10 @@ export function scenarioResult(
     (total, run) => (run.check ? addEvidence(total, run.check.evidence) : total),
     NO_EVIDENCE,
   );
-  const descriptor = SINK_CLASSES[sinkClass];
+  const owed = OWED_BY_CLASS[sinkClass];
   const target = scenario.target ?? 'replicated';
   // Whether the runs alternate ClickHouse's block dedup (token-less classes; every class on a table whose dedup is under test).
-  const alternatesDedup = dedupMayBeOff(target, descriptor.usesDedupToken);
+  const alternatesDedup = dedupMayBeOff(target, owed.sendsToken);
   const path = details.failed && counterexample !== undefined ? (details.counterexamplePath ?? undefined) : undefined;
   const serverDedupOff = alternatesDedup ? (counterexample?.serverDedupOff ?? undefined) : undefined;
   return {
@@ -137,7 +137,7 @@ export function scenarioResult(
     giveUps: defining.flatMap((run) => run.check?.results.find((result) => result.checker === 'give-up')?.notes ?? []),
     notes,
     commands: (counterexample ?? explored.at(-1))?.input.commands.map((command) => command.toString()) ?? [],
-    configurations: configurations(explored, target, descriptor.guarantee),
+    configurations: configurations(explored, target, owed.guarantee),
   };
 }
 
