@@ -18,11 +18,12 @@ import { writeRunReports } from '../reports/write-run.ts';
 import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
 import { SINK_CLASSES } from '../sinks/sink-classes.ts';
 import { BUDGETS, type Profile, type ServerDedupMode } from './executor/run-budget.ts';
-import { formatSlice, slicePairs, type MatrixSlice } from './matrix-slice.ts';
+import { formatSlice, matrixPairs, slicePairs, type MatrixSlice } from './matrix-slice.ts';
 import { runScenario } from './executor/run-scenario.ts';
 import { replayCommand, scenarioResult } from './executor/scenario-result.ts';
 import { NO_DELIVERIES } from '../properties/checkers/total-queue-checker.ts';
 import type { ScenarioDefinition } from './scenarios/scenario.ts';
+import { sourceCommit } from './source-commit.ts';
 
 export type { Profile } from './executor/run-budget.ts';
 
@@ -140,14 +141,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
   const runDir = join(options.reportDir, runId);
   mkdirSync(runDir, { recursive: true });
   const started = Date.now();
-  const pairs = slicePairs(
-    options.classes.flatMap((sinkClass) =>
-      options.scenarios
-        .filter((scenario) => scenario.classes.includes(sinkClass))
-        .map((scenario) => ({ sinkClass, scenario })),
-    ),
-    options.slice,
-  );
+  const pairs = slicePairs(matrixPairs(options.classes, options.scenarios), options.slice);
   // A slice reports the classes it ran; the whole matrix reports every selected class (one with nothing to run is inconclusive).
   const reported =
     options.slice === undefined
@@ -235,6 +229,15 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
     clusterMemory,
     verdict: mergeVerdicts(Object.values(classes).map((result) => result.verdict)),
     classes,
+    interrupted: options.signal?.aborted === true,
+    // What `chaos:merge` recomputes each slice's pairs from.
+    selection: {
+      classes: options.classes,
+      scenarios: options.scenarios.map((scenario) => scenario.name),
+      serverDedup: options.serverDedup,
+      path: options.path ?? null,
+    },
+    commit: sourceCommit(),
   };
   writeRunReports(run, timelines, runDir, options.reportDir);
   return run;

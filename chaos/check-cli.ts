@@ -3,7 +3,8 @@
  * every run's `check-input.json` and `history.jsonl` through today's checkers, every scenario by
  * the live job's rule, printed beside the verdicts the run recorded. DIR is a run's report
  * directory (`reports/<run-id>`) or a report directory (its `latest` run). Exit 0 when every
- * verdict and anomaly agrees with the record, 1 when one differs, 2 on bad input.
+ * verdict and anomaly agrees with the record, 1 when one differs, 2 on bad input or a damaged
+ * run (a missing, empty, cut or replaced file, named).
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -38,6 +39,10 @@ function main(argv: readonly string[]): number {
         `    ${run.run} (${run.phase}): recorded ${run.recorded} [${run.recordedAnomalies.join(', ')}], rechecked ${run.rechecked} [${run.recheckedAnomalies.join(', ')}]\n`,
       );
     }
+    if (!same && scenario.unjudged.length > 0)
+      process.stdout.write(
+        `    ${scenario.unjudged.join(', ')}: no stored check (the harness failed before it, or a signal cut the run)\n`,
+      );
   }
   process.stdout.write(
     `${differ === 0 ? 'every verdict agrees with the record' : `${differ} scenario(s) differ from the record`} (${dir})\n`,

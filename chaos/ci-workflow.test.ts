@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -5,7 +6,8 @@ import { parse } from 'yaml';
 import { PROJECT_ROOT } from '../harness/project-root.ts';
 
 // The CI recipe shipped in the repository must keep working as the project changes: every npm
-// script it runs exists, every file it runs exists, and its matrix slices cover the matrix.
+// script it runs exists, every file it runs exists, its matrix slices cover the matrix, and a
+// broken guarantee and a run that could not verify one fail it with different messages.
 
 interface Step {
   readonly run?: string;
@@ -54,5 +56,45 @@ describe('the GitHub Actions workflow', () => {
     expect(command).toContain('--report-dir reports');
     expect(runs.some((run) => run.includes('npm run chaos:merge') && run.includes('run-result.json'))).toBe(true);
     expect(runs.some((run) => run.includes('GITHUB_STEP_SUMMARY') && run.includes('report.md'))).toBe(true);
+  });
+});
+
+const CHAOS_COMMAND = /npm run (chaos|chaos:merge|soak)\b/;
+const EXIT_MEANING = join(PROJECT_ROOT, '.ci', 'exit-meaning');
+
+/** Every line of a script that runs a chaos command keeps its status and hands it to .ci/exit-meaning. */
+function statusHandled(script: string): string[] {
+  const lines = script.split('\n');
+  return lines.flatMap((line, index) => {
+    if (!CHAOS_COMMAND.test(line) || line.trimStart().startsWith('#') || line.includes('.ci/exit-meaning')) return [];
+    const kept = line.trimEnd().endsWith('|| status=$?');
+    const told = lines.slice(index + 1).some((later) => later.includes('bash .ci/exit-meaning "$status"'));
+    return kept && told ? [] : [line.trim()];
+  });
+}
+
+describe('the exit status in CI', () => {
+  it('every chaos command of the workflow and of .ci/run goes through .ci/exit-meaning with its status', () => {
+    expect(runs.filter((run) => CHAOS_COMMAND.test(run))).toHaveLength(3);
+    for (const run of runs) expect(statusHandled(run), run).toEqual([]);
+    expect(statusHandled(readFileSync(join(PROJECT_ROOT, '.ci', 'run'), 'utf8'))).toEqual([]);
+  });
+
+  it('.ci/exit-meaning fails on 1 and 3 alike, with different annotations, and passes 0', () => {
+    const meaning = (status: number) =>
+      spawnSync('bash', [EXIT_MEANING, String(status), 'npm run chaos', 'reports/latest/report.md'], {
+        encoding: 'utf8',
+        env: { ...process.env, GITHUB_ACTIONS: 'true' },
+      });
+    const violated = meaning(1);
+    const unverified = meaning(3);
+    expect([violated.status, unverified.status, meaning(0).status]).toEqual([1, 3, 0]);
+    expect(violated.stdout).toMatch(
+      /^::error title=guarantee violated::npm run chaos: a sink broke its guarantee \(replay line in reports\/latest\/report\.md/,
+    );
+    expect(unverified.stdout).toMatch(
+      /^::error title=not verified::npm run chaos: the harness could not verify the guarantees/,
+    );
+    expect(meaning(0).stdout).toBe('');
   });
 });

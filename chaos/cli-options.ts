@@ -117,3 +117,34 @@ function parseTarget(backend: string, cluster: string | undefined): { backend: C
   readClusterFile(cluster);
   return { backend: 'external', clusterFile: resolve(cluster) };
 }
+
+/**
+ * `--path` replays one case of one seed's generation for one class x scenario: without its
+ * seed, or with several pairs, it would replay a case nobody saw fail. Checked with the other
+ * options, before a cluster starts (fast-check itself reads the path only once the runs begin).
+ */
+export function parseReplayPath(values: {
+  path?: string | undefined;
+  seed?: string | undefined;
+  sink?: string | undefined;
+  scenario?: string | undefined;
+}): string | undefined {
+  if (values.path === undefined) return undefined;
+  if (values.seed === undefined)
+    throw new HarnessError(
+      'CLI_USAGE',
+      '--path replays a case of a given seed: give --seed with it (the replay line in report.md has both)',
+    );
+  if (!/^\d+(:\d+)*$/.test(values.path))
+    throw new HarnessError(
+      'CLI_USAGE',
+      `--path takes fast-check's replay path, numbers joined by ':' (e.g. 0:1), got '${values.path}'`,
+    );
+  const single = (value: string | undefined) => value !== undefined && !value.includes(',');
+  if (!single(values.sink) || !single(values.scenario))
+    throw new HarnessError(
+      'CLI_USAGE',
+      '--path names a case of one class x scenario: give exactly one --sink and one --scenario with it (the replay line in report.md has them)',
+    );
+  return values.path;
+}

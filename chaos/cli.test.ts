@@ -43,6 +43,51 @@ describe.each([
   });
 });
 
+describe('npm run chaos --path', () => {
+  const reportDir = mkdtempSync(join(tmpdir(), 'chaos-path-'));
+  afterAll(() => rmSync(reportDir, { recursive: true, force: true }));
+  const one = ['--sink', 'ClickHouseBatchingSink', '--scenario', 'unknown-outcome'];
+
+  it.each([
+    [['--path', '0:1', ...one], '--path replays a case of a given seed: give --seed with it'],
+    [
+      ['--seed', '5', '--path', 'garbage', ...one],
+      "--path takes fast-check's replay path, numbers joined by ':' (e.g. 0:1), got 'garbage'",
+    ],
+    [['--seed', '5', '--path', '0::1', ...one], "got '0::1'"],
+    [
+      ['--seed', '5', '--path', '0:1'],
+      '--path names a case of one class x scenario: give exactly one --sink and one --scenario',
+    ],
+    [
+      ['--seed', '5', '--path', '0:1', '--sink', 'ClickHouseBatchingSink', '--scenario', 'unknown-outcome,sink-crash'],
+      'exactly one --sink and one --scenario',
+    ],
+    [
+      [
+        '--seed',
+        '5',
+        '--path',
+        '0:1',
+        '--sink',
+        'ClickHouseBatchingSink,AtLeastOnceClickHouseSink',
+        '--scenario',
+        'unknown-outcome',
+      ],
+      'exactly one --sink and one --scenario',
+    ],
+  ])('%j exits 2 with one line before anything starts', (args, message) => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', CLI, '--report-dir', reportDir, ...args], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(result.status).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain(message);
+    expect(readdirSync(reportDir)).toEqual([]);
+  });
+});
+
 describe('npm run soak on bad input', () => {
   it('refuses a duration it cannot read, before creating anything', () => {
     const reportDir = mkdtempSync(join(tmpdir(), 'soak-cli-'));

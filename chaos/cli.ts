@@ -5,9 +5,10 @@ import { prepareWritableDir } from '../harness/cli/writable-dir.ts';
 import { describeError, HarnessError } from '../harness/errors.ts';
 import { fileLogger } from '../harness/log.ts';
 import { PROJECT_ROOT } from '../harness/project-root.ts';
+import { exitStatusOf, resultExitStatus } from '../reports/exit-status.ts';
 import { runChaos } from './chaos-run.ts';
 import { parseSlice } from './matrix-slice.ts';
-import { parseProfile, parseSelection, SELECTION_OPTIONS } from './cli-options.ts';
+import { parseProfile, parseReplayPath, parseSelection, SELECTION_OPTIONS } from './cli-options.ts';
 
 const USAGE = `usage: npm run chaos -- [--profile ci|full] [--backend embedded|docker|binary|external --cluster FILE] [--seed N] [--path P]
                       [--sink CLASS[,CLASS]] [--scenario NAME[,NAME]] [--report-dir DIR] [--keep-cluster]
@@ -32,12 +33,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const profile = parseProfile(values.profile);
-  // A path names a case of one seed's generation: without its seed it would replay nothing.
-  if (values.path !== undefined && values.seed === undefined)
-    throw new HarnessError(
-      'CLI_USAGE',
-      '--path replays a case of a given seed: give --seed with it (the replay line in report.md has both)',
-    );
+  const path = parseReplayPath(values);
   const { seed, backend, clusterFile, classes, scenarios, serverDedup } = parseSelection(values, profile);
   // Slices of one CI matrix must share a seed, or their union would be no one run's matrix.
   if (values.shard !== undefined && values.seed === undefined)
@@ -51,7 +47,7 @@ async function main(argv: string[]): Promise<number> {
   const log = fileLogger(join(reportDir, 'chaos-runner.log'), 'chaos');
   const progress = (line: string) => process.stderr.write(`chaos: ${line}\n`);
   progress(
-    `profile ${profile}, seed ${seed}${values.path ? `, path ${values.path}` : ''}${values.shard ? `, slice ${values.shard}` : ''}`,
+    `profile ${profile}, seed ${seed}${path ? `, path ${path}` : ''}${values.shard ? `, slice ${values.shard}` : ''}`,
   );
   const run = await interrupt.guard(
     runChaos({
@@ -59,7 +55,7 @@ async function main(argv: string[]): Promise<number> {
       backend,
       clusterFile,
       seed,
-      path: values.path,
+      path,
       classes,
       scenarios,
       reportDir,
@@ -73,8 +69,9 @@ async function main(argv: string[]): Promise<number> {
   );
   for (const [name, result] of Object.entries(run.classes))
     progress(`${name} (${result.guarantee}): ${result.verdict}`);
-  progress(`verdict: ${run.verdict} — ${join(reportDir, run.runId, 'report.md')}`);
-  return interrupt.settle(run.verdict === 'pass' ? 0 : 1);
+  const exit = resultExitStatus(run);
+  progress(`verdict: ${run.verdict}, exit ${exit.status} (${exit.name}) — ${join(reportDir, run.runId, 'report.md')}`);
+  return interrupt.settle(exitStatusOf(run.verdict));
 }
 
 main(process.argv.slice(2)).then(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseSlice, slicePairs } from './matrix-slice.ts';
+import { matrixPairs, parseSlice, slicePairs } from './matrix-slice.ts';
+import { findScenarios } from './scenarios/catalogue.ts';
 
 describe('matrix slices', () => {
   const pairs = Array.from({ length: 27 }, (_, i) => `pair-${i}`);
@@ -19,5 +20,18 @@ describe('matrix slices', () => {
     expect(parseSlice('2/4')).toEqual({ index: 2, count: 4 });
     for (const bad of ['0/4', '5/4', '1/0', '2', 'a/b', '1/2/3'])
       expect(() => parseSlice(bad)).toThrow(/--shard takes I\/N/);
+  });
+
+  it('takes each class, then each selected scenario covering it, in the order given', () => {
+    const pairs = matrixPairs(
+      ['AtMostOnceClickHouseSink', 'ClickHouseBatchingSink'],
+      findScenarios(['at-most-once-queue', 'topology-guard', 'unknown-outcome']),
+    );
+    expect(pairs.map(({ sinkClass, scenario }) => `${sinkClass}/${scenario.name}`)).toEqual([
+      'AtMostOnceClickHouseSink/at-most-once-queue',
+      'AtMostOnceClickHouseSink/unknown-outcome',
+      'ClickHouseBatchingSink/topology-guard',
+      'ClickHouseBatchingSink/unknown-outcome',
+    ]);
   });
 });

@@ -1,4 +1,5 @@
 import { HarnessError } from '../harness/errors.ts';
+import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
 
 /** One of `count` deterministic slices of the class x scenario matrix (`--shard 2/4`), 1-based. */
 export interface MatrixSlice {
@@ -25,4 +26,17 @@ export const formatSlice = (slice: MatrixSlice) => `${slice.index}/${slice.count
 export function slicePairs<Pair>(pairs: readonly Pair[], slice: MatrixSlice | undefined): Pair[] {
   if (slice === undefined) return [...pairs];
   return pairs.filter((_, position) => position % slice.count === slice.index - 1);
+}
+
+/**
+ * The class x scenario pairs of a selection, in the matrix's fixed order: each class, then each
+ * selected scenario that covers it. The one definition the chaos job runs and a merge recomputes.
+ */
+export function matrixPairs<Scenario extends { readonly classes: readonly SinkClassName[] }>(
+  classes: readonly SinkClassName[],
+  scenarios: readonly Scenario[],
+): { readonly sinkClass: SinkClassName; readonly scenario: Scenario }[] {
+  return classes.flatMap((sinkClass) =>
+    scenarios.filter((scenario) => scenario.classes.includes(sinkClass)).map((scenario) => ({ sinkClass, scenario })),
+  );
 }

@@ -2,8 +2,9 @@
  * `npm run chaos:merge -- [--report-dir DIR] SLICE_RUN_DIR...`: joins the reports of the slices of
  * one matrix (`npm run chaos -- --shard I/N --seed S`, one per CI job) into one `summary.json`,
  * `report.md`, `report.html`, `junit.xml` and `history.jsonl` under `<report-dir>/<run-id>/`,
- * with the unsliced run's verdict rules. Exit 0 when the merged verdict is pass, 1 when not, 2
- * when the slices do not make one matrix (one missing, one twice, another seed).
+ * with the unsliced run's verdict rules. Exits as the chaos job does on the merged verdict (0
+ * pass, 1 violation, 3 not verified); 2 when the slices do not make one matrix (one missing, one
+ * twice, another seed, selection or commit, a pair missing from the slice that owes it).
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -13,14 +14,25 @@ import { newRunId } from '../harness/cluster/run-dir.ts';
 import { describeError, HarnessError } from '../harness/errors.ts';
 import { PROJECT_ROOT } from '../harness/project-root.ts';
 import { readJsonLines } from '../reports/jsonl.ts';
-import { mergeSliceRuns, MergeError, type SliceRun } from '../reports/merge-runs.ts';
+import { exitStatusOf } from '../reports/exit-status.ts';
+import { mergeSliceRuns, MergeError, type MatrixCatalogue, type SliceRun } from '../reports/merge-runs.ts';
 import { readRunResult } from '../reports/stored-run-result.ts';
 import type { TaggedEvent } from '../reports/timeline.ts';
 import { writeRunReports } from '../reports/write-run.ts';
 import { SINK_CLASS_NAMES } from '../sinks/domain/sink-class-name.ts';
+import { matrixPairs, parseSlice, slicePairs } from './matrix-slice.ts';
 import { findScenarios } from './scenarios/catalogue.ts';
 
 const CATALOGUE_ORDER = findScenarios(undefined).map((scenario) => scenario.name);
+
+const CATALOGUE: MatrixCatalogue = {
+  classRank: (name) => SINK_CLASS_NAMES.indexOf(name as never),
+  scenarioRank: (name) => CATALOGUE_ORDER.indexOf(name),
+  slicePairs: (selection, slice) =>
+    slicePairs(matrixPairs(selection.classes, findScenarios(selection.scenarios)), parseSlice(slice)).map(
+      ({ sinkClass, scenario }) => `${sinkClass}/${scenario.name}`,
+    ),
+};
 
 function readSlice(dir: string): SliceRun {
   const file = join(dir, 'run-result.json');
@@ -49,14 +61,7 @@ function main(): number {
   const runId = newRunId();
   let merged;
   try {
-    merged = mergeSliceRuns(
-      slices,
-      {
-        classRank: (name) => SINK_CLASS_NAMES.indexOf(name as never),
-        scenarioRank: (name) => CATALOGUE_ORDER.indexOf(name),
-      },
-      runId,
-    );
+    merged = mergeSliceRuns(slices, CATALOGUE, runId);
   } catch (error) {
     if (error instanceof MergeError) throw new HarnessError('CLI_USAGE', error.message);
     throw error;
@@ -70,7 +75,7 @@ function main(): number {
   for (const [name, result] of Object.entries(merged.run.classes))
     process.stderr.write(`merge: ${name} (${result.guarantee}): ${result.verdict}\n`);
   process.stderr.write(`merge: ${merged.run.slice}: ${merged.run.verdict} — ${join(runDir, 'report.md')}\n`);
-  return merged.run.verdict === 'pass' ? 0 : 1;
+  return exitStatusOf(merged.run.verdict);
 }
 
 try {

@@ -8,6 +8,7 @@ import { readRunResult } from '../reports/stored-run-result.ts';
 import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
 import { CHECK_INPUT_FILE, readCheckRecord } from './executor/check-record.ts';
 import { checkRun, type RunCheck } from './executor/check-run.ts';
+import { scenarioVerdict } from './executor/scenario-verdict.ts';
 
 export interface RunRecheck {
   readonly run: string;
@@ -24,9 +25,11 @@ export interface ScenarioRecheck {
   readonly scenario: string;
   /** From the run's `run-result.json`; undefined when the report has none. */
   readonly recorded: Verdict | undefined;
-  /** Undefined when no run of it stored a check (a harness failure, a scenario not run or interrupted). */
+  /** Undefined when the scenario left no run directory to judge. */
   readonly rechecked: Verdict | undefined;
   readonly runs: readonly RunRecheck[];
+  /** Run directories without a stored check: the harness failed before the run's check, or a signal cut it short. */
+  readonly unjudged: readonly string[];
 }
 
 const summarize = (anomalies: readonly Anomaly[]) =>
@@ -48,9 +51,12 @@ export function recheckRun(runDir: string): RunRecheck & { readonly check: RunCh
 }
 
 /**
- * Every scenario of a chaos run's report directory judged again from its files alone: each run
- * by the checkers, the scenario by the same rule as the live job (a violating run wins, then
- * the coverage the exploring runs earned together). Needs no cluster.
+ * Every scenario of a chaos run's report directory judged again from its files alone, by the
+ * live job's rule (`scenario-verdict.ts`): each stored run by today's checkers; a run directory
+ * without a check is a harness failure; an interruption, and a harness failure that left no run
+ * directory, are facts only the record holds, so they are taken from it. A run that outlived
+ * every budget is not recorded per run: such an `inconclusive` can re-check as `pass`. Needs no
+ * cluster; a damaged or cut file is refused (`check-record.ts`).
  */
 export function recheckReport(reportRunDir: string): ScenarioRecheck[] {
   const resultFile = join(reportRunDir, 'run-result.json');
@@ -62,18 +68,27 @@ export function recheckReport(reportRunDir: string): ScenarioRecheck[] {
     const { sinkClass, scenario } = parseScenarioDirName(entry.name);
     const dir = join(reportRunDir, entry.name);
     const runDirs = readdirSync(dir)
-      .filter((name) => /^run-\d+$/.test(name) && existsSync(join(dir, name, CHECK_INPUT_FILE)))
+      .filter((name) => /^run-\d+$/.test(name))
       .sort((a, b) => Number(a.slice(4)) - Number(b.slice(4)));
-    const runs = runDirs.map((name) => recheckRun(join(dir, name)));
+    const judged = runDirs.filter((name) => existsSync(join(dir, name, CHECK_INPUT_FILE)));
+    const runs = judged.map((name) => recheckRun(join(dir, name)));
     const ledger = new CoverageLedger();
     for (const run of runs) if (run.phase === 'explore') ledger.add(run.check.coverage, run.check.evidence);
-    const violated = runs.some((run) => run.rechecked === 'violation');
-    const rechecked: Verdict | undefined =
-      runs.length === 0 ? undefined : violated ? 'violation' : ledger.complete ? 'pass' : 'inconclusive';
     const recordedVerdict = recorded?.classes[sinkClass]?.scenarios.find(
       (candidate) => candidate.name === scenario,
     )?.verdict;
-    return { sinkClass, scenario, recorded: recordedVerdict, rechecked, runs };
+    const unjudged = runDirs.filter((name) => !judged.includes(name));
+    const rechecked =
+      runDirs.length === 0
+        ? undefined
+        : scenarioVerdict({
+            interrupted: recordedVerdict === 'interrupted',
+            violated: runs.some((run) => run.rechecked === 'violation'),
+            harnessFailed: unjudged.length > 0 || recordedVerdict === 'infra-error',
+            covered: ledger.complete,
+            outlived: false,
+          });
+    return { sinkClass, scenario, recorded: recordedVerdict, rechecked, runs, unjudged };
   });
 }
 

@@ -6,7 +6,8 @@
  * its seed and path, and the iteration is labelled reproduced or not reproduced.
  * `soak-trend.jsonl` gets one line per iteration (verdict, time, runner memory, each cluster
  * process's peak RSS, and per class the counts, INSERT latency and rows per second), and
- * `soak-trend.html` draws the whole file after every iteration.
+ * `soak-trend.html` draws the whole file after every iteration. Exits as the chaos job does on
+ * the iterations' verdicts together: 1 when one was violated, 3 when none was but one did not pass.
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +18,8 @@ import { prepareWritableDir } from '../harness/cli/writable-dir.ts';
 import { describeError } from '../harness/errors.ts';
 import { fileLogger } from '../harness/log.ts';
 import { PROJECT_ROOT } from '../harness/project-root.ts';
+import { mergeVerdicts, type Verdict } from '../properties/verdict.ts';
+import { exitStatusOf } from '../reports/exit-status.ts';
 import { readJsonLines } from '../reports/jsonl.ts';
 import type { RunResult } from '../reports/run-result.ts';
 import { soakTrendHtml, type TrendLine } from '../reports/writers/soak-trend-html.ts';
@@ -82,7 +85,7 @@ async function main(): Promise<number> {
   const reportDir = prepareWritableDir(values['report-dir'], '--report-dir');
   const interrupt = installInterrupt({ name: 'soak' });
   const log = fileLogger(join(reportDir, 'soak.log'), 'soak');
-  let failures = 0;
+  const verdicts: Verdict[] = [];
   for (
     let iteration = 1, seed = selection.seed;
     Date.now() < deadline && !interrupt.signal.aborted;
@@ -103,7 +106,7 @@ async function main(): Promise<number> {
     const run = await interrupt.guard(
       runChaos({ ...base, seed, classes: selection.classes, scenarios: selection.scenarios }),
     );
-    if (run.verdict !== 'pass') failures += 1;
+    verdicts.push(run.verdict);
     const reproduced = await interrupt.guard(
       reproduce(run, { ...base, progress: (line) => progress(`re-run: ${line}`) }, log),
     );
@@ -117,7 +120,7 @@ async function main(): Promise<number> {
     );
     writeTrendPage(reportDir);
   }
-  return interrupt.settle(failures === 0 ? 0 : 1);
+  return interrupt.settle(exitStatusOf(mergeVerdicts(verdicts)));
 }
 
 main().then(

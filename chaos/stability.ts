@@ -2,8 +2,8 @@
  * `npm run chaos:stability -- --seeds 20 [--profile ci] [--sink ...] [--scenario ...] [--seed N]
  * [--report-dir DIR]`: the chaos job over N seeds (random and printed, or N in a row from
  * `--seed`), each on a fresh cluster; prints the verdict distribution and the coverage per class
- * and writes `stability.json`. Exit 0 only when every seed passed: a verdict that depends on the
- * seed is a bug to find.
+ * and writes `stability.json`. Exit 0 only when every seed passed (a verdict that depends on the
+ * seed is a bug to find), 1 when one was violated, 3 when none was but one did not pass.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +13,8 @@ import { prepareWritableDir } from '../harness/cli/writable-dir.ts';
 import { describeError, HarnessError } from '../harness/errors.ts';
 import { fileLogger } from '../harness/log.ts';
 import { PROJECT_ROOT } from '../harness/project-root.ts';
+import { mergeVerdicts } from '../properties/verdict.ts';
+import { exitStatusOf } from '../reports/exit-status.ts';
 import type { RunResult } from '../reports/run-result.ts';
 import { runChaos } from './chaos-run.ts';
 import { parseProfile, parseSelection, SELECTION_OPTIONS } from './cli-options.ts';
@@ -75,7 +77,7 @@ async function main(): Promise<number> {
   const stability = summarizeStability(runs, declaresBothKinds);
   writeFileSync(join(reportDir, 'stability.json'), `${JSON.stringify(stability, null, 2)}\n`);
   process.stdout.write(stabilityTable(stability));
-  return interrupt.settle(stability.verdicts.pass === runs.length ? 0 : 1);
+  return interrupt.settle(exitStatusOf(mergeVerdicts(runs.map((run) => run.verdict))));
 }
 
 main().then(

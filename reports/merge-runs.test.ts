@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
 import type { DeliveryGuarantee } from '../sinks/sink-classes.ts';
 import { aggregateClass } from './aggregate.ts';
-import { mergeSliceRuns, type SliceRun } from './merge-runs.ts';
+import { mergeSliceRuns, type MatrixCatalogue, type SliceRun } from './merge-runs.ts';
 import { insertPerformance } from './performance.ts';
-import type { RunResult, ScenarioResult } from './run-result.ts';
+import type { RunResult, RunSelection, ScenarioResult } from './run-result.ts';
 import { sampleEvents } from './test-support.ts';
 import { runTimelines } from './timeline.ts';
 
@@ -14,10 +14,6 @@ const CLASSES: Partial<Record<SinkClassName, DeliveryGuarantee>> = {
   AtMostOnceClickHouseSink: 'at-most-once',
 };
 const SCENARIOS = ['unknown-outcome', 'network-degradation', 'replica-faults', 'sink-crash', 'at-most-once-queue'];
-const order = {
-  classRank: (name: string) => Object.keys(CLASSES).indexOf(name),
-  scenarioRank: (name: string) => SCENARIOS.indexOf(name),
-};
 
 /** A distinct result per pair, so a pair reported twice or dropped changes the sums. */
 const result = (sinkClass: SinkClassName, name: string, position: number): ScenarioResult => ({
@@ -60,6 +56,24 @@ const PAIRS = (Object.keys(CLASSES) as SinkClassName[]).flatMap((sinkClass) =>
   })),
 );
 const EVENTS = sampleEvents('ClickHouseBatchingSink__unknown-outcome');
+const SELECTION: RunSelection = {
+  classes: Object.keys(CLASSES) as SinkClassName[],
+  scenarios: SCENARIOS,
+  serverDedup: 'alternate',
+  path: null,
+};
+
+/** As the chaos job cuts its matrix (chaos/matrix-slice.ts): the selection's pairs, every count-th. */
+const catalogue: MatrixCatalogue = {
+  classRank: (name) => Object.keys(CLASSES).indexOf(name),
+  scenarioRank: (name) => SCENARIOS.indexOf(name),
+  slicePairs: (selection, slice) => {
+    const [index = 0, count = 0] = slice.split('/').map(Number);
+    return PAIRS.filter((pair) => selection.classes.includes(pair.sinkClass) && selection.scenarios.includes(pair.name))
+      .filter((_, position) => position % count === index - 1)
+      .map((pair) => `${pair.sinkClass}/${pair.name}`);
+  },
+};
 
 function runOf(pairs: typeof PAIRS, slice: string | null, events: SliceRun['events']): RunResult {
   const timelines = runTimelines(events);
@@ -90,6 +104,8 @@ function runOf(pairs: typeof PAIRS, slice: string | null, events: SliceRun['even
     clusterMemory: null,
     verdict: 'pass',
     classes,
+    selection: SELECTION,
+    commit: 'c0ffee',
   };
 }
 
@@ -109,7 +125,7 @@ describe('mergeSliceRuns', () => {
     'the union of %i slices is the unsliced matrix: same classes, scenarios, figures and verdict',
     (count) => {
       const whole = runOf(PAIRS, null, EVENTS);
-      const { run } = mergeSliceRuns(slices(count), order, 'merged');
+      const { run } = mergeSliceRuns(slices(count), catalogue, 'merged');
       expect(run.classes).toEqual(whole.classes);
       expect(run.verdict).toBe('inconclusive');
       expect(run.slice).toBe(Array.from({ length: count }, (_, i) => `${i + 1}/${count}`).join(' + '));
@@ -118,12 +134,52 @@ describe('mergeSliceRuns', () => {
 
   it('refuses a missing slice, a slice given twice, slices of other seeds and unsliced runs', () => {
     const three = slices(3);
-    expect(() => mergeSliceRuns([three[0]!, three[2]!], order, 'm')).toThrow('slice 2/3 is missing');
-    expect(() => mergeSliceRuns([...three, three[1]!], order, 'm')).toThrow(/slice 2\/3 is given twice/);
+    expect(() => mergeSliceRuns([three[0]!, three[2]!], catalogue, 'm')).toThrow('slice 2/3 is missing');
+    expect(() => mergeSliceRuns([...three, three[1]!], catalogue, 'm')).toThrow(/slice 2\/3 is given twice/);
     expect(() =>
-      mergeSliceRuns([three[0]!, three[1]!, { ...three[2]!, run: { ...three[2]!.run, seed: 10 } }], order, 'm'),
+      mergeSliceRuns([three[0]!, three[1]!, { ...three[2]!, run: { ...three[2]!.run, seed: 10 } }], catalogue, 'm'),
     ).toThrow(/share seed, profile and backend/);
-    expect(() => mergeSliceRuns([{ run: runOf(PAIRS, null, []), events: [] }], order, 'm')).toThrow(/is not a slice/);
-    expect(() => mergeSliceRuns([], order, 'm')).toThrow(/nothing to merge/);
+    expect(() => mergeSliceRuns([{ run: runOf(PAIRS, null, []), events: [] }], catalogue, 'm')).toThrow(
+      /is not a slice/,
+    );
+    expect(() => mergeSliceRuns([], catalogue, 'm')).toThrow(/nothing to merge/);
+  });
+
+  it("refuses a slice without a verdict for a pair its selection gives it (the audit's partial merge)", () => {
+    const [first, second] = slices(2);
+    const empty = { ...second!, run: { ...second!.run, classes: {}, verdict: 'inconclusive' as const } };
+    expect(() => mergeSliceRuns([first!, empty], catalogue, 'm')).toThrow(
+      /^slice 2\/2 \(run-2\/2\) has no verdict for ClickHouseBatchingSink\/network-degradation, .*every pair its selection gives it must be judged$/,
+    );
+  });
+
+  it('refuses a slice that ran another --sink, --scenario, --server-dedup or --path, or another commit', () => {
+    const [first, second] = slices(2);
+    const other = (change: Partial<RunResult>) => [first!, { ...second!, run: { ...second!.run, ...change } }];
+    const selected = (change: Partial<RunSelection>) => other({ selection: { ...SELECTION, ...change } });
+    expect(() => mergeSliceRuns(selected({ classes: ['ClickHouseBatchingSink'] }), catalogue, 'm')).toThrow(
+      /^run-2\/2 has classes \["ClickHouseBatchingSink"\], run-1\/2 has \["ClickHouseBatchingSink","AtLeastOnceClickHouseSink","AtMostOnceClickHouseSink"\]: slices of one matrix share --sink, --scenario, --server-dedup, --path and the commit$/,
+    );
+    expect(() => mergeSliceRuns(selected({ scenarios: ['sink-crash'] }), catalogue, 'm')).toThrow(/has scenarios/);
+    expect(() => mergeSliceRuns(selected({ serverDedup: 'on' }), catalogue, 'm')).toThrow(/has serverDedup "on"/);
+    expect(() => mergeSliceRuns(selected({ path: '0:1' }), catalogue, 'm')).toThrow(/has path "0:1"/);
+    expect(() => mergeSliceRuns(other({ commit: 'beef' }), catalogue, 'm')).toThrow(
+      /has commit beef, run-1\/2 has c0ffee/,
+    );
+    const { selection: _, ...unrecorded } = second!.run;
+    expect(() => mergeSliceRuns([first!, { ...second!, run: unrecorded }], catalogue, 'm')).toThrow(
+      /run-2\/2 records no selection/,
+    );
+  });
+
+  it('refuses a slice holding a pair its selection gives another slice', () => {
+    const [first, second] = slices(2);
+    const moved = first!.run.classes.AtMostOnceClickHouseSink!.scenarios.at(-1)!;
+    const classes = { ...second!.run.classes };
+    const atMostOnce = classes.AtMostOnceClickHouseSink!;
+    classes.AtMostOnceClickHouseSink = { ...atMostOnce, scenarios: [...atMostOnce.scenarios, moved] };
+    expect(() => mergeSliceRuns([first!, { ...second!, run: { ...second!.run, classes } }], catalogue, 'm')).toThrow(
+      `slice 2/2 (run-2/2) holds AtMostOnceClickHouseSink/${moved.name}, which its selection does not give it`,
+    );
   });
 });

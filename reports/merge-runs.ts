@@ -2,7 +2,7 @@ import { mergeVerdicts } from '../properties/verdict.ts';
 import type { DeliveryGuarantee } from '../sinks/sink-classes.ts';
 import { aggregateClass } from './aggregate.ts';
 import { insertPerformance } from './performance.ts';
-import type { RunResult, ScenarioResult } from './run-result.ts';
+import type { RunResult, RunSelection, ScenarioResult } from './run-result.ts';
 import { runTimelines, type RunTimeline, type TaggedEvent } from './timeline.ts';
 
 export interface SliceRun {
@@ -13,17 +13,66 @@ export interface SliceRun {
 
 export class MergeError extends Error {}
 
+/** What a merge needs of the catalogue: its order, and the pairs each slice of a selection must hold. */
+export interface MatrixCatalogue {
+  readonly scenarioRank: (name: string) => number;
+  readonly classRank: (name: string) => number;
+  /** The `class/scenario` pairs slice `I/N` of the selection holds, recomputed from the catalogue. */
+  readonly slicePairs: (selection: RunSelection, slice: string) => readonly string[];
+}
+
+const SELECTION_FIELDS = ['classes', 'scenarios', 'serverDedup', 'path'] as const;
+
+/** A slice's recorded selection: without one, its pairs cannot be checked against the catalogue. */
+function selectionOf(run: RunResult): RunSelection {
+  if (run.selection === undefined)
+    throw new MergeError(
+      `${run.runId} records no selection (written by an older harness): re-run its slice to merge it`,
+    );
+  return run.selection;
+}
+
+/** The first way two slices' selections or commits differ, or undefined when they are one matrix's. */
+function selectionDifference(run: RunResult, other: RunResult): string | undefined {
+  for (const field of SELECTION_FIELDS) {
+    const [mine, theirs] = [run.selection?.[field], other.selection?.[field]].map((value) => JSON.stringify(value));
+    if (mine !== theirs) return `${field} ${mine}, ${other.runId} has ${theirs}`;
+  }
+  if ((run.commit ?? null) !== (other.commit ?? null))
+    return `commit ${run.commit}, ${other.runId} has ${other.commit}`;
+  return undefined;
+}
+
+/** The slice holds exactly the pairs its selection gives it: a verdict for each, and nothing else. */
+function checkSlicePairs(run: RunResult, selection: RunSelection, catalogue: MatrixCatalogue): void {
+  const expected = catalogue.slicePairs(selection, run.slice ?? '');
+  const held = Object.entries(run.classes).flatMap(([sinkClass, result]) =>
+    result.scenarios.map((scenario) => `${sinkClass}/${scenario.name}`),
+  );
+  const missing = expected.filter((pair) => !held.includes(pair));
+  if (missing.length > 0)
+    throw new MergeError(
+      `slice ${run.slice} (${run.runId}) has no verdict for ${missing.join(', ')}: every pair its selection gives it must be judged`,
+    );
+  const extra = held.filter((pair) => !expected.includes(pair));
+  if (extra.length > 0)
+    throw new MergeError(
+      `slice ${run.slice} (${run.runId}) holds ${extra.join(', ')}, which its selection does not give it`,
+    );
+}
+
 /**
- * Joins the slices of one matrix (`--shard I/N` runs of the same seed, profile and backend) into
- * the report the unsliced run would have given: each class's scenarios from every slice, its
- * figures and verdict recomputed by the same rules. Every slice 1..N must be there exactly once
- * and no class x scenario may appear twice: a missing slice would otherwise read as a pass.
+ * Joins the slices of one matrix (`--shard I/N` runs of the same seed, profile, backend,
+ * selection and commit) into the report the unsliced run would have given: each class's
+ * scenarios from every slice, its figures and verdict recomputed by the same rules. Every slice
+ * 1..N must be there exactly once, each holding a verdict for exactly the pairs the catalogue
+ * gives its slice of the selection: a missing slice or pair would otherwise read as a pass.
  * Wall time is the longest slice's (slices run side by side); cluster memory is not merged
  * (each slice had its own cluster).
  */
 export function mergeSliceRuns(
   slices: readonly SliceRun[],
-  order: { readonly scenarioRank: (name: string) => number; readonly classRank: (name: string) => number },
+  catalogue: MatrixCatalogue,
   runId: string,
 ): { run: RunResult; timelines: RunTimeline[] } {
   const [first] = slices;
@@ -37,6 +86,12 @@ export function mergeSliceRuns(
           `${run.runId} has ${field} ${run[field]}, ${first.run.runId} has ${first.run[field]}: slices of one matrix share seed, profile and backend`,
         );
     }
+    selectionOf(run);
+    const difference = selectionDifference(run, first.run);
+    if (difference !== undefined)
+      throw new MergeError(
+        `${run.runId} has ${difference}: slices of one matrix share --sink, --scenario, --server-dedup, --path and the commit`,
+      );
   }
   const parsed = slices.map(({ run }) => {
     const [index, count] = (run.slice ?? '').split('/').map(Number);
@@ -51,6 +106,7 @@ export function mergeSliceRuns(
     if (found.length > 1)
       throw new MergeError(`slice ${index}/${count} is given twice (${found.map((slice) => slice.runId).join(', ')})`);
   }
+  for (const { run } of slices) checkSlicePairs(run, selectionOf(run), catalogue);
 
   const scenarios = new Map<string, { guarantee: DeliveryGuarantee; scenarios: ScenarioResult[] }>();
   const seen = new Set<string>();
@@ -69,12 +125,12 @@ export function mergeSliceRuns(
   const timelines = runTimelines(slices.flatMap((slice) => slice.events));
   const classes = Object.fromEntries(
     [...scenarios.entries()]
-      .sort(([a], [b]) => order.classRank(a) - order.classRank(b))
+      .sort(([a], [b]) => catalogue.classRank(a) - catalogue.classRank(b))
       .map(([sinkClass, entry]) => [
         sinkClass,
         aggregateClass(
           entry.guarantee,
-          [...entry.scenarios].sort((a, b) => order.scenarioRank(a.name) - order.scenarioRank(b.name)),
+          [...entry.scenarios].sort((a, b) => catalogue.scenarioRank(a.name) - catalogue.scenarioRank(b.name)),
           insertPerformance(timelines.filter((timeline) => timeline.sinkClass === sinkClass)),
         ),
       ]),
@@ -96,6 +152,8 @@ export function mergeSliceRuns(
     clusterMemory: null,
     verdict: mergeVerdicts(Object.values(classes).map((result) => result.verdict)),
     classes,
+    ...(first.run.selection === undefined ? {} : { selection: first.run.selection }),
+    commit: first.run.commit ?? null,
   };
   return { run, timelines };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  matrixExitStatus,
   matrixJson,
   matrixJunit,
   matrixMarkdown,
@@ -77,5 +78,16 @@ describe('the detection matrix', () => {
     expect(xml).toContain('failures="1"');
     expect(xml).toContain('seed 2: pass — npm run chaos -- --seed 2');
     expect(JSON.parse(matrixJson(matrix)).holds).toBe(false);
+  });
+
+  it('exits 1 on a finding (a mutant let through, a control flagged), 3 when a run was only not verified, 0 when all held', () => {
+    const unverified = (verdict: string): Detection => ({ ...caught(3, 1), verdict, caughtInCategory: false });
+    const only = (...rows: MatrixRow[]): MutationMatrix => ({ ...matrix, rows });
+    expect(matrixExitStatus(only(row({}), control))).toBe(0);
+    expect(matrixExitStatus(matrix)).toBe(1);
+    expect(matrixExitStatus(only(row({ detections: [unverified('violation')] })))).toBe(1);
+    expect(matrixExitStatus(only(control, { ...control, detections: [unverified('violation')] }))).toBe(1);
+    expect(matrixExitStatus(only(row({ detections: [unverified('inconclusive')] })))).toBe(3);
+    expect(matrixExitStatus(only(row({}), { ...control, detections: [unverified('infra-error')] }))).toBe(3);
   });
 });

@@ -5,11 +5,12 @@
  */
 import type { AnomalyCategory, AnomalyKind } from '../properties/checkers/anomaly-category.ts';
 import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
+import { xmlText } from './writers/junit-xml.ts';
 
 export interface Detection {
   readonly seed: number;
   readonly verdict: string;
-  /** The mutant's category was among the counterexample's anomalies. */
+  /** A violation in the mutant's category, and in no category its breakage does not explain (`chaos/mutants/detection.ts`). */
   readonly caughtInCategory: boolean;
   readonly categories: readonly AnomalyCategory[];
   /** Exploring runs up to and including the first violating one (absent when never caught). */
@@ -41,10 +42,28 @@ export interface MutationMatrix {
   readonly rows: readonly MatrixRow[];
 }
 
-/** A mutant row is good when every seed caught it in its category; a control row when every seed passed. */
+/**
+ * How one seed of a row came out: as the row requires (a mutant caught, a control passing), a
+ * finding (a mutant the checkers let through or flagged for something else, a control they
+ * flagged), or not verified (the run was inconclusive, a harness failure or interrupted).
+ */
+export function detectionOutcome(row: MatrixRow, d: Detection): 'held' | 'finding' | 'not verified' {
+  if (row.kind === 'control')
+    return d.verdict === 'pass' ? 'held' : d.verdict === 'violation' ? 'finding' : 'not verified';
+  if (d.caughtInCategory) return 'held';
+  return d.verdict === 'violation' || d.verdict === 'pass' ? 'finding' : 'not verified';
+}
+
+/** A row is good when every seed held: each caught in its category (a mutant), or passing (the control). */
 export const rowHolds = (row: MatrixRow): boolean =>
-  row.detections.length > 0 &&
-  row.detections.every((d) => (row.kind === 'control' ? d.verdict === 'pass' : d.caughtInCategory));
+  row.detections.length > 0 && row.detections.every((d) => detectionOutcome(row, d) === 'held');
+
+/** `npm run mutants`' exit status, as the chaos job's: 0 every row held, 1 a finding, 3 otherwise not verified. */
+export function matrixExitStatus(matrix: MutationMatrix): 0 | 1 | 3 {
+  const outcomes = matrix.rows.flatMap((row) => row.detections.map((d) => detectionOutcome(row, d)));
+  if (outcomes.includes('finding')) return 1;
+  return matrix.rows.every(rowHolds) ? 0 : 3;
+}
 
 const median = (values: readonly number[]): number | undefined =>
   values.length === 0 ? undefined : [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
@@ -99,9 +118,6 @@ export function matrixMarkdown(matrix: MutationMatrix): string {
   return `${lines.join('\n')}\n`;
 }
 
-const escape = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
 export function matrixHtml(matrix: MutationMatrix): string {
   const rows = matrix.rows.map((row) => {
     const f = rowFigures(row);
@@ -115,19 +131,19 @@ export function matrixHtml(matrix: MutationMatrix): string {
       f.runs,
       f.seconds,
       f.shrink,
-    ].map((cell) => `<td>${escape(cell)}</td>`);
-    cells[4] = `<td style="background:${colour};color:#fff">${escape(f.caught)}</td>`;
-    return `<tr title="${escape(row.why ?? 'the unmutated sink')}">${cells.join('')}</tr>`;
+    ].map((cell) => `<td>${xmlText(cell)}</td>`);
+    cells[4] = `<td style="background:${colour};color:#fff">${xmlText(f.caught)}</td>`;
+    return `<tr title="${xmlText(row.why ?? 'the unmutated sink')}">${cells.join('')}</tr>`;
   });
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Detection matrix</title><style>body{font:14px system-ui,sans-serif;margin:24px;color:#212121}table{border-collapse:collapse}th,td{border:1px solid #bdbdbd;padding:4px 8px;text-align:left}</style></head>
-<body><h1>Detection matrix</h1><p>${escape(`run ${matrix.runId} · seeds ${matrix.seeds.join(', ')} · ${(matrix.durationMs / 1000).toFixed(0)} s`)}</p>
+<body><h1>Detection matrix</h1><p>${xmlText(`run ${matrix.runId} · seeds ${matrix.seeds.join(', ')} · ${(matrix.durationMs / 1000).toFixed(0)} s`)}</p>
 <table><tr><th>mutant</th><th>class</th><th>scenario</th><th>caught in</th><th>caught</th><th>runs to detection</th><th>seconds to detection</th><th>seconds shrinking</th></tr>
 ${rows.join('\n')}
 </table>
 <ul>${matrix.rows
     .filter((row) => row.why !== null)
-    .map((row) => `<li><b>${escape(row.subject)}</b>: ${escape(row.why ?? '')}</li>`)
+    .map((row) => `<li><b>${xmlText(row.subject)}</b>: ${xmlText(row.why ?? '')}</li>`)
     .join('')}</ul>
 </body></html>
 `;
@@ -136,7 +152,7 @@ ${rows.join('\n')}
 /** One test case per mutant (a miss is a failure) and per control scenario (a non-pass is a failure). */
 export function matrixJunit(matrix: MutationMatrix): string {
   const cases = matrix.rows.map((row) => {
-    const open = `    <testcase classname="${escape(row.kind === 'control' ? 'control' : 'mutant')}" name="${escape(`${row.subject} / ${row.sinkClass} / ${row.scenario}`)}" time="${row.detections.reduce((t, d) => t + (d.secondsToDetection ?? 0), 0).toFixed(3)}"`;
+    const open = `    <testcase classname="${xmlText(row.kind === 'control' ? 'control' : 'mutant')}" name="${xmlText(`${row.subject} / ${row.sinkClass} / ${row.scenario}`)}" time="${row.detections.reduce((t, d) => t + (d.secondsToDetection ?? 0), 0).toFixed(3)}"`;
     if (rowHolds(row)) return `${open}/>`;
     const body = row.detections
       .map(
@@ -144,8 +160,8 @@ export function matrixJunit(matrix: MutationMatrix): string {
           `seed ${d.seed}: ${d.verdict}${d.categories.length > 0 ? ` (${d.categories.join(', ')})` : ''} — ${d.replayCommand}`,
       )
       .join('\n');
-    return `${open}>\n      <failure message="${row.kind === 'control' ? 'the unmutated sink did not pass' : 'the mutant was not caught in its category on every seed'}">${escape(body)}</failure>\n    </testcase>`;
+    return `${open}>\n      <failure message="${row.kind === 'control' ? 'the unmutated sink did not pass' : 'the mutant was not caught in its category on every seed'}">${xmlText(body)}</failure>\n    </testcase>`;
   });
   const failures = matrix.rows.filter((row) => !rowHolds(row)).length;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mutants ${escape(matrix.runId)}">\n  <testsuite name="detection matrix" tests="${matrix.rows.length}" failures="${failures}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="mutants ${xmlText(matrix.runId)}">\n  <testsuite name="detection matrix" tests="${matrix.rows.length}" failures="${failures}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
 }

@@ -133,8 +133,8 @@ describe('run reports', () => {
     expect(md.split('\n')[0]).toBe('# Sink guarantee report — ❌ violation');
     expect(md).toContain('--scenario limit-data-on-insert --seed 7 --path 0:1');
     expect(md).toContain('limit_data(s1r1_client, 20B)');
-    expect(md).toContain('**duplicated** (3): 1-0-1, 1-0-2, 1-0-3');
-    expect(md).toContain('Peak RSS per cluster process (MiB): s1r1 210 · toxiproxy 95.');
+    expect(md).toContain('**`duplicated`** (3): `1-0-1`, `1-0-2`, `1-0-3`');
+    expect(md).toContain('Peak RSS per cluster process (MiB): `s1r1` 210 · `toxiproxy` 95.');
   });
 
   it('report.html draws the matrix and, per scenario, the most eventful run with its fault windows', () => {
@@ -196,7 +196,7 @@ describe('give-ups in the reports', () => {
     expect(md).toMatch(/\| 1 \(4\) \|/);
     expect(md).toContain('### Give-ups');
     expect(md).toContain(
-      '- ClickHouseBatchingSink / server-errors: gave up: partition 0 batch 2 (token 1-0-9) after 5 attempt(s)',
+      '- ClickHouseBatchingSink / server-errors: `gave up: partition 0 batch 2 (token 1-0-9) after 5 attempt(s)',
     );
   });
 

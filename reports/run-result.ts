@@ -118,6 +118,20 @@ export interface ClassResult {
   readonly scenarios: readonly ScenarioResult[];
 }
 
+/**
+ * What a chaos run was asked to run, beside its seed, profile, backend and slice: enough to
+ * recompute from the catalogue the class x scenario pairs of its matrix, and of each slice.
+ */
+export interface RunSelection {
+  /** The classes, in the order the matrix takes them. */
+  readonly classes: readonly SinkClassName[];
+  /** The scenario names, in the order the matrix takes them. */
+  readonly scenarios: readonly string[];
+  readonly serverDedup: string;
+  /** The replayed case (`--path`), or null. */
+  readonly path: string | null;
+}
+
 export interface RunResult {
   readonly runId: string;
   readonly backend: string;
@@ -133,4 +147,10 @@ export interface RunResult {
   readonly clusterMemory: Readonly<Record<string, ProcessMemory>> | null;
   readonly verdict: Verdict;
   readonly classes: Readonly<Record<string, ClassResult>>;
+  /** A signal stopped the run before every pair was judged: its command exited 130 / 143 (absent: no). */
+  readonly interrupted?: boolean;
+  /** Absent in results written before it was recorded; a merged result has its slices' (they must agree). */
+  readonly selection?: RunSelection;
+  /** The git commit the harness ran from (`+changes` when the tree had uncommitted edits), null outside a checkout. */
+  readonly commit?: string | null;
 }

@@ -1,61 +1,88 @@
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readHistory } from '../../harness/flow/history/history-reader.ts';
-import { sourceConfig } from '../../harness/flow/source/source-config.ts';
+import { isHarnessError } from '../../harness/errors.ts';
 import type { CheckInput } from './check-run.ts';
-import { CHECK_INPUT_FILE, readCheckRecord, writeCheckRecord } from './check-record.ts';
-
-const GOLDEN = fileURLToPath(new URL('../../properties/checkers/golden/exactly-once-replayed.jsonl', import.meta.url));
+import { CHECK_INPUT_FILE, readCheckRecord } from './check-record.ts';
+import { storeRun } from './testing/stored-run.ts';
 
 let dir = '';
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+function storedRun(): CheckInput {
+  dir = mkdtempSync(join(tmpdir(), 'check-record-'));
+  return storeRun(dir);
+}
+
+/** The one-line refusal `readCheckRecord` gives a damaged run, or undefined when it reads the run. */
+function refusal(): string | undefined {
+  try {
+    readCheckRecord(dir);
+    return undefined;
+  } catch (error) {
+    expect(isHarnessError(error, 'CHECK_RECORD_DAMAGED'), String(error)).toBe(true);
+    return (error as Error).message;
+  }
+}
+
+const history = () => join(dir, 'history.jsonl');
+const lines = () =>
+  readFileSync(history(), 'utf8')
+    .split('\n')
+    .filter((line) => line !== '');
+
 describe('the stored check record', () => {
   it('gives back every field of the check input, the run table and history included', () => {
-    dir = mkdtempSync(join(tmpdir(), 'check-record-'));
-    copyFileSync(GOLDEN, join(dir, 'history.jsonl'));
-    const input: CheckInput = {
-      description: { backend: 'embedded', shards: [], keepers: [] } as unknown as CheckInput['description'],
-      sinkClass: 'ClickHouseBatchingSink',
-      source: sourceConfig({
-        seed: 3,
-        partitions: 1,
-        messagesPerEpoch: 4,
-        keySpace: 8,
-        payloadBytes: { min: 16, max: 32 },
-      }),
-      events: readHistory(join(dir, 'history.jsonl')).events,
-      truth: {
-        replicas: [{ shard: 's1', replica: 's1r1', counts: new Map([['1-0-0', 1]]) }],
-        viaDistributed: new Map([['1-0-0', 1]]),
-        serverInserts: [],
-        routed: new Map([['unsharded', new Map([['1-0-0', 's1']])]]),
-        forms: new Map([['1-0-0', new Set(['row 1-0-0'])]]),
-        readAt: 42,
-      },
-      coverage: { faults: ['reset_peer'], replay: true },
-      specs: [
-        {
-          from: 1,
-          spec: { sink_class_name: 'ClickHouseBatchingSink', name: 's', parameters: {}, dynamic_parameters: {} },
-        },
-      ],
-      expectations: [],
-      serverDedupOff: true,
-      target: 'single-host-merge-tree',
-    };
-    writeCheckRecord(dir, { scenario: 'plain-merge-tree', phase: 'explore', input, verdict: 'pass', anomalies: [] });
+    const input = storedRun();
     const { record, input: read } = readCheckRecord(dir);
     expect(read).toEqual(input);
     expect([record.scenario, record.phase, record.verdict]).toEqual(['plain-merge-tree', 'explore', 'pass']);
+    expect(record.history?.events).toBe(input.events.length);
+  });
+
+  it.each<[string, () => void, RegExp]>([
+    [
+      'a history whose last event was cut mid-line',
+      () => writeFileSync(history(), readFileSync(history(), 'utf8').slice(0, -40)),
+      /history\.jsonl ends in a cut line/,
+    ],
+    ['an empty history', () => writeFileSync(history(), ''), /history\.jsonl holds no event/],
+    ['a missing history', () => unlinkSync(history()), /history\.jsonl is missing/],
+    [
+      'a history that lost whole events',
+      () => writeFileSync(history(), `${lines().slice(0, -2).join('\n')}\n`),
+      /history\.jsonl holds \d+ events, the run checked \d+/,
+    ],
+    [
+      'a history with another event in place of one it checked',
+      () =>
+        writeFileSync(
+          history(),
+          `${lines()
+            .map((line, i) => (i === 1 ? JSON.stringify({ ...JSON.parse(line), nextSeq: 7 }) : line))
+            .join('\n')}\n`,
+        ),
+      /history\.jsonl is not the history the run checked \(its SHA-256 differs/,
+    ],
+    [
+      'a truncated check-input.json',
+      () =>
+        writeFileSync(join(dir, 'check-input.json'), readFileSync(join(dir, 'check-input.json'), 'utf8').slice(0, 13)),
+      /check-input\.json is not JSON \(/,
+    ],
+  ])('refuses %s, naming the file, instead of judging what is left', (_label, damage, message) => {
+    storedRun();
+    expect(refusal()).toBeUndefined();
+    damage();
+    const said = refusal();
+    expect(said).toMatch(message);
+    expect(said).toContain(dir);
+    expect(said?.split('\n')).toHaveLength(1);
   });
 
   it("keeps an external cluster's description without its process commands or any URL login", () => {
     dir = mkdtempSync(join(tmpdir(), 'check-record-'));
-    copyFileSync(GOLDEN, join(dir, 'history.jsonl'));
     const description = {
       backend: 'embedded',
       toxiproxy: 'http://admin:s3cr3t@127.0.0.1:8474',
@@ -63,25 +90,7 @@ describe('the stored check record', () => {
       keepers: [],
       process_commands: { kill: 'kubectl --token s3cr3t delete pod "$CHAOS_MEMBER"' },
     } as unknown as CheckInput['description'];
-    const input = {
-      description,
-      sinkClass: 'ClickHouseBatchingSink',
-      source: sourceConfig({ seed: 3, partitions: 1, messagesPerEpoch: 4 }),
-      events: [],
-      truth: {
-        replicas: [],
-        viaDistributed: new Map(),
-        serverInserts: [],
-        routed: new Map(),
-        forms: new Map(),
-        readAt: 1,
-      },
-      coverage: { faults: [], replay: false },
-      specs: [],
-      expectations: [],
-      serverDedupOff: false,
-    } as unknown as CheckInput;
-    writeCheckRecord(dir, { scenario: 'unknown-outcome', phase: 'explore', input, verdict: 'pass', anomalies: [] });
+    storeRun(dir, { description });
     const stored = readFileSync(join(dir, CHECK_INPUT_FILE), 'utf8');
     expect(stored).not.toMatch(/s3cr3t|kubectl|admin/);
     expect(readCheckRecord(dir).input.description).toMatchObject({ process_actions: ['kill'] });

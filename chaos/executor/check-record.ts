@@ -1,6 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { redactDescription } from '../../harness/cluster/external/redact.ts';
+import { HarnessError } from '../../harness/errors.ts';
+import type { Stamped } from '../../harness/flow/history/history-events.ts';
 import { readHistory } from '../../harness/flow/history/history-reader.ts';
 import type { GroundTruth } from '../../harness/oracle/ground-truth.ts';
 import type { ReplicaTruth } from '../../harness/oracle/replica-counts.ts';
@@ -9,16 +12,20 @@ import type { Verdict } from '../../properties/verdict.ts';
 import type { CheckInput } from './check-run.ts';
 
 export const CHECK_INPUT_FILE = 'check-input.json';
+const HISTORY_FILE = 'history.jsonl';
 
 /** What one run recorded for its check, beside its `history.jsonl`; the history itself is not repeated. */
 export interface CheckRecord {
-  readonly version: 1;
+  /** 1: written before the history's size and hash were kept. */
+  readonly version: 1 | 2;
   readonly scenario: string;
   readonly phase: 'explore' | 'shrink';
   readonly input: Omit<CheckInput, 'events' | 'truth'> & { readonly truth: StoredTruth };
   /** What the check said when the run ended. */
   readonly verdict: Verdict;
   readonly anomalies: readonly Anomaly[];
+  /** The history the check read, as `history.jsonl` holds it: a cut or replaced file is told from a changed verdict. */
+  readonly history?: { readonly events: number; readonly sha256: string };
 }
 
 /** GroundTruth with its maps and sets as arrays of entries (JSON has neither). */
@@ -84,19 +91,64 @@ export function writeCheckRecord(
   const { events, truth, ...rest } = record.input;
   const input = { ...rest, description: redactDescription(rest.description), truth: storeTruth(truth) };
   const stored: CheckRecord = {
-    version: 1,
+    version: 2,
     scenario: record.scenario,
     phase: record.phase,
     input,
     verdict: record.verdict,
     anomalies: record.anomalies,
+    history: { events: events.length, sha256: sha256(historyText(events)) },
   };
   writeFileSync(join(runDir, CHECK_INPUT_FILE), `${JSON.stringify(stored)}\n`);
 }
 
-/** A run's check input rebuilt from its directory alone: `check-input.json` and `history.jsonl`. */
+/** The events as `mergeHistory` writes them to `history.jsonl`, in the order the reader gives them back: what the hash covers. */
+const historyText = (events: readonly Stamped[]) => events.map((event) => `${JSON.stringify(event)}\n`).join('');
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+const damaged = (file: string, what: string) =>
+  new HarnessError(
+    'CHECK_RECORD_DAMAGED',
+    `${file} ${what}: the run's stored files are damaged, so nothing can be judged from them; re-run the scenario with its replay line`,
+  );
+
+function readRecord(file: string): CheckRecord {
+  if (!existsSync(file)) throw damaged(file, 'is missing');
+  let record: Partial<CheckRecord>;
+  try {
+    record = JSON.parse(readFileSync(file, 'utf8')) as Partial<CheckRecord>;
+  } catch (error) {
+    throw damaged(file, `is not JSON (${(error as Error).message})`);
+  }
+  if (
+    (record.version !== 1 && record.version !== 2) ||
+    record.input?.truth === undefined ||
+    !Array.isArray(record.anomalies)
+  )
+    throw damaged(file, 'is not a check record (version, input, verdict, anomalies)');
+  return record as CheckRecord;
+}
+
+/**
+ * A run's check input rebuilt from its directory alone: `check-input.json` and `history.jsonl`.
+ * A history that is missing, empty, ends in a cut line, or is not the one the run checked (its
+ * event count and SHA-256 are in the record) is refused: judging what is left would blame the sink
+ * or the checker for a damaged file.
+ */
 export function readCheckRecord(runDir: string): { record: CheckRecord; input: CheckInput } {
-  const record = JSON.parse(readFileSync(join(runDir, CHECK_INPUT_FILE), 'utf8')) as CheckRecord;
-  const history = readHistory(join(runDir, 'history.jsonl'));
+  const record = readRecord(join(runDir, CHECK_INPUT_FILE));
+  const file = join(runDir, HISTORY_FILE);
+  if (!existsSync(file)) throw damaged(file, 'is missing');
+  const history = readHistory(file);
+  const [torn] = history.tornLines;
+  if (torn !== undefined) throw damaged(file, `ends in a cut line (${JSON.stringify(torn.text.slice(0, 60))})`);
+  if (history.events.length === 0) throw damaged(file, 'holds no event (every run records at least its worker launch)');
+  if (record.history !== undefined) {
+    if (history.events.length !== record.history.events)
+      throw damaged(file, `holds ${history.events.length} events, the run checked ${record.history.events}`);
+    if (sha256(historyText(history.events)) !== record.history.sha256)
+      throw damaged(file, `is not the history the run checked (its SHA-256 differs from ${CHECK_INPUT_FILE}'s)`);
+  }
   return { record, input: { ...record.input, truth: loadTruth(record.input.truth), events: history.events } };
 }

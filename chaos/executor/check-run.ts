@@ -21,7 +21,7 @@ import {
   type ChaosCommand,
 } from '../../properties/schedule/commands.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
-import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
+import { OWED_BY_CLASS } from '../../properties/owed-by-class.ts';
 import type { ScenarioDefinition, TargetTable } from '../scenarios/scenario.ts';
 import { expectedShardOf } from './expected-shard.ts';
 import type { SpecPeriod, StartExpectation } from './pipeline-system.ts';
@@ -82,13 +82,13 @@ export function declaredCoverage(
       commands.filter((c): c is RestartWithSpec => c instanceof RestartWithSpec && c.refusal).map((c) => c.label),
     ),
   ];
-  const descriptor = SINK_CLASSES[sinkClass];
+  const owed = OWED_BY_CLASS[sinkClass];
   // Every class owes what its own mechanism turns on: a run without server dedup (no token), an
   // epoch of several batches (batching); and every class must have delivered something.
   return {
     delivered: true,
-    serverDedupOff: !descriptor.usesDedupToken,
-    multiBatchEpoch: descriptor.batching,
+    serverDedupOff: !owed.sendsToken,
+    multiBatchEpoch: owed.batches,
     ...scenario.coverage(sinkClass),
     faults,
     crashPoints,
@@ -187,7 +187,7 @@ function orderedModeAt(specs: readonly SpecPeriod[], at: number): boolean {
 }
 
 export function checkRun(input: CheckInput): RunCheck {
-  const descriptor = SINK_CLASSES[input.sinkClass];
+  const owed = OWED_BY_CLASS[input.sinkClass];
   const events = input.events;
   const description = input.description;
   const replicaOfEndpoint = new Map(
@@ -197,10 +197,10 @@ export function checkRun(input: CheckInput): RunCheck {
   );
   const target = input.target ?? 'replicated';
   const { observations, facts, unknown } = observe({
-    guarantee: owedGuarantee(descriptor.guarantee, target, input.serverDedupOff),
-    viewGuarantee: owedOnView(descriptor.guarantee, target, input.serverDedupOff),
+    guarantee: owedGuarantee(owed.guarantee, target, input.serverDedupOff),
+    viewGuarantee: owedOnView(owed.guarantee, target, input.serverDedupOff),
     judgedWarning: judgedWarning(target, input.serverDedupOff),
-    sendsToken: descriptor.usesDedupToken,
+    sendsToken: owed.sendsToken,
     generation: input.source.generation,
     events,
     truth: input.truth,

@@ -1,7 +1,6 @@
 import type { ClusterDescription } from '../../harness/cluster/description.ts';
 import type { GroundTruth } from '../../harness/oracle/ground-truth.ts';
 import { layoutKey, type RoutingLayout } from '../../harness/oracle/rendezvous-sql.ts';
-import { isShardName } from '../../sinks/domain/shard-name.ts';
 import type { AttemptRecord } from '../../properties/checkers/observations.ts';
 import type { SpecPeriod } from './pipeline-system.ts';
 import { specTopology, type SpecTopology } from './spec-topology.ts';
@@ -54,10 +53,9 @@ export function expectedShardOf(
     const period = [...specs].reverse().find((candidate) => candidate.from <= at) ?? specs[0];
     if (period === undefined) return null;
     const topology = specTopology(period.spec);
-    if (topology.form !== 'shard_hosts') return clusterShardOf(description, topology.hosts[0]);
+    if (topology.form !== 'shard_hosts') return clusterShardOf(description, topology.hosts[0], topology.port);
     const name = truth.routed.get(layoutKey(routingLayout(topology)))?.get(messageId);
     if (name === undefined) return `unrouted:${messageId}`;
-    const host = isShardName(name) ? topology.shards.get(name)?.[0] : undefined;
-    return clusterShardOf(description, host ?? '');
+    return clusterShardOf(description, topology.shards.get(name)?.[0] ?? '', topology.port);
   };
 }

@@ -2,13 +2,13 @@ import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import { NO_EVIDENCE, addEvidence } from '../../properties/checkers/coverage-ledger.ts';
 import type { Evidence } from '../../properties/checkers/coverage-checker.ts';
 import { NO_DELIVERIES, type DeliveryCounts } from '../../properties/checkers/total-queue-checker.ts';
-import type { Verdict } from '../../properties/verdict.ts';
 import type { ConfigurationResult, FaultCounts, ScenarioResult } from '../../reports/run-result.ts';
 import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
-import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
+import { OWED_BY_CLASS } from '../../properties/owed-by-class.ts';
 import type { ScenarioDefinition, TargetTable } from '../scenarios/scenario.ts';
 import type { ExecutedRun, ScenarioOutcome } from './run-scenario.ts';
 import { addConfigurations } from '../../reports/aggregate.ts';
+import { scenarioVerdict } from './scenario-verdict.ts';
 import { configurationOf, dedupMayBeOff, owedGuarantee, owedOnView } from './target-table.ts';
 
 /** Faults that fired, sink crashes included (as `sink_crash`, the catalogue's name for them). */
@@ -48,11 +48,10 @@ function sumCounts(runs: readonly ExecutedRun[]): DeliveryCounts {
 }
 
 /**
- * The verdict of a scenario for one class: a violation in any run wins (its shrunk case is
- * reported), then a harness failure of an exploring run; otherwise the coverage accumulated over
- * the exploring runs decides — `pass` once everything declared happened, `inconclusive` when the
- * budget ran out first, naming what never happened. The figures come from the runs that define
- * the verdict: the reported counterexample, or every exploring run (never the shrink steps).
+ * A scenario's result for one class, its verdict by the one rule (`scenario-verdict.ts`), with
+ * notes naming what failed in the harness or what never happened. The figures come from the runs
+ * that define the verdict: the reported counterexample, or every exploring run (never the shrink
+ * steps).
  */
 export function scenarioResult(
   scenario: ScenarioDefinition,
@@ -64,33 +63,32 @@ export function scenarioResult(
   const explored = runs.filter((run) => run.phase === 'explore');
   const violating = runs.filter((run) => run.check?.verdict === 'violation');
   const counterexample = violating.at(-1);
-  const notes: string[] = [];
-  let verdict: Verdict;
   const infra = explored.filter((run) => run.infraError !== undefined);
-  if (counterexample !== undefined) {
-    verdict = 'violation';
-  } else if (infra.length > 0) {
-    verdict = 'infra-error';
-    notes.push(...infra.map((run) => `run ${run.index}: ${run.infraError}`));
-  } else if (ledger.complete && !details.interrupted) {
-    verdict = 'pass';
-  } else if (details.interrupted) {
-    verdict = 'inconclusive';
-    notes.push(`the check was interrupted after ${explored.length} run(s): a run outlived every budget`);
-  } else {
-    verdict = 'inconclusive';
-    const spent = `the budget ran out after ${explored.length} run(s) in ${(explored.reduce((total, run) => total + run.durationMs, 0) / 1000).toFixed(0)} s`;
-    notes.push(...ledger.missing().map((missing) => `${missing} (${spent})`));
-  }
+  const verdict = scenarioVerdict({
+    interrupted: false,
+    violated: counterexample !== undefined,
+    harnessFailed: infra.length > 0,
+    covered: ledger.complete,
+    outlived: details.interrupted,
+  });
+  const spent = `the budget ran out after ${explored.length} run(s) in ${(explored.reduce((total, run) => total + run.durationMs, 0) / 1000).toFixed(0)} s`;
+  const notes =
+    verdict === 'infra-error'
+      ? infra.map((run) => `run ${run.index}: ${run.infraError}`)
+      : verdict !== 'inconclusive'
+        ? []
+        : details.interrupted
+          ? [`the check was interrupted after ${explored.length} run(s): a run outlived every budget`]
+          : ledger.missing().map((missing) => `${missing} (${spent})`);
   const defining = counterexample === undefined ? explored : [counterexample];
   const evidence = defining.reduce<Evidence>(
     (total, run) => (run.check ? addEvidence(total, run.check.evidence) : total),
     NO_EVIDENCE,
   );
-  const descriptor = SINK_CLASSES[sinkClass];
+  const owed = OWED_BY_CLASS[sinkClass];
   const target = scenario.target ?? 'replicated';
   // Whether the runs alternate ClickHouse's block dedup (token-less classes; every class on a table whose dedup is under test).
-  const alternatesDedup = dedupMayBeOff(target, descriptor.usesDedupToken);
+  const alternatesDedup = dedupMayBeOff(target, owed.sendsToken);
   const path = details.failed && counterexample !== undefined ? (details.counterexamplePath ?? undefined) : undefined;
   const serverDedupOff = alternatesDedup ? (counterexample?.serverDedupOff ?? undefined) : undefined;
   return {
@@ -139,7 +137,7 @@ export function scenarioResult(
     giveUps: defining.flatMap((run) => run.check?.results.find((result) => result.checker === 'give-up')?.notes ?? []),
     notes,
     commands: (counterexample ?? explored.at(-1))?.input.commands.map((command) => command.toString()) ?? [],
-    configurations: configurations(explored, target, descriptor.guarantee),
+    configurations: configurations(explored, target, owed.guarantee),
   };
 }
 

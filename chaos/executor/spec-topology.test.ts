@@ -31,6 +31,14 @@ describe('specTopology', () => {
     expect(specTopology(spec({ shard_hosts: { s1: ['ch-1'] } }))).toMatchObject({ keyColumns: [] });
   });
 
+  it('reads the shared port, and a default-spelled form as unset', () => {
+    expect(specTopology(spec({ host: 'ch-1', hosts: [], shard_hosts: {}, port: 8123 }))).toEqual({
+      form: 'host',
+      hosts: ['ch-1'],
+      port: 8123,
+    });
+  });
+
   it('parses a spec object once', () => {
     const one = spec({ host: 'ch-1' });
     expect(specTopology(one)).toBe(specTopology(one));
@@ -40,8 +48,15 @@ describe('specTopology', () => {
     ['no host form', {}, /exactly one of host, hosts, shard_hosts/],
     ['two host forms', { host: 'ch-1', hosts: ['ch-1', 'ch-2'] }, /host and hosts are all set/],
     ['a one-element hosts list', { hosts: ['ch-1'] }, /use "host": "ch-1"/],
-    ['a shard without hosts', { shard_hosts: { s1: [] } }, /must not be empty/],
-  ])('refuses %s by the sinks’ own rule, naming the spec', (_label, parameters, rule) => {
+    ['a shard without hosts', { shard_hosts: { s1: [] } }, /shard s1 lists no host/],
+    ['a shard name outside the seed’s alphabet', { shard_hosts: { 's 1': ['ch-1'] } }, /shard name "s 1"/],
+    [
+      'sharding_key_columns beside an unsharded form',
+      { host: 'ch-1', sharding_key_columns: ['key'] },
+      /with shard_hosts only/,
+    ],
+    ['a port that is not a number', { host: 'ch-1', port: '8123' }, /port must be an integer/],
+  ])('refuses %s by the seed’s rule, naming the spec', (_label, parameters, rule) => {
     let thrown: unknown;
     try {
       specTopology(spec(parameters));

@@ -2,12 +2,16 @@ import type { ClusterDescription } from '../../harness/cluster/description.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
 import { specTopology } from './spec-topology.ts';
 
-/** The cluster shard whose replicas include `host` (the Keeper table the host serves). */
-export function clusterShardOf(description: ClusterDescription, host: string): string {
+/**
+ * The cluster shard whose replicas include `host` on `port` (the Keeper table the endpoint
+ * serves); without a port, any replica on the host.
+ */
+export function clusterShardOf(description: ClusterDescription, host: string, port: number | undefined): string {
+  const serves = (url: URL) => url.hostname === host && (port === undefined || Number(url.port) === port);
   const shard = description.shards.find((candidate) =>
-    candidate.replicas.some((replica) => new URL(replica.http).hostname === host),
+    candidate.replicas.some((replica) => serves(new URL(replica.http))),
   );
-  return shard?.name ?? `unknown:${host}`;
+  return shard?.name ?? `unknown:${host}${port === undefined ? '' : `:${port}`}`;
 }
 
 /**
@@ -17,8 +21,11 @@ export function clusterShardOf(description: ClusterDescription, host: string): s
  */
 export function topologyKey(spec: RawSinkSpec, description: ClusterDescription): string {
   const topology = specTopology(spec);
-  if (topology.form !== 'shard_hosts') return `unsharded ${clusterShardOf(description, topology.hosts[0])}`;
+  if (topology.form !== 'shard_hosts')
+    return `unsharded ${clusterShardOf(description, topology.hosts[0], topology.port)}`;
   const names = [...topology.shards.keys()];
-  const targets = [...topology.shards].map(([name, hosts]) => `${name}=${clusterShardOf(description, hosts[0])}`);
+  const targets = [...topology.shards].map(
+    ([name, hosts]) => `${name}=${clusterShardOf(description, hosts[0], topology.port)}`,
+  );
   return `sharded[${names.join(',')}|${topology.keyColumns.join(',')}] ${targets.join(' ')}`;
 }

@@ -4,8 +4,11 @@
  * N seeds (random and printed, or N in a row from `--seed`), with the chaos job's defaults (the
  * `ci` budget, server dedup alternating), plus the unmutated sink under the same scenarios and
  * seeds as a control. Writes the detection matrix as `summary.json`, `report.md`, `report.html`
- * and `junit.xml` under `<report-dir>/<run-id>/` and prints the table. Exit 0 only when every
- * mutant was caught in its category on every seed and every control run passed.
+ * and `junit.xml` under `<report-dir>/<run-id>/` and prints the table. Exit 0 when every mutant
+ * was caught in its category (and no other it does not explain) on every seed and every control
+ * run passed; 1 on a finding (a mutant not caught or caught in another category, a control
+ * flagged); 3 when nothing was found but a run was not verified (inconclusive, infra-error); 2
+ * on bad input.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,8 +25,8 @@ import {
   matrixHtml,
   matrixJson,
   matrixJunit,
+  matrixExitStatus,
   matrixMarkdown,
-  rowHolds,
   type Detection,
   type MatrixRow,
   type MutationMatrix,
@@ -118,14 +121,20 @@ async function main(): Promise<number> {
           serverDedup: 'alternate',
           ...(subject.name === 'control' ? {} : { mutant: subject.name }),
         });
-        const found = detection(subject.scenario, subject.sinkClass, outcome, seed, entry?.category);
+        const found = detection(
+          subject.scenario,
+          subject.sinkClass,
+          outcome,
+          seed,
+          subject.name === 'control' ? undefined : subject.name,
+        );
         detections.push(found);
         const state =
           entry === undefined
             ? found.verdict
             : found.caughtInCategory
               ? `caught (${found.categories.join(', ')}) in run ${found.runsToDetection}, ${found.secondsToDetection?.toFixed(0)} s`
-              : `MISSED: ${found.verdict}`;
+              : `MISSED: ${found.verdict}${found.categories.length > 0 ? ` (${found.categories.join(', ')})` : ''}`;
         process.stderr.write(
           `mutants: ${subject.name} / ${subject.sinkClass} / ${subject.scenario.name} seed ${seed}: ${state}\n`,
         );
@@ -149,7 +158,7 @@ async function main(): Promise<number> {
   writeFileSync(join(dir, 'report.html'), matrixHtml(matrix));
   writeFileSync(join(dir, 'junit.xml'), matrixJunit(matrix));
   process.stdout.write(matrixMarkdown(matrix));
-  return rows.every(rowHolds) ? 0 : 1;
+  return matrixExitStatus(matrix);
 }
 
 main().then(

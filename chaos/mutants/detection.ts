@@ -1,17 +1,60 @@
-import { anomalyKind, type AnomalyKind } from '../../properties/checkers/anomaly-category.ts';
+import { anomalyKind, type AnomalyCategory, type AnomalyKind } from '../../properties/checkers/anomaly-category.ts';
+import type { Verdict } from '../../properties/verdict.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import type { Detection } from '../../reports/mutation-matrix.ts';
 import type { ScenarioOutcome } from '../executor/run-scenario.ts';
 import { scenarioResult } from '../executor/scenario-result.ts';
 import type { ScenarioDefinition } from '../scenarios/scenario.ts';
+import { MUTANTS, type MutantName } from './catalogue.ts';
 
-/** What one seed of a scenario showed about a mutant (or the control): caught where, after how much, shrunk how. */
+/**
+ * The categories a mutant's counterexample may show beside its own, each because its breakage
+ * causes it too. Any other category is a checker reporting what the mutant did not do: the
+ * mutant is not caught, it is a finding.
+ */
+export const ALSO_CAUGHT_IN: Readonly<
+  Partial<Record<MutantName, { readonly kinds: readonly AnomalyKind[]; readonly why: string }>>
+> = {
+  'token-changes-on-replay': {
+    kinds: ['token-not-as-owed'],
+    why: 'the replay carries a salted token, which is not the batch bound the class owes',
+  },
+  'shard-suffix-dropped': {
+    kinds: ['lost'],
+    why: "when a batch has rows for both shard names on the one table, the second name's INSERT carries the first's token and is dropped as its duplicate",
+  },
+  'epoch-bound-as-batch-token': {
+    kinds: ['token-not-as-owed', 'token-covers-two-row-sets'],
+    why: 'every batch of an epoch carries the epoch bound: not the batch bound owed, and one token over several batches of rows',
+  },
+  'routing-fingerprint-with-hosts': {
+    kinds: ['lost'],
+    why: 'a partition refused without cause keeps its undelivered batches: their rows are missing when the run ends',
+  },
+};
+
+/**
+ * Caught means: the scenario's verdict is `violation`, the mutant's own category is among the
+ * counterexample's, and every other category is one its breakage explains (`ALSO_CAUGHT_IN`).
+ */
+export function caughtInCategory(
+  mutant: MutantName,
+  verdict: Verdict,
+  categories: readonly AnomalyCategory[],
+): boolean {
+  const own = MUTANTS[mutant].category;
+  const explained = new Set<AnomalyKind>([own, ...(ALSO_CAUGHT_IN[mutant]?.kinds ?? [])]);
+  const kinds = categories.map(anomalyKind);
+  return verdict === 'violation' && kinds.includes(own) && kinds.every((kind) => explained.has(kind));
+}
+
+/** What one seed of a scenario showed about a mutant (or the control, `mutant` undefined): caught how, after how much, shrunk how. */
 export function detection(
   scenario: ScenarioDefinition,
   sinkClass: SinkClassName,
   outcome: ScenarioOutcome,
   seed: number,
-  category: AnomalyKind | undefined,
+  mutant: MutantName | undefined,
 ): Detection {
   const result = scenarioResult(scenario, sinkClass, outcome, seed);
   const categories = [...new Set(result.anomalies.map((anomaly) => anomaly.category))];
@@ -32,8 +75,7 @@ export function detection(
   return {
     seed,
     verdict: result.verdict,
-    caughtInCategory:
-      result.verdict === 'violation' && category !== undefined && categories.map(anomalyKind).includes(category),
+    caughtInCategory: mutant !== undefined && caughtInCategory(mutant, result.verdict, categories),
     categories,
     ...found,
     replayCommand: result.replayCommand,

@@ -1,7 +1,9 @@
 import type { RunResult, ScenarioResult } from '../run-result.ts';
 import { classConfigurations } from '../aggregate.ts';
+import { EXIT_STATUSES, resultExitStatus } from '../exit-status.ts';
 import { configurationRows } from './configuration-rows.ts';
 import { dedupStatement, unknownSplit } from './figures.ts';
+import { codeSpan, fencedBlock, tableCell } from './markdown-text.ts';
 
 const ICON: Readonly<Record<string, string>> = {
   pass: '✅ pass',
@@ -14,21 +16,20 @@ const ICON: Readonly<Record<string, string>> = {
 function scenarioDetail(scenario: ScenarioResult): string[] {
   if (scenario.verdict === 'pass') return [];
   const lines = [
-    `#### ${scenario.sinkClass} / ${scenario.name}: ${ICON[scenario.verdict]}`,
+    `#### ${tableCell(scenario.sinkClass)} / ${tableCell(scenario.name)}: ${ICON[scenario.verdict]}`,
     '',
-    '```sh',
-    scenario.replayCommand,
-    '```',
+    ...fencedBlock([scenario.replayCommand], 'sh'),
   ];
-  if (scenario.commands.length > 0) lines.push('', 'Commands that ran:', '', '```', ...scenario.commands, '```');
+  if (scenario.commands.length > 0) lines.push('', 'Commands that ran:', '', ...fencedBlock(scenario.commands));
   const c = scenario.counts;
   lines.push(
     '',
     `attempted ${c.attempted} · acknowledged ${c.acknowledged} · lost ${c.lost} · duplicated ${c.duplicated} · unexpected ${c.unexpected} · recovered ${c.recovered} · held back by a give-up ${c.gaveUp}`,
   );
+  // Anomaly examples and notes can quote the server: each a code span, so none can become Markdown.
   for (const anomaly of scenario.anomalies)
-    lines.push(`- **${anomaly.category}** (${anomaly.count}): ${anomaly.examples.join(', ')}`);
-  for (const note of scenario.notes) lines.push(`- ${note}`);
+    lines.push(`- **${codeSpan(anomaly.category)}** (${anomaly.count}): ${anomaly.examples.map(codeSpan).join(', ')}`);
+  for (const note of scenario.notes) lines.push(`- ${codeSpan(note)}`);
   return [...lines, ''];
 }
 
@@ -40,7 +41,7 @@ function scenarioDetail(scenario: ScenarioResult): string[] {
 function configurationMatrix(run: RunResult): string[] {
   const rows = Object.entries(run.classes).flatMap(([name, result]) =>
     configurationRows(classConfigurations(result.scenarios), result.guarantee).map(
-      (cells) => `| ${name} | ${cells.join(' | ')} |`,
+      (cells) => `| ${tableCell(name)} | ${cells.map(tableCell).join(' | ')} |`,
     ),
   );
   if (rows.length === 0) return [];
@@ -58,10 +59,13 @@ function configurationMatrix(run: RunResult): string[] {
 
 /** `report.md`: headline, per-class table, then each non-passing scenario with its replay line. */
 export function reportMarkdown(run: RunResult): string {
+  const exit = resultExitStatus(run);
   const lines = [
     `# Sink guarantee report — ${ICON[run.verdict]}`,
     '',
-    `run \`${run.runId}\` · backend \`${run.backend}\` · profile \`${run.profile}\` · seed \`${run.seed}\` · ${(run.durationMs / 1000).toFixed(1)} s`,
+    `**Exit status ${exit.status} (${exit.name})**: ${exit.meaning}. Exit statuses: ${EXIT_STATUSES.map((row) => `${row.status} ${row.name}`).join(' · ')}.`,
+    '',
+    `run ${codeSpan(run.runId)} · backend ${codeSpan(run.backend)} · profile ${codeSpan(run.profile)} · seed ${codeSpan(String(run.seed))} · ${(run.durationMs / 1000).toFixed(1)} s`,
     '',
     '| class | guarantee | verdict | attempted | acknowledged | lost | duplicated | unexpected | recovered | gave up (rows held back) | inserts ok/failed/unknown | unknown → landed/absent | replays | dedup hits | refusals | server dedup | faults fired | INSERT p50/p95 ms | rows/s |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
@@ -75,7 +79,7 @@ export function reportMarkdown(run: RunResult): string {
     const latency = result.performance.latencyMs;
     const speed = `${latency === null ? '—' : `${latency.p50.toFixed(0)}/${latency.p95.toFixed(0)}`} | ${result.performance.rowsPerSecond?.toFixed(0) ?? '—'}`;
     lines.push(
-      `| ${name} | ${result.guarantee} | ${ICON[result.verdict]} | ${c.attempted} | ${c.acknowledged} | ${c.lost} | ${c.duplicated} | ${c.unexpected} | ${c.recovered} | ${result.giveUps} (${c.gaveUp}) | ${result.inserts.ok}/${result.inserts.failed}/${result.inserts.unknown} | ${unknownSplit(result.unknownOutcomes)} | ${result.replays} | ${result.dedupHits} | ${result.refusals} | ${dedupStatement(result.serverDedup)} | ${faults} | ${speed} |`,
+      `| ${tableCell(name)} | ${result.guarantee} | ${ICON[result.verdict]} | ${c.attempted} | ${c.acknowledged} | ${c.lost} | ${c.duplicated} | ${c.unexpected} | ${c.recovered} | ${result.giveUps} (${c.gaveUp}) | ${result.inserts.ok}/${result.inserts.failed}/${result.inserts.unknown} | ${unknownSplit(result.unknownOutcomes)} | ${result.replays} | ${result.dedupHits} | ${result.refusals} | ${dedupStatement(result.serverDedup)} | ${faults} | ${speed} |`,
     );
   }
   lines.push(
@@ -90,13 +94,15 @@ export function reportMarkdown(run: RunResult): string {
       const stopped =
         s.verdict === 'violation' ? 'violation' : s.stopped === 'covered' ? 'coverage met' : 'budget spent';
       lines.push(
-        `| ${name} | ${s.name} | ${ICON[s.verdict]} | ${s.runs}${s.shrinkRuns > 0 ? ` (${s.shrinkRuns})` : ''} | ${stopped} | ${(s.durationMs / 1000).toFixed(1)} s |`,
+        `| ${tableCell(name)} | ${tableCell(s.name)} | ${ICON[s.verdict]} | ${s.runs}${s.shrinkRuns > 0 ? ` (${s.shrinkRuns})` : ''} | ${stopped} | ${(s.durationMs / 1000).toFixed(1)} s |`,
       );
     }
   }
   lines.push(...configurationMatrix(run));
   const giveUps = Object.entries(run.classes).flatMap(([name, result]) =>
-    result.scenarios.flatMap((s) => s.giveUps.map((line) => `- ${name} / ${s.name}: ${line}`)),
+    result.scenarios.flatMap((s) =>
+      s.giveUps.map((line) => `- ${tableCell(name)} / ${tableCell(s.name)}: ${codeSpan(line)}`),
+    ),
   );
   if (giveUps.length > 0) {
     lines.push(
@@ -111,10 +117,12 @@ export function reportMarkdown(run: RunResult): string {
   const details = Object.values(run.classes).flatMap((result) => result.scenarios.flatMap(scenarioDetail));
   if (details.length > 0) lines.push('', '### Not passing', '', ...details);
   if (run.clusterMemory !== null) {
-    const members = Object.entries(run.clusterMemory).map(([member, memory]) => `${member} ${memory.peakRssMiB}`);
+    const members = Object.entries(run.clusterMemory).map(
+      ([member, memory]) => `${codeSpan(member)} ${memory.peakRssMiB}`,
+    );
     lines.push('', `Peak RSS per cluster process (MiB): ${members.join(' · ') || 'none running at the end'}.`);
   }
   if (run.backendLimits.length > 0)
-    lines.push('', `Backend limits (\`${run.backend}\`): ${run.backendLimits.join('; ')}.`);
+    lines.push('', `Backend limits (${codeSpan(run.backend)}): ${run.backendLimits.map(codeSpan).join('; ')}.`);
   return `${lines.join('\n')}\n`;
 }

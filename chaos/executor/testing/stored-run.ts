@@ -1,0 +1,64 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readHistory } from '../../../harness/flow/history/history-reader.ts';
+import { sourceConfig } from '../../../harness/flow/source/source-config.ts';
+import type { Verdict } from '../../../properties/verdict.ts';
+import type { CheckInput } from '../check-run.ts';
+import { writeCheckRecord } from '../check-record.ts';
+
+const GOLDEN = fileURLToPath(
+  new URL('../../../properties/checkers/golden/exactly-once-replayed.jsonl', import.meta.url),
+);
+
+/** A run directory as the executor leaves it: a (golden) `history.jsonl` and the check record written beside it. */
+export function storeRun(
+  dir: string,
+  record: {
+    readonly phase?: 'explore' | 'shrink';
+    readonly verdict?: Verdict;
+    readonly description?: CheckInput['description'];
+  } = {},
+): CheckInput {
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(GOLDEN, join(dir, 'history.jsonl'));
+  const input: CheckInput = {
+    description:
+      record.description ?? ({ backend: 'embedded', shards: [], keepers: [] } as unknown as CheckInput['description']),
+    sinkClass: 'ClickHouseBatchingSink',
+    source: sourceConfig({
+      seed: 3,
+      partitions: 1,
+      messagesPerEpoch: 4,
+      keySpace: 8,
+      payloadBytes: { min: 16, max: 32 },
+    }),
+    events: readHistory(join(dir, 'history.jsonl')).events,
+    truth: {
+      replicas: [{ shard: 's1', replica: 's1r1', counts: new Map([['1-0-0', 1]]) }],
+      viaDistributed: new Map([['1-0-0', 1]]),
+      serverInserts: [],
+      routed: new Map([['unsharded', new Map([['1-0-0', 's1']])]]),
+      forms: new Map([['1-0-0', new Set(['row 1-0-0'])]]),
+      readAt: 42,
+    },
+    coverage: { faults: ['reset_peer'], replay: true },
+    specs: [
+      {
+        from: 1,
+        spec: { sink_class_name: 'ClickHouseBatchingSink', name: 's', parameters: {}, dynamic_parameters: {} },
+      },
+    ],
+    expectations: [],
+    serverDedupOff: true,
+    target: 'single-host-merge-tree',
+  };
+  writeCheckRecord(dir, {
+    scenario: 'plain-merge-tree',
+    phase: record.phase ?? 'explore',
+    input,
+    verdict: record.verdict ?? 'pass',
+    anomalies: [],
+  });
+  return input;
+}

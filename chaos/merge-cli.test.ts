@@ -1,0 +1,112 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Verdict } from '../properties/verdict.ts';
+import { aggregateClass } from '../reports/aggregate.ts';
+import { insertPerformance } from '../reports/performance.ts';
+import type { RunResult, ScenarioResult } from '../reports/run-result.ts';
+import { NO_DELIVERIES } from '../properties/checkers/total-queue-checker.ts';
+
+const MERGE = fileURLToPath(new URL('./merge-cli.ts', import.meta.url));
+const SINK = 'AtMostOnceClickHouseSink';
+// Two scenarios covering the class: the catalogue gives slice 1/2 the first pair, 2/2 the second.
+const SELECTION = {
+  classes: [SINK],
+  scenarios: ['unknown-outcome', 'at-most-once-queue'],
+  serverDedup: 'alternate',
+  path: null,
+};
+
+let root = '';
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const scenario = (name: string, verdict: Verdict): ScenarioResult => ({
+  name,
+  sinkClass: SINK,
+  verdict,
+  seed: 9,
+  replayCommand: `npm run chaos -- --sink ${SINK} --scenario ${name} --seed 9`,
+  runs: 1,
+  shrinkRuns: 0,
+  stopped: 'covered',
+  durationMs: 1000,
+  phases: { clusterMs: 0, trafficMs: 0, healMs: 0, checkMs: 0 },
+  counts: NO_DELIVERIES,
+  inserts: { ok: 0, failed: 0, unknown: 0 },
+  replays: 0,
+  dedupHits: 0,
+  refusals: 0,
+  unknownOutcomes: { landed: 0, absent: 0, unresolved: 0 },
+  serverDedup: null,
+  faults: {},
+  anomalies: [],
+  giveUps: [],
+  notes: [],
+  commands: [],
+});
+
+/** A slice's report directory as `npm run chaos -- --shard I/2` leaves it (what merge reads). */
+function slice(index: number, scenarios: ScenarioResult[], selection: object = SELECTION): string {
+  const dir = join(root, `slice-${index}`);
+  mkdirSync(dir, { recursive: true });
+  const run: RunResult = {
+    runId: `run-${index}`,
+    backend: 'embedded',
+    backendLimits: [],
+    seed: 9,
+    profile: 'ci',
+    slice: `${index}/2`,
+    startedAt: '2026-12-01T00:00:00.000Z',
+    durationMs: 1000,
+    clusterStartMs: 0,
+    clusterMemory: null,
+    verdict: 'pass',
+    classes: scenarios.length === 0 ? {} : { [SINK]: aggregateClass('at-most-once', scenarios, insertPerformance([])) },
+    selection: selection as RunResult['selection'],
+    commit: 'c0ffee',
+  };
+  writeFileSync(join(dir, 'run-result.json'), JSON.stringify(run));
+  writeFileSync(join(dir, 'history.jsonl'), '');
+  return dir;
+}
+
+const merge = (...dirs: string[]) =>
+  spawnSync(process.execPath, ['--import', 'tsx', MERGE, '--report-dir', join(root, 'merged'), ...dirs], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+
+describe('npm run chaos:merge', () => {
+  it('exits on the merged verdict as the chaos job does: 0 pass, 3 not verified', () => {
+    root = mkdtempSync(join(tmpdir(), 'merge-cli-'));
+    const pass = merge(
+      slice(1, [scenario('unknown-outcome', 'pass')]),
+      slice(2, [scenario('at-most-once-queue', 'pass')]),
+    );
+    expect(pass.status, pass.stderr).toBe(0);
+    const first = slice(1, [scenario('unknown-outcome', 'pass')]);
+    const unverified = merge(first, slice(2, [scenario('at-most-once-queue', 'inconclusive')]));
+    expect(unverified.status, unverified.stderr).toBe(3);
+  });
+
+  it('refuses a slice that judged none of its pairs (the audit’s partial merge), exit 2 in one line', () => {
+    root = mkdtempSync(join(tmpdir(), 'merge-cli-'));
+    const result = merge(slice(1, [scenario('unknown-outcome', 'pass')]), slice(2, []));
+    expect(result.status).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain(`slice 2/2 (run-2) has no verdict for ${SINK}/at-most-once-queue`);
+  });
+
+  it('refuses a slice that ran with another --sink', () => {
+    root = mkdtempSync(join(tmpdir(), 'merge-cli-'));
+    const other = { ...SELECTION, classes: ['AtLeastOnceClickHouseSink'] };
+    const result = merge(slice(1, [scenario('unknown-outcome', 'pass')]), slice(2, [], other));
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(
+      'run-2 has classes ["AtLeastOnceClickHouseSink"], run-1 has ["AtMostOnceClickHouseSink"]',
+    );
+  });
+});
