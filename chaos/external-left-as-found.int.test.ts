@@ -142,8 +142,11 @@ interface Interrupted {
   readonly stderr: string;
 }
 
-/** The chaos job on the file, in its own process group, hit by `signal` while a fault of `scenario` is in force. */
-async function interruptMidEpisode(scenario: string, signal: NodeJS.Signals): Promise<Interrupted> {
+/**
+ * The chaos job on the file, in its own process group, hit by `signal` while a fault of `scenario`
+ * is in force (`twice`: a second one 100 ms later, as an impatient user's second Ctrl-C).
+ */
+async function interruptMidEpisode(scenario: string, signal: NodeJS.Signals, twice = false): Promise<Interrupted> {
   const child = spawn(
     process.execPath,
     [
@@ -171,7 +174,12 @@ async function interruptMidEpisode(scenario: string, signal: NodeJS.Signals): Pr
     inForce = await faultsInForce();
   }
   const sent = Date.now();
-  process.kill(signal === 'SIGTERM' ? child.pid! : -child.pid!, signal);
+  const target = signal === 'SIGTERM' ? child.pid! : -child.pid!;
+  process.kill(target, signal);
+  if (twice) {
+    await delay(100);
+    process.kill(target, signal);
+  }
   const exit = await exited;
   return { inForce, ...exit, stopMs: Date.now() - sent, stderr };
 }
@@ -217,6 +225,17 @@ describe('an attached cluster is left as found', { timeout: 300_000 }, () => {
       console.info(`${signal}: ${run.inForce.join(', ')} in force; the runner stopped in ${run.stopMs} ms`);
     },
   );
+
+  it('a second SIGINT mid-unwind (keeper-faults): the forced stop still undoes what the run did, within its bound', async () => {
+    const run = await interruptMidEpisode('keeper-faults', 'SIGINT', true);
+    expect(run.code, run.stderr).toBe(130);
+    expect(run.stderr).toMatch(/stopping now/);
+    // The forced stop's undo is bounded by 5 s.
+    expect(run.stopMs, run.stderr).toBeLessThan(7_000);
+    await expectLeftAsFound();
+    expect((await reap()).stdout).toMatch(/^nothing to undo/);
+    console.info(`SIGINT twice: ${run.inForce.join(', ')} in force; the runner stopped in ${run.stopMs} ms`);
+  });
 
   it('SIGKILL mid-episode: `--reap` undoes what the killed runner left, says what, and a second reap finds nothing', async () => {
     const run = await interruptMidEpisode('network-degradation', 'SIGKILL');
