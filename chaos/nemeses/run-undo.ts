@@ -120,6 +120,9 @@ export class RunUndo {
 /** What one fault did, undone by its heal (and by its own apply when that fails half-way). */
 export class FaultUndo {
   private readonly ids: string[] = [];
+  private readonly acting = new Set<Promise<void>>();
+  /** Set when the apply failed: its other branches (one per replica) take nothing more. */
+  private failed = false;
 
   constructor(private readonly run: RunUndo) {}
 
@@ -132,16 +135,29 @@ export class FaultUndo {
    * rest, unless it was refused in a way that proves it did nothing (`didNothing`).
    */
   async do(action: UndoAction, act: () => Promise<unknown>, didNothing?: (error: unknown) => boolean): Promise<void> {
+    if (this.failed)
+      throw new HarnessError('FAULT_APPLY_FAILED', `${describeAction(action)} was not done: the fault's apply failed`);
     const id = this.run.begin(action);
     this.ids.push(id);
-    await this.run.perform(id, act, didNothing);
+    const performing = this.run.perform(id, act, didNothing);
+    this.acting.add(performing);
+    try {
+      await performing;
+    } finally {
+      this.acting.delete(performing);
+    }
   }
 
-  /** Runs an apply; when it fails, undoes what it already did before the error goes on. */
+  /**
+   * Runs an apply; when it fails, its branches still under way are waited for (a change in
+   * flight may still land), then what it did is undone before the error goes on.
+   */
   async applying<T>(apply: () => Promise<T>): Promise<T> {
     try {
       return await apply();
     } catch (error) {
+      this.failed = true;
+      await Promise.allSettled([...this.acting]);
       try {
         await this.undo();
       } catch (undoError) {

@@ -9,10 +9,11 @@ import type { FaultUndo } from './run-undo.ts';
  * Server errors on every replica's tables of the run's database, each one the seed calls
  * unclassified (a sink retries it within `max_insert_attempts`, then gives up). Every fault is
  * applied on every replica directly, bypassing the client proxies, each change recorded in the
- * run's undo journal first; `heal` undoes exactly the recorded changes and is safe to call twice. A read-only table (Keeper session lost) is not one of them: 26.7
- * holds such an INSERT in its own Keeper retries (`insert_keeper_max_retries` 20, backoff to
- * 10 s: 142 s measured) before it answers TABLE_IS_READ_ONLY, so a sink meets a timeout, which
- * the seed calls transient — `keeper-faults` covers that path.
+ * run's undo journal first; `heal` undoes exactly the recorded changes and is safe to call
+ * twice. A read-only table (Keeper session lost) is not one of them: 26.7 holds such an INSERT
+ * in its own Keeper retries (`insert_keeper_max_retries` 20, backoff to 10 s: 142 s measured)
+ * before it answers TABLE_IS_READ_ONLY, so a sink meets a timeout, which the seed calls
+ * transient — `keeper-faults` covers that path.
  */
 export type ServerErrorType = Extract<
   FaultType,

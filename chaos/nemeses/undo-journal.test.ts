@@ -8,7 +8,7 @@ import { componentLogger } from '../../harness/log.ts';
 import { startToxiproxyServer } from '../toxiproxy/index.ts';
 import { Upstream } from '../toxiproxy/test-support.ts';
 import type { NemesisContext } from './fault.ts';
-import { FaultProxyClient } from './fault-proxy-client.ts';
+import { FaultProxyClient, refusedByFaultProxy } from './fault-proxy-client.ts';
 import { replicaPause } from './process-fault.ts';
 import { proxyDown } from './proxy-fault.ts';
 import { RunUndo } from './run-undo.ts';
@@ -71,6 +71,31 @@ describe('a fault undoes exactly what it did', () => {
     await using t = await setup();
     await expect(latency(['a', 'missing'], 300).apply(t.context)).rejects.toThrow(/answered 404/);
     expect((await t.proxies.proxy('a')).toxics).toEqual([]);
+    expect(t.journal.entries()).toEqual([]);
+  });
+
+  it('an apply whose branches run side by side waits for the ones still under way before it undoes', async () => {
+    await using t = await setup();
+    const own = t.undo.fault();
+    const slow = { name: 'slow_add', type: 'latency', stream: 'downstream' as const, toxicity: 1, attributes: {} };
+    await expect(
+      own.applying(() =>
+        Promise.all([
+          own.do({ kind: 'toxic', proxy: 'a', toxic: 'slow_add' }, async () => {
+            await delay(150);
+            await t.proxies.addToxic('a', slow);
+          }),
+          own.do(
+            { kind: 'toxic', proxy: 'missing', toxic: 'slow_add' },
+            () => t.proxies.addToxic('missing', slow),
+            refusedByFaultProxy,
+          ),
+        ]),
+      ),
+    ).rejects.toThrow(/answered 404/);
+    // Long enough for a branch the undo did not wait for to land after it.
+    await delay(300);
+    expect(await t.clean()).toBe(true);
     expect(t.journal.entries()).toEqual([]);
   });
 
