@@ -113,8 +113,11 @@ export class UndoJournal {
         // Only a line cut by a crash mid-write can be damaged, and its action was never taken.
         continue;
       }
-      if (line.op === 'do') open.set(line.id, line);
-      else open.delete(line.id);
+      if (line.op !== 'do') open.delete(line.id);
+      else {
+        const { op: _op, ...entry } = line;
+        open.set(entry.id, entry);
+      }
     }
     return [...open.values()];
   }

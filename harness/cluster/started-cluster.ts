@@ -2,9 +2,9 @@ import type { ClusterDescription } from './description.ts';
 import type { ProcessMemory } from './process/local-process.ts';
 
 /**
- * `running` only when the member answers; `unknown` when it does not and the backend cannot say
- * why (an external cluster file without a `status` template): a paused member fails a ping just
- * like a dead one, so nothing may be inferred from it.
+ * A member's process as the backend sees it; `unknown` when it does not answer and the backend
+ * cannot say why (an external cluster file without a `status` template): a paused member fails a
+ * ping just like a dead one, so nothing may be inferred from it.
  */
 export type MemberState = 'running' | 'paused' | 'dead' | 'unknown';
 
