@@ -84,12 +84,18 @@ export class RunUndo {
     }
   }
 
-  /** Undoes the given entries, last first; throws naming every one that stays in force. */
+  /**
+   * Undoes the given entries, last first, each failure tried once more (undos are idempotent, and
+   * a Ctrl-C reaches the command an undo runs as well as the runner); throws naming every one that
+   * stays in force.
+   */
   async undo(ids: readonly string[]): Promise<void> {
     const outcomes: UndoOutcome[] = [];
     for (const id of [...ids].reverse()) {
       const outcome = await this.journal.undo(id);
-      if (outcome !== undefined) outcomes.push(outcome);
+      if (outcome?.error === undefined) continue;
+      const retried = await this.journal.undo(id);
+      if (retried !== undefined) outcomes.push(retried);
     }
     requireUndone(outcomes, this.journal.file);
   }

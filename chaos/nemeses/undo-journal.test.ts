@@ -167,6 +167,21 @@ describe('the undo journal', () => {
     expect(t.journal.entries()).toEqual([]);
   });
 
+  it('an undo whose command was cut short (a Ctrl-C reaches it too) is tried once more', async () => {
+    await using t = await setup();
+    await replicaPause('k1').apply(t.context);
+    const resume = t.cluster.resume.bind(t.cluster);
+    let cut = true;
+    t.cluster.resume = async (name) => {
+      if (!cut) return resume(name);
+      cut = false;
+      throw new Error(`resume ${name}: killed by SIGINT`);
+    };
+    await t.undo.stop('interrupted by SIGINT');
+    expect(t.cluster.states.get('k1')).toBe('running');
+    expect(t.journal.entries()).toEqual([]);
+  });
+
   it('an action that certainly did nothing is closed unused: a database name already taken is never dropped', async () => {
     await using t = await setup();
     const taken = Object.assign(new Error('Database theirs already exists'), { code: '82' });
