@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { Toxiproxy } from 'toxiproxy-node-client';
+import { alsoOnForcedStop } from '../harness/cli/interrupt.ts';
 import { attachExternalCluster } from '../harness/cluster/external/external-cluster.ts';
 import { startCluster, type BackendName, type StartedCluster } from '../harness/cluster/index.ts';
 import type { StartedLocalCluster } from '../harness/cluster/local-cluster.ts';
@@ -20,6 +20,14 @@ import { SINK_CLASSES } from '../sinks/sink-classes.ts';
 import { BUDGETS, type Profile, type ServerDedupMode } from './executor/run-budget.ts';
 import { formatSlice, matrixPairs, slicePairs, type MatrixSlice } from './matrix-slice.ts';
 import { runScenario } from './executor/run-scenario.ts';
+import {
+  describeOutcome,
+  externalClusterJournal,
+  requireUndone,
+  startedClusterJournal,
+  UndoJournal,
+} from './nemeses/undo-journal.ts';
+import { reapExternalCluster } from './reap-external.ts';
 import { replayCommand, scenarioResult } from './executor/scenario-result.ts';
 import { NO_DELIVERIES } from '../properties/checkers/total-queue-checker.ts';
 import type { ScenarioDefinition } from './scenarios/scenario.ts';
@@ -61,7 +69,7 @@ function keepClusterLogs(cluster: StartedCluster, target: string): void {
     const errorLog = join(nodes, node, 'log', 'clickhouse.err.log');
     if (existsSync(errorLog)) copyFileSync(errorLog, join(target, `${node}.clickhouse.err.log`));
   }
-  for (const file of ['toxiproxy.log'])
+  for (const file of ['toxiproxy.log', 'undo-journal.jsonl'])
     if (existsSync(join(dir, file))) copyFileSync(join(dir, file), join(target, file));
 }
 
@@ -133,6 +141,9 @@ function notRunnable(pair: Pair, cluster: StartedCluster): string | undefined {
  * belongs to the caller: pass only when every verdict is pass.
  */
 export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
+  // What a killed run left in force on an attached cluster is undone first: a member it paused
+  // would fail the attach checks.
+  if (options.backend === 'external') await reapLeftovers(options);
   // An attached cluster is the same for every group; a started one serves its group only. It is
   // attached (and checked) before the run directory exists: a refused file leaves no empty run behind.
   const attached =
@@ -152,6 +163,11 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
   let clusterStartMs = 0;
   let backendLimits: readonly string[] = [];
   let done = 0;
+  // What a run does to an attached cluster is undone even by a forced stop (a second signal).
+  const attachedJournal =
+    attached === undefined ? undefined : new UndoJournal(externalClusterJournal(options.clusterFile ?? ''), attached);
+  const forgetForcedStop =
+    attachedJournal === undefined ? () => undefined : alsoOnForcedStop(() => attachedJournal.undoOwn());
   const groups = clusterGroups(pairs);
   for (const [groupIndex, group] of (groups.length > 0 ? groups : [{ keepers: 1, pairs: [] }]).entries()) {
     if (attached === undefined && options.signal?.aborted === true) {
@@ -176,10 +192,10 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
     options.progress(
       `cluster ${attached ? 'attached' : 'up'} in ${(startMs / 1000).toFixed(1)} s (${options.backend}, ${cluster.description.keepers.length} Keeper member(s)); reports in ${runDir}`,
     );
-    const toxiproxy = new Toxiproxy(cluster.description.toxiproxy ?? '');
+    const journal = attachedJournal ?? new UndoJournal(startedClusterJournal(cluster), cluster);
     try {
       for (const pair of group.pairs) {
-        const result = await runPair(options, cluster, toxiproxy, pair, runDir, runId);
+        const result = await runPair(options, cluster, journal, pair, runDir, runId);
         results.set(pair.sinkClass, [...(results.get(pair.sinkClass) ?? []), result]);
         done += 1;
         const shrunk = result.shrinkRuns > 0 ? ` + ${result.shrinkRuns} shrink steps` : '';
@@ -188,6 +204,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
         );
       }
     } finally {
+      if (journal !== attachedJournal) journal.close();
       // The default cluster's memory is the one reported; an ensemble cluster's members add theirs.
       const memory = (await cluster.memoryUsage().catch(() => undefined)) ?? null;
       if (memory !== null) clusterMemory = { ...memory, ...(clusterMemory ?? {}) };
@@ -205,6 +222,8 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
       }
     }
   }
+  forgetForcedStop();
+  attachedJournal?.close();
   const timelines = runTimelines(collectHistories(runDir));
   const classes = Object.fromEntries(
     reported.map((sinkClass) => [
@@ -247,7 +266,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
 async function runPair(
   options: ChaosRunOptions,
   cluster: StartedCluster,
-  toxiproxy: Toxiproxy,
+  journal: UndoJournal,
   { sinkClass, scenario }: Pair,
   runDir: string,
   runId: string,
@@ -258,58 +277,46 @@ async function runPair(
   const unrunnable = notRunnable({ sinkClass, scenario }, cluster);
   if (unrunnable !== undefined) return unjudgedResult(scenario, sinkClass, options.seed, 'inconclusive', unrunnable);
   const scenarioStarted = Date.now();
-  try {
-    const outcome = await untilAborted(
-      runScenario({
-        cluster,
-        toxiproxy,
-        scenario,
-        sinkClass,
-        budget: BUDGETS[options.profile],
-        seed: options.seed,
-        path: options.path,
-        dir: join(runDir, scenarioDirName(sinkClass, scenario.name)),
-        log: options.log.child({ sinkClass, scenario: scenario.name }),
-        serverDedup: options.serverDedup,
-        databasePrefix: `chaos_${runId.slice(-4)}`,
-      }),
-      options.signal,
+  // Read afresh after the work: the signal may have aborted meanwhile.
+  const aborted = (): boolean => options.signal?.aborted === true;
+  // An interrupt stops the run in flight, which undoes what it did and drops its database first.
+  const interrupted = () =>
+    interruptedResult(
+      scenario,
+      sinkClass,
+      options.seed,
+      `interrupted after ${((Date.now() - scenarioStarted) / 1000).toFixed(1)} s: ${String((options.signal?.reason as Error | undefined)?.message ?? 'aborted')}`,
     );
-    return outcome === undefined
-      ? interruptedResult(
-          scenario,
-          sinkClass,
-          options.seed,
-          `interrupted after ${((Date.now() - scenarioStarted) / 1000).toFixed(1)} s: ${String((options.signal?.reason as Error | undefined)?.message ?? 'aborted')}`,
-        )
-      : scenarioResult(scenario, sinkClass, outcome, options.seed);
+  try {
+    const outcome = await runScenario({
+      cluster,
+      journal,
+      signal: options.signal,
+      scenario,
+      sinkClass,
+      budget: BUDGETS[options.profile],
+      seed: options.seed,
+      path: options.path,
+      dir: join(runDir, scenarioDirName(sinkClass, scenario.name)),
+      log: options.log.child({ sinkClass, scenario: scenario.name }),
+      serverDedup: options.serverDedup,
+      databasePrefix: `chaos_${runId.replace(/-/g, '_')}`,
+    });
+    return aborted() ? interrupted() : scenarioResult(scenario, sinkClass, outcome, options.seed);
   } catch (error) {
+    if (aborted()) return interrupted();
     return infraResult(scenario, sinkClass, options.seed, describeError(error));
   }
 }
 
 /**
- * The work's result, or undefined once `signal` aborts. The work is left running: the cluster
- * going down under it ends it, and the process exits right after the report is written.
+ * Before anything touches an attached cluster: what runners that are gone left in force there is
+ * undone (one progress line each), and a start whose leftovers cannot be undone goes no further.
  */
-async function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
-  if (signal === undefined) return work;
-  work.catch(() => undefined);
-  if (signal.aborted) return undefined;
-  return new Promise<T | undefined>((resolve, reject) => {
-    const onAbort = () => resolve(undefined);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
+async function reapLeftovers(options: ChaosRunOptions): Promise<void> {
+  const { journal, outcomes } = await reapExternalCluster(options.clusterFile ?? '', options.log);
+  for (const outcome of outcomes) options.progress(`left by a run that is gone: ${describeOutcome(outcome)}`);
+  requireUndone(outcomes, journal);
 }
 
 function infraResult(

@@ -3,16 +3,36 @@ import { parseArgs } from 'node:util';
 import { installInterrupt } from '../harness/cli/interrupt.ts';
 import { prepareWritableDir } from '../harness/cli/writable-dir.ts';
 import { describeError, HarnessError } from '../harness/errors.ts';
-import { fileLogger } from '../harness/log.ts';
+import { componentLogger, fileLogger } from '../harness/log.ts';
 import { PROJECT_ROOT } from '../harness/project-root.ts';
 import { exitStatusOf, resultExitStatus } from '../reports/exit-status.ts';
 import { runChaos } from './chaos-run.ts';
 import { parseSlice } from './matrix-slice.ts';
+import { describeOutcome } from './nemeses/undo-journal.ts';
+import { reapExternalCluster } from './reap-external.ts';
 import { parseProfile, parseReplayPath, parseSelection, SELECTION_OPTIONS } from './cli-options.ts';
 
 const USAGE = `usage: npm run chaos -- [--profile ci|full] [--backend embedded|docker|binary|external --cluster FILE] [--seed N] [--path P]
                       [--sink CLASS[,CLASS]] [--scenario NAME[,NAME]] [--report-dir DIR] [--keep-cluster]
-                      [--server-dedup alternate|on|off] [--shard I/N]`;
+                      [--server-dedup alternate|on|off] [--shard I/N]
+       npm run chaos -- --backend external --cluster FILE --reap`;
+
+/**
+ * `--reap`: undoes what killed runs left in force on an attached cluster (its undo journal), one
+ * line per thing undone, and runs nothing. Exit 0 when nothing is left in force, 3 when something
+ * could not be undone (it stays in the journal for the next try).
+ */
+async function reap(clusterFile: string | undefined): Promise<number> {
+  if (clusterFile === undefined)
+    throw new HarnessError(
+      'CLI_USAGE',
+      '--reap undoes what a killed run left on an attached cluster: give --backend external --cluster FILE',
+    );
+  const { journal, outcomes } = await reapExternalCluster(clusterFile, componentLogger('chaos-reap'));
+  if (outcomes.length === 0) process.stdout.write(`nothing to undo (${journal})\n`);
+  for (const outcome of outcomes) process.stdout.write(`${describeOutcome(outcome)}\n`);
+  return outcomes.some((outcome) => outcome.error !== undefined) ? 3 : 0;
+}
 
 async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -25,6 +45,7 @@ async function main(argv: string[]): Promise<number> {
       'report-dir': { type: 'string', default: join(PROJECT_ROOT, 'reports') },
       'keep-cluster': { type: 'boolean', default: false },
       shard: { type: 'string' },
+      reap: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -35,6 +56,7 @@ async function main(argv: string[]): Promise<number> {
   const profile = parseProfile(values.profile);
   const path = parseReplayPath(values);
   const { seed, backend, clusterFile, classes, scenarios, serverDedup } = parseSelection(values, profile);
+  if (values.reap) return reap(clusterFile);
   // Slices of one CI matrix must share a seed, or their union would be no one run's matrix.
   if (values.shard !== undefined && values.seed === undefined)
     throw new HarnessError(

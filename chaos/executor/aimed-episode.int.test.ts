@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Toxiproxy } from 'toxiproxy-node-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessClient } from '../../harness/clickhouse/client.ts';
 import { createShardedTable } from '../../harness/clickhouse/ddl.ts';
@@ -16,7 +15,10 @@ import { collectGroundTruth } from '../../harness/oracle/ground-truth.ts';
 import { faultEvidence } from '../../properties/checkers/fault-evidence.ts';
 import { factsFromHistory } from '../../properties/checkers/from-history.ts';
 import { resolveUnknownOutcomes } from '../../properties/checkers/server-log.ts';
+import type { NemesisContext } from '../nemeses/fault.ts';
 import { requestTimeoutPlan, resetPeerPlan } from '../nemeses/fault-plan.ts';
+import { RunUndo } from '../nemeses/run-undo.ts';
+import { startedClusterJournal, UndoJournal } from '../nemeses/undo-journal.ts';
 import { aimedEpisode } from './aimed-episode.ts';
 import { NemesisRecord } from './nemesis-record.ts';
 
@@ -36,6 +38,19 @@ beforeAll(async () => {
   await createShardedTable(clients, { database: DATABASE, name: 'events', columns: columnsDdl(source), orderBy: 'id' });
   await Promise.all(clients.map((client) => client.close()));
 });
+
+/** The nemesis side of an episode on the test's cluster, its faults recorded in the cluster's undo journal. */
+function nemesis(): NemesisContext {
+  const journal = new UndoJournal(startedClusterJournal(cluster), cluster);
+  return {
+    cluster,
+    proxies: journal.deps.proxies,
+    undo: new RunUndo(journal, dir),
+    log: componentLogger('aimed-episode-test'),
+    database: DATABASE,
+  };
+}
+const running = new AbortController().signal;
 
 afterAll(async () => {
   await cluster?.down();
@@ -57,11 +72,7 @@ describe('faults aimed at the sink’s next INSERT', { timeout: 240_000 }, () =>
       },
     });
     const record = new NemesisRecord(HistoryWriter.open(supervisor.historyDir, 'nemesis'));
-    const deps = {
-      worker,
-      nemesis: { cluster, toxiproxy: new Toxiproxy(cluster.description.toxiproxy ?? ''), log, database: DATABASE },
-      record,
-    };
+    const deps = { worker, nemesis: nemesis(), record, signal: running };
     await worker.runEpochs(1);
     for (let i = 0; i < 20; i += 1)
       await aimedEpisode(deps, { plan: i % 2 === 0 ? resetPeerPlan() : requestTimeoutPlan(200), epochs: 1, holdMs: 0 });
@@ -109,16 +120,7 @@ describe('faults aimed at the sink’s next INSERT', { timeout: 240_000 }, () =>
     const record = new NemesisRecord(HistoryWriter.open(supervisor.historyDir, 'nemesis'));
     const started = Date.now();
     await aimedEpisode(
-      {
-        worker,
-        nemesis: {
-          cluster,
-          toxiproxy: new Toxiproxy(cluster.description.toxiproxy ?? ''),
-          log: componentLogger('aimed-episode-test'),
-          database: DATABASE,
-        },
-        record,
-      },
+      { worker, nemesis: nemesis(), record, signal: running },
       { plan: resetPeerPlan(), epochs: 0, holdMs: 0 },
     );
     expect(Date.now() - started).toBeLessThan(5_000);

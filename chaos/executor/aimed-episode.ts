@@ -21,6 +21,8 @@ export interface EpisodeDeps {
   readonly worker: StartedFlowWorker;
   readonly nemesis: NemesisContext;
   readonly record: NemesisRecord;
+  /** Aborted when the run is stopped (an interrupt, a budget's backstop): every wait ends, the fault is healed. */
+  readonly signal: AbortSignal;
 }
 
 export interface Episode {
@@ -36,22 +38,42 @@ export interface Episode {
   readonly beforeOutcome?: () => Promise<void>;
 }
 
-/** Whichever settles first, or `onTimeout` after `ms`; the timer never outlives the race. */
-async function raceDeadline<T, U>(promises: readonly Promise<T>[], ms: number, onTimeout: U): Promise<T | U> {
+/**
+ * Whichever settles first, or `onTimeout` after `ms`; rejects with the run's stop reason when
+ * `stop` aborts first. The timer never outlives the race.
+ */
+async function raceDeadline<T, U>(
+  promises: readonly Promise<T>[],
+  ms: number,
+  onTimeout: U,
+  stop: AbortSignal,
+): Promise<T | U> {
   const deadline = new AbortController();
   try {
-    return await Promise.race([...promises, delay(ms, onTimeout, { signal: deadline.signal })]);
+    return await Promise.race([
+      ...promises,
+      delay(ms, onTimeout, { signal: AbortSignal.any([deadline.signal, stop]) }).catch((error: unknown) => {
+        if (stop.aborted) throw stop.reason;
+        throw error;
+      }),
+    ]);
   } finally {
     deadline.abort();
   }
 }
 
 /** The first INSERT the gate holds, or why none came: the writes ended, or the deadline passed. */
-function firstInsert(gate: InsertGate, writing: BackgroundWrite, deadlineMs: number): Promise<GatedAttempt | string> {
+function firstInsert(
+  gate: InsertGate,
+  writing: BackgroundWrite,
+  deadlineMs: number,
+  stop: AbortSignal,
+): Promise<GatedAttempt | string> {
   return raceDeadline<GatedAttempt | string, string>(
     [gate.held, writing.over.then(() => 'the writes ended without an INSERT')],
     deadlineMs,
     `no INSERT started within ${deadlineMs / 1000} s`,
+    stop,
   );
 }
 
@@ -63,12 +85,12 @@ function firstInsert(gate: InsertGate, writing: BackgroundWrite, deadlineMs: num
  * ended. An INSERT that never comes ends the episode as `fault-missed`, never as a hang.
  */
 export async function aimedEpisode(deps: EpisodeDeps, episode: Episode, deadlineMs = ARM_DEADLINE_MS): Promise<void> {
-  const { worker, nemesis, record } = deps;
+  const { worker, nemesis, record, signal } = deps;
   const { plan } = episode;
   const only = episode.partition === undefined ? undefined : [episode.partition];
   const gate = await worker.armGate(episode.partition, { firstAttempt: plan.firstAttempt === true });
   const writing = new BackgroundWrite(worker, episode.epochs, only);
-  const attempt = await firstInsert(gate, writing, deadlineMs);
+  const attempt = await firstInsert(gate, writing, deadlineMs, signal);
   if (typeof attempt === 'string') {
     await gate.disarm().catch(() => undefined);
     record.missed(plan, `armed on the next INSERT: ${attempt}`);
@@ -84,6 +106,7 @@ export async function aimedEpisode(deps: EpisodeDeps, episode: Episode, deadline
         `the INSERT ${attempt.queryId} goes to ${attempt.endpoint}, which is no replica's client address in the cluster description`,
       );
     const fault = plan.aimAt(target);
+    signal.throwIfAborted();
     const window = await fault.apply(nemesis);
     try {
       const id = record.start(fault, window, attempt, plan.expects);
@@ -99,6 +122,7 @@ export async function aimedEpisode(deps: EpisodeDeps, episode: Episode, deadline
           ],
           UNTIL_ENDED_LIMIT_MS,
           false,
+          signal,
         );
         // The sink never went on to send, or the INSERT outlived every timeout: say so, heal anyway.
         if (!ended)
@@ -109,10 +133,10 @@ export async function aimedEpisode(deps: EpisodeDeps, episode: Episode, deadline
       } else if (plan.heals === 'writes-ended') {
         // The sink's retries must meet the fault as well: it acts on each outcome at once.
         gate.openOutcome();
-        await raceDeadline([writing.over], UNTIL_WRITES_END_LIMIT_MS, undefined);
+        await raceDeadline([writing.over], UNTIL_WRITES_END_LIMIT_MS, undefined, signal);
       } else if (fault.effect === 'witness' && fault.probe !== undefined)
         await fault.probe(nemesis, window, Date.now() + Math.max(episode.holdMs, WITNESS_LIMIT_MS));
-      else await delay(episode.holdMs);
+      else await delay(episode.holdMs, undefined, { signal });
       const healStartedAt = Date.now();
       await fault.heal(nemesis, window);
       record.end(id, window, healStartedAt);

@@ -15,6 +15,20 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
 }
 
 /**
+ * The work's result, or the signal's reason as soon as it aborts: the caller unwinds at once (its
+ * own cleanup stops what the work started), and the work's later failure is never unhandled.
+ */
+export function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  work.catch(() => undefined);
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/**
  * A drain that ends because the sink refused to start (the topology guard) or gave up: the sink's
  * own behaviour, recorded in the history and judged by the checkers, never a harness failure.
  */

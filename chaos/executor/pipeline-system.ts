@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import type { Toxiproxy } from 'toxiproxy-node-client';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { NemesisContext } from '../nemeses/fault.ts';
 import { isFaultPlan, latencyPlan, type FaultPlan } from '../nemeses/fault-plan.ts';
+import type { RunUndo } from '../nemeses/run-undo.ts';
 import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
 import type { History } from '../../harness/flow/history/history-reader.ts';
 import { HistoryWriter } from '../../harness/flow/history/history-writer.ts';
@@ -70,8 +70,10 @@ export interface SpecPeriod {
 
 /**
  * The real system behind the model commands: one sink worker at a time over the run's state
- * store, the nemeses acting on the cluster (each aimed at an INSERT, recorded in the history),
- * and an independent model of the topology guard (which starts must refuse).
+ * store, the nemeses acting on the cluster (each aimed at an INSERT, recorded in the history and,
+ * before it acts, in the run's undo list), and an independent model of the topology guard (which
+ * starts must refuse). Once `signal` aborts, no worker is launched and every wait of an episode
+ * ends: the run's owner stops the workers and undoes what the run did.
  */
 export class PipelineSystem implements ChaosSystem {
   readonly expectations: StartExpectation[] = [];
@@ -87,13 +89,14 @@ export class PipelineSystem implements ChaosSystem {
   constructor(
     private readonly supervisor: FlowSupervisor,
     private readonly cluster: StartedCluster,
-    toxiproxy: Toxiproxy,
+    private readonly undo: RunUndo,
     initialSpec: RawSinkSpec,
     private readonly binding: RunBinding,
     private readonly log: Logger,
+    private readonly signal: AbortSignal,
   ) {
     this.spec = initialSpec;
-    this.nemesis = { cluster, toxiproxy, log, database: binding.database };
+    this.nemesis = { cluster, proxies: undo.deps.proxies, undo, log, database: binding.database };
     this.record = new NemesisRecord(HistoryWriter.open(supervisor.historyDir, 'nemesis'));
   }
 
@@ -211,7 +214,7 @@ export class PipelineSystem implements ChaosSystem {
    */
   async finish(drainTimeoutMs = 120_000): Promise<History> {
     this.closeHistory();
-    const died = await settleCluster(this.cluster, this.binding.database);
+    const died = await settleCluster(this.cluster, this.undo.journal, this.binding.database);
     if (died.length > 0) {
       // Every fault was healed before this: a dead member died by itself, and the run proves nothing.
       await this.supervisor.close();
@@ -240,7 +243,7 @@ export class PipelineSystem implements ChaosSystem {
   }
 
   private episodeDeps() {
-    return { worker: this.running(), nemesis: this.nemesis, record: this.record };
+    return { worker: this.running(), nemesis: this.nemesis, record: this.record, signal: this.signal };
   }
 
   private running(): StartedFlowWorker {
@@ -275,6 +278,8 @@ export class PipelineSystem implements ChaosSystem {
     this.spec = spec;
     this.specs.push({ from, spec: bound });
     let worker: StartedFlowWorker;
+    // A stopped run's workers are being closed: none may start after that.
+    this.signal.throwIfAborted();
     try {
       worker = await this.supervisor.launch({
         spec: bound,

@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { ClickHouseClient } from '@clickhouse/client';
 import fc from 'fast-check';
 import type { Logger } from 'pino';
-import type { Toxiproxy } from 'toxiproxy-node-client';
 import { harnessClient } from '../../harness/clickhouse/client.ts';
-import { createShardedTable, materializedViewDdl } from '../../harness/clickhouse/ddl.ts';
+import { createDatabaseDdl, createTables, materializedViewDdl } from '../../harness/clickhouse/ddl.ts';
 import type { SettingProfile } from '../../harness/cluster/config/setting-profiles.ts';
 import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
 import { describeError, HarnessError } from '../../harness/errors.ts';
@@ -23,13 +23,18 @@ import { clusterEndpoints } from '../../properties/arbitraries/cluster-endpoints
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
 import type { ChaosCommand } from '../../properties/schedule/commands.ts';
-import { describedProxies, healProxies } from '../nemeses/heal-proxies.ts';
-import type { ScenarioContext, ScenarioDefinition } from '../scenarios/scenario.ts';
+import { describedProxies, ensureProxiesClean } from '../nemeses/heal-proxies.ts';
+import { RunUndo } from '../nemeses/run-undo.ts';
+import type { UndoJournal } from '../nemeses/undo-journal.ts';
+import type { ScenarioContext, ScenarioDefinition, TargetTable } from '../scenarios/scenario.ts';
 import { CoverageLedger } from '../../properties/checkers/coverage-ledger.ts';
 import { checkRun, declaredCoverage, type CheckInput, type RunCheck } from './check-run.ts';
 import { writeCheckRecord } from './check-record.ts';
 import { routingLayouts } from './expected-shard.ts';
+import { abortable, withTimeout } from './background-write.ts';
 import { PipelineSystem } from './pipeline-system.ts';
+import { databaseTaken, runDatabaseName } from './run-database.ts';
+import { RunInFlight } from './run-in-flight.ts';
 import {
   exploreDecision,
   serverDedupOff,
@@ -42,7 +47,10 @@ import { dedupMayBeOff, singleHosts, tableEngine, targetEndpoints, VIEW_TABLE } 
 
 export interface ScenarioRunOptions {
   readonly cluster: StartedCluster;
-  readonly toxiproxy: Toxiproxy;
+  /** The cluster's undo journal: every run records there what it does to the cluster before doing it. */
+  readonly journal: UndoJournal;
+  /** Aborted by an interrupt: the run in flight stops, undoes what it did, and no other run starts. */
+  readonly signal?: AbortSignal | undefined;
   readonly scenario: ScenarioDefinition;
   readonly sinkClass: SinkClassName;
   readonly budget: RunBudget;
@@ -58,7 +66,10 @@ export interface ScenarioRunOptions {
    * turns it off (`replicated_deduplication_window = 0`) on every other run, first run included.
    */
   readonly serverDedup: ServerDedupMode;
-  /** Run databases are `<prefix>_<class>_<scenario>_<n>`: a chaos job's own tag keeps them apart from anything else on a cluster it did not start. */
+  /**
+   * Run databases are `<prefix>_<random>_<class>_<scenario>_<n>`: a chaos job's own tag (its run
+   * id) and 48 random bits per run keep them apart from anything else on a cluster it did not start.
+   */
   readonly databasePrefix?: string;
 }
 
@@ -172,7 +183,9 @@ export function arbRunInput(
  * happened or the budget is spent (coverage is earned, not left to a fixed count); a violation
  * fails the property and is shrunk within the shrink budget, every shrink step under the same
  * server-dedup setting as the run that failed; a harness failure is recorded as infra-error and
- * does not shrink.
+ * does not shrink. An interrupt stops the run in flight (which undoes what it did) and skips the
+ * rest; a run still going when fast-check's time backstop fired is stopped the same way before
+ * this returns, and recorded as infra-error.
  */
 export async function runScenario(options: ScenarioRunOptions): Promise<ScenarioOutcome> {
   const mutant = options.mutant;
@@ -186,15 +199,18 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
   const usesToken = SINK_CLASSES[options.sinkClass].usesDedupToken;
   const target = options.scenario.target ?? 'replicated';
   const started = Date.now();
+  const inFlight = new RunInFlight(options.signal);
   let stopped: ExploreDecision = 'run';
   /** The server-dedup setting of the first violating run: every shrink step keeps it. */
   let failingDedupOff: boolean | undefined;
   let shrinkUntil = Number.POSITIVE_INFINITY;
   let replayHeld = false;
   let shrinkTruncated = false;
-  const property = fc.asyncProperty(arbRunInput(options), async (input) => {
+  const runOne = async (input: RunInput): Promise<boolean> => {
     // A replay (--path) is about one case: once it held, the cases fast-check would try after it are skipped.
     fc.pre(!replayHeld);
+    // Interrupted: the check ends here (skipping every case left would take seconds of generation).
+    if (inFlight.signal.aborted) throw new fc.PreconditionFailure(true);
     if (failingDedupOff === undefined) {
       stopped = exploreDecision(options.budget, {
         runs: ledger.runs,
@@ -209,7 +225,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
     const phase = failingDedupOff === undefined ? 'explore' : 'shrink';
     const ordinal = runs.filter((run) => run.phase === 'explore').length;
     const dedupOff = failingDedupOff ?? serverDedupOff(options.serverDedup, !dedupMayBeOff(target, usesToken), ordinal);
-    const run = await executeRun(options, input, runs.length, phase, dedupOff, workerRoot);
+    const run = await executeRun(options, input, runs.length, phase, dedupOff, workerRoot, inFlight.signal);
     runs.push(run);
     if (phase === 'explore' && run.check !== undefined) ledger.add(run.check.coverage, run.check.evidence);
     const held = run.check?.verdict !== 'violation';
@@ -219,21 +235,33 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
       shrinkUntil = Date.now() + options.budget.shrinkMs;
     }
     return held;
-  });
+  };
+  const property = fc.asyncProperty(arbRunInput(options), (input) => inFlight.track(runOne(input)));
+  const backstopMs = options.budget.maxMs + options.budget.shrinkMs + 600_000;
   const details = await fc.check(property, {
     seed: options.seed,
     ...(options.path ? { path: options.path } : {}),
     numRuns: options.budget.maxRuns,
     endOnFailure: false,
     // A backstop beyond the budgets (each run bounds its own waits): an interrupted check never passes.
-    interruptAfterTimeLimit: options.budget.maxMs + options.budget.shrinkMs + 600_000,
+    interruptAfterTimeLimit: backstopMs,
     markInterruptAsFailure: true,
     // Exploring stops by skipping; at most every planned run is skipped once.
     maxSkipsPerRun: 1_000,
   });
+  // fast-check abandons the predicate it interrupts; the run is stopped and undone here, before the next pair.
+  await inFlight.stopAbandoned(
+    new HarnessError(
+      'CHAOS_RUN_OUTLIVED_BUDGET',
+      `a run outlived every budget (the check's backstop fired after ${backstopMs / 1000} s): it was stopped and what it did was undone before anything else ran`,
+    ),
+  );
   if (stopped === 'run') stopped = ledger.runs > 0 && ledger.complete ? 'covered' : 'budget-spent';
   return { runs, ledger, stopped, shrinkTruncated, details };
 }
+
+/** How long closing a stopped run's workers may take (each is killed). */
+const CLOSE_WORKERS_LIMIT_MS = 15_000;
 
 async function executeRun(
   options: ScenarioRunOptions,
@@ -242,10 +270,11 @@ async function executeRun(
   phase: ExecutedRun['phase'],
   dedupOff: boolean,
   workerRoot: string | undefined,
+  signal: AbortSignal,
 ): Promise<ExecutedRun> {
   const started = Date.now();
   const target = options.scenario.target ?? 'replicated';
-  const database = `${options.databasePrefix ?? 'chaos'}_${options.sinkClass.toLowerCase()}_${options.scenario.name.replace(/-/g, '_')}_${index}`;
+  const database = runDatabaseName(options.databasePrefix ?? 'chaos', options.sinkClass, options.scenario.name, index);
   const dir = join(options.dir, `run-${index}`);
   mkdirSync(dir, { recursive: true });
   const source: SourceConfig = sourceConfig({
@@ -256,44 +285,27 @@ async function executeRun(
     payloadBytes: input.workload.payloadBytes,
   });
   const log = options.log.child({ run: index, database });
-  let trafficMs = 0;
-  let healMs = 0;
-  try {
-    const profile = options.scenario.settingProfile?.(dedupOff);
+  const undo = new RunUndo(options.journal, dir);
+  const phases = { trafficMs: 0, healMs: 0, checkMs: 0 };
+  let supervisor: FlowSupervisor | undefined;
+  let system: PipelineSystem | undefined;
+  let finished = false;
+  const profile = options.scenario.settingProfile?.(dedupOff);
+
+  const body = async (): Promise<RunCheck> => {
     const user = profile === undefined ? undefined : options.cluster.description.setting_users?.[profile];
     if (profile !== undefined && user === undefined)
       throw new HarnessError(
         'CHAOS_NO_SETTING_USER',
         `the cluster names no user for the setting profile ${profile} (setting_users); the scenario cannot run on it`,
       );
-    const revived = await settleCluster(options.cluster, database);
+    const revived = await settleCluster(options.cluster, options.journal, database);
     if (revived.length > 0) log.warn({ revived }, 'cluster members were dead at the start of a run and were restarted');
-    const clients = options.cluster.description.shards.flatMap((shard) =>
-      shard.replicas.map((replica) =>
-        harnessClient(replica.direct_http, { credentials: options.cluster.description.credentials }),
-      ),
-    );
-    try {
-      const { engine, settings } = tableEngine(target, dedupOff);
-      const table = {
-        database,
-        name: TABLE,
-        columns: columnsDdl(source),
-        orderBy: 'id',
-        ...(engine === undefined ? {} : { engine }),
-        settings: settings.join(', '),
-        cluster: options.cluster.description.cluster,
-      };
-      await createShardedTable(clients, table);
-      if (target === 'replicated-with-view') {
-        await createShardedTable(clients, { ...table, name: VIEW_TABLE });
-        const view = materializedViewDdl(database, TABLE, VIEW_TABLE);
-        await Promise.all(clients.map((client) => client.command({ query: view })));
-      }
-    } finally {
-      await Promise.all(clients.map((client) => client.close()));
-    }
-    const supervisor = new FlowSupervisor({
+    // No run may meet a fault its history does not record: a proxy left faulted is healed, or the run does not start.
+    const healed = await ensureProxiesClean(undo.deps.proxies, describedProxies(options.cluster.description));
+    if (healed.length > 0) log.warn({ healed }, 'proxies were faulted before the run and were healed');
+    await undo.during(() => createRunTables(options, undo, database, source, target, dedupOff));
+    supervisor = new FlowSupervisor({
       dir,
       source,
       log,
@@ -302,39 +314,21 @@ async function executeRun(
         : {}),
       ...(workerRoot === undefined ? {} : { workerRoot }),
     });
-    const system = new PipelineSystem(
-      supervisor,
-      options.cluster,
-      options.toxiproxy,
-      input.spec,
-      { database, user },
-      log,
-    );
+    const running = new PipelineSystem(supervisor, options.cluster, undo, input.spec, { database, user }, log, signal);
+    system = running;
     const trafficStart = Date.now();
-    let history;
-    try {
-      await system.start();
-      for (const command of input.commands) await command.run(system);
-      trafficMs = Date.now() - trafficStart;
-      const healStart = Date.now();
-      history = await system.finish();
-      healMs = Date.now() - healStart;
-    } catch (error) {
-      // Leave nothing behind for the next run: workers killed, every proxy healed, the cluster settled.
-      system.closeHistory();
-      await supervisor.close().catch(() => undefined);
-      await healProxies(
-        options.cluster.description.toxiproxy ?? '',
-        describedProxies(options.cluster.description),
-      ).catch(() => undefined);
-      await settleCluster(options.cluster, database).catch(() => undefined);
-      throw error;
-    }
+    await running.start();
+    for (const command of input.commands) await command.run(running);
+    phases.trafficMs = Date.now() - trafficStart;
+    const healStart = Date.now();
+    const history = await running.finish();
+    finished = true;
+    phases.healMs = Date.now() - healStart;
     const checkStart = Date.now();
     const truth = await collectGroundTruth(options.cluster.description, {
       database,
       table: TABLE,
-      layouts: routingLayouts(system.specs),
+      layouts: routingLayouts(running.specs),
       singleHosts: singleHosts(options.cluster.description, target),
       ...(target === 'replicated-with-view' ? { view: VIEW_TABLE } : {}),
     });
@@ -345,8 +339,8 @@ async function executeRun(
       events: history.events,
       truth,
       coverage: declaredCoverage(options.scenario, options.sinkClass, input.commands),
-      specs: system.specs,
-      expectations: system.expectations,
+      specs: running.specs,
+      expectations: running.expectations,
       serverDedupOff: dedupOff,
       target,
     };
@@ -361,43 +355,91 @@ async function executeRun(
     });
     if (check.verdict !== 'pass')
       await dumpSystemTables(options.cluster.description, database, join(dir, 'system-tables'));
-    await dropDatabase(options.cluster, database, log);
-    const replicas = Math.min(...options.cluster.description.shards.map((shard) => shard.replicas.length));
-    return {
-      index,
-      phase,
-      input,
-      serverDedupOff: dedupOff,
-      ...(profile === undefined ? {} : { profile: { name: profile, replicas } }),
-      check,
-      durationMs: Date.now() - started,
-      phases: { trafficMs, healMs, checkMs: Date.now() - checkStart },
-    };
+    phases.checkMs = Date.now() - checkStart;
+    return check;
+  };
+
+  let check: RunCheck | undefined;
+  let infraError: string | undefined;
+  try {
+    check = await abortable(body(), signal);
   } catch (error) {
-    log.error({ err: describeError(error) }, 'run failed in the harness');
-    return {
-      index,
-      phase,
-      input,
-      serverDedupOff: dedupOff,
-      infraError: describeError(error),
-      durationMs: Date.now() - started,
-      phases: { trafficMs, healMs, checkMs: 0 },
-    };
+    infraError = describeError(signal.aborted ? signal.reason : error);
+    log.error({ err: infraError }, signal.aborted ? 'run stopped' : 'run failed in the harness');
+  } finally {
+    // Every path ends here: workers stopped, then everything the run did undone, its database last.
+    system?.closeHistory();
+    if (!finished && supervisor !== undefined)
+      await withTimeout(supervisor.close(), CLOSE_WORKERS_LIMIT_MS, 'closing the run’s sink workers').catch(
+        (error: unknown) => log.warn({ err: describeError(error) }, 'closing the sink workers failed'),
+      );
+    try {
+      await undo.stop(infraError ?? 'the run ended');
+    } catch (error) {
+      // What stays in force is named, and the run is an infrastructure error: a pass earned beside a
+      // fault that outlived its run proves nothing (a violation it found still stands).
+      infraError = [infraError, describeError(error)].filter((text) => text !== undefined).join('; ');
+      log.error({ err: describeError(error) }, 'undoing what the run did failed');
+    }
   }
+  const replicas = Math.min(...options.cluster.description.shards.map((shard) => shard.replicas.length));
+  return {
+    index,
+    phase,
+    input,
+    serverDedupOff: dedupOff,
+    ...(profile === undefined ? {} : { profile: { name: profile, replicas } }),
+    ...(check === undefined ? {} : { check }),
+    ...(infraError === undefined ? {} : { infraError }),
+    durationMs: Date.now() - started,
+    phases,
+  };
 }
 
-/** A checked run's database goes: no later run's witness or query may ever read it. */
-async function dropDatabase(cluster: StartedCluster, database: string, log: Logger): Promise<void> {
-  const clients = cluster.description.shards.flatMap((shard) =>
-    shard.replicas.map((replica) =>
-      harnessClient(replica.direct_http, { credentials: cluster.description.credentials }),
-    ),
+/**
+ * The run's database (plain CREATE, recorded per replica before it is made, so the run drops only
+ * what it created: a name already taken fails the run and is left alone), its tables and, for a
+ * view scenario, the view and its target.
+ */
+async function createRunTables(
+  options: ScenarioRunOptions,
+  undo: RunUndo,
+  database: string,
+  source: SourceConfig,
+  target: TargetTable,
+  dedupOff: boolean,
+): Promise<void> {
+  const description = options.cluster.description;
+  const replicas = description.shards.flatMap((shard) => shard.replicas);
+  const clients: ClickHouseClient[] = replicas.map((replica) =>
+    harnessClient(replica.direct_http, { credentials: description.credentials }),
   );
   try {
-    await Promise.all(clients.map((client) => client.command({ query: `DROP DATABASE IF EXISTS ${database} SYNC` })));
-  } catch (error) {
-    log.warn({ err: describeError(error) }, 'dropping the run database failed; later runs use their own databases');
+    await Promise.all(
+      replicas.map((replica, i) =>
+        undo.do(
+          { kind: 'database', replica: replica.name, database },
+          () => clients[i]!.command({ query: createDatabaseDdl(database) }),
+          databaseTaken,
+        ),
+      ),
+    );
+    const { engine, settings } = tableEngine(target, dedupOff);
+    const table = {
+      database,
+      name: TABLE,
+      columns: columnsDdl(source),
+      orderBy: 'id',
+      ...(engine === undefined ? {} : { engine }),
+      settings: settings.join(', '),
+      cluster: description.cluster,
+    };
+    await createTables(clients, table);
+    if (target === 'replicated-with-view') {
+      await createTables(clients, { ...table, name: VIEW_TABLE });
+      const view = materializedViewDdl(database, TABLE, VIEW_TABLE);
+      await Promise.all(clients.map((client) => client.command({ query: view })));
+    }
   } finally {
     await Promise.all(clients.map((client) => client.close()));
   }

@@ -1,21 +1,40 @@
 import { harnessClient, queryValue } from '../../harness/clickhouse/client.ts';
 import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
 import { HarnessError } from '../../harness/errors.ts';
+import { requireUndone, type UndoJournal } from '../nemeses/undo-journal.ts';
+
+const STOPPED = new Set(['member-paused', 'member-killed']);
 
 /**
- * Brings the cluster back to health after a schedule: every member running, every replica of
- * the run's database with its Keeper session and no read-only table (a table an earlier run left
- * read-only is that run's finding, not a reason to fail every run after it; a replica that lost
- * Keeper shows the run's own tables read-only too). A cluster that cannot settle is an
- * infrastructure error, never a verdict on the sink. Returns the members it found dead: after
- * every fault was healed, a dead member died on its own.
+ * Brings the cluster back to health around a run. First what the harness stopped and the undo
+ * journal still holds is resumed (a pause) or started (a kill): this process's entries only.
+ * A member still not running was stopped by nobody the harness knows: on a cluster the harness
+ * started it is revived and returned (after every fault was healed, it died on its own); on an
+ * attached cluster the harness never acts on it, and the run is an infrastructure error naming
+ * it. Then every replica of the run's database must have its Keeper session and no read-only
+ * table (a table an earlier run left read-only is that run's finding, not a reason to fail every
+ * run after it). A cluster that cannot settle is an infrastructure error, never a verdict.
  */
-export async function settleCluster(cluster: StartedCluster, database: string, timeoutMs = 90_000): Promise<string[]> {
+export async function settleCluster(
+  cluster: StartedCluster,
+  journal: UndoJournal,
+  database: string,
+  timeoutMs = 90_000,
+): Promise<string[]> {
+  requireUndone(await journal.undoOwn((entry) => STOPPED.has(entry.action.kind)), journal.file);
+  // A started cluster allows every process action; an attached one lists what its owner allows.
+  const owned = cluster.processActions === undefined;
   const revived: string[] = [];
   for (const name of cluster.memberNames) {
     const state = await cluster.memberState(name);
+    if (state === 'running') continue;
+    if (!owned)
+      throw new HarnessError(
+        'CLUSTER_MEMBER_DOWN',
+        `member ${name} of the attached cluster is ${state === 'unknown' ? 'not answering' : state}, and the harness did not stop it: it acts only on what it did itself; bring ${name} back, then run again`,
+      );
     if (state === 'paused') await cluster.resume(name);
-    if (state === 'dead') {
+    else {
       revived.push(name);
       await cluster.start(name);
     }

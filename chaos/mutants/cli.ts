@@ -13,7 +13,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Toxiproxy } from 'toxiproxy-node-client';
 import { installInterrupt } from '../../harness/cli/interrupt.ts';
 import { prepareWritableDir } from '../../harness/cli/writable-dir.ts';
 import { startCluster } from '../../harness/cluster/index.ts';
@@ -34,6 +33,7 @@ import {
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import { BUDGETS } from '../executor/run-budget.ts';
 import { runScenario } from '../executor/run-scenario.ts';
+import { startedClusterJournal, UndoJournal } from '../nemeses/undo-journal.ts';
 import type { ScenarioDefinition } from '../scenarios/scenario.ts';
 import { isMutantName, MUTANTS, type MutantName } from './catalogue.ts';
 import { detection } from './detection.ts';
@@ -102,7 +102,7 @@ async function main(): Promise<number> {
   );
   const started = Date.now();
   const cluster = await startCluster('embedded', { topology: { shards: 2, replicas: 2, keepers: 1 }, logger: log });
-  const toxiproxy = new Toxiproxy(cluster.description.toxiproxy ?? '');
+  const journal = new UndoJournal(startedClusterJournal(cluster), cluster);
   const rows: MatrixRow[] = [];
   try {
     for (const subject of subjects(options.mutants, options.control)) {
@@ -111,7 +111,7 @@ async function main(): Promise<number> {
       for (const seed of options.seeds) {
         const outcome = await runScenario({
           cluster,
-          toxiproxy,
+          journal,
           scenario: subject.scenario,
           sinkClass: subject.sinkClass,
           budget: options.shrink ? BUDGETS.ci : { ...BUDGETS.ci, shrinkMs: 0 },

@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Toxiproxy } from 'toxiproxy-node-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StartedLocalCluster } from '../../harness/cluster/local-cluster.ts';
 import { startEmbeddedCluster } from '../../harness/cluster/embedded/start-embedded.ts';
 import { componentLogger } from '../../harness/log.ts';
 import { BUDGETS } from '../executor/run-budget.ts';
 import { runScenario } from '../executor/run-scenario.ts';
+import { startedClusterJournal, UndoJournal } from '../nemeses/undo-journal.ts';
 import { scenarioResult } from '../executor/scenario-result.ts';
 import { MUTANTS, type MutantName } from './catalogue.ts';
 import { caughtInCategory } from './detection.ts';
@@ -20,12 +20,12 @@ import { MUTANT_TARGETS } from './targets.ts';
 // must pass: checkers that flag everything would otherwise catch every mutant.
 const SEED = 20261129;
 let cluster: StartedLocalCluster;
-let toxiproxy: Toxiproxy;
+let journal: UndoJournal;
 const reports = mkdtempSync(join(tmpdir(), 'mutants-'));
 
 beforeAll(async () => {
   cluster = await startEmbeddedCluster({ topology: { shards: 2, replicas: 2, keepers: 1 } });
-  toxiproxy = new Toxiproxy(cluster.description.toxiproxy ?? '');
+  journal = new UndoJournal(startedClusterJournal(cluster), cluster);
 });
 
 afterAll(async () => {
@@ -39,7 +39,7 @@ type Target = (typeof MUTANT_TARGETS)[MutantName];
 const runAt = ({ sinkClass, scenario }: Target, subject: MutantName | 'control', path?: string) =>
   runScenario({
     cluster,
-    toxiproxy,
+    journal,
     scenario,
     sinkClass,
     budget: { ...BUDGETS.ci, shrinkMs: 0 },

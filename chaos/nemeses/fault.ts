@@ -1,14 +1,17 @@
 import type { Logger } from 'pino';
-import type { Toxiproxy } from 'toxiproxy-node-client';
 import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
 import type { FaultEffect } from '../../harness/flow/history/history-events.ts';
 import type { FaultType } from '../../harness/flow/history/fault-type.ts';
+import type { FaultProxyClient } from './fault-proxy-client.ts';
+import type { RunUndo } from './run-undo.ts';
 
 export type { FaultEffect } from '../../harness/flow/history/history-events.ts';
 
 export interface NemesisContext {
   readonly cluster: StartedCluster;
-  readonly toxiproxy: Toxiproxy;
+  readonly proxies: FaultProxyClient;
+  /** The run's undo list: a fault records each thing it does here before doing it. */
+  readonly undo: RunUndo;
   readonly log: Logger;
   /** The run's own database: witnesses look at its tables only, never at an earlier run's. */
   readonly database: string;
@@ -29,8 +32,10 @@ export interface FaultWindow {
 }
 
 /**
- * A fault with its undo. `apply` must make the fault real (and may verify it took effect);
- * `heal` undoes it and is safe to call twice. `toString` reads like `latency(s1r1_client, 1500ms)`.
+ * A fault with its undo. `apply` must make the fault real (and may verify it took effect),
+ * recording each thing it does in the run's undo list first (`context.undo.fault()`), and undo
+ * its own work when it fails half-way; `heal` undoes exactly what was recorded and is safe to
+ * call twice. `toString` reads like `latency(s1r1_client, 1500ms)`.
  */
 export interface Fault {
   readonly type: FaultType;

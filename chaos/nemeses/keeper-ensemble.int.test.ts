@@ -1,5 +1,4 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { Toxiproxy } from 'toxiproxy-node-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessClient } from '../../harness/clickhouse/client.ts';
 import { createShardedTable } from '../../harness/clickhouse/ddl.ts';
@@ -8,6 +7,8 @@ import { keeperRole, waitUntil } from '../../harness/cluster/health.ts';
 import type { StartedLocalCluster } from '../../harness/cluster/local-cluster.ts';
 import { componentLogger } from '../../harness/log.ts';
 import type { NemesisContext } from './fault.ts';
+import { RunUndo } from './run-undo.ts';
+import { startedClusterJournal, UndoJournal } from './undo-journal.ts';
 import { keeperLeaderKill, keeperLeaderPause, keeperQuorumLoss } from './keeper-fault.ts';
 
 // The ensemble faults on a real three-member ZooKeeper ensemble: each finds its members by what
@@ -28,9 +29,11 @@ const leaders = async () =>
 
 beforeAll(async () => {
   cluster = await startEmbeddedCluster({ topology: { shards: 1, replicas: 2, keepers: 3 } });
+  const journal = new UndoJournal(startedClusterJournal(cluster), cluster);
   context = {
     cluster,
-    toxiproxy: new Toxiproxy(cluster.description.toxiproxy ?? ''),
+    proxies: journal.deps.proxies,
+    undo: new RunUndo(journal, 'keeper-ensemble-test'),
     log: componentLogger('nemesis-test'),
     database: 'chaos',
   };

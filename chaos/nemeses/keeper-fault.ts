@@ -2,7 +2,8 @@ import { keeperRole, type KeeperRole } from '../../harness/cluster/health.ts';
 import { HarnessError } from '../../harness/errors.ts';
 import type { FaultType } from '../../harness/flow/history/fault-type.ts';
 import type { Fault, FaultEffect, FaultWindow, NemesisContext } from './fault.ts';
-import { keeperKill, keeperPause, type ProcessFault } from './process-fault.ts';
+import { stopMember } from './process-fault.ts';
+import type { FaultUndo } from './run-undo.ts';
 
 /**
  * A leader fault stops every write of the ensemble until a new leader is elected. Measured over 24
@@ -26,7 +27,8 @@ async function ensembleRoles(context: NemesisContext): Promise<{ name: string; r
  * The roles are the cluster's at that moment, so a leader elected by an earlier episode is found.
  */
 class EnsembleFault implements Fault {
-  private members: readonly ProcessFault[] = [];
+  private members: readonly string[] = [];
+  private undo: FaultUndo | undefined;
 
   constructor(
     readonly type: Extract<FaultType, 'keeper_pause' | 'keeper_kill' | 'keeper_quorum_loss'>,
@@ -34,7 +36,7 @@ class EnsembleFault implements Fault {
   ) {}
 
   get targets(): readonly string[] {
-    return this.members.map((member) => member.targets[0] ?? '');
+    return this.members;
   }
 
   async apply(context: NemesisContext): Promise<FaultWindow> {
@@ -46,23 +48,30 @@ class EnsembleFault implements Fault {
         `no Keeper member says it leads (${roles.map((member) => `${member.name}: ${member.role}`).join(', ')}); the ensemble was not healthy before the fault`,
       );
     const chosen = this.type === 'keeper_quorum_loss' ? roles.slice(0, Math.floor(roles.length / 2) + 1) : [leader];
-    this.members = chosen.map(({ name }) => (this.type === 'keeper_kill' ? keeperKill(name) : keeperPause(name)));
+    this.members = chosen.map(({ name }) => name);
     const appliedAt = Date.now();
-    const windows = [];
-    for (const member of this.members) windows.push(await member.apply(context));
+    const own = (this.undo = context.undo.fault());
+    // Stopped one by one: a majority half-stopped when a member fails is undone by `applying`.
+    const seen = await own.applying(async () => {
+      const states: boolean[] = [];
+      for (const member of this.members)
+        states.push(await stopMember(own, context.cluster, member, this.type === 'keeper_kill' ? 'kill' : 'pause'));
+      return states;
+    });
     return {
       type: this.type,
       description: this.toString(),
       targets: this.targets,
       appliedAt,
-      verified: windows.every((window) => window.verified === true),
+      verified: seen.every(Boolean),
       ...(this.effect === 'stalled' ? { slowerThanMs: LEADER_FAULT_SLOWER_THAN_MS } : {}),
     };
   }
 
   async heal(context: NemesisContext, window: FaultWindow): Promise<void> {
-    await Promise.all(this.members.map((member) => member.heal(context, { ...window })));
+    await this.undo?.undo();
     window.healedAt ??= Date.now();
+    await Promise.all(this.members.map((member) => context.cluster.waitHealthy(member)));
   }
 
   toString(): string {

@@ -1,5 +1,4 @@
 import { ClickHouseError, type ClickHouseClient } from '@clickhouse/client';
-import { Toxiproxy } from 'toxiproxy-node-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessClient, queryValue } from '../../harness/clickhouse/client.ts';
 import { createShardedTable } from '../../harness/clickhouse/ddl.ts';
@@ -8,6 +7,8 @@ import { startEmbeddedCluster } from '../../harness/cluster/embedded/start-embed
 import { componentLogger } from '../../harness/log.ts';
 import { settleCluster } from '../executor/settle-cluster.ts';
 import type { NemesisContext } from './fault.ts';
+import { RunUndo } from './run-undo.ts';
+import { startedClusterJournal, UndoJournal } from './undo-journal.ts';
 import { interserverCut, keeperLinkCut, proxyDown } from './proxy-fault.ts';
 import { keeperPause, replicaKill, replicaPause } from './process-fault.ts';
 import { constraintViolated, notEnoughSpace, partWriterFailpoint, tableDetached, tooManyParts } from './table-fault.ts';
@@ -15,6 +16,7 @@ import { latency, limitData, resetPeer, timeout } from './toxic-fault.ts';
 
 let cluster: StartedLocalCluster;
 let context: NemesisContext;
+let journal: UndoJournal;
 const proxied = new Map<string, ClickHouseClient>();
 const direct = new Map<string, ClickHouseClient>();
 const get = (map: Map<string, ClickHouseClient>, name: string) => {
@@ -46,9 +48,11 @@ const errorCode = (error: unknown) =>
 
 beforeAll(async () => {
   cluster = await startEmbeddedCluster({ topology: { shards: 1, replicas: 2, keepers: 1 } });
+  journal = new UndoJournal(startedClusterJournal(cluster), cluster);
   context = {
     cluster,
-    toxiproxy: new Toxiproxy(cluster.description.toxiproxy ?? ''),
+    proxies: journal.deps.proxies,
+    undo: new RunUndo(journal, 'nemeses-test'),
     log: componentLogger('nemesis-test'),
     database: 'chaos',
   };
@@ -202,7 +206,7 @@ describe('server errors', () => {
       expect((refused.error as ClickHouseError).code).toBe(code);
       expect((onSibling as ClickHouseError).code).toBe(code);
       // A re-attached table reconnects to Keeper: a moment before it is writable again.
-      await settleCluster(cluster, 'chaos');
+      await settleCluster(cluster, journal, 'chaos');
       expect(await committed(refused.id)).toBe(0);
       const after = await insertThroughProxy();
       expect(after.error).toBeUndefined();

@@ -1,15 +1,36 @@
+import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
 import type { Fault, FaultWindow, NemesisContext } from './fault.ts';
 import type { FaultType } from '../../harness/flow/history/fault-type.ts';
+import type { FaultUndo } from './run-undo.ts';
 
 type ProcessFaultType = Extract<FaultType, 'replica_kill' | 'replica_pause' | 'keeper_pause' | 'keeper_kill'>;
 
 const KILLS: ReadonlySet<ProcessFaultType> = new Set(['replica_kill', 'keeper_kill']);
 
 /**
+ * Kills or pauses a member, recorded in the fault's undo list first (so its heal, or a later
+ * reap, starts or resumes it: a pause is undone by `resume` whatever a health probe says).
+ * Returns whether the member's state shows it; a backend that cannot tell (`unknown`) verifies
+ * nothing.
+ */
+export async function stopMember(
+  undo: FaultUndo,
+  cluster: StartedCluster,
+  member: string,
+  how: 'kill' | 'pause',
+): Promise<boolean> {
+  if (how === 'kill') await undo.do({ kind: 'member-killed', member }, () => cluster.kill(member));
+  else await undo.do({ kind: 'member-paused', member }, () => cluster.pause(member));
+  return (await cluster.memberState(member)) === (how === 'kill' ? 'dead' : 'paused');
+}
+
+/**
  * SIGKILL or SIGSTOP of a cluster member; heal restarts or continues it and waits for health.
  * `apply` verifies the process state; the INSERT it is aimed at must also be blocked by it.
  */
 export class ProcessFault implements Fault {
+  private undo: FaultUndo | undefined;
+
   constructor(
     readonly type: ProcessFaultType,
     private readonly member: string,
@@ -21,19 +42,17 @@ export class ProcessFault implements Fault {
     return [this.member];
   }
 
-  async apply({ cluster }: NemesisContext): Promise<FaultWindow> {
+  async apply({ cluster, undo }: NemesisContext): Promise<FaultWindow> {
     const appliedAt = Date.now();
-    if (KILLS.has(this.type)) await cluster.kill(this.member);
-    else await cluster.pause(this.member);
-    const state = await cluster.memberState(this.member);
-    const verified = KILLS.has(this.type) ? state === 'dead' : state === 'paused';
+    const own = (this.undo = undo.fault());
+    const verified = await own.applying(() =>
+      stopMember(own, cluster, this.member, KILLS.has(this.type) ? 'kill' : 'pause'),
+    );
     return { type: this.type, description: this.toString(), targets: this.targets, appliedAt, verified };
   }
 
   async heal({ cluster }: NemesisContext, window: FaultWindow): Promise<void> {
-    const state = await cluster.memberState(this.member);
-    if (state === 'dead') await cluster.start(this.member);
-    else if (state === 'paused') await cluster.resume(this.member);
+    await this.undo?.undo();
     window.healedAt ??= Date.now();
     await cluster.waitHealthy(this.member);
   }
@@ -46,4 +65,3 @@ export class ProcessFault implements Fault {
 export const replicaKill = (member: string) => new ProcessFault('replica_kill', member);
 export const replicaPause = (member: string) => new ProcessFault('replica_pause', member);
 export const keeperPause = (keeper: string) => new ProcessFault('keeper_pause', keeper);
-export const keeperKill = (keeper: string) => new ProcessFault('keeper_kill', keeper);

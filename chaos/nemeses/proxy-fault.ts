@@ -1,7 +1,8 @@
-import type { Toxiproxy } from 'toxiproxy-node-client';
 import { harnessClient, queryValue } from '../../harness/clickhouse/client.ts';
 import type { Fault, FaultEffect, FaultWindow, NemesisContext } from './fault.ts';
 import type { FaultType } from '../../harness/flow/history/fault-type.ts';
+import { refusedByFaultProxy } from './fault-proxy-client.ts';
+import type { FaultUndo } from './run-undo.ts';
 
 type ProxyFaultType = Extract<FaultType, 'proxy_down' | 'keeper_link_cut' | 'interserver_cut'>;
 
@@ -12,12 +13,6 @@ const EFFECT: Readonly<Record<ProxyFaultType, FaultEffect>> = {
 };
 
 const PROBE_INTERVAL_MS = 100;
-
-/** The client's update body wants every field; unchanged listen/upstream leave the proxy's sockets alone. */
-async function setEnabled(toxiproxy: Toxiproxy, name: string, enabled: boolean): Promise<void> {
-  const proxy = await toxiproxy.get(name);
-  await proxy.update({ enabled, listen: proxy.listen, upstream: proxy.upstream });
-}
 
 /** Asks a node directly (bypassing its proxies) one number; 0 when it cannot answer. */
 async function askDirect(context: NemesisContext, replica: string, query: string): Promise<number> {
@@ -50,6 +45,7 @@ const failedFetches = (database: string) =>
 export class ProxyDownFault implements Fault {
   /** What each witness showed before the cut: only a change caused by the cut counts. */
   private readonly baseline = new Map<string, number>();
+  private undo: FaultUndo | undefined;
 
   constructor(
     readonly type: ProxyFaultType,
@@ -64,7 +60,15 @@ export class ProxyDownFault implements Fault {
   async apply(context: NemesisContext): Promise<FaultWindow> {
     for (const witness of this.witnesses)
       this.baseline.set(witness, await askDirect(context, witness, failedFetches(context.database)));
-    for (const name of this.targets) await setEnabled(context.toxiproxy, name, false);
+    const own = (this.undo = context.undo.fault());
+    await own.applying(async () => {
+      for (const proxy of this.targets)
+        await own.do(
+          { kind: 'proxy-disabled', proxy },
+          () => context.proxies.setEnabled(proxy, false),
+          refusedByFaultProxy,
+        );
+    });
     context.log.debug({ proxies: this.targets }, 'proxies disabled');
     return { type: this.type, description: this.toString(), targets: this.targets, appliedAt: Date.now() };
   }
@@ -83,8 +87,8 @@ export class ProxyDownFault implements Fault {
     }
   }
 
-  async heal({ toxiproxy, log }: NemesisContext, window: FaultWindow): Promise<void> {
-    for (const name of this.targets) await setEnabled(toxiproxy, name, true);
+  async heal({ log }: NemesisContext, window: FaultWindow): Promise<void> {
+    await this.undo?.undo();
     log.debug({ proxies: this.targets }, 'proxies enabled');
     window.healedAt ??= Date.now();
   }

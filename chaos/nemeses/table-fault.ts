@@ -3,15 +3,17 @@ import { harnessClient } from '../../harness/clickhouse/client.ts';
 import type { ReplicaDescription } from '../../harness/cluster/description.ts';
 import type { Fault, FaultWindow, NemesisContext } from './fault.ts';
 import type { FaultType } from '../../harness/flow/history/fault-type.ts';
+import type { FaultUndo } from './run-undo.ts';
 
 /**
  * Server errors on every replica's tables of the run's database, each one the seed calls
  * unclassified (a sink retries it within `max_insert_attempts`, then gives up). Every fault is
- * applied on every replica directly, bypassing the client proxies; `heal` undoes it everywhere
- * and is safe to call twice. A read-only table (Keeper session lost) is not one of them: 26.7
- * holds such an INSERT in its own Keeper retries (`insert_keeper_max_retries` 20, backoff to
- * 10 s: 142 s measured) before it answers TABLE_IS_READ_ONLY, so a sink meets a timeout, which
- * the seed calls transient — `keeper-faults` covers that path.
+ * applied on every replica directly, bypassing the client proxies, each change recorded in the
+ * run's undo journal first; `heal` undoes exactly the recorded changes and is safe to call
+ * twice. A read-only table (Keeper session lost) is not one of them: 26.7 holds such an INSERT
+ * in its own Keeper retries (`insert_keeper_max_retries` 20, backoff to 10 s: 142 s measured)
+ * before it answers TABLE_IS_READ_ONLY, so a sink meets a timeout, which the seed calls
+ * transient — `keeper-faults` covers that path.
  */
 export type ServerErrorType = Extract<
   FaultType,
@@ -21,6 +23,7 @@ export type ServerErrorType = Extract<
 abstract class ServerErrorFault implements Fault {
   abstract readonly type: ServerErrorType;
   readonly effect = 'error';
+  private undo: FaultUndo | undefined;
 
   constructor(protected readonly replicas: readonly ReplicaDescription[]) {}
 
@@ -30,12 +33,15 @@ abstract class ServerErrorFault implements Fault {
 
   async apply(context: NemesisContext): Promise<FaultWindow> {
     const appliedAt = Date.now();
-    await this.refuse(context);
+    const own = (this.undo = context.undo.fault());
+    await own.applying(() => this.refuse(context, own));
+    context.log.debug({ fault: this.type, replicas: this.targets }, 'run tables altered');
     return { type: this.type, description: this.toString(), targets: this.targets, appliedAt };
   }
 
-  async heal(context: NemesisContext, window: FaultWindow): Promise<void> {
-    await this.restore(context);
+  /** Undoes exactly what `refuse` recorded, on the replicas and tables where it was done. */
+  async heal(_context: NemesisContext, window: FaultWindow): Promise<void> {
+    await this.undo?.undo();
     window.healedAt ??= Date.now();
   }
 
@@ -43,20 +49,30 @@ abstract class ServerErrorFault implements Fault {
     return `${this.type}(${this.targets.length} replicas)`;
   }
 
-  protected abstract refuse(context: NemesisContext): Promise<void>;
-  protected abstract restore(context: NemesisContext): Promise<void>;
+  /** Makes every replica refuse INSERTs, recording each change in `undo` before making it. */
+  protected abstract refuse(context: NemesisContext, undo: FaultUndo): Promise<void>;
 
-  /** Runs `statement(table)` for every replicated table of the run's database, on every replica. */
-  protected async onEveryTable(context: NemesisContext, statement: (table: string) => string): Promise<void> {
+  /** Changes one setting of every replicated table of the run's database, on every replica. */
+  protected async setOnEveryTable(
+    context: NemesisContext,
+    undo: FaultUndo,
+    setting: string,
+    value: string | number,
+  ): Promise<void> {
     await Promise.all(
       this.replicas.map((replica) =>
         withDirectClient(context, replica, async (client) => {
           for (const table of await replicatedTables(client, context.database))
-            await client.command({ query: statement(`\`${context.database}\`.\`${table}\``) });
+            await undo.do(
+              { kind: 'table-setting', replica: replica.name, database: context.database, table, setting },
+              () =>
+                client.command({
+                  query: `ALTER TABLE \`${context.database}\`.\`${table}\` MODIFY SETTING ${setting} = ${value}`,
+                }),
+            );
         }),
       ),
     );
-    context.log.debug({ fault: this.type, replicas: this.targets }, 'run tables altered');
   }
 }
 
@@ -64,12 +80,8 @@ abstract class ServerErrorFault implements Fault {
 export class TooManyPartsFault extends ServerErrorFault {
   readonly type = 'too_many_parts';
 
-  protected async refuse(context: NemesisContext): Promise<void> {
-    await this.onEveryTable(context, (table) => `ALTER TABLE ${table} MODIFY SETTING parts_to_throw_insert = 0`);
-  }
-
-  protected restore(context: NemesisContext): Promise<void> {
-    return this.onEveryTable(context, (table) => `ALTER TABLE ${table} RESET SETTING parts_to_throw_insert`);
+  protected refuse(context: NemesisContext, undo: FaultUndo): Promise<void> {
+    return this.setOnEveryTable(context, undo, 'parts_to_throw_insert', 0);
   }
 }
 
@@ -77,18 +89,8 @@ export class TooManyPartsFault extends ServerErrorFault {
 export class NotEnoughSpaceFault extends ServerErrorFault {
   readonly type = 'not_enough_space';
 
-  protected async refuse(context: NemesisContext): Promise<void> {
-    await this.onEveryTable(
-      context,
-      (table) => `ALTER TABLE ${table} MODIFY SETTING min_free_disk_bytes_to_perform_insert = ${2 ** 50}`,
-    );
-  }
-
-  protected restore(context: NemesisContext): Promise<void> {
-    return this.onEveryTable(
-      context,
-      (table) => `ALTER TABLE ${table} RESET SETTING min_free_disk_bytes_to_perform_insert`,
-    );
+  protected refuse(context: NemesisContext, undo: FaultUndo): Promise<void> {
+    return this.setOnEveryTable(context, undo, 'min_free_disk_bytes_to_perform_insert', 2 ** 50);
   }
 }
 
@@ -100,34 +102,25 @@ export class NotEnoughSpaceFault extends ServerErrorFault {
  */
 export class TableDetachedFault extends ServerErrorFault {
   readonly type = 'table_detached';
-  private detached: readonly string[] = [];
 
-  protected async refuse(context: NemesisContext): Promise<void> {
+  protected async refuse(context: NemesisContext, undo: FaultUndo): Promise<void> {
     const [first] = this.replicas;
     if (first === undefined) return;
-    this.detached = await withDirectClient(context, first, (client) => replicatedTables(client, context.database));
+    const tables = await withDirectClient(context, first, (client) => replicatedTables(client, context.database));
     await Promise.all(
       this.replicas.map((replica) =>
         withDirectClient(context, replica, async (client) => {
-          for (const table of this.detached)
-            await client.command({ query: `DETACH TABLE \`${context.database}\`.\`${table}\` SYNC` });
-        }),
-      ),
-    );
-  }
-
-  protected async restore(context: NemesisContext): Promise<void> {
-    await Promise.all(
-      this.replicas.map((replica) =>
-        withDirectClient(context, replica, async (client) => {
-          const present = new Set(await replicatedTables(client, context.database));
-          for (const table of this.detached.filter((name) => !present.has(name)))
-            await client.command({ query: `ATTACH TABLE \`${context.database}\`.\`${table}\`` });
+          for (const table of tables)
+            await undo.do({ kind: 'table-detached', replica: replica.name, database: context.database, table }, () =>
+              client.command({ query: `DETACH TABLE \`${context.database}\`.\`${table}\` SYNC` }),
+            );
         }),
       ),
     );
   }
 }
+
+const REFUSING_CONSTRAINT = 'chaos_refuses_every_row';
 
 /**
  * A table constraint no row meets (`CHECK 0`): VIOLATED_CONSTRAINT (469), nothing written — an
@@ -145,22 +138,24 @@ export class ConstraintViolatedFault extends ServerErrorFault {
     super(replicas);
   }
 
-  protected refuse(context: NemesisContext): Promise<void> {
-    return this.alterEachShard(context, 'ADD CONSTRAINT IF NOT EXISTS chaos_refuses_every_row CHECK 0');
-  }
-
-  protected restore(context: NemesisContext): Promise<void> {
-    return this.alterEachShard(context, 'DROP CONSTRAINT IF EXISTS chaos_refuses_every_row');
-  }
-
-  private async alterEachShard(context: NemesisContext, alteration: string): Promise<void> {
+  protected async refuse(context: NemesisContext, undo: FaultUndo): Promise<void> {
     for (const replica of this.onePerShard)
       await withDirectClient(context, replica, async (client) => {
         for (const table of await replicatedTables(client, context.database))
-          await client.command({
-            query: `ALTER TABLE \`${context.database}\`.\`${table}\` ${alteration}`,
-            clickhouse_settings: { alter_sync: '2' },
-          });
+          await undo.do(
+            {
+              kind: 'constraint',
+              replica: replica.name,
+              database: context.database,
+              table,
+              constraint: REFUSING_CONSTRAINT,
+            },
+            () =>
+              client.command({
+                query: `ALTER TABLE \`${context.database}\`.\`${table}\` ADD CONSTRAINT IF NOT EXISTS ${REFUSING_CONSTRAINT} CHECK 0`,
+                clickhouse_settings: { alter_sync: '2' },
+              }),
+          );
       });
   }
 }
@@ -176,18 +171,14 @@ const PART_WRITER_FAILPOINT = 'compact_part_writer_fail_in_add_streams';
 export class PartWriterFailpointFault extends ServerErrorFault {
   readonly type = 'part_writer_failpoint';
 
-  protected refuse(context: NemesisContext): Promise<void> {
-    return this.onEveryNode(context, `SYSTEM ENABLE FAILPOINT ${PART_WRITER_FAILPOINT}`);
-  }
-
-  protected restore(context: NemesisContext): Promise<void> {
-    return this.onEveryNode(context, `SYSTEM DISABLE FAILPOINT ${PART_WRITER_FAILPOINT}`);
-  }
-
-  private async onEveryNode(context: NemesisContext, statement: string): Promise<void> {
+  protected async refuse(context: NemesisContext, undo: FaultUndo): Promise<void> {
     await Promise.all(
       this.replicas.map((replica) =>
-        withDirectClient(context, replica, (client) => client.command({ query: statement }).then(() => undefined)),
+        withDirectClient(context, replica, (client) =>
+          undo.do({ kind: 'failpoint', replica: replica.name, failpoint: PART_WRITER_FAILPOINT }, () =>
+            client.command({ query: `SYSTEM ENABLE FAILPOINT ${PART_WRITER_FAILPOINT}` }),
+          ),
+        ),
       ),
     );
   }

@@ -1,6 +1,8 @@
-import type { Toxic } from 'toxiproxy-node-client';
+import { randomBytes } from 'node:crypto';
 import type { Fault, FaultEffect, FaultWindow, NemesisContext } from './fault.ts';
 import type { FaultType } from '../../harness/flow/history/fault-type.ts';
+import { refusedByFaultProxy } from './fault-proxy-client.ts';
+import type { FaultUndo } from './run-undo.ts';
 
 const EFFECT: Readonly<Record<ToxicFaultType, FaultEffect>> = {
   latency: 'slow',
@@ -13,9 +15,14 @@ const EFFECT: Readonly<Record<ToxicFaultType, FaultEffect>> = {
 
 type ToxicFaultType = Extract<FaultType, 'latency' | 'bandwidth' | 'slicer' | 'timeout' | 'reset_peer' | 'limit_data'>;
 
-/** One Toxiproxy toxic on each of the given proxies (e.g. every client link of a sink), removed on heal. */
+/**
+ * One Toxiproxy toxic on each of the given proxies (e.g. every client link of a sink), removed on
+ * heal. Each toxic's name carries a tag of its own, so the heal (or a later reap) removes this
+ * fault's toxic and never one someone else added under the type's usual name.
+ */
 export class ToxicFault implements Fault {
-  private toxics: Toxic<unknown>[] = [];
+  private undo: FaultUndo | undefined;
+  private readonly name: string;
 
   constructor(
     readonly type: ToxicFaultType,
@@ -23,7 +30,9 @@ export class ToxicFault implements Fault {
     private readonly stream: 'upstream' | 'downstream',
     private readonly attributes: Readonly<Record<string, number>>,
     private readonly label: string,
-  ) {}
+  ) {
+    this.name = `chaos_${type}_${stream}_${randomBytes(3).toString('hex')}`;
+  }
 
   get targets(): readonly string[] {
     return this.proxies;
@@ -33,20 +42,25 @@ export class ToxicFault implements Fault {
     return EFFECT[this.type];
   }
 
-  async apply({ toxiproxy, log }: NemesisContext): Promise<FaultWindow> {
-    for (const name of this.proxies) {
-      const proxy = await toxiproxy.get(name);
-      this.toxics.push(
-        await proxy.addToxic({
-          name: `chaos_${this.type}_${this.stream}`,
-          type: this.type,
-          stream: this.stream,
-          toxicity: 1,
-          attributes: { ...this.attributes },
-        }),
-      );
-      log.debug({ proxy: name, toxic: this.type }, 'toxic added');
-    }
+  async apply({ proxies, undo, log }: NemesisContext): Promise<FaultWindow> {
+    const own = (this.undo = undo.fault());
+    await own.applying(async () => {
+      for (const proxy of this.proxies) {
+        await own.do(
+          { kind: 'toxic', proxy, toxic: this.name },
+          () =>
+            proxies.addToxic(proxy, {
+              name: this.name,
+              type: this.type,
+              stream: this.stream,
+              toxicity: 1,
+              attributes: { ...this.attributes },
+            }),
+          refusedByFaultProxy,
+        );
+        log.debug({ proxy, toxic: this.name }, 'toxic added');
+      }
+    });
     // The least a latency toxic adds to a response: the jitter is drawn per chunk, either way.
     const slowerThanMs =
       this.type === 'latency' ? (this.attributes.latency ?? 0) - (this.attributes.jitter ?? 0) : undefined;
@@ -60,10 +74,8 @@ export class ToxicFault implements Fault {
   }
 
   async heal({ log }: NemesisContext, window: FaultWindow): Promise<void> {
-    for (const toxic of this.toxics.splice(0)) {
-      await toxic.remove();
-      log.debug({ toxic: this.type }, 'toxic removed');
-    }
+    await this.undo?.undo();
+    log.debug({ proxies: this.proxies, toxic: this.name }, 'toxic removed');
     window.healedAt ??= Date.now();
   }
 

@@ -1,17 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { installInterrupt, interruptExitCode, type Interrupt } from './interrupt.ts';
+import { alsoOnForcedStop, installInterrupt, interruptExitCode, type Interrupt } from './interrupt.ts';
 
 describe('installInterrupt', () => {
   let interrupt: Interrupt | undefined;
   afterEach(() => interrupt?.dispose());
 
-  const harness = (graceMs?: number) => {
+  const harness = (graceMs?: number, taskLimitMs?: number) => {
     const lines: string[] = [];
     const exits: number[] = [];
     let teardowns = 0;
     interrupt = installInterrupt({
       name: 'test',
       ...(graceMs === undefined ? {} : { graceMs }),
+      ...(taskLimitMs === undefined ? {} : { taskLimitMs }),
       write: (line) => lines.push(line),
       exit: (code) => exits.push(code),
       teardown: async () => {
@@ -48,6 +49,26 @@ describe('installInterrupt', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(teardowns()).toBe(1);
     expect(exits).toEqual([143]);
+  });
+
+  it('the forced stop also runs the registered undo tasks, each bounded by its limit', async () => {
+    const { lines, exits, teardowns } = harness(10_000, 50);
+    const undone: string[] = [];
+    const forget = [
+      alsoOnForcedStop(async () => undone.push('the attached cluster’s journal')),
+      alsoOnForcedStop(() => new Promise(() => undefined)),
+    ];
+    try {
+      process.emit('SIGINT', 'SIGINT');
+      process.emit('SIGINT', 'SIGINT');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(teardowns()).toBe(1);
+      expect(undone).toEqual(['the attached cluster’s journal']);
+      expect(exits).toEqual([130]);
+      expect(lines.at(-1)).toMatch(/teardown failed: undoing what the run did did not finish within 50 ms/);
+    } finally {
+      for (const remove of forget) remove();
+    }
   });
 
   it('with no graceful path, the first signal tears down at once', async () => {

@@ -8,15 +8,43 @@ export function interruptExitCode(signal: InterruptSignal): number {
   return signal === 'SIGINT' ? 130 : 143;
 }
 
+/** How long the forced stop gives each task registered with `alsoOnForcedStop`. */
+export const FORCED_TASK_LIMIT_MS = 5_000;
+
+/** Work besides the teardown that the forced stop must do, registered by whoever opened it. */
+const forcedStopTasks = new Set<() => Promise<unknown>>();
+
+/**
+ * Registers work the forced stop does besides killing this process's cluster runs — undoing what
+ * a run did to a cluster the process does not own (an attached one, which no teardown touches) —
+ * each bounded by `FORCED_TASK_LIMIT_MS`. Returns the registration's removal.
+ */
+export function alsoOnForcedStop(task: () => Promise<unknown>): () => void {
+  forcedStopTasks.add(task);
+  return () => forcedStopTasks.delete(task);
+}
+
+function bounded(work: Promise<unknown>, ms: number, what: string): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    work,
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
 export interface InterruptOptions {
   /** The command's name, for the one line the user sees. */
   readonly name: string;
   /** From the first signal to the forced stop when the graceful path has not exited by then; 0: no graceful path. */
   readonly graceMs?: number;
   readonly write?: (line: string) => void;
-  /** What the forced stop tears down; every cluster run this process owns by default. */
+  /** What the forced stop tears down (besides `alsoOnForcedStop`'s tasks); every cluster run this process owns by default. */
   readonly teardown?: () => Promise<unknown>;
   readonly exit?: (code: number) => void;
+  /** How long the forced stop gives each `alsoOnForcedStop` task. */
+  readonly taskLimitMs?: number;
 }
 
 export interface Interrupt {
@@ -43,8 +71,9 @@ export interface Interrupt {
  * SIGINT / SIGTERM handling for a long-running command. The first signal aborts `signal` so the
  * command stops its current run, records it as interrupted, writes its report and tears its
  * cluster down; if that has not ended the process within the grace period, or a second signal
- * comes, the forced stop kills every process of the runs this process owns and exits at once.
- * Either way nothing the command started outlives it.
+ * comes, the forced stop kills every process of the runs this process owns, undoes (bounded)
+ * what the registered journals of attached clusters still hold, and exits. Either way nothing
+ * the command started outlives it.
  */
 export function installInterrupt(options: InterruptOptions): Interrupt {
   const write = options.write ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -59,9 +88,13 @@ export function installInterrupt(options: InterruptOptions): Interrupt {
   const force = (signal: InterruptSignal): Promise<void> => {
     forced ??= (async () => {
       write(`${options.name}: stopping now; tearing down what this run started`);
-      await teardown().catch((error: unknown) =>
-        write(`${options.name}: teardown failed: ${(error as Error).message}`),
-      );
+      const failed = (error: unknown) => write(`${options.name}: teardown failed: ${(error as Error).message}`);
+      await Promise.all([
+        teardown().catch(failed),
+        ...[...forcedStopTasks].map((task) =>
+          bounded(task(), options.taskLimitMs ?? FORCED_TASK_LIMIT_MS, 'undoing what the run did').catch(failed),
+        ),
+      ]);
       exit(interruptExitCode(signal));
     })();
     return forced;

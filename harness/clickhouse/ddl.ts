@@ -36,13 +36,29 @@ export function materializedViewDdl(database: string, source: string, target: st
   return `CREATE MATERIALIZED VIEW IF NOT EXISTS ${database}.${source}_mv TO ${database}.${target}_rep AS SELECT * FROM ${database}.${source}_rep`;
 }
 
-/** Creates database, local table and Distributed union on every node, one node at a time per statement. */
-export async function createShardedTable(clients: readonly ClickHouseClient[], table: TableDefinition): Promise<void> {
-  for (const statement of [
-    `CREATE DATABASE IF NOT EXISTS ${table.database}`,
-    localTableDdl(table),
-    distributedTableDdl(table),
-  ]) {
+/**
+ * A database of the caller's own: a plain CREATE, so a name already taken fails loudly
+ * (DATABASE_ALREADY_EXISTS, 82) instead of being adopted, and later dropped, as one's own.
+ */
+export function createDatabaseDdl(database: string): string {
+  return `CREATE DATABASE ${database}`;
+}
+
+/** Creates the local table and its Distributed union on every node, in a database that exists. */
+export async function createTables(clients: readonly ClickHouseClient[], table: TableDefinition): Promise<void> {
+  for (const statement of [localTableDdl(table), distributedTableDdl(table)]) {
     await Promise.all(clients.map((client) => client.command({ query: statement })));
   }
+}
+
+/**
+ * Creates database (when missing), local table and Distributed union on every node: for a test's
+ * fixtures on a cluster the test started itself. The chaos job creates its run databases with
+ * `createDatabaseDdl` instead, and drops only those.
+ */
+export async function createShardedTable(clients: readonly ClickHouseClient[], table: TableDefinition): Promise<void> {
+  await Promise.all(
+    clients.map((client) => client.command({ query: `CREATE DATABASE IF NOT EXISTS ${table.database}` })),
+  );
+  await createTables(clients, table);
 }

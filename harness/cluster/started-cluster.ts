@@ -1,7 +1,12 @@
 import type { ClusterDescription } from './description.ts';
 import type { ProcessMemory } from './process/local-process.ts';
 
-export type MemberState = 'running' | 'paused' | 'dead';
+/**
+ * A member's process as the backend sees it; `unknown` when it does not answer and the backend
+ * cannot say why (an external cluster file without a `status` template): a paused member fails a
+ * ping just like a dead one, so nothing may be inferred from it.
+ */
+export type MemberState = 'running' | 'paused' | 'dead' | 'unknown';
 
 /**
  * A running cluster, whatever the backend. Members are ClickHouse nodes (`s1r1`) and Keepers

@@ -49,11 +49,15 @@ export class ExternalCluster implements StartedCluster {
     return new Set(PROCESS_ACTIONS.filter((action) => this.file.process_commands?.[action] !== undefined));
   }
 
-  /** A member that answers is running; only one that does not is asked about (paused or dead), when the file says how. */
+  /**
+   * A member that answers is running; only one that does not is asked about (paused or dead),
+   * when the file says how. Without a `status` template it is `unknown`: a paused member fails
+   * its ping like a dead one, and guessing `dead` would start it instead of resuming it.
+   */
   async memberState(name: string): Promise<MemberState> {
     if (await this.healthy(name)) return 'running';
     const status = this.file.process_commands?.status;
-    if (status === undefined) return 'dead';
+    if (status === undefined) return 'unknown';
     const answer = (await this.command('status', status, name)).trim();
     if (answer === 'running' || answer === 'paused' || answer === 'dead') return answer;
     throw new HarnessError(

@@ -1,0 +1,204 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
+import { isAlive } from '../../harness/cluster/process/local-process.ts';
+import { selfAsOwner } from '../../harness/cluster/run-dir.ts';
+import { statePaths } from '../../harness/cluster/state-dir.ts';
+import { describeError, HarnessError } from '../../harness/errors.ts';
+import { FaultProxyClient } from './fault-proxy-client.ts';
+import { describeAction, undoAction, type UndoAction, type UndoDeps } from './undo-actions.ts';
+
+/** The process that did an action: a pid alone could be someone else's by the time it is read. */
+export interface JournalOwner {
+  readonly pid: number;
+  readonly startTime: string;
+}
+
+/** An action recorded and not yet closed: in force, or possibly in force (its process died mid-way). */
+export interface OpenEntry {
+  readonly id: string;
+  readonly owner: JournalOwner;
+  /** Which run did it (a run directory), for the lines a reap prints. */
+  readonly scope: string;
+  readonly action: UndoAction;
+  readonly at: string;
+}
+
+type Line =
+  | ({ readonly op: 'do' } & OpenEntry)
+  | { readonly op: 'undone' | 'not-done'; readonly id: string; readonly at: string };
+
+/** One undo and what came of it. */
+export interface UndoOutcome {
+  readonly entry: OpenEntry;
+  /** What the undo did; undefined when it failed. */
+  readonly done?: string;
+  readonly error?: string;
+}
+
+const sameOwner = (a: JournalOwner, b: JournalOwner) => a.pid === b.pid && a.startTime === b.startTime;
+
+/** The journal of a cluster the harness started: in its run directory, gone with it. */
+export const startedClusterJournal = (cluster: StartedCluster) => join(cluster.description.dir, 'undo-journal.jsonl');
+
+/** The journal of an attached cluster: one per cluster file (its real path), under the state directory. */
+export function externalClusterJournal(clusterFile: string, base?: string): string {
+  const key = createHash('sha256').update(realpathSync(clusterFile)).digest('hex').slice(0, 16);
+  return join(statePaths(base).base, 'undo-journals', `external-${key}.jsonl`);
+}
+
+/**
+ * What the harness did to a cluster and has not undone yet: an append-only JSONL file, each line
+ * written with one `write(2)` and fsynced before the action it names is taken, so a runner killed
+ * at any moment leaves a record of everything possibly still in force. Several processes may
+ * append to one file (two runners on one external cluster); each undoes only its own entries
+ * while it lives, and those of a dead process are leftovers (`reapLeftovers`).
+ */
+export class UndoJournal {
+  readonly deps: UndoDeps;
+  private fd: number | undefined;
+  private readonly token = randomBytes(4).toString('hex');
+  private count = 0;
+  /** This process's entries still open. */
+  private readonly open = new Map<string, OpenEntry>();
+  /** Undos in progress, so two paths undoing one entry (a heal and an interrupt) act once. */
+  private readonly undoing = new Map<string, Promise<UndoOutcome>>();
+
+  constructor(
+    readonly file: string,
+    cluster: StartedCluster,
+    readonly owner: JournalOwner = selfAsOwner(),
+    proxies = new FaultProxyClient(cluster.description.toxiproxy ?? ''),
+  ) {
+    this.deps = { cluster, proxies };
+  }
+
+  /** Records an action about to be taken; once this returns, the record survives a crash. */
+  record(scope: string, action: UndoAction): string {
+    this.count += 1;
+    const entry: OpenEntry = {
+      id: `${this.token}-${this.count}`,
+      owner: this.owner,
+      scope,
+      action,
+      at: new Date().toISOString(),
+    };
+    this.append({ op: 'do', ...entry });
+    this.open.set(entry.id, entry);
+    return entry.id;
+  }
+
+  /** Closes an entry whose action certainly did not happen (refused before it acted). */
+  forget(id: string): void {
+    if (!this.open.delete(id)) return;
+    this.append({ op: 'not-done', id, at: new Date().toISOString() });
+  }
+
+  /** Undoes one entry of this process (once, however many ask); undefined when it is closed already. */
+  async undo(id: string): Promise<UndoOutcome | undefined> {
+    const entry = this.open.get(id);
+    return entry === undefined ? undefined : this.undoEntry(entry);
+  }
+
+  /** Every entry still open in the file, whoever recorded it, in the order they were recorded. */
+  entries(): OpenEntry[] {
+    if (!existsSync(this.file)) return [];
+    const open = new Map<string, OpenEntry>();
+    for (const text of readFileSync(this.file, 'utf8').split('\n')) {
+      let line: Line;
+      try {
+        line = JSON.parse(text) as Line;
+      } catch {
+        // Only a line cut by a crash mid-write can be damaged, and its action was never taken.
+        continue;
+      }
+      if (line.op !== 'do') open.delete(line.id);
+      else {
+        const { op: _op, ...entry } = line;
+        open.set(entry.id, entry);
+      }
+    }
+    return [...open.values()];
+  }
+
+  /** Undoes the open entries `which` selects, last recorded first; a failure does not stop the others. */
+  async undoOpen(which: (entry: OpenEntry) => boolean): Promise<UndoOutcome[]> {
+    const outcomes: UndoOutcome[] = [];
+    for (const entry of this.entries().filter(which).reverse()) outcomes.push(await this.undoEntry(entry));
+    return outcomes;
+  }
+
+  /** What this process did and has not undone, or the part of it `which` selects. */
+  undoOwn(which: (entry: OpenEntry) => boolean = () => true): Promise<UndoOutcome[]> {
+    return this.undoOpen((entry) => sameOwner(entry.owner, this.owner) && which(entry));
+  }
+
+  /** What processes that are gone did and never undid (a SIGKILLed runner); a live runner's entries are its own. */
+  reapLeftovers(): Promise<UndoOutcome[]> {
+    return this.undoOpen((entry) => !sameOwner(entry.owner, this.owner) && !isAlive(entry.owner));
+  }
+
+  close(): void {
+    if (this.fd === undefined) return;
+    closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  private undoEntry(entry: OpenEntry): Promise<UndoOutcome> {
+    const running = this.undoing.get(entry.id);
+    if (running !== undefined) return running;
+    const undoing = (async (): Promise<UndoOutcome> => {
+      try {
+        const done = await undoAction(entry.action, this.deps);
+        this.open.delete(entry.id);
+        this.append({ op: 'undone', id: entry.id, at: new Date().toISOString() });
+        return { entry, done };
+      } catch (error) {
+        return { entry, error: describeError(error) };
+      } finally {
+        this.undoing.delete(entry.id);
+      }
+    })();
+    this.undoing.set(entry.id, undoing);
+    return undoing;
+  }
+
+  private append(line: Line): void {
+    if (this.fd === undefined) {
+      mkdirSync(dirname(this.file), { recursive: true });
+      const created = !existsSync(this.file);
+      this.fd = openSync(this.file, 'a');
+      // A crash mid-write leaves a line without its newline: the next line must not be glued to it.
+      if (!created && !readFileSync(this.file, 'utf8').endsWith('\n')) writeSync(this.fd, '\n');
+      if (created) syncDirectory(dirname(this.file));
+    }
+    writeSync(this.fd, `${JSON.stringify(line)}\n`);
+    fsyncSync(this.fd);
+  }
+}
+
+function syncDirectory(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** One line per outcome, as `--reap` and the logs print them. */
+export function describeOutcome({ entry, done, error }: UndoOutcome): string {
+  const what = describeAction(entry.action);
+  return error === undefined ? `undone: ${done} (${what}, pid ${entry.owner.pid})` : `NOT undone: ${what}: ${error}`;
+}
+
+/** Throws when any undo failed: what is still in force is named, with the way to retry. */
+export function requireUndone(outcomes: readonly UndoOutcome[], journalFile: string): void {
+  const failed = outcomes.filter((outcome) => outcome.error !== undefined);
+  if (failed.length === 0) return;
+  throw new HarnessError(
+    'UNDO_FAILED',
+    `${failed.map(describeOutcome).join('; ')}; it stays in the undo journal ${journalFile} for the next start or \`--reap\``,
+  );
+}
