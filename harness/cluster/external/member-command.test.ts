@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -12,6 +13,15 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'member-command-'));
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Alive and not a zombie waiting for a parent that no longer exists to reap it. */
+const running = (pid: number): boolean => {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+};
 
 const hostile = () => [
   `s1r1$(touch ${dir}/dollar)`,
@@ -97,6 +107,28 @@ describe('a process command on one member', () => {
       member: 's1r1',
     }).catch((thrown: unknown) => thrown)) as Error;
     expect(long.message).toMatch(/status 1: 0{200}…$/);
+  });
+
+  it('runs the command in a process group of its own, so a Ctrl-C meant for the runner cannot cut it short', async () => {
+    const group = (
+      await runMemberCommand({ action: 'status', template: 'ps -o pgid= -p $$ # "$1"', member: 's1r1' })
+    ).trim();
+    const ours = execFileSync('ps', ['-o', 'pgid=', '-p', String(process.pid)], { encoding: 'utf8' }).trim();
+    expect(group).not.toBe(ours);
+  });
+
+  it('stops what an overrunning command started, not only its shell', async () => {
+    const pidFile = join(dir, 'sleeper');
+    const slow = runMemberCommand({
+      action: 'start',
+      template: `sleep 30 & echo $! > ${pidFile}; wait # "$1"`,
+      member: 'k1',
+      timeoutMs: 300,
+    });
+    await expect(slow).rejects.toThrow('did not finish within 0.3 s');
+    const sleeper = Number(readFileSync(pidFile, 'utf8'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(running(sleeper)).toBe(false);
   });
 
   it('stops a command that does not finish in time and says so', async () => {

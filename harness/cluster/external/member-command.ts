@@ -1,4 +1,4 @@
-import { execFile, type ExecFileException } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { HarnessError } from '../../errors.ts';
 
 export interface MemberCommand {
@@ -18,38 +18,61 @@ export interface MemberCommand {
  * What the command then does with it is its author's: handing it to a second shell as text
  * (`sh -c "kill $CHAOS_MEMBER"`, `ssh host "kill $CHAOS_MEMBER"`) is safe only because the
  * cluster file's member names are validated (`NAME`). Resolves to the command's stdout.
+ *
+ * The command runs in a process group of its own: a Ctrl-C at the terminal reaches the runner's
+ * group, not a `resume` half-way through (which would leave its member paused while the runner
+ * believes it resumed); a command that overruns its time is stopped with everything it started.
  */
 export function runMemberCommand(command: MemberCommand): Promise<string> {
   const timeoutMs = command.timeoutMs ?? 120_000;
   return new Promise((resolve, reject) => {
-    execFile(
-      'sh',
-      ['-c', command.template, 'sh', command.member],
-      { env: { ...process.env, CHAOS_MEMBER: command.member }, timeout: timeoutMs },
-      (error, stdout, stderr) => {
-        if (error === null) {
-          resolve(stdout);
-          return;
-        }
-        const said = clipLine(stderr, command.secret);
-        // The command text and its full output stay out of the error (and out of its cause): the
-        // message travels into infra-error notes, and from there into every report format.
-        reject(
-          new HarnessError(
-            'EXTERNAL_COMMAND_FAILED',
-            `process_commands.${command.action} for ${command.member} ${howItEnded(error, timeoutMs)}${said === '' ? '' : `: ${said}`}`,
-          ),
-        );
-      },
-    );
+    const child = spawn('sh', ['-c', command.template, 'sh', command.member], {
+      env: { ...process.env, CHAOS_MEMBER: command.member },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let overran = false;
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => {
+      overran = true;
+      stopGroup(child.pid);
+    }, timeoutMs);
+    const fail = (ended: string) => {
+      const said = clipLine(stderr, command.secret);
+      // The command text and its full output stay out of the error (and out of its cause): the
+      // message travels into infra-error notes, and from there into every report format.
+      reject(
+        new HarnessError(
+          'EXTERNAL_COMMAND_FAILED',
+          `process_commands.${command.action} for ${command.member} ${ended}${said === '' ? '' : `: ${said}`}`,
+        ),
+      );
+    };
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      fail(`could not run (${String(error.code)})`);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (overran) fail(`did not finish within ${timeoutMs / 1000} s and was stopped`);
+      else if (code === 0) resolve(stdout);
+      else if (code !== null) fail(`exited with status ${code}`);
+      else fail(`was ended by ${signal}`);
+    });
   });
 }
 
-function howItEnded(error: ExecFileException, timeoutMs: number): string {
-  if (error.killed === true) return `did not finish within ${timeoutMs / 1000} s and was stopped`;
-  if (typeof error.code === 'number') return `exited with status ${error.code}`;
-  if (error.signal) return `was ended by ${error.signal}`;
-  return `could not run (${String(error.code)})`;
+/** SIGKILL to the command's whole group: `sh` and whatever it started. */
+function stopGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // The group is gone already.
+  }
 }
 
 const MAX_LINE = 200;
