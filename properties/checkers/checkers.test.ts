@@ -51,6 +51,7 @@ function cleanObservations(
     serverFinished: new Map(attempts.map((attempt) => [attempt.queryId, true])),
     giveUps: [],
     writesAfterGiveUp: [],
+    deliveredIds: new Set(),
     reconfigureFailures: [],
     epochFailures: [],
     pendingDropped: [],

@@ -27,6 +27,7 @@ const logged = (queryId: string, token = '', deduplicated = false): ServerInsert
   deduplicated,
   token,
 });
+const refused = (queryId: string, token: string): ServerInsert => ({ ...logged(queryId, token), finished: false });
 
 interface Case {
   readonly guarantee: DeliveryGuarantee;
@@ -40,6 +41,8 @@ interface Case {
   readonly altered?: readonly string[];
   /** At-most-once in queue mode (default: the ordered mode, which keeps pending messages). */
   readonly queueMode?: boolean;
+  /** The spec's `max_insert_attempts` (default 10). */
+  readonly maxInsertAttempts?: number;
 }
 
 const ONCE = { '1-0-0': 1, '1-0-1': 1, '1-0-2': 1, '1-0-3': 1 };
@@ -51,6 +54,22 @@ const CASES: Record<string, Case> = {
     rows: { '1-0-0': 1, '1-0-1': 1, '1-0-3': 1 },
     serverInserts: EO_LOG,
     flagged: ['lost'],
+  },
+  // The same lost row, in a run whose last instance then gave up on a later batch: the give-up
+  // holds back that batch's rows, never those of a batch delivered before it.
+  'exactly-once-lost-then-gave-up': {
+    guarantee: 'exactly-once',
+    rows: { '1-0-0': 1, '1-0-1': 1, '1-0-3': 1 },
+    serverInserts: [...EO_LOG, refused('q3a1', '1-0-5'), refused('q3a2', '1-0-5'), refused('q3a3', '1-0-5')],
+    maxInsertAttempts: 3,
+    flagged: ['lost'],
+  },
+  // A give-up the history shows no attempt of: the sink's "permanent" claim alone allows nothing.
+  'exactly-once-lost-then-gave-up-unattempted': {
+    guarantee: 'exactly-once',
+    rows: { '1-0-0': 1, '1-0-1': 1, '1-0-3': 1 },
+    serverInserts: EO_LOG,
+    flagged: ['lost', 'give-up-without-attempt'],
   },
   'exactly-once-replayed': {
     guarantee: 'exactly-once',
@@ -137,7 +156,7 @@ describe('golden histories through the translation into every checker', () => {
       replicaOf: () => 's1r1',
       expectedShard: () => () => 's1',
       expectedRefusals: [],
-      maxInsertAttemptsDuring: () => 10,
+      maxInsertAttemptsDuring: () => golden.maxInsertAttempts ?? 10,
       orderedModeAt: () => golden.queueMode !== true,
     });
     expect(facts.acknowledged.size, 'the history acknowledges its epoch').toBeGreaterThan(0);
@@ -147,5 +166,6 @@ describe('golden histories through the translation into every checker', () => {
     ).toEqual([...golden.flagged].sort());
     if (name === 'exactly-once-replayed') expect(unknown.landed.map((attempt) => attempt.queryId)).toEqual(['q1a1']);
     if (name === 'at-least-once-written-twice') expect(check.counts.duplicated).toBe(4);
+    if (name === 'exactly-once-lost-then-gave-up') expect(check.counts).toMatchObject({ lost: 1, gaveUp: 2 });
   });
 });

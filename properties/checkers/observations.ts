@@ -44,7 +44,7 @@ export interface GiveUpRecord {
   readonly code?: string;
   readonly claim?: GiveUpClaim;
   readonly attempts: readonly AttemptRecord[];
-  /** The messages of the batch or epoch. */
+  /** The messages of the batch (as its epoch commit cut it, and as its attempts carried it) or epoch. */
   readonly messageIds: readonly string[];
   /** The smallest `max_insert_attempts` of the specs in force while the insert ran. */
   readonly maxInsertAttempts: number;
@@ -111,6 +111,8 @@ export interface Observations {
   readonly serverTokens: ReadonlyMap<string, string>;
   readonly giveUps: readonly GiveUpRecord[];
   readonly writesAfterGiveUp: readonly WriteAfterGiveUp[];
+  /** Batching classes: every message of a batch the runtime marked `delivered`; no give-up excuses one. */
+  readonly deliveredIds: ReadonlySet<string>;
   /** Valid dynamic parameters a running sink threw on (`reconfigure-failed`). */
   readonly reconfigureFailures: readonly { readonly partition: number; readonly message: string }[];
   /** Epochs the sink failed before any commit (`epoch-failed`): at-least-once writes, a batching class's cut. */

@@ -66,6 +66,7 @@ export function observe(input: ObserveInput): Observed {
     sendsToken: input.sendsToken,
     serverTokens: new Map(input.truth.serverInserts.map((insert) => [insert.queryId, insert.token])),
     serverFinished: new Map(input.truth.serverInserts.map((insert) => [insert.queryId, insert.finished])),
+    deliveredIds: facts.deliveredIds,
     reconfigureFailures: eventsOfType(input.events, 'reconfigure-failed').map((event) => ({
       partition: event.partition,
       message: event.error.message.split('\n')[0] ?? '',
