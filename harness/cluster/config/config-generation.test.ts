@@ -230,6 +230,8 @@ describe('docker plan', () => {
     expect(plan.proxies.find((p) => p.name === 's2r1_keeper_k1')).toMatchObject({ upstream: 'k1:9181' });
     const toxiproxy = plan.containers.find((c) => c.kind === 'toxiproxy');
     expect(toxiproxy?.exposedPorts).toEqual([8474, ...Object.values(plan.clientProxyPorts)]);
+    // The real Toxiproxy serves its proxy byte counters only with this flag; the chaos faults read them.
+    expect(toxiproxy?.command).toEqual(['-host=0.0.0.0', '-proxy-metrics']);
   });
 
   it('wires members directly when proxies are off', () => {

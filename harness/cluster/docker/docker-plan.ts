@@ -30,6 +30,8 @@ export interface ContainerPlan {
   readonly exposedPorts: readonly number[];
   /** In-container port whose health check says the member is up. */
   readonly healthPort: number;
+  /** Arguments replacing the image's default command, when the member needs others. */
+  readonly command?: readonly string[];
 }
 
 export interface DockerPlan {
@@ -155,6 +157,8 @@ export function dockerPlan(topology: TopologySpec, proxies = true): DockerPlan {
       env: {},
       exposedPorts: [IN_CONTAINER.toxiproxyApi, ...Object.values(clientProxyPorts)],
       healthPort: IN_CONTAINER.toxiproxyApi,
+      // The image's own command plus the proxy byte counters (GET /metrics) the chaos faults read.
+      command: ['-host=0.0.0.0', '-proxy-metrics'],
     });
   }
   return { containers, proxies: proxyDefinitions, clientProxyPorts };

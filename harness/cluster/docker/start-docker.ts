@@ -39,6 +39,7 @@ function containerFor(plan: ContainerPlan, network: StartedNetwork): GenericCont
     .withEnvironment({ ...plan.env })
     .withExposedPorts(...plan.exposedPorts)
     .withCopyContentToContainer(plan.files.map((file) => ({ content: file.content, target: file.target })));
+  if (plan.command !== undefined) container.withCommand([...plan.command]);
   if (plan.kind === 'clickhouse')
     return container.withWaitStrategy(Wait.forHttp('/ping', IN_CONTAINER.http).forStatusCode(200));
   if (plan.kind === 'toxiproxy')
