@@ -68,8 +68,17 @@ export function recheckReport(reportRunDir: string): ScenarioRecheck[] {
     const ledger = new CoverageLedger();
     for (const run of runs) if (run.phase === 'explore') ledger.add(run.check.coverage, run.check.evidence);
     const violated = runs.some((run) => run.rechecked === 'violation');
+    const unverified = runs.some((run) => run.phase === 'explore' && run.rechecked === 'infra-error');
     const rechecked: Verdict | undefined =
-      runs.length === 0 ? undefined : violated ? 'violation' : ledger.complete ? 'pass' : 'inconclusive';
+      runs.length === 0
+        ? undefined
+        : violated
+          ? 'violation'
+          : unverified
+            ? 'infra-error'
+            : ledger.complete
+              ? 'pass'
+              : 'inconclusive';
     const recordedVerdict = recorded?.classes[sinkClass]?.scenarios.find(
       (candidate) => candidate.name === scenario,
     )?.verdict;

@@ -80,7 +80,11 @@ describe('faults aimed at the sink’s next INSERT', { timeout: 240_000 }, () =>
     );
     const aimedAttempts = facts.attempts.filter((attempt) => aimedAt.has(attempt.queryId));
     expect(aimedAttempts).toHaveLength(20);
-    const resolved = resolveUnknownOutcomes(aimedAttempts, truth.serverInserts, () => false);
+    expect(truth.logMarkerFound).toEqual([replica.name, cluster.description.shards[0]!.replicas[1]!.name]);
+    const resolved = resolveUnknownOutcomes(aimedAttempts, truth.serverInserts, {
+      lostLogAfter: () => false,
+      vouched: () => true,
+    });
     expect(resolved.landed.map((attempt) => aimedAt.get(attempt.queryId))).toEqual(Array(10).fill('landed'));
     expect(resolved.absent.map((attempt) => aimedAt.get(attempt.queryId))).toEqual(Array(10).fill('absent'));
     // Exactly once all the same: every message of the 21 epochs is in the table once.

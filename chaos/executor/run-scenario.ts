@@ -369,6 +369,8 @@ async function executeRun(
       serverDedupOff: dedupOff,
       ...(profile === undefined ? {} : { profile: { name: profile, replicas } }),
       check,
+      // A check that could not verify the run (its logs incomplete) is a harness failure, never a verdict.
+      ...(check.verdict === 'infra-error' ? { infraError: infraReasons(check) } : {}),
       durationMs: Date.now() - started,
       phases: { trafficMs, healMs, checkMs: Date.now() - checkStart },
     };
@@ -385,6 +387,13 @@ async function executeRun(
     };
   }
 }
+
+/** What the checks that could not verify a run said, one line. */
+const infraReasons = (check: RunCheck): string =>
+  check.results
+    .filter((result) => result.verdict === 'infra-error')
+    .flatMap((result) => result.notes ?? [`the ${result.checker} check could not verify the run`])
+    .join('; ');
 
 /** A checked run's database goes: no later run's witness or query may ever read it. */
 async function dropDatabase(cluster: StartedCluster, database: string, log: Logger): Promise<void> {

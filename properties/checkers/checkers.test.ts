@@ -49,6 +49,7 @@ function cleanObservations(
       attempts.map((attempt) => [attempt.queryId, guarantee === 'exactly-once' ? (attempt.dedupToken ?? '') : '']),
     ),
     serverFinished: new Map(attempts.map((attempt) => [attempt.queryId, true])),
+    unloggedAttempts: [],
     giveUps: [],
     writesAfterGiveUp: [],
     deliveredIds: new Set(),

@@ -49,6 +49,7 @@ const observations = (giveUps: GiveUpRecord[], over: Partial<Observations> = {})
   sendsToken: true,
   serverTokens: new Map(),
   serverFinished: new Map(),
+  unloggedAttempts: [],
   giveUps,
   writesAfterGiveUp: [
     { partition: 0, batch: 1, refused: true, error: 'This ClickHouse sink instance gave up an insert' },
