@@ -51,6 +51,7 @@ export function factsFromHistory(
     messageIds: record.invoke.messageIds,
     outcome: record.outcome,
     sent: record.sent,
+    sentBytes: record.sentBytes,
     errorCode: record.complete?.error?.code,
     invokedAt: record.invoke.at,
     startedAt: record.complete?.startedAt ?? record.invoke.at,

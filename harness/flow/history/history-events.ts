@@ -153,6 +153,8 @@ export interface InsertInvokeEvent extends AttemptKey {
 /** `insertSent`: the whole body is on the wire, the response is pending. */
 export interface InsertSentEvent extends AttemptKey {
   readonly type: 'insert-sent';
+  /** What the request put on its socket (request line, headers, body); absent in histories written before. */
+  readonly bytes?: number;
 }
 
 export interface InsertCompleteEvent extends AttemptKey {
