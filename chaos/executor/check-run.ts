@@ -211,7 +211,14 @@ export function checkRun(input: CheckInput): RunCheck {
     maxInsertAttemptsDuring: (from, to) => maxInsertAttemptsDuring(input.specs, from, to),
     orderedModeAt: (at) => orderedModeAt(input.specs, at),
   });
-  const faults = faultEvidence(events, facts.attempts);
+  const faults = faultEvidence(events, facts.attempts, {
+    exceptionCodes: new Map(
+      input.truth.serverInserts.flatMap((insert) =>
+        insert.exceptionCode === undefined ? [] : [[insert.queryId, insert.exceptionCode] as const],
+      ),
+    ),
+    unknown,
+  });
   const evidence: Evidence = {
     faultsFired: faults.fired,
     faultsMissed: faults.missed,

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Toxiproxy } from 'toxiproxy-node-client';
 import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
-import type { FaultEffect } from '../../harness/flow/history/history-events.ts';
+import type { FaultEffect, LinkCounters, ToxicSpec } from '../../harness/flow/history/history-events.ts';
 import type { FaultType } from '../../harness/flow/history/fault-type.ts';
 
 export type { FaultEffect } from '../../harness/flow/history/history-events.ts';
@@ -26,6 +26,13 @@ export interface FaultWindow {
   verified?: boolean;
   /** For faults that slow traffic: an attempt at least this long through a target counts as affected. */
   readonly slowerThanMs?: number;
+  /** Toxic faults: the toxic added to every target. */
+  readonly toxic?: ToxicSpec;
+  /** Server-error faults: the ClickHouse code an INSERT is answered while the fault is in force. */
+  readonly serverCode?: string;
+  /** Toxic faults: the targets' byte counters when applied, and once healed (`link-counters.ts`). */
+  readonly links?: LinkCounters;
+  linksAfterHeal?: LinkCounters;
 }
 
 /**

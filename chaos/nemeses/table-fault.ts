@@ -20,6 +20,8 @@ export type ServerErrorType = Extract<
 
 abstract class ServerErrorFault implements Fault {
   abstract readonly type: ServerErrorType;
+  /** The ClickHouse code every INSERT is answered while the fault is in force (measured on 26.7). */
+  abstract readonly serverCode: string;
   readonly effect = 'error';
 
   constructor(protected readonly replicas: readonly ReplicaDescription[]) {}
@@ -31,7 +33,13 @@ abstract class ServerErrorFault implements Fault {
   async apply(context: NemesisContext): Promise<FaultWindow> {
     const appliedAt = Date.now();
     await this.refuse(context);
-    return { type: this.type, description: this.toString(), targets: this.targets, appliedAt };
+    return {
+      type: this.type,
+      description: this.toString(),
+      targets: this.targets,
+      appliedAt,
+      serverCode: this.serverCode,
+    };
   }
 
   async heal(context: NemesisContext, window: FaultWindow): Promise<void> {
@@ -63,6 +71,7 @@ abstract class ServerErrorFault implements Fault {
 /** `parts_to_throw_insert = 0`: TOO_MANY_PARTS (252) even on an empty table. MODIFY SETTING is per replica (measured on 26.7). */
 export class TooManyPartsFault extends ServerErrorFault {
   readonly type = 'too_many_parts';
+  readonly serverCode = '252';
 
   protected async refuse(context: NemesisContext): Promise<void> {
     await this.onEveryTable(context, (table) => `ALTER TABLE ${table} MODIFY SETTING parts_to_throw_insert = 0`);
@@ -76,6 +85,7 @@ export class TooManyPartsFault extends ServerErrorFault {
 /** A disk-space floor no disk meets: NOT_ENOUGH_SPACE (243), the disk-full refusal. */
 export class NotEnoughSpaceFault extends ServerErrorFault {
   readonly type = 'not_enough_space';
+  readonly serverCode = '243';
 
   protected async refuse(context: NemesisContext): Promise<void> {
     await this.onEveryTable(
@@ -100,6 +110,7 @@ export class NotEnoughSpaceFault extends ServerErrorFault {
  */
 export class TableDetachedFault extends ServerErrorFault {
   readonly type = 'table_detached';
+  readonly serverCode = '60';
   private detached: readonly string[] = [];
 
   protected async refuse(context: NemesisContext): Promise<void> {
@@ -137,6 +148,7 @@ export class TableDetachedFault extends ServerErrorFault {
  */
 export class ConstraintViolatedFault extends ServerErrorFault {
   readonly type = 'constraint_violated';
+  readonly serverCode = '469';
 
   constructor(
     replicas: readonly ReplicaDescription[],
@@ -175,6 +187,7 @@ const PART_WRITER_FAILPOINT = 'compact_part_writer_fail_in_add_streams';
  */
 export class PartWriterFailpointFault extends ServerErrorFault {
   readonly type = 'part_writer_failpoint';
+  readonly serverCode = '710';
 
   protected refuse(context: NemesisContext): Promise<void> {
     return this.onEveryNode(context, `SYSTEM ENABLE FAILPOINT ${PART_WRITER_FAILPOINT}`);

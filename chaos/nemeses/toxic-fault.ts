@@ -1,6 +1,7 @@
 import type { Toxic } from 'toxiproxy-node-client';
 import type { Fault, FaultEffect, FaultWindow, NemesisContext } from './fault.ts';
 import type { FaultType } from '../../harness/flow/history/fault-type.ts';
+import { readLinkCounters } from './link-counters.ts';
 
 const EFFECT: Readonly<Record<ToxicFaultType, FaultEffect>> = {
   latency: 'slow',
@@ -33,7 +34,8 @@ export class ToxicFault implements Fault {
     return EFFECT[this.type];
   }
 
-  async apply({ toxiproxy, log }: NemesisContext): Promise<FaultWindow> {
+  async apply({ toxiproxy, log, cluster }: NemesisContext): Promise<FaultWindow> {
+    const links = await readLinkCounters(cluster.description.toxiproxy, this.proxies);
     for (const name of this.proxies) {
       const proxy = await toxiproxy.get(name);
       this.toxics.push(
@@ -56,15 +58,18 @@ export class ToxicFault implements Fault {
       targets: this.targets,
       appliedAt: Date.now(),
       ...(slowerThanMs === undefined ? {} : { slowerThanMs }),
+      toxic: { stream: this.stream, attributes: { ...this.attributes } },
+      links,
     };
   }
 
-  async heal({ log }: NemesisContext, window: FaultWindow): Promise<void> {
+  async heal({ log, cluster }: NemesisContext, window: FaultWindow): Promise<void> {
     for (const toxic of this.toxics.splice(0)) {
       await toxic.remove();
       log.debug({ toxic: this.type }, 'toxic removed');
     }
     window.healedAt ??= Date.now();
+    window.linksAfterHeal = await readLinkCounters(cluster.description.toxiproxy, this.proxies);
   }
 
   toString(): string {
