@@ -186,6 +186,15 @@ function orderedModeAt(specs: readonly SpecPeriod[], at: number): boolean {
   return strategy?.enabled !== true;
 }
 
+/** Why a check could not verify its run (its logs cannot vouch for it), or undefined when it could. */
+export function unverified(check: ScenarioCheck): string | undefined {
+  if (check.verdict !== 'infra-error') return undefined;
+  return check.results
+    .filter((result) => result.verdict === 'infra-error')
+    .flatMap((result) => result.notes ?? [`the ${result.checker} check could not verify the run`])
+    .join('; ');
+}
+
 export function checkRun(input: CheckInput): RunCheck {
   const descriptor = SINK_CLASSES[input.sinkClass];
   const events = input.events;

@@ -26,7 +26,7 @@ import type { ChaosCommand } from '../../properties/schedule/commands.ts';
 import { describedProxies, healProxies } from '../nemeses/heal-proxies.ts';
 import type { ScenarioContext, ScenarioDefinition } from '../scenarios/scenario.ts';
 import { CoverageLedger } from '../../properties/checkers/coverage-ledger.ts';
-import { checkRun, declaredCoverage, type CheckInput, type RunCheck } from './check-run.ts';
+import { checkRun, declaredCoverage, unverified, type CheckInput, type RunCheck } from './check-run.ts';
 import { writeCheckRecord } from './check-record.ts';
 import { routingLayouts } from './expected-shard.ts';
 import { PipelineSystem } from './pipeline-system.ts';
@@ -350,6 +350,7 @@ async function executeRun(
       target,
     };
     const check = checkRun(checkInput);
+    const unverifiedReason = unverified(check);
     // Everything the check read stays with the run: `npm run check` judges it again from files.
     writeCheckRecord(dir, {
       scenario: options.scenario.name,
@@ -370,7 +371,7 @@ async function executeRun(
       ...(profile === undefined ? {} : { profile: { name: profile, replicas } }),
       check,
       // A check that could not verify the run (its logs incomplete) is a harness failure, never a verdict.
-      ...(check.verdict === 'infra-error' ? { infraError: infraReasons(check) } : {}),
+      ...(unverifiedReason === undefined ? {} : { infraError: unverifiedReason }),
       durationMs: Date.now() - started,
       phases: { trafficMs, healMs, checkMs: Date.now() - checkStart },
     };
@@ -387,13 +388,6 @@ async function executeRun(
     };
   }
 }
-
-/** What the checks that could not verify a run said, one line. */
-const infraReasons = (check: RunCheck): string =>
-  check.results
-    .filter((result) => result.verdict === 'infra-error')
-    .flatMap((result) => result.notes ?? [`the ${result.checker} check could not verify the run`])
-    .join('; ');
 
 /** A checked run's database goes: no later run's witness or query may ever read it. */
 async function dropDatabase(cluster: StartedCluster, database: string, log: Logger): Promise<void> {
