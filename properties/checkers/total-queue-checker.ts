@@ -35,22 +35,6 @@ export interface TotalQueueResult extends CheckResult {
 }
 
 /**
- * Jepsen's total-queue view of a sink: what was attempted, acknowledged, and what ClickHouse
- * holds once healed. The count of a message is the number of its rows across all shards, each
- * shard counted once (its replicas are compared by the convergence checker):
- * - lost: acknowledged but absent;
- * - duplicated: present more than once, or accepted by the server in two INSERTs although its
- *   block dedup kept one row (`acceptedTwice`, filled for the classes that send no token);
- * - unexpected: present but never produced by the sources (or never attempted), or stored with
- *   other values than the source produced (`altered`: a row nobody wrote, under a known id);
- * - recovered: present although none of its attempts was acknowledged by ClickHouse (an
- *   unknown-outcome insert that in fact landed) — not an anomaly, evidence the case happened;
- * - gave-up: acknowledged and absent, and still held undelivered by a give-up the run ended with
- *   (`heldBackByGiveUp`): the seed stops processing there until an operator restarts, so the rows
- *   wait in the outbox or the source — not lost, not delivered (the give-up checker judges whether
- *   the give-up was allowed).
- */
-/**
  * The rows a give-up the run ended with (`final`: no later worker ran its partition) still held:
  * of its partition, from the first message of the batch (or at-least-once epoch) it gave up on,
  * and never a message of a batch the runtime marked delivered. The batches before it were
@@ -73,6 +57,22 @@ function heldBackByGiveUp(observations: Observations): (id: string) => boolean {
   };
 }
 
+/**
+ * Jepsen's total-queue view of a sink: what was attempted, acknowledged, and what ClickHouse
+ * holds once healed. The count of a message is the number of its rows across all shards, each
+ * shard counted once (its replicas are compared by the convergence checker):
+ * - lost: acknowledged but absent;
+ * - duplicated: present more than once, or accepted by the server in two INSERTs although its
+ *   block dedup kept one row (`acceptedTwice`, filled for the classes that send no token);
+ * - unexpected: present but never produced by the sources (or never attempted), or stored with
+ *   other values than the source produced (`altered`: a row nobody wrote, under a known id);
+ * - recovered: present although none of its attempts was acknowledged by ClickHouse (an
+ *   unknown-outcome insert that in fact landed) — not an anomaly, evidence the case happened;
+ * - gave-up: acknowledged and absent, and still held undelivered by a give-up the run ended with
+ *   (`heldBackByGiveUp`): the seed stops processing there until an operator restarts, so the rows
+ *   wait in the outbox or the source — not lost, not delivered (the give-up checker judges whether
+ *   the give-up was allowed).
+ */
 export function totalQueueChecker(observations: Observations): TotalQueueResult {
   const attempted = new Set<string>();
   const confirmed = new Set<string>();
