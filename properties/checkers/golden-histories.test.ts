@@ -93,6 +93,15 @@ const CASES: Record<string, Case> = {
     flagged: [],
     verdict: 'infra-error',
   },
+  // A log that lost one answered INSERT (q2, ok): the run cannot be verified, whatever the rest shows.
+  'exactly-once-partial-log': {
+    history: 'exactly-once-replayed',
+    guarantee: 'exactly-once',
+    rows: ONCE,
+    serverInserts: [logged('q1a1', '1-0-1'), logged('q1a2', '1-0-1', true)],
+    flagged: [],
+    verdict: 'infra-error',
+  },
   // The audit's probe: an INSERT the server ran under a query id no attempt has, with a wrong token.
   'exactly-once-unrecorded-insert': {
     history: 'exactly-once-replayed',
