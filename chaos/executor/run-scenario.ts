@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
@@ -58,7 +59,7 @@ export interface ScenarioRunOptions {
    * turns it off (`replicated_deduplication_window = 0`) on every other run, first run included.
    */
   readonly serverDedup: ServerDedupMode;
-  /** Run databases are `<prefix>_<class>_<scenario>_<n>`: a chaos job's own tag keeps them apart from anything else on a cluster it did not start. */
+  /** Run databases are `<prefix>_<class>_<scenario>_<n>`: a chaos job's own tag keeps them apart from anything else on a cluster it did not start (default: a random tag per call). */
   readonly databasePrefix?: string;
 }
 
@@ -174,7 +175,10 @@ export function arbRunInput(
  * server-dedup setting as the run that failed; a harness failure is recorded as infra-error and
  * does not shrink.
  */
-export async function runScenario(options: ScenarioRunOptions): Promise<ScenarioOutcome> {
+export async function runScenario(given: ScenarioRunOptions): Promise<ScenarioOutcome> {
+  // Database names unique on the cluster: the oracle reads the servers' query_log by database name,
+  // and the log outlives a dropped database, so a name used twice would show one run the other's INSERTs.
+  const options = { ...given, databasePrefix: given.databasePrefix ?? `chaos_${randomBytes(4).toString('hex')}` };
   const mutant = options.mutant;
   // A source mutant runs its workers from an edited copy of the tree, made once per scenario.
   const workerRoot =
