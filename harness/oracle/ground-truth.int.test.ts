@@ -163,6 +163,37 @@ describe('the ground-truth oracle on the real cluster', { timeout: 120_000 }, ()
     expect(truth.logMarkerFound).toEqual(['s1r1', 's1r2', 's2r1', 's2r2']);
   });
 
+  it('keeps query_log whole while ClickHouse’s part-writer failpoint fails every compact part', async () => {
+    const insertAs = (queryId: string) =>
+      client('s1r1')
+        .insert({
+          table: `${DATABASE}.events_rep`,
+          values: [messages[1]!.row],
+          format: 'JSONEachRow',
+          query_id: queryId,
+        })
+        .then(
+          () => 'ok',
+          (error: { code?: string }) => error.code,
+        );
+    const runId = `${Date.now()}`;
+    expect(await insertAs(`before-${runId}`)).toBe('ok');
+    await client('s1r1').command({ query: 'SYSTEM ENABLE FAILPOINT compact_part_writer_fail_in_add_streams' });
+    try {
+      expect(await insertAs(`during-${runId}`)).toBe('710');
+      // Long enough for the log's own flushes (every 500 ms) to run under the failpoint.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+    } finally {
+      await client('s1r1').command({ query: 'SYSTEM DISABLE FAILPOINT compact_part_writer_fail_in_add_streams' });
+    }
+    const truth = await collectGroundTruth(cluster.description, { database: DATABASE, table: 'events' });
+    const logged = truth.serverInserts.filter((insert) => insert.queryId.endsWith(runId));
+    expect(logged.map((insert) => [insert.queryId, insert.exceptionCode]).sort()).toEqual([
+      [`before-${runId}`, 0],
+      [`during-${runId}`, 710],
+    ]);
+  });
+
   it('reads every stored row in the form the source produced it, and a row stored with a cut payload as a second form', async () => {
     await Promise.all(
       [...clients.values()].map((each) => each.command({ query: `TRUNCATE TABLE ${DATABASE}.events_rep` })),
