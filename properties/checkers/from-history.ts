@@ -220,11 +220,31 @@ export function giveUpsFromHistory(
       final: finalAfter(event.partition, event.at),
     });
   }
-  const writesAfterGiveUp = eventsOfType(events, 'write-after-give-up').map((event) => ({
-    partition: event.partition,
-    batch: event.batch,
-    refused: event.refused,
-    ...(event.error === undefined ? {} : { error: event.error.message.split('\n')[0] ?? '' }),
-  }));
+  // Refused means refused without an INSERT: the history's attempts of that instance since its
+  // give-up decide, not the error code the instance answered with.
+  const writesAfterGiveUp = eventsOfType(events, 'write-after-give-up').map((event) => {
+    const since =
+      giveUps.findLast(
+        (giveUp) => giveUp.writer === event.writer && giveUp.partition === event.partition && giveUp.at < event.at,
+      )?.at ?? 0;
+    const sent = attempts.find(
+      (attempt) =>
+        attempt.writer === event.writer &&
+        attempt.partition === event.partition &&
+        attempt.invokedAt > since &&
+        attempt.invokedAt < event.at,
+    );
+    const answered = event.error?.message.split('\n')[0];
+    const error =
+      sent === undefined
+        ? answered
+        : `the INSERT ${sent.queryId} went out first${answered ? ` (then: ${answered})` : ''}`;
+    return {
+      partition: event.partition,
+      batch: event.batch,
+      refused: event.refused && sent === undefined,
+      ...(error === undefined ? {} : { error }),
+    };
+  });
   return { giveUps, writesAfterGiveUp };
 }
