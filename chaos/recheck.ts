@@ -84,7 +84,11 @@ export function recheckReport(reportRunDir: string): ScenarioRecheck[] {
         : scenarioVerdict({
             interrupted: recordedVerdict === 'interrupted',
             violated: runs.some((run) => run.rechecked === 'violation'),
-            harnessFailed: unjudged.length > 0 || recordedVerdict === 'infra-error',
+            // A run whose check could not verify it (its query_log incomplete) is a harness failure too.
+            harnessFailed:
+              unjudged.length > 0 ||
+              recordedVerdict === 'infra-error' ||
+              runs.some((run) => run.phase === 'explore' && run.rechecked === 'infra-error'),
             covered: ledger.complete,
             outlived: false,
           });

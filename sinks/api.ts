@@ -56,6 +56,12 @@ export interface InsertResult {
   };
 }
 
+/** What went onto the wire for one attempt, as its socket counted it when the body was handed over. */
+export interface SentRequest {
+  /** Request line, headers and body (compressed when the codec compresses), in bytes. */
+  readonly bytes: number;
+}
+
 /**
  * Hooks around every INSERT attempt. The runtime records history here and implements the crash
  * points (it SIGKILLs its own process from inside a hook, so the crash lands exactly there).
@@ -65,7 +71,7 @@ export interface InsertObserver {
   /** Crash point `before-insert`: nothing has been sent. */
   beforeInsert?(attempt: InsertAttempt): void | Promise<void>;
   /** Crash point `during-insert`: the whole request body is written, the response is pending. */
-  insertSent?(attempt: InsertAttempt): void | Promise<void>;
+  insertSent?(attempt: InsertAttempt, sent: SentRequest): void | Promise<void>;
   /** The attempt ended (after this the sink may retry with attempt + 1). */
   afterInsert?(attempt: InsertAttempt, result: InsertResult): void | Promise<void>;
 }

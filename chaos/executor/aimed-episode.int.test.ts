@@ -81,19 +81,26 @@ describe('faults aimed at the sink’s next INSERT', { timeout: 240_000 }, () =>
     const history = await supervisor.close();
 
     const facts = factsFromHistory(history.events, 'exactly-once', source.generation);
-    const fired = faultEvidence(history.events, facts.attempts);
-    expect(fired.missed).toEqual([]);
-    expect(Object.fromEntries(fired.fired)).toEqual({ reset_peer: 10, timeout: 10 });
-
     const truth = await collectGroundTruth(cluster.description, { database: DATABASE, table: 'events' });
     const aimedAt = new Map(
       eventsOfType(history.events, 'fault-start').map((start) => [start.aimedAt?.queryId ?? '', start.expects]),
     );
     const aimedAttempts = facts.attempts.filter((attempt) => aimedAt.has(attempt.queryId));
     expect(aimedAttempts).toHaveLength(20);
-    const resolved = resolveUnknownOutcomes(aimedAttempts, truth.serverInserts, () => false);
+    expect(truth.logMarkerFound).toEqual([replica.name, cluster.description.shards[0]!.replicas[1]!.name]);
+    const resolved = resolveUnknownOutcomes(aimedAttempts, truth.serverInserts, {
+      lostLogAfter: () => false,
+      vouched: () => true,
+    });
     expect(resolved.landed.map((attempt) => aimedAt.get(attempt.queryId))).toEqual(Array(10).fill('landed'));
     expect(resolved.absent.map((attempt) => aimedAt.get(attempt.queryId))).toEqual(Array(10).fill('absent'));
+    // Each fired by its own effect: resolved as its plan expected, on the link the fault proxy counted it through.
+    const fired = faultEvidence(history.events, facts.attempts, {
+      exceptionCodes: new Map(truth.serverInserts.map((insert) => [insert.queryId, insert.exceptionCode ?? 0])),
+      unknown: resolved,
+    });
+    expect(fired.missed).toEqual([]);
+    expect(Object.fromEntries(fired.fired)).toEqual({ reset_peer: 10, timeout: 10 });
     // Exactly once all the same: every message of the 21 epochs is in the table once.
     const rows = [...truth.replicas[0]!.counts.values()];
     expect(rows).toHaveLength(84);
@@ -129,7 +136,8 @@ describe('faults aimed at the sink’s next INSERT', { timeout: 240_000 }, () =>
     expect(eventsOfType(history.events, 'fault-missed').map((event) => event.reason)).toEqual([
       'armed on the next INSERT: the writes ended without an INSERT',
     ]);
-    expect(faultEvidence(history.events, []).missed).toEqual([
+    const noLog = { exceptionCodes: new Map(), unknown: { landed: [], absent: [], unresolved: [] } };
+    expect(faultEvidence(history.events, [], noLog).missed).toEqual([
       {
         fault: 'reset_peer',
         reason: "reset_peer(the INSERT's response): armed on the next INSERT: the writes ended without an INSERT",

@@ -36,6 +36,7 @@ interface StoredTruth {
   readonly routed: ReadonlyArray<readonly [string, ReadonlyArray<readonly [string, string]>]>;
   readonly forms: ReadonlyArray<readonly [string, readonly string[]]>;
   readonly view?: StoredReplicas;
+  readonly logMarkerFound?: GroundTruth['logMarkerFound'];
   readonly readAt: number;
 }
 
@@ -59,6 +60,7 @@ function storeTruth(truth: GroundTruth): StoredTruth {
     routed: [...truth.routed].map(([layout, ids]) => [layout, [...ids]] as const),
     forms: [...truth.forms].map(([id, forms]) => [id, [...forms]] as const),
     ...(truth.view === undefined ? {} : { view: storeReplicas(truth.view) }),
+    ...(truth.logMarkerFound === undefined ? {} : { logMarkerFound: truth.logMarkerFound }),
     readAt: truth.readAt,
   };
 }
@@ -71,6 +73,7 @@ function loadTruth(stored: StoredTruth): GroundTruth {
     routed: new Map(stored.routed.map(([layout, ids]) => [layout, new Map(ids)])),
     forms: new Map(stored.forms.map(([id, forms]) => [id, new Set(forms)])),
     ...(stored.view === undefined ? {} : { view: loadReplicas(stored.view) }),
+    ...(stored.logMarkerFound === undefined ? {} : { logMarkerFound: stored.logMarkerFound }),
     readAt: stored.readAt,
   };
 }

@@ -186,6 +186,15 @@ function orderedModeAt(specs: readonly SpecPeriod[], at: number): boolean {
   return strategy?.enabled !== true;
 }
 
+/** Why a check could not verify its run (its logs cannot vouch for it), or undefined when it could. */
+export function unverified(check: ScenarioCheck): string | undefined {
+  if (check.verdict !== 'infra-error') return undefined;
+  return check.results
+    .filter((result) => result.verdict === 'infra-error')
+    .flatMap((result) => result.notes ?? [`the ${result.checker} check could not verify the run`])
+    .join('; ');
+}
+
 export function checkRun(input: CheckInput): RunCheck {
   const owed = OWED_BY_CLASS[input.sinkClass];
   const events = input.events;
@@ -211,7 +220,14 @@ export function checkRun(input: CheckInput): RunCheck {
     maxInsertAttemptsDuring: (from, to) => maxInsertAttemptsDuring(input.specs, from, to),
     orderedModeAt: (at) => orderedModeAt(input.specs, at),
   });
-  const faults = faultEvidence(events, facts.attempts);
+  const faults = faultEvidence(events, facts.attempts, {
+    exceptionCodes: new Map(
+      input.truth.serverInserts.flatMap((insert) =>
+        insert.exceptionCode === undefined ? [] : [[insert.queryId, insert.exceptionCode] as const],
+      ),
+    ),
+    unknown,
+  });
   const evidence: Evidence = {
     faultsFired: faults.fired,
     faultsMissed: faults.missed,

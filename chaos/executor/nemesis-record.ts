@@ -26,6 +26,9 @@ export class NemesisRecord {
       ...(window.slowerThanMs === undefined ? {} : { slowerThanMs: window.slowerThanMs }),
       aimedAt: { gate: aimedAt.gate, queryId: aimedAt.queryId, attempt: aimedAt.attempt, endpoint: aimedAt.endpoint },
       ...(expects === undefined ? {} : { expects }),
+      ...(window.toxic === undefined ? {} : { toxic: window.toxic }),
+      ...(window.serverCode === undefined ? {} : { serverCode: window.serverCode }),
+      ...(window.links === undefined ? {} : { links: window.links }),
     });
     return this.windows;
   }
@@ -37,6 +40,7 @@ export class NemesisRecord {
       fault: window.type,
       healStartedAt,
       ...(window.verified === undefined ? {} : { verified: window.verified }),
+      ...(window.linksAfterHeal === undefined ? {} : { links: window.linksAfterHeal }),
     });
   }
 

@@ -28,7 +28,7 @@ import { RunUndo } from '../nemeses/run-undo.ts';
 import type { UndoJournal } from '../nemeses/undo-journal.ts';
 import type { ScenarioContext, ScenarioDefinition, TargetTable } from '../scenarios/scenario.ts';
 import { CoverageLedger } from '../../properties/checkers/coverage-ledger.ts';
-import { checkRun, declaredCoverage, type CheckInput, type RunCheck } from './check-run.ts';
+import { checkRun, declaredCoverage, unverified, type CheckInput, type RunCheck } from './check-run.ts';
 import { writeCheckRecord } from './check-record.ts';
 import { routingLayouts } from './expected-shard.ts';
 import { abortable, withTimeout } from './background-write.ts';
@@ -363,6 +363,8 @@ async function executeRun(
   let infraError: string | undefined;
   try {
     check = await abortable(body(), signal);
+    // A check that could not verify the run (its query_log incomplete) is a harness failure, never a verdict.
+    infraError = unverified(check);
   } catch (error) {
     infraError = describeError(signal.aborted ? signal.reason : error);
     log.error({ err: infraError }, signal.aborted ? 'run stopped' : 'run failed in the harness');

@@ -106,6 +106,15 @@ export const SOURCE_MUTANTS = {
     replace: '        messages: part.messages,\n      }).catch(() => undefined);\n    }',
     why: 'One batch that cannot be written must not block the ones behind it, the reasoning goes, so the give-up is logged and delivery moves on. The runtime then marks the batch delivered: its rows never reach ClickHouse, and no replay will offer them again.',
   },
+  'lost-then-gave-up': {
+    category: 'lost',
+    classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink'],
+    file: 'sinks/classes/sink-core.ts',
+    find: '      settings: insertSettingsFor(this.descriptor, this.current, job.dedupToken),\n    };\n',
+    replace:
+      '      settings: { ...insertSettingsFor(this.descriptor, this.current, job.dedupToken), ...(job.batch > 2 ? { insert_quorum: 5 } : {}) },\n    };\n    if (job.batch === 2) return { delivered: true, attempts: 0 };\n',
+    why: 'Two slips that cover for each other. A shortcut takes a batch for already written and acknowledges it without its INSERT; later a quorum larger than the shard (5 of 2 replicas) makes the server refuse every INSERT after it, so the sink retries max_insert_attempts times and gives up, as the seed allows, and the restarted instance gives up again. The run ends with the partition given up, and a checker that excuses every missing row of such a partition calls the acknowledged, never-written batch held back instead of lost.',
+  },
   'output-messages-not-kept': {
     category: 'pending-dropped',
     classes: ['AtMostOnceClickHouseSink'],

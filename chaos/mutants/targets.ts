@@ -60,6 +60,8 @@ export const MUTANT_TARGETS: Readonly<
   'server-errors-permanent': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('server-errors') },
   'poison-only-on-permanent': { sinkClass: 'AtLeastOnceClickHouseSink', scenario: catalogue('server-errors') },
   'give-up-swallowed': { sinkClass: 'ShardedClickHouseBatchingSink', scenario: catalogue('server-errors') },
+  // Every run ends with the partition given up (the mutant refuses its own later batches), after batch 2 was skipped.
+  'lost-then-gave-up': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('server-errors') },
   // The crash schedule runs at-most-once in both strategy modes, so every run crashes an ordered-mode sink after a commit.
   'output-messages-not-kept': { sinkClass: 'AtMostOnceClickHouseSink', scenario: catalogue('sink-crash') },
   // ClickHouseBatchingSink has no shard_hosts form: every run is one slot.

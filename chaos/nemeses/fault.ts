@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
-import type { FaultEffect } from '../../harness/flow/history/history-events.ts';
+import type { FaultEffect, LinkCounters, ToxicSpec } from '../../harness/flow/history/history-events.ts';
 import type { FaultType } from '../../harness/flow/history/fault-type.ts';
 import type { FaultProxyClient } from './fault-proxy-client.ts';
 import type { RunUndo } from './run-undo.ts';
@@ -29,6 +29,13 @@ export interface FaultWindow {
   verified?: boolean;
   /** For faults that slow traffic: an attempt at least this long through a target counts as affected. */
   readonly slowerThanMs?: number;
+  /** Toxic faults: the toxic added to every target. */
+  readonly toxic?: ToxicSpec;
+  /** Server-error faults: the ClickHouse code an INSERT is answered while the fault is in force. */
+  readonly serverCode?: string;
+  /** Toxic faults: the targets' byte counters when applied, and once healed (`link-counters.ts`). */
+  readonly links?: LinkCounters;
+  linksAfterHeal?: LinkCounters;
 }
 
 /**

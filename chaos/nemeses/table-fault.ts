@@ -22,6 +22,8 @@ export type ServerErrorType = Extract<
 
 abstract class ServerErrorFault implements Fault {
   abstract readonly type: ServerErrorType;
+  /** The ClickHouse code every INSERT is answered while the fault is in force (measured on 26.7). */
+  abstract readonly serverCode: string;
   readonly effect = 'error';
   private undo: FaultUndo | undefined;
 
@@ -36,7 +38,13 @@ abstract class ServerErrorFault implements Fault {
     const own = (this.undo = context.undo.fault());
     await own.applying(() => this.refuse(context, own));
     context.log.debug({ fault: this.type, replicas: this.targets }, 'run tables altered');
-    return { type: this.type, description: this.toString(), targets: this.targets, appliedAt };
+    return {
+      type: this.type,
+      description: this.toString(),
+      targets: this.targets,
+      appliedAt,
+      serverCode: this.serverCode,
+    };
   }
 
   /** Undoes exactly what `refuse` recorded, on the replicas and tables where it was done. */
@@ -79,6 +87,7 @@ abstract class ServerErrorFault implements Fault {
 /** `parts_to_throw_insert = 0`: TOO_MANY_PARTS (252) even on an empty table. MODIFY SETTING is per replica (measured on 26.7). */
 export class TooManyPartsFault extends ServerErrorFault {
   readonly type = 'too_many_parts';
+  readonly serverCode = '252';
 
   protected refuse(context: NemesisContext, undo: FaultUndo): Promise<void> {
     return this.setOnEveryTable(context, undo, 'parts_to_throw_insert', 0);
@@ -88,6 +97,7 @@ export class TooManyPartsFault extends ServerErrorFault {
 /** A disk-space floor no disk meets: NOT_ENOUGH_SPACE (243), the disk-full refusal. */
 export class NotEnoughSpaceFault extends ServerErrorFault {
   readonly type = 'not_enough_space';
+  readonly serverCode = '243';
 
   protected refuse(context: NemesisContext, undo: FaultUndo): Promise<void> {
     return this.setOnEveryTable(context, undo, 'min_free_disk_bytes_to_perform_insert', 2 ** 50);
@@ -102,6 +112,7 @@ export class NotEnoughSpaceFault extends ServerErrorFault {
  */
 export class TableDetachedFault extends ServerErrorFault {
   readonly type = 'table_detached';
+  readonly serverCode = '60';
 
   protected async refuse(context: NemesisContext, undo: FaultUndo): Promise<void> {
     const [first] = this.replicas;
@@ -130,6 +141,7 @@ const REFUSING_CONSTRAINT = 'chaos_refuses_every_row';
  */
 export class ConstraintViolatedFault extends ServerErrorFault {
   readonly type = 'constraint_violated';
+  readonly serverCode = '469';
 
   constructor(
     replicas: readonly ReplicaDescription[],
@@ -170,6 +182,7 @@ const PART_WRITER_FAILPOINT = 'compact_part_writer_fail_in_add_streams';
  */
 export class PartWriterFailpointFault extends ServerErrorFault {
   readonly type = 'part_writer_failpoint';
+  readonly serverCode = '710';
 
   protected async refuse(context: NemesisContext, undo: FaultUndo): Promise<void> {
     await Promise.all(

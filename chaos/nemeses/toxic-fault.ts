@@ -3,6 +3,7 @@ import type { Fault, FaultEffect, FaultWindow, NemesisContext } from './fault.ts
 import type { FaultType } from '../../harness/flow/history/fault-type.ts';
 import { refusedByFaultProxy } from './fault-proxy-client.ts';
 import type { FaultUndo } from './run-undo.ts';
+import { readLinkCounters } from './link-counters.ts';
 
 const EFFECT: Readonly<Record<ToxicFaultType, FaultEffect>> = {
   latency: 'slow',
@@ -42,7 +43,8 @@ export class ToxicFault implements Fault {
     return EFFECT[this.type];
   }
 
-  async apply({ proxies, undo, log }: NemesisContext): Promise<FaultWindow> {
+  async apply({ proxies, undo, log, cluster }: NemesisContext): Promise<FaultWindow> {
+    const links = await readLinkCounters(cluster.description.toxiproxy, this.proxies);
     const own = (this.undo = undo.fault());
     await own.applying(async () => {
       for (const proxy of this.proxies) {
@@ -70,13 +72,16 @@ export class ToxicFault implements Fault {
       targets: this.targets,
       appliedAt: Date.now(),
       ...(slowerThanMs === undefined ? {} : { slowerThanMs }),
+      toxic: { stream: this.stream, attributes: { ...this.attributes } },
+      links,
     };
   }
 
-  async heal({ log }: NemesisContext, window: FaultWindow): Promise<void> {
+  async heal({ log, cluster }: NemesisContext, window: FaultWindow): Promise<void> {
     await this.undo?.undo();
     log.debug({ proxies: this.proxies, toxic: this.name }, 'toxic removed');
     window.healedAt ??= Date.now();
+    window.linksAfterHeal = await readLinkCounters(cluster.description.toxiproxy, this.proxies);
   }
 
   toString(): string {

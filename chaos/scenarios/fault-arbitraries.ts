@@ -40,12 +40,21 @@ export const arbAbsentFault: fc.Arbitrary<FaultPlan> = fc
 
 export const arbUnknownOutcomeFault: fc.Arbitrary<FaultPlan> = fc.oneof(arbLandedFault, arbAbsentFault);
 
+/**
+ * Bandwidth and slicer paced at about 1/3 ms per byte: the evidence that they fired is that the
+ * INSERT took at least what its bytes need through the toxic, and at least 200 ms (more than an
+ * unfaulted INSERT takes). The smallest INSERT here puts about 650 B on the wire (headers
+ * included), so it needs 200 ms or more; the largest (an at-least-once epoch, about 9 KB) about
+ * 3 s, within most write timeouts (3-6 s). A slice is at most 1.5 × `size` bytes and waits
+ * `size` × 500 µs.
+ */
+const arbBandwidth: fc.Arbitrary<FaultPlan> = fc.integer({ min: 2, max: 3 }).map((rate) => bandwidthPlan(rate));
+const arbSlicer: fc.Arbitrary<FaultPlan> = fc.integer({ min: 2, max: 16 }).map((size) => slicerPlan(size, size * 500));
+
 export const arbDegradationFault: fc.Arbitrary<FaultPlan> = fc.oneof(
   arbLatency,
-  fc.integer({ min: 20, max: 200 }).map((rate) => bandwidthPlan(rate)),
-  fc
-    .record({ size: fc.integer({ min: 1, max: 64 }), delay: fc.integer({ min: 0, max: 2000 }) })
-    .map(({ size, delay }) => slicerPlan(size, delay)),
+  arbBandwidth,
+  arbSlicer,
   fc.constant(proxyDownPlan()),
   fc.integer({ min: 300, max: 1500 }).map((ms) => requestTimeoutPlan(ms)),
 );

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { ApiError, apiErrors, asApiError } from './api-error.ts';
+import { proxyMetricsText } from './metrics.ts';
 import { parseProxyDefinition, type ProxyCollection } from './proxy-collection.ts';
 import type { FaultProxy } from './proxy.ts';
 import { toxicJson } from './toxic.ts';
@@ -11,6 +12,8 @@ export const TOXIPROXY_VERSION = '2.12.0';
 interface Reply {
   readonly status: number;
   readonly body?: unknown;
+  /** A text body of another type than JSON. */
+  readonly contentType?: string;
 }
 
 type Handler = (proxies: ProxyCollection, request: ApiRequest, logger: Logger) => Promise<Reply>;
@@ -21,6 +24,18 @@ interface ApiRequest {
 }
 
 const proxyJson = (proxy: FaultProxy): Record<string, unknown> => proxy.json();
+
+/** Served only with proxy metrics on, as the real server serves `/metrics` only with a metrics flag. */
+const metricsRoute: { pattern: RegExp; methods: Record<string, Handler> } = {
+  pattern: /^\/metrics$/,
+  methods: {
+    GET: async (proxies) => ({
+      status: 200,
+      body: proxyMetricsText(proxies.list()),
+      contentType: 'text/plain; version=0.0.4; charset=utf-8',
+    }),
+  },
+};
 
 /** The routes of Toxiproxy 2.12's API; {proxy} and {toxic} are whole path segments. */
 const routes: ReadonlyArray<{ pattern: RegExp; methods: Record<string, Handler> }> = [
@@ -153,7 +168,7 @@ function send(response: ServerResponse, reply: Reply): void {
     return;
   }
   const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-  response.writeHead(reply.status, { 'Content-Type': 'application/json' }).end(text);
+  response.writeHead(reply.status, { 'Content-Type': reply.contentType ?? 'application/json' }).end(text);
 }
 
 function errorReply(error: ApiError): Reply {
@@ -170,7 +185,12 @@ export interface ApiHandler {
  * The request handler of the API server. Requests run one at a time, like the real server's
  * collection lock, so a change is complete (listeners bound, sockets closed) before the next.
  */
-export function createApiHandler(proxies: ProxyCollection, logger: Logger): ApiHandler {
+export function createApiHandler(
+  proxies: ProxyCollection,
+  logger: Logger,
+  options: { readonly proxyMetrics?: boolean } = {},
+): ApiHandler {
+  const served = options.proxyMetrics === true ? [...routes, metricsRoute] : routes;
   let queue: Promise<void> = Promise.resolve();
   let requestId = 0;
   let stopped = false;
@@ -179,7 +199,7 @@ export function createApiHandler(proxies: ProxyCollection, logger: Logger): ApiH
     if (stopped) throw new ApiError('server is stopping', 503);
     const path = (request.url ?? '/').split('?')[0] ?? '/';
     if ((request.headers['user-agent'] ?? '').startsWith('Mozilla/')) throw apiErrors.browserForbidden();
-    for (const route of routes) {
+    for (const route of served) {
       const match = route.pattern.exec(path);
       if (match === null) continue;
       const handler = route.methods[request.method ?? 'GET'];

@@ -37,12 +37,12 @@ async function firstLine(run: Run): Promise<string> {
 }
 
 describe('npm run toxiproxy (cli.ts)', () => {
-  it('prints one line with the URL, serves the API with --config, and exits 0 on SIGTERM', async () => {
+  it('prints one line with the URL, serves the API with --config (and /metrics with -proxy-metrics), and exits 0 on SIGTERM', async () => {
     await using upstream = await Upstream.start({ echo: true });
     const dir = await mkdtemp(join(tmpdir(), 'toxiproxy-cli-'));
     const config = join(dir, 'proxies.json');
     await writeFile(config, JSON.stringify([{ name: 'echo', listen: '127.0.0.1:0', upstream: upstream.address }]));
-    const run = runCli(['--host', '127.0.0.1', '--port', '0', '--seed', '7', '--config', config]);
+    const run = runCli(['--host', '127.0.0.1', '--port', '0', '--seed', '7', '--config', config, '-proxy-metrics']);
     try {
       const line = await firstLine(run);
       const url = /(http:\/\/[\d.]+:\d+)/.exec(line)?.[1];
@@ -52,6 +52,7 @@ describe('npm run toxiproxy (cli.ts)', () => {
       await using client = await connectPeer(proxy.listen);
       client.write('via cli');
       expect((await client.waitForBytes(7)).data.toString()).toBe('via cli');
+      expect(await (await fetch(`${url ?? ''}/metrics`)).text()).toContain('toxiproxy_proxy_received_bytes_total{');
       run.child.kill('SIGTERM');
       expect(await run.exited).toBe(0);
       await client.waitClosed(1_000);

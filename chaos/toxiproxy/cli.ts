@@ -5,13 +5,15 @@ import { describeError, HarnessError } from '../../harness/errors.ts';
 import type { ProxyDefinition } from './proxy-collection.ts';
 import { startToxiproxyServer } from './server.ts';
 
-const USAGE = 'usage: npm run toxiproxy -- [--host 127.0.0.1] [--port 8474] [--config proxies.json] [--seed N]';
+const USAGE =
+  'usage: npm run toxiproxy -- [--host 127.0.0.1] [--port 8474] [--config proxies.json] [--seed N] [--proxy-metrics]';
 
 interface CliOptions {
   host?: string;
   port?: number;
   config?: ProxyDefinition[];
   seed?: number;
+  proxyMetrics?: boolean;
 }
 
 function integer(name: string, text: string, min: number, max: number): number {
@@ -63,6 +65,7 @@ async function parseCli(argv: string[]): Promise<CliOptions> {
         port: { type: 'string' },
         config: { type: 'string' },
         seed: { type: 'string' },
+        'proxy-metrics': { type: 'boolean' },
       },
       strict: true,
       allowPositionals: false,
@@ -76,6 +79,7 @@ async function parseCli(argv: string[]): Promise<CliOptions> {
   if (values.seed !== undefined)
     options.seed = integer('seed', values.seed, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
   if (values.config !== undefined) options.config = await readConfig(values.config);
+  if (values['proxy-metrics'] === true) options.proxyMetrics = true;
   return options;
 }
 

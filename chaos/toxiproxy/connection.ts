@@ -4,11 +4,13 @@ import { splitHostPort } from './address.ts';
 import { Link } from './link.ts';
 import type { Random } from './random.ts';
 import type { ToxicCollection } from './toxic-collection.ts';
+import type { ProxyTraffic } from './traffic.ts';
 
 /** What a connection needs from its proxy. */
 export interface ConnectionHost {
   readonly upstream: string;
   readonly toxics: ToxicCollection;
+  readonly traffic: ProxyTraffic;
   readonly toxicity: Random;
   readonly shaping: Random;
   readonly logger: Logger;
@@ -112,7 +114,9 @@ export class Connection {
       toxicity: this.host.toxicity,
       shaping: this.host.shaping,
       write: (data) => {
-        if (!destination.closing) destination.socket.write(data);
+        if (destination.closing) return;
+        destination.socket.write(data);
+        this.host.traffic.sent[direction] += data.length;
       },
       end: () => this.close(destination),
       relieved: () => this.resume(source, link, destination),
@@ -125,6 +129,7 @@ export class Connection {
     const socket = source.socket;
     socket.on('data', (data: Buffer) => {
       if (source.closing) return;
+      this.host.traffic.received[link.direction] += data.length;
       link.input(data);
       if (link.isFull || destination.socket.writableNeedDrain) socket.pause();
     });

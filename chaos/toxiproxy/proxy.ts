@@ -6,6 +6,7 @@ import { Connection } from './connection.ts';
 import type { Random } from './random.ts';
 import { toxicJson } from './toxic.ts';
 import { ToxicCollection } from './toxic-collection.ts';
+import { ProxyTraffic } from './traffic.ts';
 
 /** What every proxy of one server shares. */
 export interface ProxyEnvironment {
@@ -34,6 +35,8 @@ const BIND_ERRORS: Record<string, string> = {
 export class FaultProxy {
   readonly name: string;
   readonly toxics = new ToxicCollection();
+  /** Bytes its links moved, over every connection it ever had (`GET /metrics`). */
+  readonly traffic = new ProxyTraffic();
   listen: string;
   upstream: string;
   enabled = false;

@@ -19,6 +19,8 @@ export interface ToxiproxyServerOptions {
   seed?: number;
   /** Proxies to create at start, the same JSON as POST /populate. */
   config?: ProxyDefinition[];
+  /** Serve `GET /metrics` with every proxy's byte counters (the real server's `-proxy-metrics`); default off. */
+  proxyMetrics?: boolean;
   logger?: Logger;
 }
 
@@ -88,7 +90,7 @@ export async function startToxiproxyServer(options: ToxiproxyServerOptions = {})
       );
     }
   }
-  const api = createApiHandler(proxies, logger);
+  const api = createApiHandler(proxies, logger, { proxyMetrics: options.proxyMetrics === true });
   const http = createServer({ keepAliveTimeout: 60_000 }, api.handle);
   const address = await listen(http, host, options.port ?? DEFAULT_PORT).catch(async (error: unknown) => {
     await proxies.clear();

@@ -68,6 +68,8 @@ export async function startLocalMembers(state: ClusterState, plan: LocalLaunchPl
         '127.0.0.1',
         '--port',
         String(api.port),
+        // Its byte counters show which link an INSERT used (the chaos faults' evidence).
+        '--proxy-metrics',
         ...(plan.seed === undefined ? [] : ['--seed', String(plan.seed)]),
       ],
       env: PROXY_ALLOCATOR_ENV,

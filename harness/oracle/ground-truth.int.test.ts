@@ -131,6 +131,70 @@ describe('the ground-truth oracle on the real cluster', { timeout: 120_000 }, ()
     ]);
   });
 
+  it('reads every INSERT into the database from query_log with its code, one refused before it started too, and finds its marker', async () => {
+    const attempt = (queryId: string, table: string, settings: Record<string, string> = {}) =>
+      client('s1r1')
+        .insert({
+          table,
+          values: [messages[0]!.row],
+          format: 'JSONEachRow',
+          query_id: queryId,
+          clickhouse_settings: { insert_deduplicate: 0, ...settings },
+        })
+        .then(
+          () => 'ok',
+          (error: { code?: string }) => error.code,
+        );
+    const runId = `${Date.now()}`;
+    expect(await attempt(`ok-${runId}`, `${DATABASE}.events_rep`)).toBe('ok');
+    // A quorum no shard can meet fails while it runs; an unknown table, before it starts (no database named).
+    expect(await attempt(`quorum-${runId}`, `${DATABASE}.events_rep`, { insert_quorum: '5' })).toBe('285');
+    expect(await attempt(`unknown-table-${runId}`, `${DATABASE}.missing_rep`)).toBe('60');
+    expect(await attempt(`other-database-${runId}`, `${DATABASE}_other.events_rep`)).toBe('81');
+    const truth = await collectGroundTruth(cluster.description, { database: DATABASE, table: 'events' });
+    const logged = truth.serverInserts.filter((insert) => insert.queryId.endsWith(runId));
+    expect(logged.map((insert) => [insert.queryId, insert.replica, insert.finished, insert.exceptionCode])).toEqual(
+      expect.arrayContaining([
+        [`ok-${runId}`, 's1r1', true, 0],
+        [`quorum-${runId}`, 's1r1', false, 285],
+        [`unknown-table-${runId}`, 's1r1', false, 60],
+      ]),
+    );
+    expect(logged).toHaveLength(3);
+    expect(truth.logMarkerFound).toEqual(['s1r1', 's1r2', 's2r1', 's2r2']);
+  });
+
+  it('keeps query_log whole while ClickHouse’s part-writer failpoint fails every compact part', async () => {
+    const insertAs = (queryId: string) =>
+      client('s1r1')
+        .insert({
+          table: `${DATABASE}.events_rep`,
+          values: [messages[1]!.row],
+          format: 'JSONEachRow',
+          query_id: queryId,
+        })
+        .then(
+          () => 'ok',
+          (error: { code?: string }) => error.code,
+        );
+    const runId = `${Date.now()}`;
+    expect(await insertAs(`before-${runId}`)).toBe('ok');
+    await client('s1r1').command({ query: 'SYSTEM ENABLE FAILPOINT compact_part_writer_fail_in_add_streams' });
+    try {
+      expect(await insertAs(`during-${runId}`)).toBe('710');
+      // Long enough for the log's own flushes (every 500 ms) to run under the failpoint.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+    } finally {
+      await client('s1r1').command({ query: 'SYSTEM DISABLE FAILPOINT compact_part_writer_fail_in_add_streams' });
+    }
+    const truth = await collectGroundTruth(cluster.description, { database: DATABASE, table: 'events' });
+    const logged = truth.serverInserts.filter((insert) => insert.queryId.endsWith(runId));
+    expect(logged.map((insert) => [insert.queryId, insert.exceptionCode]).sort()).toEqual([
+      [`before-${runId}`, 0],
+      [`during-${runId}`, 710],
+    ]);
+  });
+
   it('reads every stored row in the form the source produced it, and a row stored with a cut payload as a second form', async () => {
     await Promise.all(
       [...clients.values()].map((each) => each.command({ query: `TRUNCATE TABLE ${DATABASE}.events_rep` })),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ClickHouseError, type ClickHouseClient } from '@clickhouse/client';
 import { queryRows } from '../clickhouse/client.ts';
 import type { ClusterDescription } from '../cluster/description.ts';
@@ -23,6 +24,8 @@ export interface ServerInsert {
    * on 26.7). Absent in records written before it was read.
    */
   readonly quorumWaited?: boolean;
+  /** query_log's `exception_code` of one that failed (0 when it finished); absent in records written before it was read. */
+  readonly exceptionCode?: number;
 }
 
 export interface GroundTruth {
@@ -45,6 +48,12 @@ export interface GroundTruth {
   readonly forms: ReadonlyMap<string, ReadonlySet<string>>;
   /** What each replica's materialized-view table holds, when the target has a view behind it. */
   readonly view?: readonly ReplicaTruth[];
+  /**
+   * Replicas whose query_log showed the oracle's own marker query, run after every INSERT ended
+   * and found after SYSTEM FLUSH LOGS: the log is written for the harness's user and flushed past
+   * the run. Absent in records written before it was read (no replica is vouched for).
+   */
+  readonly logMarkerFound?: readonly string[];
   readonly readAt: number;
 }
 
@@ -93,21 +102,32 @@ function summed(truths: readonly ReplicaTruth[]): Map<string, number> {
   return total;
 }
 
-/** The replica's query_log of INSERTs into `database` (ended ones: finished or failed). */
+/** A query_log that does not exist yet: a node restarted by a nemesis creates it on its first flush after it logged something. */
+const noLogYet = (error: unknown) => error instanceof ClickHouseError && error.type === 'UNKNOWN_TABLE';
+
+/**
+ * The replica's query_log of INSERTs into `database` (ended ones: finished, failed, or refused
+ * before they started). One refused before its start names no database (an unknown table, 26.7
+ * measured), so those are found by the database in their text.
+ */
 async function serverInserts(client: ClickHouseClient, replica: string, database: string): Promise<ServerInsert[]> {
   try {
-    const rows = await queryRows<{
+    const result = await client.query({
+      query: `SELECT query_id, type = 'QueryFinish' AS finished, ProfileEvents['DuplicatedInsertedBlocks'] > 0 AS deduplicated, Settings['insert_deduplication_token'] AS token, ProfileEvents['QuorumParts'] > 0 AS quorum_waited, exception_code
+       FROM system.query_log
+       WHERE type IN ('QueryFinish', 'ExceptionWhileProcessing', 'ExceptionBeforeStart') AND query_kind = 'Insert'
+         AND (has(databases, {database:String}) OR (type = 'ExceptionBeforeStart' AND match(query, {named:String})))`,
+      query_params: { database, named: `(^|[^A-Za-z0-9_])\`?${database}\`?[.]` },
+      format: 'JSONEachRow',
+    });
+    const rows = await result.json<{
       query_id: string;
       finished: number;
       deduplicated: number;
       token: string;
       quorum_waited: number;
-    }>(
-      client,
-      `SELECT query_id, type = 'QueryFinish' AS finished, ProfileEvents['DuplicatedInsertedBlocks'] > 0 AS deduplicated, Settings['insert_deduplication_token'] AS token, ProfileEvents['QuorumParts'] > 0 AS quorum_waited
-       FROM system.query_log
-       WHERE type IN ('QueryFinish', 'ExceptionWhileProcessing') AND query_kind = 'Insert' AND has(databases, '${database}')`,
-    );
+      exception_code: number;
+    }>();
     return rows.map((row) => ({
       queryId: row.query_id,
       replica,
@@ -115,11 +135,31 @@ async function serverInserts(client: ClickHouseClient, replica: string, database
       deduplicated: Boolean(Number(row.deduplicated)),
       token: row.token,
       quorumWaited: Boolean(Number(row.quorum_waited)),
+      exceptionCode: Number(row.exception_code),
     }));
   } catch (error) {
-    // A node restarted by a nemesis creates its query_log on the first flush after it has
-    // logged something: until then it has nothing to show.
-    if (error instanceof ClickHouseError && error.type === 'UNKNOWN_TABLE') return [];
+    if (noLogYet(error)) return [];
+    throw error;
+  }
+}
+
+/** Runs the oracle's marker query on a replica: found in its query_log after the flush, it shows the log complete up to now. */
+async function runMarker(client: ClickHouseClient, marker: string): Promise<void> {
+  const result = await client.query({ query: 'SELECT 1', query_id: marker, format: 'JSONEachRow' });
+  await result.json();
+}
+
+async function markerLogged(client: ClickHouseClient, marker: string): Promise<boolean> {
+  try {
+    const result = await client.query({
+      query: "SELECT count() AS c FROM system.query_log WHERE query_id = {marker:String} AND type = 'QueryFinish'",
+      query_params: { marker },
+      format: 'JSONEachRow',
+    });
+    const rows = await result.json<{ c: string }>();
+    return Number(rows[0]?.c ?? 0) > 0;
+  } catch (error) {
+    if (noLogYet(error)) return false;
     throw error;
   }
 }
@@ -145,6 +185,8 @@ export async function collectGroundTruth(
     const [first] = clients;
     if (first === undefined) throw new HarnessError('ORACLE_NO_REPLICA', 'the cluster description lists no replica');
     const truths = await readCountsOf(replicas, counted, syncTimeoutS);
+    const marker = `chaos_oracle_log_marker_${randomUUID()}`;
+    await Promise.all(replicas.map(({ client }) => runMarker(client, marker)));
     await Promise.all(
       replicas.map(async ({ replica, client }) => {
         try {
@@ -165,6 +207,7 @@ export async function collectGroundTruth(
     const logged = await Promise.all(
       replicas.map(({ replica, client }) => serverInserts(client, replica, target.database)),
     );
+    const marked = await Promise.all(replicas.map(({ client }) => markerLogged(client, marker)));
     const layouts = target.layouts ?? [];
     const routed = new Map(layouts.map((layout) => [layoutKey(layout), new Map<string, string>()]));
     for (const rows of await Promise.all(clients.map((client) => routedRows(client, local, layouts)))) {
@@ -181,6 +224,7 @@ export async function collectGroundTruth(
       replicas: truths,
       viaDistributed,
       serverInserts: logged.flat(),
+      logMarkerFound: replicas.filter((_, i) => marked[i] === true).map(({ replica }) => replica),
       routed,
       forms,
       ...view,

@@ -34,6 +34,8 @@ export const ANOMALY_KINDS = [
   'warning-unfounded',
   // outcome
   'ok-but-failed-on-server',
+  // server-log: an INSERT into the run's database that no attempt of the history explains
+  'unrecorded-insert',
   // view: the table a materialized view fills from the target
   'view-lost',
   'view-duplicated',

@@ -6,6 +6,7 @@ import type { Observations } from './observations.ts';
 import { outcomeChecker } from './outcome-checker.ts';
 import { placementChecker } from './placement-checker.ts';
 import { refusalChecker } from './refusal-checker.ts';
+import { serverLogChecker } from './server-log-checker.ts';
 import { sinkContractChecker } from './sink-contract-checker.ts';
 import { replicaConvergenceChecker } from './replica-convergence-checker.ts';
 import { tokenChecker } from './token-checker.ts';
@@ -33,6 +34,7 @@ export function checkScenario(observations: Observations, coverage: Coverage, ev
     placementChecker(observations),
     tokenChecker(observations),
     outcomeChecker(observations),
+    serverLogChecker(observations),
     refusalChecker(observations),
     giveUpChecker(observations),
     sinkContractChecker(observations),

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { FaultType } from '../../harness/flow/history/fault-type.ts';
-import type { FaultEffect, FlowEvent, Stamped } from '../../harness/flow/history/history-events.ts';
-import { faultEvidence } from './fault-evidence.ts';
+import type {
+  FaultEffect,
+  FaultStartEvent,
+  FlowEvent,
+  LinkCounters,
+  Stamped,
+} from '../../harness/flow/history/history-events.ts';
+import { faultEvidence, type ServerView } from './fault-evidence.ts';
 import type { AttemptRecord } from './observations.ts';
 
 let seq = 0;
@@ -18,68 +24,183 @@ const attempt = (queryId: string, over: Partial<AttemptRecord> = {}): AttemptRec
   messageIds: ['m'],
   outcome: 'unknown',
   sent: true,
+  sentBytes: 1000,
   invokedAt: 100,
   startedAt: 110,
   endedAt: 130,
   ...over,
 });
 
+/** The aimed link carried `carried` bytes while the fault was in force (before: 5000). */
+const carrying = (carried: number) => ({
+  before: { received: { x: 5000 } } as LinkCounters,
+  after: { received: { x: 5000 + carried } } as LinkCounters,
+});
+const CARRIED = carrying(1000);
+
 const aimed = (
   window: number,
   fault: FaultType,
   effect: FaultEffect,
   queryId: string,
-  at = 105,
-  slowerThanMs?: number,
+  over: Partial<FaultStartEvent> & { at?: number } = {},
 ) =>
-  stamped(at, {
+  stamped(over.at ?? 105, {
     type: 'fault-start',
     window,
     fault,
     description: `${fault}(x)`,
     targets: ['x'],
     effect,
-    ...(slowerThanMs === undefined ? {} : { slowerThanMs }),
     aimedAt: { gate: window, queryId, attempt: 1, endpoint: 'a:1' },
-  });
-const healed = (window: number, fault: FaultType, at: number, verified?: boolean) =>
+    links: CARRIED.before,
+    ...over,
+  } as FaultStartEvent);
+const healed = (window: number, fault: FaultType, at: number, verified?: boolean, links = CARRIED.after) =>
   stamped(at, {
     type: 'fault-end',
     window,
     fault,
     healStartedAt: at - 5,
     ...(verified === undefined ? {} : { verified }),
+    links,
   });
 
+const noServer: ServerView = { exceptionCodes: new Map(), unknown: { landed: [], absent: [], unresolved: [] } };
+const evidence = (events: Stamped[], attempts: AttemptRecord[], server = noServer) =>
+  faultEvidence(events, attempts, server);
+
 describe('faultEvidence', () => {
-  it('counts an error fault when the INSERT it was aimed at did not end ok', () => {
+  it('counts a cut toxic when the aimed INSERT ended unknown and resolved as the plan expected', () => {
     const events = [
-      aimed(1, 'reset_peer', 'error', 'q1'),
+      aimed(1, 'reset_peer', 'error', 'q1', { expects: 'landed' }),
       healed(1, 'reset_peer', 140),
-      aimed(2, 'limit_data', 'error', 'q2'),
+      aimed(2, 'limit_data', 'error', 'q2', { expects: 'landed' }),
       healed(2, 'limit_data', 140),
+      aimed(3, 'timeout', 'error', 'q3', { expects: 'absent' }),
+      healed(3, 'timeout', 140),
+      aimed(4, 'timeout', 'error', 'q4', { expects: 'absent' }),
+      healed(4, 'timeout', 140),
     ];
-    const result = faultEvidence(events, [attempt('q1'), attempt('q2', { outcome: 'ok' })]);
-    expect(result.fired).toEqual(new Map([['reset_peer', 1]]));
-    expect(result.missed).toEqual([
-      { fault: 'limit_data', reason: 'limit_data(x): the aimed INSERT q2 still succeeded' },
+    const [q1, q2, q3, q4] = [attempt('q1'), attempt('q2', { outcome: 'ok' }), attempt('q3'), attempt('q4')];
+    const result = evidence(events, [q1, q2, q3, q4], {
+      exceptionCodes: new Map(),
+      unknown: { landed: [q1, q4], absent: [q3], unresolved: [] },
+    });
+    expect(result.fired).toEqual(
+      new Map([
+        ['reset_peer', 1],
+        ['timeout', 1],
+      ]),
+    );
+    expect(result.missed.map((miss) => miss.reason)).toEqual([
+      'limit_data(x): the aimed INSERT q2 still succeeded',
+      "timeout(x): the aimed INSERT q4's unknown outcome resolved landed, the plan expected absent",
+    ]);
+  });
+
+  it('counts a server-error fault only on its own ClickHouse code, answered to the INSERT and in its query_log', () => {
+    const events = [
+      aimed(1, 'too_many_parts', 'error', 'q1', { serverCode: '252' }),
+      healed(1, 'too_many_parts', 140),
+      aimed(2, 'too_many_parts', 'error', 'q2', { serverCode: '252' }),
+      healed(2, 'too_many_parts', 140),
+      aimed(3, 'table_detached', 'error', 'q3', { serverCode: '60' }),
+      healed(3, 'table_detached', 140),
+    ];
+    const attempts = [
+      attempt('q1', { outcome: 'failed', errorCode: '252' }),
+      attempt('q2', { outcome: 'unknown', errorCode: 'ECONNRESET' }),
+      attempt('q3', { outcome: 'failed', errorCode: '60' }),
+    ];
+    const result = evidence(events, attempts, { ...noServer, exceptionCodes: new Map([['q1', 252]]) });
+    expect(result.fired).toEqual(new Map([['too_many_parts', 1]]));
+    expect(result.missed.map((miss) => miss.reason)).toEqual([
+      "too_many_parts(x): the aimed INSERT q2 ended unknown with ECONNRESET, not with the plan's ClickHouse code 252",
+      'table_detached(x): query_log shows no entry for the aimed INSERT q3, not 60',
+    ]);
+  });
+
+  it('counts the link down only when the INSERT failed at the link, not on the server', () => {
+    const down = (errorCode: string) =>
+      evidence(
+        [aimed(1, 'proxy_down', 'error', 'q1'), healed(1, 'proxy_down', 140)],
+        [attempt('q1', { outcome: 'failed', errorCode })],
+      ).fired.get('proxy_down');
+    expect(down('ECONNREFUSED')).toBe(1);
+    expect(down('252')).toBeUndefined();
+  });
+
+  it('counts bandwidth only when the INSERT took at least its bytes over the rate, long enough to tell', () => {
+    const bandwidth = (rate: number, sentBytes: number, took: number) =>
+      evidence(
+        [
+          aimed(1, 'bandwidth', 'traffic', 'q1', { toxic: { stream: 'upstream', attributes: { rate } } }),
+          healed(1, 'bandwidth', 5_000, undefined, carrying(sentBytes).after),
+        ],
+        [attempt('q1', { outcome: 'ok', sentBytes, startedAt: 110, endedAt: 110 + took })],
+      );
+    expect(bandwidth(2, 1000, 520).fired.get('bandwidth')).toBe(1);
+    expect(bandwidth(2, 1000, 30).missed.map((miss) => miss.reason)).toEqual([
+      'bandwidth(x): the aimed INSERT took 30 ms, less than the 500 ms its 1000 B need through it',
+    ]);
+    expect(bandwidth(200, 1000, 30).missed.map((miss) => miss.reason)).toEqual([
+      "bandwidth(x): the aimed INSERT's 1000 B need only 5 ms through it, no longer than an unfaulted INSERT may take: no evidence it acted",
+    ]);
+  });
+
+  it('counts slicer only when the INSERT took at least its slices times the delay', () => {
+    const slicer = (took: number) =>
+      evidence(
+        [
+          aimed(1, 'slicer', 'traffic', 'q1', {
+            toxic: { stream: 'upstream', attributes: { average_size: 8, size_variation: 4, delay: 3000 } },
+          }),
+          healed(1, 'slicer', 5_000),
+        ],
+        [attempt('q1', { outcome: 'ok', sentBytes: 1000, startedAt: 110, endedAt: 110 + took })],
+      ).fired.get('slicer');
+    // 1000 B in slices of at most 12 B: 84 slices, 83 delays of 3 ms.
+    expect(slicer(250)).toBe(1);
+    expect(slicer(240)).toBeUndefined();
+  });
+
+  it('counts a toxic only when its own proxy carried the aimed INSERT, by the proxy’s counters', () => {
+    const latency = (end: LinkCounters, start: LinkCounters = CARRIED.before) =>
+      evidence(
+        [
+          aimed(1, 'latency', 'slow', 'q1', { slowerThanMs: 200, links: start }),
+          healed(1, 'latency', 400, undefined, end),
+        ],
+        [attempt('q1', { outcome: 'ok', startedAt: 110, endedAt: 330 })],
+      );
+    expect(latency(CARRIED.after).fired.get('latency')).toBe(1);
+    expect(latency(carrying(999).after).missed.map((miss) => miss.reason)).toEqual([
+      'latency(x): x received 999 B while it was in force, less than the 1000 B the aimed INSERT q1 sent: it did not carry that INSERT',
+    ]);
+    expect(latency({ received: {} }).missed.map((miss) => miss.reason)).toEqual([
+      'latency(x): the fault proxy reported no byte counter for x (a Toxiproxy without -proxy-metrics?)',
+    ]);
+    const unavailable = { received: {}, unavailable: 'GET http://t/metrics answered 404' };
+    expect(latency(unavailable, unavailable).missed.map((miss) => miss.reason)).toEqual([
+      "latency(x): its proxies' byte counters could not be read: GET http://t/metrics answered 404",
     ]);
   });
 
   it('judges slowness on the aimed INSERT itself', () => {
-    const events = [aimed(1, 'latency', 'slow', 'q1', 105, 200), healed(1, 'latency', 400)];
+    const events = [aimed(1, 'latency', 'slow', 'q1', { slowerThanMs: 200 }), healed(1, 'latency', 400)];
     expect(
-      faultEvidence(events, [attempt('q1', { outcome: 'ok', startedAt: 110, endedAt: 330 })]).fired.get('latency'),
+      evidence(events, [attempt('q1', { outcome: 'ok', startedAt: 110, endedAt: 330 })]).fired.get('latency'),
     ).toBe(1);
     expect(
-      faultEvidence(events, [attempt('q1', { outcome: 'ok', startedAt: 110, endedAt: 150 })]).fired.get('latency'),
+      evidence(events, [attempt('q1', { outcome: 'ok', startedAt: 110, endedAt: 150 })]).fired.get('latency'),
     ).toBeUndefined();
   });
 
   it('a stalling fault (a Keeper leader gone) fires on a slow INSERT or a failed one, once seen stopped', () => {
     const leader = (outcome: AttemptRecord['outcome'], endedAt: number, verified = true) =>
-      faultEvidence(
-        [aimed(1, 'keeper_kill', 'stalled', 'q1', 105, 500), healed(1, 'keeper_kill', 5_000, verified)],
+      evidence(
+        [aimed(1, 'keeper_kill', 'stalled', 'q1', { slowerThanMs: 500 }), healed(1, 'keeper_kill', 5_000, verified)],
         [attempt('q1', { outcome, startedAt: 110, endedAt })],
       ).fired.get('keeper_kill');
     expect(leader('ok', 700)).toBe(1);
@@ -90,7 +211,7 @@ describe('faultEvidence', () => {
 
   it('a process fault needs the process seen stopped and the INSERT blocked until the heal', () => {
     const kill = (verified: boolean, endedAt: number, outcome: AttemptRecord['outcome']) =>
-      faultEvidence(
+      evidence(
         [aimed(1, 'replica_pause', 'blocked', 'q1'), healed(1, 'replica_pause', 1_000, verified)],
         [attempt('q1', { outcome, endedAt })],
       ).fired.get('replica_pause');
@@ -104,7 +225,7 @@ describe('faultEvidence', () => {
 
   it('a fault healed right after its INSERT started proves nothing by the INSERT ending later', () => {
     const events = [aimed(1, 'keeper_link_cut', 'blocked', 'q1'), healed(1, 'keeper_link_cut', 125)];
-    expect(faultEvidence(events, [attempt('q1', { outcome: 'ok', startedAt: 110, endedAt: 300 })]).missed).toEqual([
+    expect(evidence(events, [attempt('q1', { outcome: 'ok', startedAt: 110, endedAt: 300 })]).missed).toEqual([
       {
         fault: 'keeper_link_cut',
         reason: 'keeper_link_cut(x): healed 10 ms after the aimed INSERT started, too soon to show it was blocked',
@@ -114,14 +235,12 @@ describe('faultEvidence', () => {
 
   it('a witnessed fault fires only when the nemesis saw its effect', () => {
     expect(
-      faultEvidence(
-        [aimed(1, 'interserver_cut', 'witness', 'q1'), healed(1, 'interserver_cut', 500, true)],
-        [],
-      ).fired.get('interserver_cut'),
+      evidence([aimed(1, 'interserver_cut', 'witness', 'q1'), healed(1, 'interserver_cut', 500, true)], []).fired.get(
+        'interserver_cut',
+      ),
     ).toBe(1);
     expect(
-      faultEvidence([aimed(1, 'interserver_cut', 'witness', 'q1'), healed(1, 'interserver_cut', 500, false)], [])
-        .missed,
+      evidence([aimed(1, 'interserver_cut', 'witness', 'q1'), healed(1, 'interserver_cut', 500, false)], []).missed,
     ).toEqual([{ fault: 'interserver_cut', reason: 'interserver_cut(x): the cluster never showed its effect' }]);
   });
 
@@ -137,7 +256,7 @@ describe('faultEvidence', () => {
         reason: 'armed on the next INSERT: no INSERT started within 30 s',
       }),
     ];
-    const result = faultEvidence(events, [attempt('q1')]);
+    const result = evidence(events, [attempt('q1')]);
     expect(result.fired.size).toBe(0);
     expect(result.missed.map((miss) => miss.reason)).toEqual([
       'reset_peer(x): never healed (the run ended inside it)',

@@ -2,6 +2,7 @@ import { eventsOfType } from '../../harness/flow/history/history-reader.ts';
 import type { FaultEndEvent, FaultStartEvent, Stamped } from '../../harness/flow/history/history-events.ts';
 import type { FaultType } from '../../harness/flow/history/fault-type.ts';
 import type { AttemptRecord } from './observations.ts';
+import type { UnknownResolution } from './server-log.ts';
 
 /** A fault that was applied or armed and acted on nothing, and why. */
 export interface MissedFault {
@@ -15,31 +16,18 @@ export interface FaultEvidence {
   readonly missed: readonly MissedFault[];
 }
 
+/** What the servers' logs said of the run's INSERTs, as far as fault evidence needs it. */
+export interface ServerView {
+  /** Query id -> the `exception_code` its replica logged for it (0: it finished). */
+  readonly exceptionCodes: ReadonlyMap<string, number>;
+  /** The unknown outcomes, settled against the logs. */
+  readonly unknown: UnknownResolution;
+}
+
 /** Held by the fault at least this long before its heal (an unfaulted INSERT here takes 15-65 ms). */
 const BLOCKED_MIN_MS = 200;
-
-/**
- * Which faults of a run demonstrably fired, from the stored history alone: each `fault-start`
- * names the INSERT attempt it was aimed at, and that attempt's own record must show the fault's
- * effect (`FaultEffect`); process faults must also have been verified by the nemesis. A fault
- * armed on an INSERT that never came (`fault-missed`) fired nothing.
- */
-export function faultEvidence(events: readonly Stamped[], attempts: readonly AttemptRecord[]): FaultEvidence {
-  const byQuery = new Map(attempts.map((attempt) => [attempt.queryId, attempt]));
-  const ends = new Map(eventsOfType(events, 'fault-end').map((end) => [end.window, end]));
-  const fired = new Map<FaultType, number>();
-  const missed: MissedFault[] = [];
-  for (const start of eventsOfType(events, 'fault-start')) {
-    const end = ends.get(start.window);
-    const aimed = start.aimedAt === undefined ? undefined : byQuery.get(start.aimedAt.queryId);
-    const reason = notFired(start, end, aimed);
-    if (reason === undefined) fired.set(start.fault, (fired.get(start.fault) ?? 0) + 1);
-    else missed.push({ fault: start.fault, reason: `${start.description}: ${reason}` });
-  }
-  for (const miss of eventsOfType(events, 'fault-missed'))
-    missed.push({ fault: miss.fault, reason: `${miss.description}: ${miss.reason}` });
-  return { fired, missed };
-}
+/** A toxic's least delay counts only from this long: several unfaulted INSERTs fit below it. */
+const MEASURABLE_MS = 200;
 
 const PROCESS_FAULTS: ReadonlySet<FaultType> = new Set([
   'replica_kill',
@@ -48,25 +36,97 @@ const PROCESS_FAULTS: ReadonlySet<FaultType> = new Set([
   'keeper_kill',
   'keeper_quorum_loss',
 ]);
+/** Faults that are one toxic on the aimed INSERT's own client link. */
+const TOXIC_FAULTS: ReadonlySet<FaultType> = new Set([
+  'latency',
+  'bandwidth',
+  'slicer',
+  'timeout',
+  'reset_peer',
+  'limit_data',
+]);
+const SERVER_ERROR_FAULTS: ReadonlySet<FaultType> = new Set([
+  'too_many_parts',
+  'not_enough_space',
+  'table_detached',
+  'constraint_violated',
+  'part_writer_failpoint',
+]);
+
+/**
+ * Which faults of a run demonstrably fired, from what the run stored alone: each `fault-start`
+ * names the INSERT attempt it was aimed at, and that attempt must show the fault's own effect —
+ * not merely an effect something else could have had:
+ * - a server-error fault: the attempt failed with the plan's ClickHouse code, and its replica's
+ *   query_log shows that code for it;
+ * - a toxic that cuts the request or the answer: the attempt's outcome was unknown and resolved
+ *   as the plan expected (landed / absent);
+ * - bandwidth and slicer: the attempt took at least what its bytes need through the toxic, and
+ *   that is long enough to tell from an unfaulted INSERT;
+ * - every toxic: the faulted proxy carried the attempt, by the proxy's own byte counters;
+ * - process faults: also verified by the nemesis. A fault armed on an INSERT that never came
+ *   (`fault-missed`) fired nothing.
+ */
+export function faultEvidence(
+  events: readonly Stamped[],
+  attempts: readonly AttemptRecord[],
+  server: ServerView,
+): FaultEvidence {
+  const byQuery = new Map(attempts.map((attempt) => [attempt.queryId, attempt]));
+  const ends = new Map(eventsOfType(events, 'fault-end').map((end) => [end.window, end]));
+  const fired = new Map<FaultType, number>();
+  const missed: MissedFault[] = [];
+  for (const start of eventsOfType(events, 'fault-start')) {
+    const end = ends.get(start.window);
+    const aimed = start.aimedAt === undefined ? undefined : byQuery.get(start.aimedAt.queryId);
+    const reason = notFired(start, end, aimed, server);
+    if (reason === undefined) fired.set(start.fault, (fired.get(start.fault) ?? 0) + 1);
+    else missed.push({ fault: start.fault, reason: `${start.description}: ${reason}` });
+  }
+  for (const miss of eventsOfType(events, 'fault-missed'))
+    missed.push({ fault: miss.fault, reason: `${miss.description}: ${miss.reason}` });
+  return { fired, missed };
+}
 
 function notFired(
   start: Stamped<FaultStartEvent>,
   end: Stamped<FaultEndEvent> | undefined,
   aimed: AttemptRecord | undefined,
+  server: ServerView,
 ): string | undefined {
   if (end === undefined) return 'never healed (the run ended inside it)';
   if (start.effect === 'witness') return end.verified ? undefined : 'the cluster never showed its effect';
   if (aimed === undefined) return 'the INSERT it was aimed at is not in the history';
   if (PROCESS_FAULTS.has(start.fault) && end.verified !== true) return 'the process was never seen stopped';
+  return (
+    effectNotShown(start, end, aimed, server) ??
+    (TOXIC_FAULTS.has(start.fault) ? linkNotShown(start, end, aimed) : undefined)
+  );
+}
+
+const took = (attempt: AttemptRecord) => attempt.endedAt - attempt.startedAt;
+
+function effectNotShown(
+  start: Stamped<FaultStartEvent>,
+  end: Stamped<FaultEndEvent>,
+  aimed: AttemptRecord,
+  server: ServerView,
+): string | undefined {
   switch (start.effect) {
     case 'error':
-      return aimed.outcome !== 'ok' ? undefined : `the aimed INSERT ${aimed.queryId} still succeeded`;
+      if (SERVER_ERROR_FAULTS.has(start.fault)) return serverCodeNotShown(start, aimed, server);
+      if (aimed.outcome === 'ok') return `the aimed INSERT ${aimed.queryId} still succeeded`;
+      if (start.fault === 'proxy_down' && isServerCode(aimed.errorCode))
+        return `the aimed INSERT ${aimed.queryId} failed on the server (${aimed.errorCode}), not at its link`;
+      return TOXIC_FAULTS.has(start.fault) && start.expects !== undefined
+        ? resolutionNotShown(start.expects, aimed, server)
+        : undefined;
     case 'slow':
     case 'stalled':
       if (start.effect === 'stalled' && aimed.outcome !== 'ok') return undefined;
-      return aimed.endedAt - aimed.startedAt >= (start.slowerThanMs ?? 0)
+      return took(aimed) >= (start.slowerThanMs ?? 0)
         ? undefined
-        : `the aimed INSERT took ${Math.round(aimed.endedAt - aimed.startedAt)} ms, less than ${start.slowerThanMs} ms`;
+        : `the aimed INSERT took ${Math.round(took(aimed))} ms, less than ${start.slowerThanMs} ms`;
     case 'blocked': {
       if (aimed.outcome !== 'ok') return undefined;
       const healStart = end.healStartedAt ?? end.at;
@@ -75,6 +135,85 @@ function notFired(
       return aimed.endedAt >= healStart ? undefined : `the aimed INSERT ${aimed.queryId} succeeded before the heal`;
     }
     case 'traffic':
-      return aimed.sent ? undefined : `the aimed INSERT ${aimed.queryId} never sent its body`;
+      return throttleNotShown(start, aimed);
   }
+}
+
+const isServerCode = (code: string | undefined) => code !== undefined && /^\d+$/.test(code);
+
+function serverCodeNotShown(
+  start: Stamped<FaultStartEvent>,
+  aimed: AttemptRecord,
+  server: ServerView,
+): string | undefined {
+  const code = start.serverCode;
+  if (code === undefined) return 'its fault-start names no ClickHouse code to look for';
+  if (aimed.errorCode !== code)
+    return `the aimed INSERT ${aimed.queryId} ended ${aimed.outcome}${aimed.errorCode === undefined ? '' : ` with ${aimed.errorCode}`}, not with the plan's ClickHouse code ${code}`;
+  const logged = server.exceptionCodes.get(aimed.queryId);
+  if (logged !== Number(code))
+    return `query_log shows ${logged === undefined ? 'no entry' : `exception_code ${logged}`} for the aimed INSERT ${aimed.queryId}, not ${code}`;
+  return undefined;
+}
+
+function resolutionNotShown(
+  expects: NonNullable<FaultStartEvent['expects']>,
+  aimed: AttemptRecord,
+  server: ServerView,
+): string | undefined {
+  if (aimed.outcome !== 'unknown') return `the aimed INSERT ${aimed.queryId} ended ${aimed.outcome}, not unknown`;
+  const is = (list: readonly AttemptRecord[]) => list.some((attempt) => attempt.queryId === aimed.queryId);
+  const resolved = is(server.unknown.landed) ? 'landed' : is(server.unknown.absent) ? 'absent' : 'unresolved';
+  return resolved === expects
+    ? undefined
+    : `the aimed INSERT ${aimed.queryId}'s unknown outcome resolved ${resolved}, the plan expected ${expects}`;
+}
+
+/**
+ * The least time a bandwidth or slicer toxic holds `bytes`: at `rate` KB/s (1 KB = 1000 B), or
+ * one `delay` µs after every slice but the last, slices being at most `average_size` +
+ * `size_variation` bytes (both the real Toxiproxy's toxics and ours).
+ */
+function leastDelayMs(fault: FaultType, attributes: Readonly<Record<string, number>>, bytes: number): number {
+  if (fault === 'bandwidth')
+    return (attributes.rate ?? 0) > 0 ? bytes / (attributes.rate ?? 1) : Number.POSITIVE_INFINITY;
+  const slice = Math.max(1, (attributes.average_size ?? 0) + (attributes.size_variation ?? 0));
+  return (Math.ceil(bytes / slice) - 1) * ((attributes.delay ?? 0) / 1000);
+}
+
+function throttleNotShown(start: Stamped<FaultStartEvent>, aimed: AttemptRecord): string | undefined {
+  if (!aimed.sent) return `the aimed INSERT ${aimed.queryId} never sent its body`;
+  if (aimed.sentBytes === undefined)
+    return `the history does not say how many bytes the aimed INSERT ${aimed.queryId} sent`;
+  if (start.toxic === undefined) return 'its fault-start records no toxic attributes to measure it by';
+  const least = leastDelayMs(start.fault, start.toxic.attributes, aimed.sentBytes);
+  if (least < MEASURABLE_MS)
+    return `the aimed INSERT's ${aimed.sentBytes} B need only ${Math.round(least)} ms through it, no longer than an unfaulted INSERT may take: no evidence it acted`;
+  return took(aimed) >= least
+    ? undefined
+    : `the aimed INSERT took ${Math.round(took(aimed))} ms, less than the ${Math.round(least)} ms its ${aimed.sentBytes} B need through it`;
+}
+
+/** The faulted proxies carried the aimed INSERT: by their own counters, at least the bytes it sent arrived while the fault was in force. */
+function linkNotShown(
+  start: Stamped<FaultStartEvent>,
+  end: Stamped<FaultEndEvent>,
+  aimed: AttemptRecord,
+): string | undefined {
+  if (!aimed.sent || aimed.sentBytes === undefined)
+    return `the history does not say what the aimed INSERT ${aimed.queryId} sent through its link`;
+  const [before, after] = [start.links, end.links];
+  if (before === undefined || after === undefined) return 'no byte counters of its proxies were recorded';
+  const unavailable = before.unavailable ?? after.unavailable;
+  if (unavailable !== undefined) return `its proxies' byte counters could not be read: ${unavailable}`;
+  const uncounted = start.targets.filter((proxy) => after.received[proxy] === undefined);
+  if (uncounted.length > 0)
+    return `the fault proxy reported no byte counter for ${uncounted.join(', ')} (a Toxiproxy without -proxy-metrics?)`;
+  const carried = start.targets.reduce(
+    (total, proxy) => total + (after.received[proxy] ?? 0) - (before.received[proxy] ?? 0),
+    0,
+  );
+  return carried >= aimed.sentBytes
+    ? undefined
+    : `${start.targets.join('+')} received ${carried} B while it was in force, less than the ${aimed.sentBytes} B the aimed INSERT ${aimed.queryId} sent: it did not carry that INSERT`;
 }

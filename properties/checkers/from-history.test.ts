@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FlowEvent, Stamped } from '../../harness/flow/history/history-events.ts';
-import { factsFromHistory } from './from-history.ts';
+import { factsFromHistory, GIVE_UP_TEXT, giveUpsFromHistory } from './from-history.ts';
 
 let seq = 0;
 const stamp = (at: number, event: FlowEvent): Stamped =>
@@ -51,5 +51,44 @@ describe('factsFromHistory — reconfigurations in flight', () => {
   it('counts a change during an attempt its worker never completed', () => {
     const cut = insert.slice(0, 1);
     expect(factsFromHistory([...cut, reconfigured(150)], 'exactly-once', 1).reconfiguredInFlight).toBe(1);
+  });
+});
+
+describe('giveUpsFromHistory — the retry on the instance that gave up', () => {
+  const giveUpAt = (at: number) =>
+    stamp(at, {
+      type: 'delivery-failed',
+      sink: 'events',
+      partition: 0,
+      batch: 1,
+      token: '1-0-0',
+      error: { message: GIVE_UP_TEXT, code: 'SINK_INSERT_GAVE_UP' },
+    });
+  const retried = (at: number) =>
+    stamp(at, {
+      type: 'write-after-give-up',
+      sink: 'events',
+      partition: 0,
+      batch: 1,
+      refused: true,
+      error: { message: 'This ClickHouse sink instance gave up an insert', code: 'SINK_POISONED' },
+    });
+  const invoke = (at: number, queryId: string) =>
+    stamp(at, { type: 'insert-invoke', ...key, queryId, shard: null, endpoint: 'h:1', messageIds: ['1-0-0'] });
+  const writes = (events: Stamped[]) =>
+    giveUpsFromHistory(events, factsFromHistory(events, 'exactly-once', 1).attempts, 1, () => 10).writesAfterGiveUp;
+
+  it('is refused only when no INSERT went out before the refusal, whatever code the instance answered', () => {
+    expect(writes([invoke(100, 'q1'), giveUpAt(200), retried(300)])).toEqual([
+      { partition: 0, batch: 1, refused: true, error: 'This ClickHouse sink instance gave up an insert' },
+    ]);
+    expect(writes([invoke(100, 'q1'), giveUpAt(200), invoke(250, 'q2'), retried(300)])).toEqual([
+      {
+        partition: 0,
+        batch: 1,
+        refused: false,
+        error: 'the INSERT q2 went out first (then: This ClickHouse sink instance gave up an insert)',
+      },
+    ]);
   });
 });

@@ -24,6 +24,8 @@ export interface HistoryFacts {
   readonly queueDrops: number;
   /** Batching classes: committed epochs cut into more than one batch (each batch its own token). */
   readonly multiBatchEpochs: number;
+  /** Batching classes: every message of a batch the runtime marked `delivered`. */
+  readonly deliveredIds: ReadonlySet<string>;
 }
 
 /**
@@ -49,6 +51,7 @@ export function factsFromHistory(
     messageIds: record.invoke.messageIds,
     outcome: record.outcome,
     sent: record.sent,
+    sentBytes: record.sentBytes,
     errorCode: record.complete?.error?.code,
     invokedAt: record.invoke.at,
     startedAt: record.complete?.startedAt ?? record.invoke.at,
@@ -112,7 +115,43 @@ export function factsFromHistory(
       0,
     ),
     multiBatchEpochs: eventsOfType(events, 'epoch-commit').filter((commit) => commit.batches.length > 1).length,
+    deliveredIds: deliveredMessages(events, attempts),
   };
+}
+
+const batchKey = (partition: number, batch: number) => `${partition}|${batch}`;
+
+/**
+ * Outbox batch (`partition|batch`) -> its messages: the ids of the epoch commit that cut it, in
+ * order, split by the batches' counts, and the ids of every attempt that carried it. Both, so a
+ * batch marked delivered without any INSERT is still known by its rows.
+ */
+function batchMessages(events: readonly Stamped[], attempts: readonly AttemptRecord[]): Map<string, Set<string>> {
+  const batches = new Map<string, Set<string>>();
+  const add = (key: string, ids: readonly string[]) => {
+    const known = batches.get(key) ?? new Set<string>();
+    for (const id of ids) known.add(id);
+    batches.set(key, known);
+  };
+  for (const commit of eventsOfType(events, 'epoch-commit')) {
+    let offset = 0;
+    for (const batch of commit.batches) {
+      add(batchKey(commit.partition, batch.number), commit.messageIds.slice(offset, offset + batch.messages));
+      offset += batch.messages;
+    }
+  }
+  for (const attempt of attempts) add(batchKey(attempt.partition, attempt.batch), attempt.messageIds);
+  return batches;
+}
+
+/** Every message of a batch with a `delivered` event. */
+function deliveredMessages(events: readonly Stamped[], attempts: readonly AttemptRecord[]): Set<string> {
+  const batches = batchMessages(events, attempts);
+  return new Set(
+    eventsOfType(events, 'delivered').flatMap((event) => [
+      ...(batches.get(batchKey(event.partition, event.batch)) ?? []),
+    ]),
+  );
 }
 
 function idRange(generation: number, partition: number, fromSeq: number, toSeq: number): string[] {
@@ -133,6 +172,7 @@ export function giveUpsFromHistory(
   maxInsertAttemptsDuring: (from: number, to: number) => number,
 ): { readonly giveUps: GiveUpRecord[]; readonly writesAfterGiveUp: WriteAfterGiveUp[] } {
   const launches = eventsOfType(events, 'worker-launch');
+  const batches = batchMessages(events, attempts);
   const finalAfter = (partition: number, at: number) =>
     !launches.some((launch) => launch.at > at && launch.partitions.includes(partition));
   const failures = [
@@ -175,16 +215,36 @@ export function giveUpsFromHistory(
       ...(event.error.code === undefined ? {} : { code: event.error.code }),
       ...(event.giveUp === undefined ? {} : { claim: event.giveUp }),
       attempts: ofInsert,
-      messageIds: ids ?? [...new Set(ofBatch.flatMap((attempt) => attempt.messageIds))],
+      messageIds: ids ?? [...(batches.get(batchKey(event.partition, batch)) ?? [])],
       maxInsertAttempts: maxInsertAttemptsDuring(ofInsert[0]?.invokedAt ?? event.at, event.at),
       final: finalAfter(event.partition, event.at),
     });
   }
-  const writesAfterGiveUp = eventsOfType(events, 'write-after-give-up').map((event) => ({
-    partition: event.partition,
-    batch: event.batch,
-    refused: event.refused,
-    ...(event.error === undefined ? {} : { error: event.error.message.split('\n')[0] ?? '' }),
-  }));
+  // Refused means refused without an INSERT: the history's attempts of that instance since its
+  // give-up decide, not the error code the instance answered with.
+  const writesAfterGiveUp = eventsOfType(events, 'write-after-give-up').map((event) => {
+    const since =
+      giveUps.findLast(
+        (giveUp) => giveUp.writer === event.writer && giveUp.partition === event.partition && giveUp.at < event.at,
+      )?.at ?? 0;
+    const sent = attempts.find(
+      (attempt) =>
+        attempt.writer === event.writer &&
+        attempt.partition === event.partition &&
+        attempt.invokedAt > since &&
+        attempt.invokedAt < event.at,
+    );
+    const answered = event.error?.message.split('\n')[0];
+    const error =
+      sent === undefined
+        ? answered
+        : `the INSERT ${sent.queryId} went out first${answered ? ` (then: ${answered})` : ''}`;
+    return {
+      partition: event.partition,
+      batch: event.batch,
+      refused: event.refused && sent === undefined,
+      ...(error === undefined ? {} : { error }),
+    };
+  });
   return { giveUps, writesAfterGiveUp };
 }

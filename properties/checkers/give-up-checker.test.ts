@@ -49,10 +49,12 @@ const observations = (giveUps: GiveUpRecord[], over: Partial<Observations> = {})
   sendsToken: true,
   serverTokens: new Map(),
   serverFinished: new Map(),
+  unloggedAttempts: [],
   giveUps,
   writesAfterGiveUp: [
     { partition: 0, batch: 1, refused: true, error: 'This ClickHouse sink instance gave up an insert' },
   ],
+  deliveredIds: new Set(),
   reconfigureFailures: [],
   epochFailures: [],
   pendingDropped: [],
@@ -90,14 +92,14 @@ describe('giveUpChecker', () => {
     expect(categories(observations([giveUp([])]))).toEqual(['give-up-without-attempt']);
   });
 
-  it('allows an early give-up only for a permanent error: the sink’s own validation, before any attempt', () => {
+  it('judges a give-up by the attempts the history recorded: a "permanent" claim with none allows nothing', () => {
     const claim = {
       errorClass: 'permanent',
       attempts: 0,
       reason: 'permanent error, not retried',
       lastError: 'value too long',
     };
-    expect(categories(observations([giveUp([], { claim })]))).toEqual([]);
+    expect(categories(observations([giveUp([], { claim })]))).toEqual(['give-up-without-attempt']);
   });
 
   it('flags an instance that took a write after it gave up', () => {
@@ -115,5 +117,18 @@ describe('rows held back by a give-up', () => {
     const restarted = totalQueueChecker(observations([giveUp(three, { final: false })]));
     expect(restarted.counts).toMatchObject({ lost: 2, gaveUp: 0 });
     expect(restarted.verdict).toBe('violation');
+  });
+
+  it('are only the rows from the batch it gave up on: an earlier row, or one of a delivered batch, is lost', () => {
+    const acknowledged = new Set(['1-0-0', '1-0-1', '1-0-2', '1-0-3']);
+    const later = giveUp(three, { batch: 2, messageIds: ['1-0-2', '1-0-3'] });
+    const earlierMissing = totalQueueChecker(observations([later], { acknowledged, produced: acknowledged }));
+    expect(earlierMissing.lostIds).toEqual(['1-0-0', '1-0-1']);
+    expect(earlierMissing.gaveUpIds).toEqual(['1-0-2', '1-0-3']);
+    const delivered = totalQueueChecker(
+      observations([later], { acknowledged, produced: acknowledged, deliveredIds: new Set(['1-0-3']) }),
+    );
+    expect(delivered.lostIds).toEqual(['1-0-0', '1-0-1', '1-0-3']);
+    expect(delivered.verdict).toBe('violation');
   });
 });

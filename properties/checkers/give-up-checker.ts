@@ -52,11 +52,13 @@ export function giveUpBreach(
   if (giveUp.message !== GIVE_UP_TEXT)
     return { category: 'give-up-text', why: `${label}: "${giveUp.message.split('\n')[0]?.slice(0, 80)}"` };
   const last = giveUp.attempts.at(-1);
-  // No attempt: the sink refused the batch before sending (its own validation), which the seed allows.
+  // The seed gives up without an attempt only on a value its column cannot take; every row the
+  // sources produce fits its column, so a "permanent" claim with no attempt has nothing behind it.
   if (last === undefined)
-    return giveUp.claim?.errorClass === 'permanent'
-      ? undefined
-      : { category: 'give-up-without-attempt', why: `${label}: no INSERT was attempted` };
+    return {
+      category: 'give-up-without-attempt',
+      why: `${label}: no INSERT was attempted${giveUp.claim ? ` (the sink said: ${giveUp.claim.errorClass}, ${clip(giveUp.claim.lastError, 80)})` : ''}`,
+    };
   const lastClass = seedErrorClass(last);
   if (lastClass === 'transient')
     return {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readHistory } from '../../harness/flow/history/history-reader.ts';
 import type { ServerInsert } from '../../harness/oracle/ground-truth.ts';
 import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
+import type { Verdict } from '../verdict.ts';
 import { checkScenario } from './check-scenario.ts';
 import { NO_EVIDENCE } from './coverage-ledger.ts';
 import type { ReplicaTruth } from './observations.ts';
@@ -27,6 +28,7 @@ const logged = (queryId: string, token = '', deduplicated = false): ServerInsert
   deduplicated,
   token,
 });
+const refused = (queryId: string, token: string): ServerInsert => ({ ...logged(queryId, token), finished: false });
 
 interface Case {
   readonly guarantee: DeliveryGuarantee;
@@ -40,6 +42,12 @@ interface Case {
   readonly altered?: readonly string[];
   /** At-most-once in queue mode (default: the ordered mode, which keeps pending messages). */
   readonly queueMode?: boolean;
+  /** The spec's `max_insert_attempts` (default 10). */
+  readonly maxInsertAttempts?: number;
+  /** Whether the oracle found its marker in the replica's log (default: it did). */
+  readonly logVouched?: boolean;
+  /** The verdict every checker together must reach (default: a violation when anything is flagged, else a pass). */
+  readonly verdict?: Verdict;
 }
 
 const ONCE = { '1-0-0': 1, '1-0-1': 1, '1-0-2': 1, '1-0-3': 1 };
@@ -52,11 +60,60 @@ const CASES: Record<string, Case> = {
     serverInserts: EO_LOG,
     flagged: ['lost'],
   },
+  // The same lost row, in a run whose last instance then gave up on a later batch: the give-up
+  // holds back that batch's rows, never those of a batch delivered before it.
+  'exactly-once-lost-then-gave-up': {
+    guarantee: 'exactly-once',
+    rows: { '1-0-0': 1, '1-0-1': 1, '1-0-3': 1 },
+    serverInserts: [...EO_LOG, refused('q3a1', '1-0-5'), refused('q3a2', '1-0-5'), refused('q3a3', '1-0-5')],
+    maxInsertAttempts: 3,
+    flagged: ['lost'],
+  },
+  // A give-up the history shows no attempt of: the sink's "permanent" claim alone allows nothing.
+  'exactly-once-lost-then-gave-up-unattempted': {
+    guarantee: 'exactly-once',
+    rows: { '1-0-0': 1, '1-0-1': 1, '1-0-3': 1 },
+    serverInserts: EO_LOG,
+    flagged: ['lost', 'give-up-without-attempt'],
+  },
   'exactly-once-replayed': {
     guarantee: 'exactly-once',
     rows: ONCE,
     serverInserts: [logged('q1a1', '1-0-1'), logged('q1a2', '1-0-1', true), logged('q2', '1-0-3')],
     flagged: [],
+  },
+  // The audit's probe: a token class whose servers logged nothing. Every log-based check would see
+  // nothing, and the unknown outcome would count as absent; the run is not verified instead.
+  'exactly-once-empty-log': {
+    history: 'exactly-once-replayed',
+    guarantee: 'exactly-once',
+    rows: ONCE,
+    serverInserts: [],
+    logVouched: false,
+    flagged: [],
+    verdict: 'infra-error',
+  },
+  // A log that lost one answered INSERT (q2, ok): the run cannot be verified, whatever the rest shows.
+  'exactly-once-partial-log': {
+    history: 'exactly-once-replayed',
+    guarantee: 'exactly-once',
+    rows: ONCE,
+    serverInserts: [logged('q1a1', '1-0-1'), logged('q1a2', '1-0-1', true)],
+    flagged: [],
+    verdict: 'infra-error',
+  },
+  // The audit's probe: an INSERT the server ran under a query id no attempt has, with a wrong token.
+  'exactly-once-unrecorded-insert': {
+    history: 'exactly-once-replayed',
+    guarantee: 'exactly-once',
+    rows: ONCE,
+    serverInserts: [
+      logged('q1a1', '1-0-1'),
+      logged('q1a2', '1-0-1', true),
+      logged('q2', '1-0-3'),
+      logged('qx', 'wrong'),
+    ],
+    flagged: ['unrecorded-insert'],
   },
   'exactly-once-unexpected-row': {
     guarantee: 'exactly-once',
@@ -132,12 +189,13 @@ describe('golden histories through the translation into every checker', () => {
         viaDistributed: new Map(Object.entries(golden.rows)),
         serverInserts: golden.serverInserts,
         forms,
+        logMarkerFound: golden.logVouched === false ? [] : ['s1r1'],
       },
       producedForm: (id) => `row ${id}`,
       replicaOf: () => 's1r1',
       expectedShard: () => () => 's1',
       expectedRefusals: [],
-      maxInsertAttemptsDuring: () => 10,
+      maxInsertAttemptsDuring: () => golden.maxInsertAttempts ?? 10,
       orderedModeAt: () => golden.queueMode !== true,
     });
     expect(facts.acknowledged.size, 'the history acknowledges its epoch').toBeGreaterThan(0);
@@ -145,7 +203,11 @@ describe('golden histories through the translation into every checker', () => {
     expect(
       [...new Set(check.results.flatMap((result) => result.anomalies.map((anomaly) => anomaly.category)))].sort(),
     ).toEqual([...golden.flagged].sort());
+    expect(check.verdict).toBe(golden.verdict ?? (golden.flagged.length > 0 ? 'violation' : 'pass'));
     if (name === 'exactly-once-replayed') expect(unknown.landed.map((attempt) => attempt.queryId)).toEqual(['q1a1']);
+    if (name === 'exactly-once-empty-log')
+      expect(unknown.unresolved.map((attempt) => attempt.queryId)).toEqual(['q1a1']);
     if (name === 'at-least-once-written-twice') expect(check.counts.duplicated).toBe(4);
+    if (name === 'exactly-once-lost-then-gave-up') expect(check.counts).toMatchObject({ lost: 1, gaveUp: 2 });
   });
 });

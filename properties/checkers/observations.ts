@@ -18,6 +18,8 @@ export interface AttemptRecord {
   readonly outcome: InsertOutcome;
   /** The whole body was handed to the socket (the server may have it). */
   readonly sent: boolean;
+  /** What the request put on its socket then (request line, headers, body), when the history recorded it. */
+  readonly sentBytes?: number | undefined;
   /** The error code of a failed or unknown attempt: a ClickHouse number, or Node's / the client's code. */
   readonly errorCode?: string | undefined;
   /** When the sink began the attempt (before any gate held it); `startedAt` is when its request began. */
@@ -44,7 +46,7 @@ export interface GiveUpRecord {
   readonly code?: string;
   readonly claim?: GiveUpClaim;
   readonly attempts: readonly AttemptRecord[];
-  /** The messages of the batch or epoch. */
+  /** The messages of the batch (as its epoch commit cut it, and as its attempts carried it) or epoch. */
   readonly messageIds: readonly string[];
   /** The smallest `max_insert_attempts` of the specs in force while the insert ran. */
   readonly maxInsertAttempts: number;
@@ -105,12 +107,19 @@ export interface Observations {
   readonly expectedRefusals: readonly ExpectedRefusal[];
   /** The class owes every INSERT a dedup token (the exactly-once classes). */
   readonly sendsToken: boolean;
-  /** Query id -> whether the server finished the INSERT (false: it logged an exception), from query_log. */
+  /** Query id -> whether the server finished the INSERT (false: it logged an exception), from query_log: every INSERT into the run's database it logged. */
   readonly serverFinished: ReadonlyMap<string, boolean>;
   /** Query id -> the `insert_deduplication_token` the server received ('' for none), from query_log. */
   readonly serverTokens: ReadonlyMap<string, string>;
+  /**
+   * Attempts the server answered (ok, or an error with a ClickHouse code) that their replica's
+   * query_log lacks although no restart wiped it, one line each: the log cannot vouch for the run.
+   */
+  readonly unloggedAttempts: readonly string[];
   readonly giveUps: readonly GiveUpRecord[];
   readonly writesAfterGiveUp: readonly WriteAfterGiveUp[];
+  /** Batching classes: every message of a batch the runtime marked `delivered`; no give-up excuses one. */
+  readonly deliveredIds: ReadonlySet<string>;
   /** Valid dynamic parameters a running sink threw on (`reconfigure-failed`). */
   readonly reconfigureFailures: readonly { readonly partition: number; readonly message: string }[];
   /** Epochs the sink failed before any commit (`epoch-failed`): at-least-once writes, a batching class's cut. */

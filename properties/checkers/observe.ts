@@ -5,7 +5,7 @@ import type { SinkWarningKind } from '../../sinks/api.ts';
 import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
 import { factsFromHistory, giveUpsFromHistory, type HistoryFacts } from './from-history.ts';
 import type { ExpectedRefusal, Observations } from './observations.ts';
-import { acceptedTwice, resolveUnknownOutcomes, type UnknownResolution } from './server-log.ts';
+import { acceptedTwice, resolveUnknownOutcomes, unloggedAttempts, type UnknownResolution } from './server-log.ts';
 
 export interface ObserveInput {
   /** What the class owes on the run's table (exactly-once degrades on a table without block dedup). */
@@ -17,7 +17,10 @@ export interface ObserveInput {
   /** The sources' generation (message ids `<generation>-<partition>-<seq>`). */
   readonly generation: number;
   readonly events: readonly Stamped[];
-  readonly truth: Pick<GroundTruth, 'replicas' | 'viaDistributed' | 'serverInserts' | 'forms' | 'view'>;
+  readonly truth: Pick<
+    GroundTruth,
+    'replicas' | 'viaDistributed' | 'serverInserts' | 'forms' | 'view' | 'logMarkerFound'
+  >;
   /** The form (`rowForm`) of the row the source produced under a message id, undefined for an id it never produced. */
   readonly producedForm: (messageId: string) => string | undefined;
   /** Replica name behind an attempt's `host:port` (a killed replica's log is gone). */
@@ -50,7 +53,9 @@ export function observe(input: ObserveInput): Observed {
   const kills = eventsOfType(input.events, 'fault-start').filter((start) => start.fault === 'replica_kill');
   const lostLogAfter = (endpoint: string, at: number) =>
     kills.some((kill) => kill.at >= at && kill.targets.includes(input.replicaOf(endpoint) ?? ''));
-  const unknown = resolveUnknownOutcomes(facts.attempts, input.truth.serverInserts, lostLogAfter);
+  const vouchedFor = new Set(input.truth.logMarkerFound ?? []);
+  const vouched = (endpoint: string) => vouchedFor.has(input.replicaOf(endpoint) ?? '');
+  const unknown = resolveUnknownOutcomes(facts.attempts, input.truth.serverInserts, { lostLogAfter, vouched });
   const observations: Observations = {
     guarantee: input.guarantee,
     attempts: facts.attempts,
@@ -66,6 +71,8 @@ export function observe(input: ObserveInput): Observed {
     sendsToken: input.sendsToken,
     serverTokens: new Map(input.truth.serverInserts.map((insert) => [insert.queryId, insert.token])),
     serverFinished: new Map(input.truth.serverInserts.map((insert) => [insert.queryId, insert.finished])),
+    unloggedAttempts: unloggedAttempts(facts.attempts, input.truth.serverInserts, input.replicaOf, lostLogAfter),
+    deliveredIds: facts.deliveredIds,
     reconfigureFailures: eventsOfType(input.events, 'reconfigure-failed').map((event) => ({
       partition: event.partition,
       message: event.error.message.split('\n')[0] ?? '',

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ServerInsert } from '../../harness/oracle/ground-truth.ts';
-import type { AttemptRecord } from './observations.ts';
-import { acceptedTwice, dedupHits, resolveUnknownOutcomes, tokensInsertedTwice } from './server-log.ts';
+import type { AttemptRecord, Observations } from './observations.ts';
+import { serverLogChecker } from './server-log-checker.ts';
+import {
+  acceptedTwice,
+  dedupHits,
+  resolveUnknownOutcomes,
+  tokensInsertedTwice,
+  unloggedAttempts,
+} from './server-log.ts';
 
 const attempt = (
   queryId: string,
@@ -38,11 +45,10 @@ describe('resolveUnknownOutcomes', () => {
       attempt('q3', 'ok', ['m3']),
       attempt('q4', 'unknown', ['m4'], 'b:1'),
     ];
-    const resolved = resolveUnknownOutcomes(
-      attempts,
-      [logged('q1', true), logged('q2', false), logged('q3', true)],
-      (endpoint) => endpoint === 'b:1',
-    );
+    const resolved = resolveUnknownOutcomes(attempts, [logged('q1', true), logged('q2', false), logged('q3', true)], {
+      lostLogAfter: (endpoint) => endpoint === 'b:1',
+      vouched: () => true,
+    });
     expect(resolved.landed.map((a) => a.queryId)).toEqual(['q1']);
     expect(resolved.absent.map((a) => a.queryId)).toEqual(['q2']);
     expect(resolved.unresolved.map((a) => a.queryId)).toEqual(['q4']);
@@ -50,8 +56,71 @@ describe('resolveUnknownOutcomes', () => {
 
   it('counts a failed INSERT that committed a part as landed: a quorum the server could not verify', () => {
     const quorumFailed = { ...logged('q1', false), quorumWaited: true };
-    const resolved = resolveUnknownOutcomes([attempt('q1', 'unknown', ['m1'])], [quorumFailed], () => false);
+    const resolved = resolveUnknownOutcomes([attempt('q1', 'unknown', ['m1'])], [quorumFailed], {
+      lostLogAfter: () => false,
+      vouched: () => true,
+    });
     expect([resolved.landed.length, resolved.absent.length]).toEqual([1, 0]);
+  });
+});
+
+describe('a missing log row is evidence only where the log vouches for the replica', () => {
+  it('leaves an unknown attempt unresolved when no marker vouches for its replica’s log', () => {
+    const resolved = resolveUnknownOutcomes([attempt('q1', 'unknown', ['m1'])], [], {
+      lostLogAfter: () => false,
+      vouched: () => false,
+    });
+    expect([resolved.absent.length, resolved.unresolved.length]).toEqual([0, 1]);
+  });
+
+  it('names every attempt the server answered that its replica did not log, unless a restart wiped the log', () => {
+    const attempts = [
+      attempt('ok-logged', 'ok', ['m1']),
+      attempt('ok-missing', 'ok', ['m2']),
+      { ...attempt('refused-missing', 'failed', ['m3']), errorCode: '252' },
+      { ...attempt('reset', 'unknown', ['m4']), errorCode: 'ECONNRESET' },
+      attempt('ok-wiped', 'ok', ['m5'], 'b:1'),
+      attempt('ok-elsewhere', 'ok', ['m6']),
+    ];
+    const log = [logged('ok-logged', true), { ...logged('ok-elsewhere', true), replica: 'r2' }];
+    expect(
+      unloggedAttempts(
+        attempts,
+        log,
+        () => 'r1',
+        (endpoint) => endpoint === 'b:1',
+      ),
+    ).toEqual(['ok-missing (ok) on r1', 'refused-missing (failed) on r1', 'ok-elsewhere (ok) on r1']);
+  });
+});
+
+describe('serverLogChecker', () => {
+  const observed = (over: Partial<Observations>): Observations =>
+    ({
+      attempts: [attempt('q1', 'ok', ['m1'])],
+      serverFinished: new Map([['q1', true]]),
+      unloggedAttempts: [],
+      ...over,
+    }) as Observations;
+
+  it('flags an INSERT into the run’s database that no attempt of the history explains', () => {
+    const result = serverLogChecker(
+      observed({
+        serverFinished: new Map([
+          ['q1', true],
+          ['unrecorded-query', true],
+        ]),
+      }),
+    );
+    expect(result.verdict).toBe('violation');
+    expect(result.anomalies).toEqual([{ category: 'unrecorded-insert', count: 1, examples: ['unrecorded-query'] }]);
+  });
+
+  it('makes a run whose log lacks an answered attempt infra-error, with the reason, never a pass', () => {
+    const result = serverLogChecker(observed({ unloggedAttempts: ['q1 (ok) on r1'] }));
+    expect(result.verdict).toBe('infra-error');
+    expect(result.notes?.[0]).toContain('query_log is incomplete: 1 INSERT(s) the server answered are missing');
+    expect(serverLogChecker(observed({})).verdict).toBe('pass');
   });
 });
 

@@ -7,9 +7,12 @@ export interface UnknownResolution {
    * part and then failed to verify its quorum, and the sink never heard.
    */
   readonly landed: readonly AttemptRecord[];
-  /** The server never finished it: the request never arrived, or failed there. */
+  /**
+   * The server never finished it (the request never arrived, or failed there), shown by a log
+   * that vouches for its replica: the oracle's marker is in it, and no restart wiped it since.
+   */
   readonly absent: readonly AttemptRecord[];
-  /** Its replica was restarted afterwards and lost its query_log: neither can be told. */
+  /** No log vouches for its replica (restarted afterwards, or the marker missing): neither can be told. */
   readonly unresolved: readonly AttemptRecord[];
 }
 
@@ -20,14 +23,24 @@ const landedQueries = (serverInserts: readonly ServerInsert[]): Set<string> =>
   );
 
 /**
+ * Whether an attempt's replica still had its query_log of the attempt when the oracle read it:
+ * `vouched` (the oracle's marker query is in the replica's log) and not restarted since
+ * (`lostLogAfter`: a restarted node starts with an empty log).
+ */
+export interface LogCover {
+  readonly lostLogAfter: (endpoint: string, at: number) => boolean;
+  readonly vouched: (endpoint: string) => boolean;
+}
+
+/**
  * Resolves every unknown-outcome attempt against the servers' own logs (Jepsen's indeterminate
- * ops, settled after the fact): by query id, which is unique per attempt. `lostLogAfter` says
- * whether the attempt's replica was restarted after a moment (its log of that time is gone).
+ * ops, settled after the fact): by query id, which is unique per attempt. A missing row is
+ * `absent` only where the log vouches for the attempt's time; a missing log is no evidence.
  */
 export function resolveUnknownOutcomes(
   attempts: readonly AttemptRecord[],
   serverInserts: readonly ServerInsert[],
-  lostLogAfter: (endpoint: string, at: number) => boolean,
+  cover: LogCover,
 ): UnknownResolution {
   const finished = landedQueries(serverInserts);
   const landed: AttemptRecord[] = [];
@@ -36,10 +49,39 @@ export function resolveUnknownOutcomes(
   for (const attempt of attempts) {
     if (attempt.outcome !== 'unknown') continue;
     if (finished.has(attempt.queryId)) landed.push(attempt);
-    else if (lostLogAfter(attempt.endpoint, attempt.invokedAt)) unresolved.push(attempt);
+    else if (cover.lostLogAfter(attempt.endpoint, attempt.invokedAt) || !cover.vouched(attempt.endpoint))
+      unresolved.push(attempt);
     else absent.push(attempt);
   }
   return { landed, absent, unresolved };
+}
+
+/** The server answered it: `ok`, or an error with a ClickHouse code. Its replica must have logged it. */
+const answeredByServer = (attempt: AttemptRecord) =>
+  attempt.outcome === 'ok' || (attempt.errorCode !== undefined && /^\d+$/.test(attempt.errorCode));
+
+/**
+ * Attempts the server answered that their replica's query_log lacks, though no restart wiped it:
+ * the log is incomplete, and every check that reads it would see less than happened. Each is
+ * named with its replica (`replicaOf`: the replica behind an attempt's endpoint).
+ */
+export function unloggedAttempts(
+  attempts: readonly AttemptRecord[],
+  serverInserts: readonly ServerInsert[],
+  replicaOf: (endpoint: string) => string | undefined,
+  lostLogAfter: LogCover['lostLogAfter'],
+): string[] {
+  const logged = new Set(serverInserts.map((insert) => `${insert.replica}|${insert.queryId}`));
+  return attempts
+    .filter((attempt) => answeredByServer(attempt) && !lostLogAfter(attempt.endpoint, attempt.invokedAt))
+    .flatMap((attempt) => {
+      const replica = replicaOf(attempt.endpoint);
+      if (replica === undefined)
+        return [`${attempt.queryId} (${attempt.outcome}) went to ${attempt.endpoint}, no replica the oracle read`];
+      return logged.has(`${replica}|${attempt.queryId}`)
+        ? []
+        : [`${attempt.queryId} (${attempt.outcome}) on ${replica}`];
+    });
 }
 
 /**

@@ -11,7 +11,7 @@ export interface DeliveryCounts {
   readonly duplicated: number;
   readonly unexpected: number;
   readonly recovered: number;
-  /** Acknowledged, absent, and held back by a give-up the run ended with: undelivered by contract, not lost. */
+  /** Acknowledged, absent, and still held undelivered by a give-up the run ended with: not lost, not delivered. */
   readonly gaveUp: number;
 }
 
@@ -35,6 +35,29 @@ export interface TotalQueueResult extends CheckResult {
 }
 
 /**
+ * The rows a give-up the run ended with (`final`: no later worker ran its partition) still held:
+ * of its partition, from the first message of the batch (or at-least-once epoch) it gave up on,
+ * and never a message of a batch the runtime marked delivered. The batches before it were
+ * delivered, or should have been; their rows are not the give-up's to excuse.
+ */
+function heldBackByGiveUp(observations: Observations): (id: string) => boolean {
+  const firstHeld = new Map<number, number>();
+  for (const giveUp of observations.giveUps) {
+    if (!giveUp.final) continue;
+    const seqs = giveUp.messageIds.filter(isMessageId).map((id) => parseMessageId(id).seq);
+    if (seqs.length === 0) continue;
+    const first = Math.min(...seqs);
+    firstHeld.set(giveUp.partition, Math.min(firstHeld.get(giveUp.partition) ?? first, first));
+  }
+  return (id) => {
+    if (!isMessageId(id) || observations.deliveredIds.has(id)) return false;
+    const { partition, seq } = parseMessageId(id);
+    const first = firstHeld.get(partition);
+    return first !== undefined && seq >= first;
+  };
+}
+
+/**
  * Jepsen's total-queue view of a sink: what was attempted, acknowledged, and what ClickHouse
  * holds once healed. The count of a message is the number of its rows across all shards, each
  * shard counted once (its replicas are compared by the convergence checker):
@@ -45,9 +68,10 @@ export interface TotalQueueResult extends CheckResult {
  *   other values than the source produced (`altered`: a row nobody wrote, under a known id);
  * - recovered: present although none of its attempts was acknowledged by ClickHouse (an
  *   unknown-outcome insert that in fact landed) — not an anomaly, evidence the case happened;
- * - gave-up: acknowledged and absent in a partition whose last worker gave up: the seed stops
- *   processing there until an operator restarts, so the rows wait in the outbox or the source —
- *   not lost, not delivered (the give-up checker judges whether the give-up was allowed).
+ * - gave-up: acknowledged and absent, and still held undelivered by a give-up the run ended with
+ *   (`heldBackByGiveUp`): the seed stops processing there until an operator restarts, so the rows
+ *   wait in the outbox or the source — not lost, not delivered (the give-up checker judges whether
+ *   the give-up was allowed).
  */
 export function totalQueueChecker(observations: Observations): TotalQueueResult {
   const attempted = new Set<string>();
@@ -60,8 +84,7 @@ export function totalQueueChecker(observations: Observations): TotalQueueResult 
   }
   const diff = deliveryDiff(observations);
   const present = diff.present;
-  const stopped = new Set(observations.giveUps.filter((giveUp) => giveUp.final).map((giveUp) => giveUp.partition));
-  const heldBack = (id: string) => isMessageId(id) && stopped.has(parseMessageId(id).partition);
+  const heldBack = heldBackByGiveUp(observations);
   const lost = diff.lost.filter((id) => !heldBack(id));
   const gaveUp = diff.lost.filter(heldBack);
   const duplicated = [...new Set([...diff.duplicated, ...observations.acceptedTwice])].sort();

@@ -36,6 +36,8 @@ const behaviours: Record<string, Behaviour> = {
   silent: () => undefined,
 };
 const received: { queryId: string | null; body: Buffer }[] = [];
+/** Query id -> what its socket had carried when the request ended (keep-alive is off: one request per socket). */
+const socketBytes = new Map<string, number>();
 let server: Server;
 let port: number;
 
@@ -60,6 +62,7 @@ beforeAll(async () => {
     request.on('end', () => {
       const body = Buffer.concat(chunks);
       received.push({ queryId: query.get('query_id'), body });
+      socketBytes.set(query.get('query_id') ?? '', request.socket.bytesRead);
       behaviours[query.get('query') ?? 'ok']?.(request, response, body);
     });
   });
@@ -89,6 +92,7 @@ const client = (targetPort: number) =>
 async function attemptWith(statement: string, targetPort = port, body = Buffer.from('rowbinary')) {
   const events: string[] = [];
   const results: InsertResult[] = [];
+  const sentBytes: number[] = [];
   const attempt: InsertAttempt = {
     sink: 's',
     batch: 1,
@@ -101,7 +105,8 @@ async function attemptWith(statement: string, targetPort = port, body = Buffer.f
   const endpoint = client(targetPort);
   const report = await sendAttempt(endpoint, { statement, body, settings: {} }, attempt, {
     beforeInsert: () => void events.push('before'),
-    insertSent: async () => {
+    insertSent: async (_, sent) => {
+      sentBytes.push(sent.bytes);
       await new Promise((resolve) => setTimeout(resolve, 20));
       events.push('sent');
     },
@@ -111,7 +116,7 @@ async function attemptWith(statement: string, targetPort = port, body = Buffer.f
     },
   });
   await endpoint.close();
-  return { report, events, result: results[0], attempt };
+  return { report, events, result: results[0], attempt, sentBytes: sentBytes[0] };
 }
 
 describe('sendAttempt against an HTTP server', () => {
@@ -120,6 +125,13 @@ describe('sendAttempt against an HTTP server', () => {
     expect(report).toMatchObject({ result: { outcome: 'ok' }, started: true });
     expect(events).toEqual(['before', 'sent', 'after:ok']);
     expect(received.at(-1)).toEqual({ queryId: attempt.queryId, body: Buffer.from('rowbinary') });
+  });
+
+  it('insertSent hears what the request put on its socket: request line, headers and body, as the server read them', async () => {
+    const body = Buffer.alloc(5000, 7);
+    const { attempt, sentBytes } = await attemptWith('ok', port, body);
+    expect(sentBytes).toBeGreaterThan(body.length);
+    expect(sentBytes).toBe(socketBytes.get(attempt.queryId));
   });
 
   it('a ClickHouse exception is failed (the server answered: nothing committed), after the INSERT started', async () => {

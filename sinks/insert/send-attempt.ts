@@ -34,8 +34,8 @@ export async function sendAttempt(
 ): Promise<AttemptReport> {
   await observer.beforeInsert?.(attempt);
   let sentHook: Promise<void> | undefined;
-  const watch = endpoint.tracer.watch(attempt.queryId, () => {
-    sentHook = (async () => observer.insertSent?.(attempt))();
+  const watch = endpoint.tracer.watch(attempt.queryId, (bytes) => {
+    sentHook = (async () => observer.insertSent?.(attempt, { bytes }))();
     // Awaited below, once the attempt ended; this only keeps an early rejection from being reported as unhandled.
     sentHook.catch(() => undefined);
   });

@@ -9,6 +9,8 @@ export interface RequestTrace {
   connected: boolean;
   /** The whole body was handed to the socket (the request's `finish`) before any response or error. */
   bodySent: boolean;
+  /** The socket's `bytesWritten` at that moment: request line, headers and body. */
+  bytesSent?: number;
   /** The HTTP status of the response, if one arrived. */
   responseStatus?: number;
   /** `X-ClickHouse-Exception-Code`: the server itself reports the query failed. */
@@ -28,9 +30,12 @@ export interface TraceHandle {
  * not-yet-connected socket do not count), which is the truthful "body sent" moment.
  */
 export class RequestTracer {
-  private readonly watching = new Map<string, { trace: RequestTrace; onBodySent: () => void; active: boolean }>();
+  private readonly watching = new Map<
+    string,
+    { trace: RequestTrace; onBodySent: (bytes: number) => void; active: boolean }
+  >();
 
-  watch(queryId: string, onBodySent: () => void): TraceHandle {
+  watch(queryId: string, onBodySent: (bytes: number) => void): TraceHandle {
     const watcher = { trace: { connected: false, bodySent: false }, onBodySent, active: true };
     this.watching.set(queryId, watcher);
     return {
@@ -66,7 +71,8 @@ export class RequestTracer {
     request.once('finish', () => {
       if (!watcher.active || trace.responseStatus !== undefined || !trace.connected) return;
       trace.bodySent = true;
-      watcher.onBodySent();
+      trace.bytesSent = request.socket?.bytesWritten ?? 0;
+      watcher.onBodySent(trace.bytesSent);
     });
   }
 }

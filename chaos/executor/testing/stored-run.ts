@@ -40,6 +40,7 @@ export function storeRun(
       serverInserts: [],
       routed: new Map([['unsharded', new Map([['1-0-0', 's1']])]]),
       forms: new Map([['1-0-0', new Set(['row 1-0-0'])]]),
+      logMarkerFound: ['s1r1'],
       readAt: 42,
     },
     coverage: { faults: ['reset_peer'], replay: true },

@@ -75,6 +75,8 @@ describe('embedded node config', () => {
     expect(xml).toContain('<sessions_path>/clickhouse/sessions_s1r2</sessions_path>');
     expect(xml).toContain('<query_log>');
     expect(xml).toContain('<part_log>');
+    // Wide parts only: a compact-part failpoint must not fail the oracle's log flushes.
+    expect(xml).toMatch(/<query_log>[^]*?<settings>min_bytes_for_wide_part = 0<\/settings>[^]*?<\/query_log>/);
     expect(xml).not.toContain('interserver_http_port');
   });
 
@@ -231,6 +233,8 @@ describe('docker plan', () => {
     const toxiproxy = plan.containers.find((c) => c.kind === 'toxiproxy');
     expect(toxiproxy?.exposedPorts).toEqual([8474]);
     expect(toxiproxy?.publishedPorts).toEqual(Object.values(plan.clientProxies));
+    // The real Toxiproxy serves its proxy byte counters only with this flag; the chaos faults read them.
+    expect(toxiproxy?.command).toEqual(['-host=0.0.0.0', '-proxy-metrics']);
   });
 
   it('wires members directly when proxies are off', () => {

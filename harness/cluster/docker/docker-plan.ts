@@ -43,6 +43,8 @@ export interface ContainerPlan {
   readonly publishedPorts: readonly PublishedPort[];
   /** In-container port whose health check says the member is up. */
   readonly healthPort: number;
+  /** Arguments replacing the image's default command, when the member needs others. */
+  readonly command?: readonly string[];
 }
 
 export interface DockerPlan {
@@ -186,6 +188,8 @@ export function dockerPlan(topology: TopologySpec, proxies = true): DockerPlan {
       exposedPorts: [IN_CONTAINER.toxiproxyApi],
       publishedPorts: Object.values(clientProxies),
       healthPort: IN_CONTAINER.toxiproxyApi,
+      // The image's own command plus the proxy byte counters (GET /metrics) the chaos faults read.
+      command: ['-host=0.0.0.0', '-proxy-metrics'],
     });
   }
   return { topology: plan, containers, proxies: proxyDefinitions, clientProxies };

@@ -92,6 +92,7 @@ export function containerFor(
       throw new Error(`${plan.name} publishes client proxies but no client port was chosen`);
     container.withPublishedPorts(publishedPortBindings(plan, clientPort));
   }
+  if (plan.command !== undefined) container.withCommand([...plan.command]);
   if (plan.kind === 'clickhouse')
     return container.withWaitStrategy(Wait.forHttp('/ping', IN_CONTAINER.http).forStatusCode(200));
   if (plan.kind === 'toxiproxy')

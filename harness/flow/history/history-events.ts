@@ -153,6 +153,8 @@ export interface InsertInvokeEvent extends AttemptKey {
 /** `insertSent`: the whole body is on the wire, the response is pending. */
 export interface InsertSentEvent extends AttemptKey {
   readonly type: 'insert-sent';
+  /** What the request put on its socket (request line, headers, body); absent in histories written before. */
+  readonly bytes?: number;
 }
 
 export interface InsertCompleteEvent extends AttemptKey {
@@ -313,6 +315,23 @@ export type FaultEffect = 'error' | 'slow' | 'stalled' | 'blocked' | 'traffic' |
 /** The kind of unknown outcome a fault is built to produce: the INSERT committed, or it never did. */
 export type UnknownKind = 'landed' | 'absent';
 
+/** The toxic a fault added: its stream and its attributes (what its effect is measured against). */
+export interface ToxicSpec {
+  readonly stream: 'upstream' | 'downstream';
+  readonly attributes: Readonly<Record<string, number>>;
+}
+
+/**
+ * What the fault proxy said of its proxies' traffic (Toxiproxy's `GET /metrics` with
+ * `-proxy-metrics`): per proxy, the bytes its upstream direction received from its clients.
+ */
+export interface LinkCounters {
+  /** Proxy name -> bytes received upstream; a proxy the proxy server reported no counter for is absent. */
+  readonly received: Readonly<Record<string, number>>;
+  /** Why nothing could be read (no `/metrics`, no answer), when nothing could. */
+  readonly unavailable?: string;
+}
+
 /**
  * The chaos executor's nemesis, as Jepsen records it beside the client operations: a fault took
  * effect (`fault-start`) and was healed (`fault-end`, same `window`). A fault aimed at an INSERT
@@ -333,6 +352,12 @@ export interface FaultStartEvent {
     readonly endpoint: string;
   };
   readonly expects?: UnknownKind;
+  /** A toxic fault: the toxic it added on every target. */
+  readonly toxic?: ToxicSpec;
+  /** A server-error fault: the ClickHouse code the servers answer an INSERT while it is in force. */
+  readonly serverCode?: string;
+  /** A toxic fault: its proxies' counters when it was applied (before the toxic). */
+  readonly links?: LinkCounters;
 }
 
 export interface FaultEndEvent {
@@ -343,6 +368,8 @@ export interface FaultEndEvent {
   readonly healStartedAt?: number;
   /** Process and witness faults: the nemesis observed the effect itself (process state, a replica's tables). */
   readonly verified?: boolean;
+  /** A toxic fault: its proxies' counters once healed. */
+  readonly links?: LinkCounters;
 }
 
 /** A fault was armed on the sink's next INSERT, and none came before the deadline: it never acted. */

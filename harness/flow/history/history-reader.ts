@@ -112,6 +112,8 @@ export interface InsertAttemptRecord {
   readonly invoke: Stamped<InsertInvokeEvent>;
   /** The body was completely sent (`insertSent` fired). */
   readonly sent: boolean;
+  /** The bytes the request put on its socket, when `insert-sent` recorded them. */
+  readonly sentBytes?: number;
   readonly complete?: Stamped<InsertCompleteEvent>;
   /** The completion's outcome; `unknown` when the worker died before the attempt ended. */
   readonly outcome: InsertCompleteEvent['outcome'];
@@ -121,10 +123,17 @@ export interface InsertAttemptRecord {
 export function insertAttempts(events: readonly Stamped[]): InsertAttemptRecord[] {
   const key = (event: { writer: string; queryId: string; attempt: number }) =>
     `${event.writer}\u0000${event.queryId}\u0000${event.attempt}`;
-  const sent = new Set(eventsOfType(events, 'insert-sent').map(key));
+  const sent = new Map(eventsOfType(events, 'insert-sent').map((event) => [key(event), event]));
   const completes = new Map(eventsOfType(events, 'insert-complete').map((event) => [key(event), event]));
   return eventsOfType(events, 'insert-invoke').map((invoke) => {
     const complete = completes.get(key(invoke));
-    return { invoke, sent: sent.has(key(invoke)), complete, outcome: complete?.outcome ?? 'unknown' };
+    const bytes = sent.get(key(invoke))?.bytes;
+    return {
+      invoke,
+      sent: sent.has(key(invoke)),
+      ...(bytes === undefined ? {} : { sentBytes: bytes }),
+      complete,
+      outcome: complete?.outcome ?? 'unknown',
+    };
   });
 }

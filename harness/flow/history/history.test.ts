@@ -52,7 +52,7 @@ describe('history writer and reader', () => {
         messageIds: ['1-0-0'],
       });
     invoke('q1');
-    writer.append({ type: 'insert-sent', ...attempt, queryId: 'q1' });
+    writer.append({ type: 'insert-sent', ...attempt, queryId: 'q1', bytes: 612 });
     writer.append({ type: 'insert-complete', ...attempt, queryId: 'q1', outcome: 'ok', startedAt: 1, endedAt: 2 });
     invoke('q2');
     writer.append({
@@ -69,11 +69,11 @@ describe('history writer and reader', () => {
     invoke('q4');
     writer.close();
     const records = insertAttempts(readHistory(dir).events);
-    expect(records.map((record) => [record.invoke.queryId, record.outcome, record.sent])).toEqual([
-      ['q1', 'ok', true],
-      ['q2', 'failed', false],
-      ['q3', 'unknown', true],
-      ['q4', 'unknown', false],
+    expect(records.map((record) => [record.invoke.queryId, record.outcome, record.sent, record.sentBytes])).toEqual([
+      ['q1', 'ok', true, 612],
+      ['q2', 'failed', false, undefined],
+      ['q3', 'unknown', true, undefined],
+      ['q4', 'unknown', false, undefined],
     ]);
   });
 

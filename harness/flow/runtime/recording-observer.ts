@@ -1,4 +1,4 @@
-import type { InsertAttempt, InsertObserver, InsertResult } from '../../../sinks/api.ts';
+import type { InsertAttempt, InsertObserver, InsertResult, SentRequest } from '../../../sinks/api.ts';
 import type { AttemptKey } from '../history/history-events.ts';
 import type { HistorySink } from '../history/history-sink.ts';
 import type { CrashSwitch } from './crash-points.ts';
@@ -37,8 +37,8 @@ export function recordingObserver(
       await crash.at('before-insert', partition, attempt.batch);
       await gates.beforeRequest(partition, attempt);
     },
-    async insertSent(attempt: InsertAttempt) {
-      history.append({ type: 'insert-sent', ...key(attempt) });
+    async insertSent(attempt: InsertAttempt, sent: SentRequest) {
+      history.append({ type: 'insert-sent', ...key(attempt), bytes: sent.bytes });
       await crash.at('during-insert', partition, attempt.batch);
     },
     async afterInsert(attempt: InsertAttempt, result: InsertResult) {

@@ -90,7 +90,9 @@ class FakeWriter {
       throw new HarnessError('SINK_INSERT_GAVE_UP', 'Giving up insert into ClickHouse');
     }
     this.table.insert({ shard, token: tokens?.dedup, ids: attempt.messageIds });
-    await this.context.observer.insertSent?.(attempt);
+    await this.context.observer.insertSent?.(attempt, {
+      bytes: messages.reduce((total, message) => total + message.byteSize, 0),
+    });
     await this.context.observer.afterInsert?.(attempt, { outcome: 'ok', startedAt, endedAt: Date.now() });
   }
 }

@@ -1,0 +1,56 @@
+import type { LinkCounters } from '../../harness/flow/history/history-events.ts';
+
+/** The real Toxiproxy's counter of the bytes a proxy link read from its source (`-proxy-metrics`). */
+const RECEIVED = 'toxiproxy_proxy_received_bytes_total';
+/** Every call to the proxy server has a deadline: a hung one must not hang the episode. */
+const READ_TIMEOUT_MS = 5_000;
+
+/** One sample of the Prometheus text format: `name{labels} value`. */
+const SAMPLE = /^([A-Za-z_:][A-Za-z0-9_:]*)\{(.*)\}\s+(\S+)/;
+const LABEL = /([A-Za-z_][A-Za-z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
+
+const unescape = (value: string) => value.replace(/\\(["\\n])/g, (_, c: string) => (c === 'n' ? '\n' : c));
+
+function labelsOf(text: string): Map<string, string> {
+  return new Map([...text.matchAll(LABEL)].map((match) => [match[1] ?? '', unescape(match[2] ?? '')]));
+}
+
+/**
+ * Bytes each of `proxies` received upstream (from its clients), summed over its series (a proxy
+ * whose listen or upstream changed has one per address pair). A proxy with no series is absent.
+ */
+export function upstreamReceived(metrics: string, proxies: readonly string[]): Record<string, number> {
+  const wanted = new Set(proxies);
+  const received: Record<string, number> = {};
+  for (const line of metrics.split('\n')) {
+    const sample = SAMPLE.exec(line);
+    if (sample === null || sample[1] !== RECEIVED) continue;
+    const labels = labelsOf(sample[2] ?? '');
+    const proxy = labels.get('proxy');
+    if (proxy === undefined || !wanted.has(proxy) || labels.get('direction') !== 'upstream') continue;
+    received[proxy] = (received[proxy] ?? 0) + Number(sample[3]);
+  }
+  return received;
+}
+
+/**
+ * What the fault proxy at `api` says its `proxies` received upstream so far: read by a toxic
+ * fault when applied and once healed, so the checkers can see that the faulted link carried the
+ * INSERT it was aimed at. Never throws: a proxy server without the counters (a Toxiproxy started
+ * without `-proxy-metrics`) yields why, and the fault is then not shown to have fired.
+ */
+export async function readLinkCounters(api: string | null, proxies: readonly string[]): Promise<LinkCounters> {
+  if (api === null) return { received: {}, unavailable: 'the cluster has no fault proxy' };
+  const url = new URL('/metrics', api).toString();
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(READ_TIMEOUT_MS) });
+    if (!response.ok)
+      return {
+        received: {},
+        unavailable: `GET ${url} answered ${response.status}: the Toxiproxy serves no proxy byte counters (start it with -proxy-metrics)`,
+      };
+    return { received: upstreamReceived(await response.text(), proxies) };
+  } catch (error) {
+    return { received: {}, unavailable: `GET ${url} failed: ${(error as Error).message}` };
+  }
+}
