@@ -8,6 +8,7 @@ import type { StartedLocalCluster } from '../harness/cluster/local-cluster.ts';
 import { describeError } from '../harness/errors.ts';
 import type { Stamped } from '../harness/flow/history/history-events.ts';
 import { newRunId } from '../harness/cluster/run-dir.ts';
+import { UNDO_JOURNAL_FILE } from '../harness/cluster/run-marker.ts';
 import { mergeVerdicts } from '../properties/verdict.ts';
 import { aggregateClass } from '../reports/aggregate.ts';
 import { insertPerformance } from '../reports/performance.ts';
@@ -69,7 +70,7 @@ function keepClusterLogs(cluster: StartedCluster, target: string): void {
     const errorLog = join(nodes, node, 'log', 'clickhouse.err.log');
     if (existsSync(errorLog)) copyFileSync(errorLog, join(target, `${node}.clickhouse.err.log`));
   }
-  for (const file of ['toxiproxy.log', 'undo-journal.jsonl'])
+  for (const file of ['toxiproxy.log', UNDO_JOURNAL_FILE])
     if (existsSync(join(dir, file))) copyFileSync(join(dir, file), join(target, file));
 }
 

@@ -3,6 +3,7 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, re
 import { dirname, join } from 'node:path';
 import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
 import { isAlive } from '../../harness/cluster/process/local-process.ts';
+import { UNDO_JOURNAL_FILE } from '../../harness/cluster/run-marker.ts';
 import { selfAsOwner } from '../../harness/cluster/run-dir.ts';
 import { statePaths } from '../../harness/cluster/state-dir.ts';
 import { describeError, HarnessError } from '../../harness/errors.ts';
@@ -40,7 +41,7 @@ export interface UndoOutcome {
 const sameOwner = (a: JournalOwner, b: JournalOwner) => a.pid === b.pid && a.startTime === b.startTime;
 
 /** The journal of a cluster the harness started: in its run directory, gone with it. */
-export const startedClusterJournal = (cluster: StartedCluster) => join(cluster.description.dir, 'undo-journal.jsonl');
+export const startedClusterJournal = (cluster: StartedCluster) => join(cluster.description.dir, UNDO_JOURNAL_FILE);
 
 /** The journal of an attached cluster: one per cluster file (its real path), under the state directory. */
 export function externalClusterJournal(clusterFile: string, base?: string): string {

@@ -12,11 +12,15 @@ export interface RunMarker {
   readonly createdDir: boolean;
 }
 
+/** The chaos job's undo journal of a cluster it started (`chaos/nemeses/undo-journal.ts`), kept in the run directory. */
+export const UNDO_JOURNAL_FILE = 'undo-journal.jsonl';
+
 /**
  * Every entry the harness writes at the top of a run directory, and all it ever removes there:
  * the marker, the state file (`cluster-state.ts`, written through a `.tmp` rename), each node's
  * and each Keeper's directory (the backends' start-up), the fault proxy's log (`local-launch.ts`),
- * and a detached docker cluster's holder record and log (`docker/detached-docker.ts`).
+ * a detached docker cluster's holder record and log (`docker/detached-docker.ts`), and the chaos
+ * job's undo journal.
  */
 export const RUN_DIR_ENTRIES: readonly string[] = [
   RUN_MARKER,
@@ -27,6 +31,7 @@ export const RUN_DIR_ENTRIES: readonly string[] = [
   'toxiproxy.log',
   HOLDER_FILE,
   'holder.log',
+  UNDO_JOURNAL_FILE,
 ];
 
 export function writeRunMarker(dir: string, marker: RunMarker): void {

@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeClusterState, type ClusterState } from '../cluster-state.ts';
+import { UNDO_JOURNAL_FILE } from '../run-marker.ts';
 
 /** A fresh CHAOS_STATE_DIR and a scratch directory beside it for the user's own directories. */
 export function tempStateDir(): { readonly base: string; readonly scratch: string; readonly cleanup: () => void } {
@@ -16,13 +17,14 @@ export function tempStateDir(): { readonly base: string; readonly scratch: strin
   return { base, scratch, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 
-/** What the embedded backend writes into a run directory once its members started. */
+/** What the embedded backend writes into a run directory once its members started, and a chaos job's undo journal. */
 export function writeMemberFiles(dir: string): void {
   mkdirSync(join(dir, 'nodes', 's1r1', 'data'), { recursive: true });
   writeFileSync(join(dir, 'nodes', 's1r1', 'config.xml'), '<clickhouse/>');
   mkdirSync(join(dir, 'keepers', 'k1', 'data'), { recursive: true });
   writeFileSync(join(dir, 'keepers', 'k1', 'zoo.cfg'), 'clientPort=1\n');
   writeFileSync(join(dir, 'toxiproxy.log'), '');
+  writeFileSync(join(dir, UNDO_JOURNAL_FILE), '');
 }
 
 /** The run's runner died: its recorded owner no longer matches a live process. */
