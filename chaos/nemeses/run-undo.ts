@@ -1,10 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { describeError, HarnessError } from '../../harness/errors.ts';
 import { describeAction, type UndoAction, type UndoDeps } from './undo-actions.ts';
-import { requireUndone, type UndoJournal, type UndoOutcome } from './undo-journal.ts';
-
-/** How long a stop waits for actions already under way (each has its own deadline) before it undoes. */
-const IN_FLIGHT_LIMIT_MS = 10_000;
+import { IN_FLIGHT_WAIT_MS, requireUndone, type UndoJournal, type UndoOutcome } from './undo-journal.ts';
 
 /**
  * Everything one run did to the cluster (its database, every fault of every episode), recorded
@@ -57,6 +54,7 @@ export class RunUndo {
   async perform(id: string, act: () => Promise<unknown>, didNothing?: (error: unknown) => boolean): Promise<void> {
     const acting = act();
     this.acting.set(id, acting);
+    this.journal.track(id, acting);
     try {
       await acting;
     } catch (error) {
@@ -86,8 +84,8 @@ export class RunUndo {
 
   /**
    * Undoes the given entries, last first, each failure tried once more (undos are idempotent, and
-   * a Ctrl-C reaches the command an undo runs as well as the runner); throws naming every one that
-   * stays in force.
+   * an owner's command or the fault proxy can fail once for a passing reason); throws naming every
+   * one that stays in force.
    */
   async undo(ids: readonly string[]): Promise<void> {
     const outcomes: UndoOutcome[] = [];
@@ -110,7 +108,7 @@ export class RunUndo {
     const limit = new AbortController();
     await Promise.race([
       Promise.allSettled([...this.acting.values()]),
-      delay(IN_FLIGHT_LIMIT_MS, undefined, { signal: limit.signal }).catch(() => undefined),
+      delay(IN_FLIGHT_WAIT_MS, undefined, { signal: limit.signal }).catch(() => undefined),
     ]);
     limit.abort();
     const hung = this.ids.filter((id) => this.acting.has(id));
@@ -118,7 +116,7 @@ export class RunUndo {
     if (hung.length > 0)
       throw new HarnessError(
         'UNDO_ACTION_HUNG',
-        `${hung.length} action(s) of the run were still under way ${IN_FLIGHT_LIMIT_MS / 1000} s after it stopped; they stay in the undo journal ${this.journal.file} for the next start or \`--reap\``,
+        `${hung.length} action(s) of the run were still under way ${IN_FLIGHT_WAIT_MS / 1000} s after it stopped; they stay in the undo journal ${this.journal.file} for the next start or \`--reap\``,
       );
   }
 }

@@ -167,7 +167,41 @@ describe('the undo journal', () => {
     expect(t.journal.entries()).toEqual([]);
   });
 
-  it('an undo whose command was cut short (a Ctrl-C reaches it too) is tried once more', async () => {
+  it('the forced stop waits for a pause still being taken before it resumes, so the member is not left paused', async () => {
+    await using t = await setup();
+    const pause = t.cluster.pause.bind(t.cluster);
+    t.cluster.pause = async (name) => {
+      await delay(300);
+      await pause(name);
+    };
+    const pausing = replicaPause('k1').apply(t.context);
+    await delay(50);
+    const outcomes = await t.journal.undoOwn();
+    await pausing;
+    expect(outcomes.map((outcome) => outcome.error)).toEqual([undefined]);
+    expect(t.cluster.states.get('k1')).toBe('running');
+    expect(t.journal.entries()).toEqual([]);
+  });
+
+  it('an action still under way when the forced stop gives up waiting stays open in the journal, for the next start', async () => {
+    await using t = await setup();
+    const pause = t.cluster.pause.bind(t.cluster);
+    t.cluster.pause = async (name) => {
+      await delay(400);
+      await pause(name);
+    };
+    const pausing = replicaPause('k1').apply(t.context);
+    await delay(50);
+    const [outcome] = await t.journal.undoOwn(() => true, 100);
+    expect(outcome?.error).toMatch(/still being done/);
+    await pausing;
+    expect(t.cluster.states.get('k1')).toBe('paused');
+    expect(t.journal.entries().map((entry) => entry.action.kind)).toEqual(['member-paused']);
+    await t.journal.undoOwn();
+    expect(t.cluster.states.get('k1')).toBe('running');
+  });
+
+  it('an undo whose command failed once is tried once more', async () => {
     await using t = await setup();
     await replicaPause('k1').apply(t.context);
     const resume = t.cluster.resume.bind(t.cluster);
@@ -175,7 +209,7 @@ describe('the undo journal', () => {
     t.cluster.resume = async (name) => {
       if (!cut) return resume(name);
       cut = false;
-      throw new Error(`resume ${name}: killed by SIGINT`);
+      throw new Error(`resume ${name}: connection reset`);
     };
     await t.undo.stop('interrupted by SIGINT');
     expect(t.cluster.states.get('k1')).toBe('running');

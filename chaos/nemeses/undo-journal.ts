@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
 import { isAlive } from '../../harness/cluster/process/local-process.ts';
 import { UNDO_JOURNAL_FILE } from '../../harness/cluster/run-marker.ts';
@@ -40,6 +41,21 @@ export interface UndoOutcome {
 
 const sameOwner = (a: JournalOwner, b: JournalOwner) => a.pid === b.pid && a.startTime === b.startTime;
 
+/**
+ * How long an undo waits for an action of this process still under way (each has its own
+ * deadline). Below the interrupt's grace (8 s) with room for the undos themselves.
+ */
+export const IN_FLIGHT_WAIT_MS = 4_000;
+
+async function settledWithin(promises: readonly Promise<unknown>[], ms: number): Promise<void> {
+  const limit = new AbortController();
+  await Promise.race([
+    Promise.allSettled(promises),
+    delay(ms, undefined, { signal: limit.signal }).catch(() => undefined),
+  ]);
+  limit.abort();
+}
+
 /** The journal of a cluster the harness started: in its run directory, gone with it. */
 export const startedClusterJournal = (cluster: StartedCluster) => join(cluster.description.dir, UNDO_JOURNAL_FILE);
 
@@ -65,6 +81,8 @@ export class UndoJournal {
   private readonly open = new Map<string, OpenEntry>();
   /** Undos in progress, so two paths undoing one entry (a heal and an interrupt) act once. */
   private readonly undoing = new Map<string, Promise<UndoOutcome>>();
+  /** This process's actions still being taken: an undo must not overtake one (a resume landing before its pause). */
+  private readonly doing = new Map<string, Promise<unknown>>();
 
   constructor(
     readonly file: string,
@@ -88,6 +106,15 @@ export class UndoJournal {
     this.append({ op: 'do', ...entry });
     this.open.set(entry.id, entry);
     return entry.id;
+  }
+
+  /** Says that the action of entry `id` is being taken until `acting` settles. */
+  track(id: string, acting: Promise<unknown>): void {
+    this.doing.set(id, acting);
+    const settled = () => {
+      if (this.doing.get(id) === acting) this.doing.delete(id);
+    };
+    acting.then(settled, settled);
   }
 
   /** Closes an entry whose action certainly did not happen (refused before it acted). */
@@ -123,16 +150,29 @@ export class UndoJournal {
     return [...open.values()];
   }
 
-  /** Undoes the open entries `which` selects, last recorded first; a failure does not stop the others. */
-  async undoOpen(which: (entry: OpenEntry) => boolean): Promise<UndoOutcome[]> {
+  /**
+   * Undoes the open entries `which` selects, last recorded first; a failure does not stop the
+   * others. An action this process is still taking is waited for (up to `waitMs`): undone before
+   * it landed, it would land after its undo (a pause after its resume) with its entry closed. One
+   * still under way after the wait is left open, for the next start or `--reap`, and said so.
+   */
+  async undoOpen(which: (entry: OpenEntry) => boolean, waitMs = IN_FLIGHT_WAIT_MS): Promise<UndoOutcome[]> {
+    const chosen = this.entries().filter(which);
+    const underWay = chosen.flatMap((entry) => this.doing.get(entry.id) ?? []);
+    if (underWay.length > 0) await settledWithin(underWay, waitMs);
     const outcomes: UndoOutcome[] = [];
-    for (const entry of this.entries().filter(which).reverse()) outcomes.push(await this.undoEntry(entry));
+    for (const entry of chosen.reverse())
+      outcomes.push(
+        this.doing.has(entry.id)
+          ? { entry, error: `still being done ${waitMs / 1000} s on; left in the journal, to be undone once it ended` }
+          : await this.undoEntry(entry),
+      );
     return outcomes;
   }
 
   /** What this process did and has not undone, or the part of it `which` selects. */
-  undoOwn(which: (entry: OpenEntry) => boolean = () => true): Promise<UndoOutcome[]> {
-    return this.undoOpen((entry) => sameOwner(entry.owner, this.owner) && which(entry));
+  undoOwn(which: (entry: OpenEntry) => boolean = () => true, waitMs?: number): Promise<UndoOutcome[]> {
+    return this.undoOpen((entry) => sameOwner(entry.owner, this.owner) && which(entry), waitMs);
   }
 
   /** What processes that are gone did and never undid (a SIGKILLed runner); a live runner's entries are its own. */
