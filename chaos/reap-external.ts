@@ -3,7 +3,7 @@ import { ExternalCluster, readClusterFile } from '../harness/cluster/external/ex
 import { externalClusterJournal, UndoJournal, type UndoOutcome } from './nemeses/undo-journal.ts';
 
 /**
- * Undoes what runners that are gone (SIGKILLed, a lost CI machine) left in force on an attached
+ * Undoes what runners of this machine that are gone (SIGKILLed) left in force on an attached
  * cluster, as its undo journal holds it: at every start of a run on it, and for `--reap`. The
  * cluster is not checked first (a member a killed run paused would fail the check), only read
  * from its file; a live runner's entries are its own and stay.

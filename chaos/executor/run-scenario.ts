@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { harnessClient } from '../../harness/clickhouse/client.ts';
 import { createDatabaseDdl, createTables, materializedViewDdl } from '../../harness/clickhouse/ddl.ts';
 import type { SettingProfile } from '../../harness/cluster/config/setting-profiles.ts';
-import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
+import { startedByHarness, type StartedCluster } from '../../harness/cluster/started-cluster.ts';
 import { describeError, HarnessError } from '../../harness/errors.ts';
 import { PROJECT_ROOT } from '../../harness/project-root.ts';
 import type { MutantName } from '../mutants/catalogue.ts';
@@ -119,7 +119,7 @@ export function scenarioContext(options: Pick<ScenarioRunOptions, 'cluster'>, sp
     keepers: description.keepers.map((keeper) => keeper.name),
     spec,
     // A started cluster allows every process action; an attached one lists what its owner allows.
-    ownsCluster: options.cluster.processActions === undefined,
+    ownsCluster: startedByHarness(options.cluster),
   };
 }
 
@@ -302,7 +302,11 @@ async function executeRun(
     const revived = await settleCluster(options.cluster, options.journal, database);
     if (revived.length > 0) log.warn({ revived }, 'cluster members were dead at the start of a run and were restarted');
     // No run may meet a fault its history does not record: a proxy left faulted is healed, or the run does not start.
-    const healed = await ensureProxiesClean(undo.deps.proxies, describedProxies(options.cluster.description));
+    const healed = await ensureProxiesClean(
+      undo.deps.proxies,
+      describedProxies(options.cluster.description),
+      startedByHarness(options.cluster),
+    );
     if (healed.length > 0) log.warn({ healed }, 'proxies were faulted before the run and were healed');
     await undo.during(() => createRunTables(options, undo, database, source, target, dedupOff));
     supervisor = new FlowSupervisor({

@@ -1,5 +1,5 @@
 import { harnessClient, queryValue } from '../../harness/clickhouse/client.ts';
-import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
+import { startedByHarness, type StartedCluster } from '../../harness/cluster/started-cluster.ts';
 import { HarnessError } from '../../harness/errors.ts';
 import { requireUndone, type UndoJournal } from '../nemeses/undo-journal.ts';
 
@@ -23,7 +23,7 @@ export async function settleCluster(
 ): Promise<string[]> {
   requireUndone(await journal.undoOwn((entry) => STOPPED.has(entry.action.kind)), journal.file);
   // A started cluster allows every process action; an attached one lists what its owner allows.
-  const owned = cluster.processActions === undefined;
+  const owned = startedByHarness(cluster);
   const revived: string[] = [];
   for (const name of cluster.memberNames) {
     const state = await cluster.memberState(name);

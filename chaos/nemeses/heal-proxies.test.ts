@@ -92,11 +92,23 @@ describe('ensureProxiesClean', () => {
     const client = new FaultProxyClient(server.url);
     await client.addToxic('a', toxic('left'));
     await client.setEnabled('b', false);
-    expect(await ensureProxiesClean(client, ['a', 'b'])).toEqual([
+    expect(await ensureProxiesClean(client, ['a', 'b'], true)).toEqual([
       'a: toxic left (latency, downstream)',
       'b: disabled',
     ]);
-    expect(await ensureProxiesClean(client, ['a', 'b'])).toEqual([]);
+    expect(await ensureProxiesClean(client, ['a', 'b'], true)).toEqual([]);
+  });
+
+  it('on an attached cluster, refuses the run and leaves a fault it did not make in place', async () => {
+    await using upstream = await Upstream.start({ echo: true });
+    await using server = await startToxiproxyServer({
+      port: 0,
+      config: [{ name: 'a', listen: '127.0.0.1:0', upstream: upstream.address }],
+    });
+    const client = new FaultProxyClient(server.url);
+    await client.addToxic('a', toxic('someone_elses'));
+    await expect(ensureProxiesClean(client, ['a'], false)).rejects.toMatchObject({ code: 'CHAOS_PROXIES_NOT_OURS' });
+    expect((await client.proxy('a')).toxics.map((each) => each.name)).toEqual(['someone_elses']);
   });
 
   it('refuses the run when a proxy is still faulted after the heal', async () => {
@@ -104,7 +116,7 @@ describe('ensureProxiesClean', () => {
     await using api = await fakeApi((method, path) =>
       method !== 'GET' ? [204, undefined] : [200, path === '/proxies' ? { p: dirtyProxy } : dirtyProxy],
     );
-    await expect(ensureProxiesClean(new FaultProxyClient(api.url), ['p'])).rejects.toMatchObject({
+    await expect(ensureProxiesClean(new FaultProxyClient(api.url), ['p'], true)).rejects.toMatchObject({
       code: 'CHAOS_PROXIES_DIRTY',
     });
   });

@@ -48,12 +48,24 @@ export async function healProxies(client: FaultProxyClient, names: readonly stri
 
 /**
  * Before a run: every named proxy enabled with no toxic, so no run meets a fault its history
- * does not record. A dirty proxy is healed once and looked at again; still dirty, the run
- * cannot start (an infrastructure error). Returns what the heal found, for the run's log.
+ * does not record. On a fault proxy the harness started (`owned`), a dirty proxy is healed once
+ * and looked at again; still dirty, the run cannot start (an infrastructure error). On an
+ * attached cluster a dirty proxy is never touched: the harness's own leftovers were undone from
+ * its journal before this, so the fault is someone else's (another run on the cluster, an
+ * operator) and the run cannot start. Returns what the heal found, for the run's log.
  */
-export async function ensureProxiesClean(client: FaultProxyClient, names: readonly string[]): Promise<string[]> {
+export async function ensureProxiesClean(
+  client: FaultProxyClient,
+  names: readonly string[],
+  owned: boolean,
+): Promise<string[]> {
   const found = await dirtyProxies(client, names);
   if (found.length === 0) return [];
+  if (!owned)
+    throw new HarnessError(
+      'CHAOS_PROXIES_NOT_OURS',
+      `proxies faulted by something other than this run: ${found.map(({ problem }) => problem).join('; ')}; the harness leaves them alone (another run on this cluster? remove the fault, or \`--reap\` if a run of yours was killed on this machine)`,
+    );
   await healProxies(
     client,
     found.map(({ name }) => name),

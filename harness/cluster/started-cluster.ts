@@ -43,3 +43,7 @@ export interface StartedCluster extends AsyncDisposable {
    */
   down(): Promise<void>;
 }
+
+/** The harness started this cluster (every process action is its own): it may heal or restart anything on it. */
+export const startedByHarness = (cluster: Pick<StartedCluster, 'processActions'>): boolean =>
+  cluster.processActions === undefined;
