@@ -92,7 +92,26 @@ export class FaultProxyClient {
     );
   }
 
+  /** The Prometheus text of `/metrics` (the real Toxiproxy serves it only with `-proxy-metrics`: a 404 otherwise). */
+  async metrics(): Promise<string> {
+    return this.request('GET', '/metrics', 'reading its metrics');
+  }
+
   private async call<T>(method: string, path: string, what: string, body?: unknown): Promise<T> {
+    const text = await this.request(method, path, what, body);
+    if (text === '') return undefined as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new HarnessError(
+        'FAULT_PROXY_ANSWER',
+        `the fault proxy at ${this.url} answered ${what} with something that is not JSON (${text.slice(0, 80)}); check that it speaks the Toxiproxy 2.x API`,
+      );
+    }
+  }
+
+  /** One request's answer body, once its status was checked. */
+  private async request(method: string, path: string, what: string, body?: unknown): Promise<string> {
     let status: number;
     let text: string;
     try {
@@ -123,14 +142,6 @@ export class FaultProxyClient {
         `the fault proxy at ${this.url} answered ${status} to ${what}${reason === '' ? '' : ` (${reason})`}: ${hint(status)}`,
       );
     }
-    if (text === '') return undefined as T;
-    try {
-      return JSON.parse(text) as T;
-    } catch {
-      throw new HarnessError(
-        'FAULT_PROXY_ANSWER',
-        `the fault proxy at ${this.url} answered ${what} with something that is not JSON (${text.slice(0, 80)}); check that it speaks the Toxiproxy 2.x API`,
-      );
-    }
+    return text;
   }
 }

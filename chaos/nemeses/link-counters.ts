@@ -1,9 +1,9 @@
+import { describeError } from '../../harness/errors.ts';
 import type { LinkCounters } from '../../harness/flow/history/history-events.ts';
+import { FaultProxyStatusError, type FaultProxyClient } from './fault-proxy-client.ts';
 
 /** The real Toxiproxy's counter of the bytes a proxy link read from its source (`-proxy-metrics`). */
 const RECEIVED = 'toxiproxy_proxy_received_bytes_total';
-/** Every call to the proxy server has a deadline: a hung one must not hang the episode. */
-const READ_TIMEOUT_MS = 5_000;
 
 /** One sample of the Prometheus text format: `name{labels} value`. */
 const SAMPLE = /^([A-Za-z_:][A-Za-z0-9_:]*)\{(.*)\}\s+(\S+)/;
@@ -34,23 +34,21 @@ export function upstreamReceived(metrics: string, proxies: readonly string[]): R
 }
 
 /**
- * What the fault proxy at `api` says its `proxies` received upstream so far: read by a toxic
- * fault when applied and once healed, so the checkers can see that the faulted link carried the
- * INSERT it was aimed at. Never throws: a proxy server without the counters (a Toxiproxy started
- * without `-proxy-metrics`) yields why, and the fault is then not shown to have fired.
+ * What the fault proxy says its `proxies` received upstream so far: read by a toxic fault when
+ * applied and once healed, so the checkers can see that the faulted link carried the INSERT it
+ * was aimed at. Never throws: a proxy server without the counters (a Toxiproxy started without
+ * `-proxy-metrics`) yields why, and the fault is then not shown to have fired.
  */
-export async function readLinkCounters(api: string | null, proxies: readonly string[]): Promise<LinkCounters> {
-  if (api === null) return { received: {}, unavailable: 'the cluster has no fault proxy' };
-  const url = new URL('/metrics', api).toString();
+export async function readLinkCounters(client: FaultProxyClient, proxies: readonly string[]): Promise<LinkCounters> {
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(READ_TIMEOUT_MS) });
-    if (!response.ok)
-      return {
-        received: {},
-        unavailable: `GET ${url} answered ${response.status}: the Toxiproxy serves no proxy byte counters (start it with -proxy-metrics)`,
-      };
-    return { received: upstreamReceived(await response.text(), proxies) };
+    return { received: upstreamReceived(await client.metrics(), proxies) };
   } catch (error) {
-    return { received: {}, unavailable: `GET ${url} failed: ${(error as Error).message}` };
+    return {
+      received: {},
+      unavailable:
+        error instanceof FaultProxyStatusError && error.status === 404
+          ? `GET ${client.url}/metrics answered 404: the Toxiproxy serves no proxy byte counters (start it with -proxy-metrics)`
+          : describeError(error),
+    };
   }
 }

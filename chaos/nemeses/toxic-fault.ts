@@ -43,8 +43,8 @@ export class ToxicFault implements Fault {
     return EFFECT[this.type];
   }
 
-  async apply({ proxies, undo, log, cluster }: NemesisContext): Promise<FaultWindow> {
-    const links = await readLinkCounters(cluster.description.toxiproxy, this.proxies);
+  async apply({ proxies, undo, log }: NemesisContext): Promise<FaultWindow> {
+    const links = await readLinkCounters(proxies, this.proxies);
     const own = (this.undo = undo.fault());
     await own.applying(async () => {
       for (const proxy of this.proxies) {
@@ -77,11 +77,11 @@ export class ToxicFault implements Fault {
     };
   }
 
-  async heal({ log, cluster }: NemesisContext, window: FaultWindow): Promise<void> {
+  async heal({ log, proxies }: NemesisContext, window: FaultWindow): Promise<void> {
     await this.undo?.undo();
     log.debug({ proxies: this.proxies, toxic: this.name }, 'toxic removed');
     window.healedAt ??= Date.now();
-    window.linksAfterHeal = await readLinkCounters(cluster.description.toxiproxy, this.proxies);
+    window.linksAfterHeal = await readLinkCounters(proxies, this.proxies);
   }
 
   toString(): string {
