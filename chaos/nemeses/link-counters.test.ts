@@ -40,7 +40,7 @@ describe('readLinkCounters', () => {
     const without = await readLinkCounters(new FaultProxyClient(silent.url), ['s1r1_client']);
     expect(without.received).toEqual({});
     expect(without.unavailable).toMatch(
-      /answered 404 .*the Toxiproxy serves no proxy byte counters \(start it with -proxy-metrics\)/,
+      /answered 404: the Toxiproxy serves no proxy byte counters \(start it with -proxy-metrics\)/,
     );
   });
 });
