@@ -12,7 +12,7 @@ import { columnsDdl, sourceConfig } from '../../harness/flow/source/source-confi
 import { FlowSupervisor } from '../../harness/flow/supervisor.ts';
 import { componentLogger } from '../../harness/log.ts';
 import { collectGroundTruth } from '../../harness/oracle/ground-truth.ts';
-import { faultEvidence } from '../../properties/checkers/fault-evidence.ts';
+import { clientLinksOf, faultEvidence } from '../../properties/checkers/fault-evidence.ts';
 import { factsFromHistory } from '../../properties/checkers/from-history.ts';
 import { resolveUnknownOutcomes } from '../../properties/checkers/server-log.ts';
 import type { NemesisContext } from '../nemeses/fault.ts';
@@ -98,6 +98,7 @@ describe('faults aimed at the sink’s next INSERT', { timeout: 240_000 }, () =>
     const fired = faultEvidence(history.events, facts.attempts, {
       exceptionCodes: new Map(truth.serverInserts.map((insert) => [insert.queryId, insert.exceptionCode ?? 0])),
       unknown: resolved,
+      clientLinks: clientLinksOf(cluster.description),
     });
     expect(fired.missed).toEqual([]);
     expect(Object.fromEntries(fired.fired)).toEqual({ reset_peer: 10, timeout: 10 });
@@ -136,7 +137,11 @@ describe('faults aimed at the sink’s next INSERT', { timeout: 240_000 }, () =>
     expect(eventsOfType(history.events, 'fault-missed').map((event) => event.reason)).toEqual([
       'armed on the next INSERT: the writes ended without an INSERT',
     ]);
-    const noLog = { exceptionCodes: new Map(), unknown: { landed: [], absent: [], unresolved: [] } };
+    const noLog = {
+      exceptionCodes: new Map(),
+      unknown: { landed: [], absent: [], unresolved: [] },
+      clientLinks: clientLinksOf(cluster.description),
+    };
     expect(faultEvidence(history.events, [], noLog).missed).toEqual([
       {
         fault: 'reset_peer',

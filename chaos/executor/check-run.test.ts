@@ -13,7 +13,12 @@ function input(truth: Pick<CheckInput['truth'], 'serverInserts' | 'logMarkerFoun
     description: {
       backend: 'embedded',
       keepers: [],
-      shards: [{ name: 's1', replicas: [{ name: 's1r1', http: 'http://127.10.1.1:8123' }] }],
+      shards: [
+        {
+          name: 's1',
+          replicas: [{ name: 's1r1', http: 'http://127.10.1.1:8123', proxies: { client: 's1r1_client' } }],
+        },
+      ],
     } as unknown as CheckInput['description'],
     sinkClass: 'ClickHouseBatchingSink',
     source: sourceConfig({ seed: 3, partitions: 1, messagesPerEpoch: 4 }),

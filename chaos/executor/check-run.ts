@@ -8,7 +8,7 @@ import { isMessageId, parseMessageId } from '../../sinks/domain/message-id.ts';
 import type { GroundTruth } from '../../harness/oracle/ground-truth.ts';
 import { checkScenario, type ScenarioCheck } from '../../properties/checkers/check-scenario.ts';
 import type { Coverage, Evidence } from '../../properties/checkers/coverage-checker.ts';
-import { faultEvidence } from '../../properties/checkers/fault-evidence.ts';
+import { clientLinksOf, faultEvidence } from '../../properties/checkers/fault-evidence.ts';
 import type { ExpectedRefusal, RefusalRecord } from '../../properties/checkers/observations.ts';
 import { observe } from '../../properties/checkers/observe.ts';
 import { dedupHits, tokensInsertedTwice } from '../../properties/checkers/server-log.ts';
@@ -227,6 +227,7 @@ export function checkRun(input: CheckInput): RunCheck {
       ),
     ),
     unknown,
+    clientLinks: clientLinksOf(description),
   });
   const evidence: Evidence = {
     faultsFired: faults.fired,

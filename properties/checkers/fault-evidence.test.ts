@@ -66,25 +66,37 @@ const healed = (window: number, fault: FaultType, at: number, verified?: boolean
     links,
   });
 
-const noServer: ServerView = { exceptionCodes: new Map(), unknown: { landed: [], absent: [], unresolved: [] } };
+/** The one client proxy of these histories, `x`, in front of the endpoint every attempt dials. */
+const noServer: ServerView = {
+  exceptionCodes: new Map(),
+  unknown: { landed: [], absent: [], unresolved: [] },
+  clientLinks: new Map([['x', 'a:1']]),
+};
 const evidence = (events: Stamped[], attempts: AttemptRecord[], server = noServer) =>
   faultEvidence(events, attempts, server);
 
 describe('faultEvidence', () => {
   it('counts a cut toxic when the aimed INSERT ended unknown and resolved as the plan expected', () => {
-    const events = [
-      aimed(1, 'reset_peer', 'error', 'q1', { expects: 'landed' }),
-      healed(1, 'reset_peer', 140),
-      aimed(2, 'limit_data', 'error', 'q2', { expects: 'landed' }),
-      healed(2, 'limit_data', 140),
-      aimed(3, 'timeout', 'error', 'q3', { expects: 'absent' }),
-      healed(3, 'timeout', 140),
-      aimed(4, 'timeout', 'error', 'q4', { expects: 'absent' }),
-      healed(4, 'timeout', 140),
+    // One episode after another, 100 ms apart, each aimed at its own INSERT.
+    const episode = (window: number, fault: FaultType, queryId: string, expects: 'landed' | 'absent') => [
+      aimed(window, fault, 'error', queryId, { expects, at: 5 + 100 * window }),
+      healed(window, fault, 40 + 100 * window),
     ];
-    const [q1, q2, q3, q4] = [attempt('q1'), attempt('q2', { outcome: 'ok' }), attempt('q3'), attempt('q4')];
+    const events = [
+      ...episode(1, 'reset_peer', 'q1', 'landed'),
+      ...episode(2, 'limit_data', 'q2', 'landed'),
+      ...episode(3, 'timeout', 'q3', 'absent'),
+      ...episode(4, 'timeout', 'q4', 'absent'),
+    ];
+    const at = (i: number) => ({ invokedAt: 100 * i, startedAt: 10 + 100 * i, endedAt: 30 + 100 * i });
+    const [q1, q2, q3, q4] = [
+      attempt('q1', at(1)),
+      attempt('q2', { outcome: 'ok', ...at(2) }),
+      attempt('q3', at(3)),
+      attempt('q4', at(4)),
+    ];
     const result = evidence(events, [q1, q2, q3, q4], {
-      exceptionCodes: new Map(),
+      ...noServer,
       unknown: { landed: [q1, q4], absent: [q3], unresolved: [] },
     });
     expect(result.fired).toEqual(
@@ -184,6 +196,23 @@ describe('faultEvidence', () => {
     const unavailable = { received: {}, unavailable: 'GET http://t/metrics answered 404' };
     expect(latency(unavailable, unavailable).missed.map((miss) => miss.reason)).toEqual([
       "latency(x): its proxies' byte counters could not be read: GET http://t/metrics answered 404",
+    ]);
+  });
+
+  it('does not let other traffic on the faulted link stand in for an INSERT that went another way', () => {
+    const events = [
+      aimed(1, 'latency', 'slow', 'q1', { slowerThanMs: 200 }),
+      healed(1, 'latency', 400, undefined, carrying(1500).after),
+    ];
+    const slow = { outcome: 'ok', startedAt: 110, endedAt: 330 } as const;
+    // Two INSERTs of 1000 B each through x while the fault was in force, and x counted 1500 B.
+    const alongside = attempt('q2', { outcome: 'ok', startedAt: 150, endedAt: 200 });
+    expect(evidence(events, [attempt('q1', slow), alongside]).missed.map((miss) => miss.reason)).toEqual([
+      'latency(x): x received 1500 B while it was in force, less than the 2000 B the aimed INSERT q1 and 1 other INSERT(s) through it sent: it did not carry that INSERT',
+    ]);
+    // The aimed INSERT says it went to an endpoint the faulted proxy is not in front of.
+    expect(evidence(events, [attempt('q1', { ...slow, endpoint: 'b:1' })]).missed.map((miss) => miss.reason)).toEqual([
+      'latency(x): the aimed INSERT q1 went to b:1, which is not behind x',
     ]);
   });
 

@@ -1,3 +1,4 @@
+import type { ClusterDescription } from '../../harness/cluster/description.ts';
 import { eventsOfType } from '../../harness/flow/history/history-reader.ts';
 import type { FaultEndEvent, FaultStartEvent, Stamped } from '../../harness/flow/history/history-events.ts';
 import type { FaultType } from '../../harness/flow/history/fault-type.ts';
@@ -22,6 +23,17 @@ export interface ServerView {
   readonly exceptionCodes: ReadonlyMap<string, number>;
   /** The unknown outcomes, settled against the logs. */
   readonly unknown: UnknownResolution;
+  /** Each client proxy's name -> the endpoint (`host:port`) sinks dial through it, from the cluster description. */
+  readonly clientLinks: ReadonlyMap<string, string>;
+}
+
+/** Each replica's client proxy -> the endpoint (`host:port`) sinks dial through it. */
+export function clientLinksOf(description: Pick<ClusterDescription, 'shards'>): Map<string, string> {
+  return new Map(
+    description.shards.flatMap((shard) =>
+      shard.replicas.map((replica) => [replica.proxies.client, new URL(replica.http).host] as const),
+    ),
+  );
 }
 
 /** Held by the fault at least this long before its heal (an unfaulted INSERT here takes 15-65 ms). */
@@ -79,7 +91,7 @@ export function faultEvidence(
   for (const start of eventsOfType(events, 'fault-start')) {
     const end = ends.get(start.window);
     const aimed = start.aimedAt === undefined ? undefined : byQuery.get(start.aimedAt.queryId);
-    const reason = notFired(start, end, aimed, server);
+    const reason = notFired(start, end, aimed, attempts, server);
     if (reason === undefined) fired.set(start.fault, (fired.get(start.fault) ?? 0) + 1);
     else missed.push({ fault: start.fault, reason: `${start.description}: ${reason}` });
   }
@@ -92,6 +104,7 @@ function notFired(
   start: Stamped<FaultStartEvent>,
   end: Stamped<FaultEndEvent> | undefined,
   aimed: AttemptRecord | undefined,
+  attempts: readonly AttemptRecord[],
   server: ServerView,
 ): string | undefined {
   if (end === undefined) return 'never healed (the run ended inside it)';
@@ -100,7 +113,7 @@ function notFired(
   if (PROCESS_FAULTS.has(start.fault) && end.verified !== true) return 'the process was never seen stopped';
   return (
     effectNotShown(start, end, aimed, server) ??
-    (TOXIC_FAULTS.has(start.fault) ? linkNotShown(start, end, aimed) : undefined)
+    (TOXIC_FAULTS.has(start.fault) ? linkNotShown(start, end, aimed, attempts, server.clientLinks) : undefined)
   );
 }
 
@@ -194,14 +207,24 @@ function throttleNotShown(start: Stamped<FaultStartEvent>, aimed: AttemptRecord)
     : `the aimed INSERT took ${Math.round(took(aimed))} ms, less than the ${Math.round(least)} ms its ${aimed.sentBytes} B need through it`;
 }
 
-/** The faulted proxies carried the aimed INSERT: by their own counters, at least the bytes it sent arrived while the fault was in force. */
+/**
+ * The faulted proxies carried the aimed INSERT, by their own counters: the aimed INSERT's endpoint
+ * is behind one of them, and while the fault was in force they received at least what every
+ * INSERT through them sent from the aimed one's start to the heal (the aimed one included) — other
+ * traffic on the link cannot stand in for an INSERT that went another way.
+ */
 function linkNotShown(
   start: Stamped<FaultStartEvent>,
   end: Stamped<FaultEndEvent>,
   aimed: AttemptRecord,
+  attempts: readonly AttemptRecord[],
+  clientLinks: ReadonlyMap<string, string>,
 ): string | undefined {
   if (!aimed.sent || aimed.sentBytes === undefined)
     return `the history does not say what the aimed INSERT ${aimed.queryId} sent through its link`;
+  const endpoints = new Set(start.targets.flatMap((proxy) => clientLinks.get(proxy) ?? []));
+  if (!endpoints.has(aimed.endpoint))
+    return `the aimed INSERT ${aimed.queryId} went to ${aimed.endpoint}, which is not behind ${start.targets.join('+')}`;
   const [before, after] = [start.links, end.links];
   if (before === undefined || after === undefined) return 'no byte counters of its proxies were recorded';
   const unavailable = before.unavailable ?? after.unavailable;
@@ -213,7 +236,14 @@ function linkNotShown(
     (total, proxy) => total + (after.received[proxy] ?? 0) - (before.received[proxy] ?? 0),
     0,
   );
-  return carried >= aimed.sentBytes
-    ? undefined
-    : `${start.targets.join('+')} received ${carried} B while it was in force, less than the ${aimed.sentBytes} B the aimed INSERT ${aimed.queryId} sent: it did not carry that INSERT`;
+  const healAt = end.healStartedAt ?? end.at;
+  const through = attempts.filter(
+    (attempt) =>
+      attempt === aimed ||
+      (endpoints.has(attempt.endpoint) && attempt.startedAt >= aimed.startedAt && attempt.endedAt <= healAt),
+  );
+  const owed = through.reduce((total, attempt) => total + (attempt.sent ? (attempt.sentBytes ?? 0) : 0), 0);
+  if (carried >= owed) return undefined;
+  const others = through.length - 1;
+  return `${start.targets.join('+')} received ${carried} B while it was in force, less than the ${owed} B the aimed INSERT ${aimed.queryId}${others > 0 ? ` and ${others} other INSERT(s) through it` : ''} sent: it did not carry that INSERT`;
 }
