@@ -292,6 +292,7 @@ async function executeRun(
   let finished = false;
   const profile = options.scenario.settingProfile?.(dedupOff);
 
+  let checked: RunCheck | undefined;
   const body = async (): Promise<RunCheck> => {
     const user = profile === undefined ? undefined : options.cluster.description.setting_users?.[profile];
     if (profile !== undefined && user === undefined)
@@ -348,7 +349,8 @@ async function executeRun(
       serverDedupOff: dedupOff,
       target,
     };
-    const check = checkRun(checkInput);
+    // Kept as soon as it exists: a stop during the dumps below must not lose a check already on file.
+    const check = (checked = checkRun(checkInput));
     // Everything the check read stays with the run: `npm run check` judges it again from files.
     writeCheckRecord(dir, {
       scenario: options.scenario.name,
@@ -363,12 +365,10 @@ async function executeRun(
     return check;
   };
 
-  let check: RunCheck | undefined;
   let infraError: string | undefined;
   try {
-    check = await abortable(body(), signal);
     // A check that could not verify the run (its query_log incomplete) is a harness failure, never a verdict.
-    infraError = unverified(check);
+    infraError = unverified(await abortable(body(), signal));
   } catch (error) {
     infraError = describeError(signal.aborted ? signal.reason : error);
     log.error({ err: infraError }, signal.aborted ? 'run stopped' : 'run failed in the harness');
@@ -395,7 +395,7 @@ async function executeRun(
     input,
     serverDedupOff: dedupOff,
     ...(profile === undefined ? {} : { profile: { name: profile, replicas } }),
-    ...(check === undefined ? {} : { check }),
+    ...(checked === undefined ? {} : { check: checked }),
     ...(infraError === undefined ? {} : { infraError }),
     durationMs: Date.now() - started,
     phases,
