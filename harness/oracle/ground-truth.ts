@@ -57,6 +57,12 @@ export interface GroundTruth {
   readonly readAt: number;
 }
 
+/**
+ * A regular expression for a query text that names `database` as a table's database: how an
+ * INSERT refused before it started (`ExceptionBeforeStart`, no `databases` logged) is found.
+ */
+export const namesDatabase = (database: string): string => `(^|[^A-Za-z0-9_])\`?${database}\`?[.]`;
+
 export interface TruthTarget {
   readonly database: string;
   /** Base table name: the oracle reads `<name>_rep` on every replica and `<name>_dist` once. */
@@ -117,7 +123,7 @@ async function serverInserts(client: ClickHouseClient, replica: string, database
        FROM system.query_log
        WHERE type IN ('QueryFinish', 'ExceptionWhileProcessing', 'ExceptionBeforeStart') AND query_kind = 'Insert'
          AND (has(databases, {database:String}) OR (type = 'ExceptionBeforeStart' AND match(query, {named:String})))`,
-      query_params: { database, named: `(^|[^A-Za-z0-9_])\`?${database}\`?[.]` },
+      query_params: { database, named: namesDatabase(database) },
       format: 'JSONEachRow',
     });
     const rows = await result.json<{

@@ -2,10 +2,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { harnessClient, queryRows } from '../clickhouse/client.ts';
 import type { ClusterDescription } from '../cluster/description.ts';
+import { namesDatabase } from './ground-truth.ts';
 
 const DUMPS: Readonly<Record<string, (database: string) => string>> = {
+  // The rows the oracle reads, INSERTs refused before they started (which log no database) included.
   query_log: (db) =>
-    `SELECT event_time_microseconds, query_id, type, query_kind, exception_code, written_rows, ProfileEvents['DuplicatedInsertedBlocks'] AS duplicated_blocks, Settings['insert_deduplication_token'] AS token FROM system.query_log WHERE has(databases, '${db}') ORDER BY event_time_microseconds`,
+    `SELECT event_time_microseconds, query_id, type, query_kind, exception_code, written_rows, ProfileEvents['DuplicatedInsertedBlocks'] AS duplicated_blocks, Settings['insert_deduplication_token'] AS token FROM system.query_log WHERE has(databases, '${db}') OR (type = 'ExceptionBeforeStart' AND match(query, '${namesDatabase(db).replace(/[\\']/g, '\\$&')}')) ORDER BY event_time_microseconds`,
   part_log: (db) =>
     `SELECT event_time_microseconds, event_type, table, part_name, rows, query_id, error FROM system.part_log WHERE database = '${db}' ORDER BY event_time_microseconds`,
   replicas: (db) => `SELECT * FROM system.replicas WHERE database = '${db}'`,
