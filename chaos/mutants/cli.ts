@@ -150,6 +150,7 @@ async function main(): Promise<number> {
       });
     }
   } finally {
+    journal.close();
     await cluster.down();
   }
   const matrix: MutationMatrix = { runId, seeds: options.seeds, durationMs: Date.now() - started, rows };

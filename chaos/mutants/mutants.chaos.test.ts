@@ -29,6 +29,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  journal?.close();
   await cluster?.down();
   rmSync(reports, { recursive: true, force: true });
 });
