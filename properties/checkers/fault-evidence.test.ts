@@ -252,6 +252,21 @@ describe('faultEvidence', () => {
     expect(kill(false, 1_200, 'ok')).toBeUndefined();
   });
 
+  it('a quorum fault fires only when its INSERT’s unknown outcome resolved as the plan expected', () => {
+    const quorum = (over: Partial<AttemptRecord>, landed: boolean) =>
+      evidence(
+        [aimed(1, 'replica_pause', 'blocked', 'q1', { expects: 'landed' }), healed(1, 'replica_pause', 1_000, true)],
+        [attempt('q1', over)],
+        { ...noServer, unknown: { landed: landed ? [attempt('q1', over)] : [], absent: [], unresolved: [] } },
+      ).missed.map((miss) => miss.reason);
+    // UNKNOWN_STATUS_OF_INSERT: the part committed, the quorum was not met.
+    expect(quorum({ outcome: 'unknown', errorCode: '319', endedAt: 300 }, true)).toEqual([]);
+    // A refusal for another reason is not the quorum cut the plan was built to cause.
+    expect(quorum({ outcome: 'failed', errorCode: '252', endedAt: 300 }, false)).toEqual([
+      'replica_pause(x): the aimed INSERT q1 ended failed, not unknown',
+    ]);
+  });
+
   it('a fault healed right after its INSERT started proves nothing by the INSERT ending later', () => {
     const events = [aimed(1, 'keeper_link_cut', 'blocked', 'q1'), healed(1, 'keeper_link_cut', 125)];
     expect(evidence(events, [attempt('q1', { outcome: 'ok', startedAt: 110, endedAt: 300 })]).missed).toEqual([

@@ -71,8 +71,9 @@ const SERVER_ERROR_FAULTS: ReadonlySet<FaultType> = new Set([
  * not merely an effect something else could have had:
  * - a server-error fault: the attempt failed with the plan's ClickHouse code, and its replica's
  *   query_log shows that code for it;
- * - a toxic that cuts the request or the answer: the attempt's outcome was unknown and resolved
- *   as the plan expected (landed / absent);
+ * - a fault built to produce an unknown outcome (a toxic that cuts the request or the answer, a
+ *   quorum fault): the attempt's outcome was unknown and resolved as the plan expected (landed /
+ *   absent);
  * - bandwidth and slicer: the attempt took at least what its bytes need through the toxic, and
  *   that is long enough to tell from an unfaulted INSERT;
  * - every toxic: the faulted proxy carried the attempt, by the proxy's own byte counters;
@@ -113,6 +114,7 @@ function notFired(
   if (PROCESS_FAULTS.has(start.fault) && end.verified !== true) return 'the process was never seen stopped';
   return (
     effectNotShown(start, end, aimed, server) ??
+    (start.expects === undefined ? undefined : resolutionNotShown(start.expects, aimed, server)) ??
     (TOXIC_FAULTS.has(start.fault) ? linkNotShown(start, end, aimed, attempts, server.clientLinks) : undefined)
   );
 }
@@ -131,9 +133,7 @@ function effectNotShown(
       if (aimed.outcome === 'ok') return `the aimed INSERT ${aimed.queryId} still succeeded`;
       if (start.fault === 'proxy_down' && isServerCode(aimed.errorCode))
         return `the aimed INSERT ${aimed.queryId} failed on the server (${aimed.errorCode}), not at its link`;
-      return TOXIC_FAULTS.has(start.fault) && start.expects !== undefined
-        ? resolutionNotShown(start.expects, aimed, server)
-        : undefined;
+      return undefined;
     case 'slow':
     case 'stalled':
       if (start.effect === 'stalled' && aimed.outcome !== 'ok') return undefined;
