@@ -22,7 +22,7 @@ import { chainTailFirst } from '../../properties/arbitraries/chain-tail-first.ts
 import { clusterEndpoints } from '../../properties/arbitraries/cluster-endpoints.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
-import type { ChaosCommand } from '../../properties/schedule/commands.ts';
+import { runStep, type Schedule } from '../../properties/schedule/schedule-step.ts';
 import { describedProxies, ensureProxiesClean } from '../nemeses/heal-proxies.ts';
 import { RunUndo } from '../nemeses/run-undo.ts';
 import type { UndoJournal } from '../nemeses/undo-journal.ts';
@@ -77,7 +77,7 @@ export interface ScenarioRunOptions {
 export interface RunInput {
   readonly workload: Workload;
   readonly spec: RawSinkSpec;
-  readonly commands: readonly ChaosCommand[];
+  readonly schedule: Schedule;
   readonly sourceSeed: number;
 }
 
@@ -170,7 +170,7 @@ export function arbRunInput(
           (spec) =>
             options.scenario
               .commands(scenarioContext(options, spec))
-              .map((commands) => ({ workload: w, spec, commands })),
+              .map((schedule) => ({ workload: w, spec, schedule })),
         ),
       ),
     })
@@ -323,7 +323,7 @@ async function executeRun(
     system = running;
     const trafficStart = Date.now();
     await running.start();
-    for (const command of input.commands) await command.run(running);
+    for (const step of input.schedule) await runStep(running, step);
     phases.trafficMs = Date.now() - trafficStart;
     const healStart = Date.now();
     const history = await running.finish();
@@ -343,7 +343,7 @@ async function executeRun(
       source,
       events: history.events,
       truth,
-      coverage: declaredCoverage(options.scenario, options.sinkClass, input.commands),
+      coverage: declaredCoverage(options.scenario, options.sinkClass, input.schedule),
       specs: running.specs,
       expectations: running.expectations,
       serverDedupOff: dedupOff,
