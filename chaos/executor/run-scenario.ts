@@ -42,6 +42,7 @@ import {
   type RunBudget,
   type ServerDedupMode,
 } from './run-budget.ts';
+import { writeScheduleFile } from './schedule-file.ts';
 import { settleCluster } from './settle-cluster.ts';
 import { dedupMayBeOff, singleHosts, tableEngine, targetEndpoints, VIEW_TABLE } from './target-table.ts';
 
@@ -56,6 +57,8 @@ export interface ScenarioRunOptions {
   readonly budget: RunBudget;
   readonly seed: number;
   readonly path?: string | undefined;
+  /** A stored run input to replay (`--schedule FILE`): one run of exactly it, nothing generated, nothing shrunk. */
+  readonly schedule?: RunInput | undefined;
   readonly dir: string;
   readonly log: Logger;
   /** Hosts a deliberately broken sink instead of the real one (the checkers' self-test, `npm run mutants`). */
@@ -236,12 +239,13 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
     }
     return held;
   };
-  const property = fc.asyncProperty(arbRunInput(options), (input) => inFlight.track(runOne(input)));
+  const inputs = options.schedule === undefined ? arbRunInput(options) : fc.constant(options.schedule);
+  const property = fc.asyncProperty(inputs, (input) => inFlight.track(runOne(input)));
   const backstopMs = options.budget.maxMs + options.budget.shrinkMs + 600_000;
   const details = await fc.check(property, {
     seed: options.seed,
     ...(options.path ? { path: options.path } : {}),
-    numRuns: options.budget.maxRuns,
+    numRuns: options.schedule === undefined ? options.budget.maxRuns : 1,
     endOnFailure: false,
     // A backstop beyond the budgets (each run bounds its own waits): an interrupted check never passes.
     interruptAfterTimeLimit: backstopMs,
@@ -277,6 +281,7 @@ async function executeRun(
   const database = runDatabaseName(options.databasePrefix ?? 'chaos', options.sinkClass, options.scenario.name, index);
   const dir = join(options.dir, `run-${index}`);
   mkdirSync(dir, { recursive: true });
+  writeScheduleFile(dir, input, dedupOff);
   const source: SourceConfig = sourceConfig({
     seed: input.sourceSeed,
     partitions: input.workload.partitions,
