@@ -1,5 +1,5 @@
 import type { ClusterDescription, ReplicaDescription } from '../../harness/cluster/description.ts';
-import type { UnknownKind } from '../../harness/flow/history/history-events.ts';
+import type { FaultProof, UnknownKind } from '../../harness/flow/history/history-events.ts';
 import type { HealMoment } from '../../properties/schedule/fault-spec.ts';
 import type { Fault } from './fault.ts';
 import type { FaultType } from '../../harness/flow/history/fault-type.ts';
@@ -25,6 +25,8 @@ export interface FaultPlan {
   readonly heals: HealMoment;
   /** Aim only at a batch's first attempt: the fault needs the server to write a new part. */
   readonly firstAttempt?: boolean;
+  /** What it must show besides its effect to count as fired (its family's, recorded on `fault-start`). */
+  readonly proofs: readonly FaultProof[];
   aimAt(target: AimTarget): Fault;
   toString(): string;
 }

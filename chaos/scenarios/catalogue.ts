@@ -80,7 +80,7 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
   {
     name: 'keeper-faults',
     description:
-      "ZooKeeper paused, or the Keeper links of the INSERT's replica or of all replicas cut, while an INSERT needs Keeper",
+      "ZooKeeper paused, the Keeper links of the INSERT's replica or of all replicas cut, or the INSERT's replica's Keeper links slowed (keeper_link_latency), while an INSERT needs Keeper",
     classes: SINK_CLASS_NAMES,
     commands: (context) => arbFaultSchedule(arbKeeperFault(context), 1),
     processActions: ['pause', 'resume'],

@@ -10,19 +10,17 @@ import {
   RESPONSE_TIMEOUT,
   SLICER,
 } from '../nemeses/families/client-link.ts';
-import { faultSpec } from '../nemeses/families/family.ts';
+import { arbFault, faultSpec } from '../nemeses/families/family.ts';
 import { KEEPER_LINK_CUT, KEEPER_PAUSE } from '../nemeses/families/keeper.ts';
+import { KEEPER_LINK_LATENCY } from '../nemeses/families/keeper-link-latency.ts';
 import { QUORUM_INTERSERVER_CUT, QUORUM_SIBLING_KILL, QUORUM_SIBLING_PAUSE } from '../nemeses/families/quorum.ts';
 import { INTERSERVER_CUT, REPLICA_KILL, REPLICA_PAUSE } from '../nemeses/families/replica.ts';
 import type { ScenarioContext } from './scenario.ts';
 
-/**
- * Latency of at least 150 ms after jitter: the evidence that it fired is that the INSERT it was
- * aimed at took at least latency - jitter, which an unfaulted INSERT here (15-65 ms) never does.
- */
-const arbLatency: fc.Arbitrary<FaultSpec> = fc
-  .record({ ms: fc.integer({ min: 200, max: 800 }), jitter: fc.integer({ min: 0, max: 50 }) })
-  .map(({ ms, jitter }) => faultSpec(LATENCY, { ms, jitter }));
+/** The client-link families' generators need nothing of the cluster. */
+const NO_KEEPERS = { keepers: [] };
+
+const arbLatency = arbFault(LATENCY, NO_KEEPERS);
 
 const arbRequestTimeout = (min: number, max: number): fc.Arbitrary<FaultSpec> =>
   fc.integer({ min, max }).map((ms) => faultSpec(REQUEST_TIMEOUT, { ms }));
@@ -30,8 +28,8 @@ const arbRequestTimeout = (min: number, max: number): fc.Arbitrary<FaultSpec> =>
 /** Faults that cut an INSERT's response: it committed, the sink never hears (unknown → landed). */
 export const arbLandedFault: fc.Arbitrary<FaultSpec> = fc.oneof(
   fc.constant(faultSpec(RESET_PEER, {})),
-  fc.integer({ min: 1, max: 60 }).map((bytes) => faultSpec(LIMIT_DATA, { bytes })),
-  fc.integer({ min: 200, max: 1500 }).map((ms) => faultSpec(RESPONSE_TIMEOUT, { ms })),
+  arbFault(LIMIT_DATA, NO_KEEPERS),
+  arbFault(RESPONSE_TIMEOUT, NO_KEEPERS),
 );
 
 /** Faults that swallow an INSERT's request, then close: nothing reached the server (unknown → absent). */
@@ -47,12 +45,8 @@ export const arbUnknownOutcomeFault: fc.Arbitrary<FaultSpec> = fc.oneof(arbLande
  * 3 s, within most write timeouts (3-6 s). A slice is at most 1.5 × `size` bytes and waits
  * `size` × 500 µs.
  */
-const arbBandwidth: fc.Arbitrary<FaultSpec> = fc
-  .integer({ min: 2, max: 3 })
-  .map((rate) => faultSpec(BANDWIDTH, { rate }));
-const arbSlicer: fc.Arbitrary<FaultSpec> = fc
-  .integer({ min: 2, max: 16 })
-  .map((size) => faultSpec(SLICER, { size, delayUs: size * 500 }));
+const arbBandwidth = arbFault(BANDWIDTH, NO_KEEPERS);
+const arbSlicer = arbFault(SLICER, NO_KEEPERS);
 
 export const arbDegradationFault: fc.Arbitrary<FaultSpec> = fc.oneof(
   arbLatency,
@@ -78,8 +72,6 @@ export const arbQuorumFault: fc.Arbitrary<FaultSpec> = fc.constantFrom(
   faultSpec(QUORUM_INTERSERVER_CUT, {}),
 );
 
+/** ZooKeeper paused, the Keeper links of the INSERT's replica (or of all replicas) cut, or slowed. */
 export const arbKeeperFault = (context: ScenarioContext): fc.Arbitrary<FaultSpec> =>
-  fc.oneof(
-    fc.constantFrom(...context.keepers).map((keeper) => faultSpec(KEEPER_PAUSE, { keeper })),
-    fc.constantFrom(faultSpec(KEEPER_LINK_CUT, { scope: 'replica' }), faultSpec(KEEPER_LINK_CUT, { scope: 'all' })),
-  );
+  fc.oneof(arbFault(KEEPER_PAUSE, context), arbFault(KEEPER_LINK_CUT, context), arbFault(KEEPER_LINK_LATENCY, context));

@@ -5,7 +5,7 @@ import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts'
 import { describeFault } from '../../properties/schedule/fault-spec.ts';
 import { describeStep, type Schedule } from '../../properties/schedule/schedule-step.ts';
 import { declaredCoverage } from '../executor/check-run.ts';
-import { planOf } from '../nemeses/families/registry.ts';
+import { faultFamily, planOf } from '../nemeses/families/registry.ts';
 import { CATALOGUE } from './catalogue.ts';
 import type { ScenarioContext } from './scenario.ts';
 
@@ -37,7 +37,7 @@ const pairs = CATALOGUE.flatMap((scenario) => scenario.classes.map((sinkClass) =
 
 describe('every catalogue schedule is plain data', () => {
   it.each(pairs.map((pair) => [`${pair.scenario.name} / ${pair.sinkClass}`, pair] as const))(
-    '%s: survives JSON, prints and declares the same, and names registered fault families (seed 11)',
+    '%s: survives JSON, prints and declares the same, names registered fault families, declares their process actions (seed 11)',
     (_name, { scenario, sinkClass }) => {
       const context: ScenarioContext = { description, keepers: ['k1'], spec: specOf(sinkClass), ownsCluster: true };
       for (const schedule of fc.sample(scenario.commands(context), { numRuns: 10, seed: 11 })) {
@@ -46,8 +46,13 @@ describe('every catalogue schedule is plain data', () => {
         expect(stored.map(describeStep)).toEqual(schedule.map(describeStep));
         expect(declaredCoverage(scenario, sinkClass, stored)).toEqual(declaredCoverage(scenario, sinkClass, schedule));
         for (const step of stored)
-          if (step.kind === 'fault-episode' || step.kind === 'replay-after-dedup-window')
+          if (step.kind === 'fault-episode' || step.kind === 'replay-after-dedup-window') {
             expect(planOf(step.fault).toString()).toBe(describeFault(step.fault));
+            // A cluster without the process actions its families take must not run the scenario half-way.
+            expect(scenario.processActions ?? []).toEqual(
+              expect.arrayContaining([...(faultFamily(step.fault.family).processActions ?? [])]),
+            );
+          }
       }
     },
   );

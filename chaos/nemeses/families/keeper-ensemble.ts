@@ -11,6 +11,8 @@ export const KEEPER_LEADER_PAUSE = defineFamily({
   type: 'keeper_pause',
   heals: 'insert-ended',
   params: {},
+  proofs: [],
+  processActions: ['pause', 'resume'],
   label: () => 'the Keeper leader',
   aim: () => keeperLeaderPause(),
 });
@@ -20,6 +22,8 @@ export const KEEPER_LEADER_KILL = defineFamily({
   type: 'keeper_kill',
   heals: 'insert-ended',
   params: {},
+  proofs: [],
+  processActions: ['kill', 'start'],
   label: () => 'the Keeper leader',
   aim: () => keeperLeaderKill(),
 });
@@ -29,6 +33,8 @@ export const KEEPER_QUORUM_LOSS = defineFamily({
   type: 'keeper_quorum_loss',
   heals: 'insert-ended',
   params: {},
+  proofs: [],
+  processActions: ['pause', 'resume'],
   label: () => 'a majority of the ensemble',
   aim: () => keeperQuorumLoss(),
 });

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { keeperPause } from '../process-fault.ts';
 import { keeperLinkCut } from '../proxy-fault.ts';
 import { defineFamily } from './family.ts';
@@ -8,6 +9,9 @@ export const KEEPER_PAUSE = defineFamily({
   type: 'keeper_pause',
   heals: 'after-hold',
   params: { keeper: 'string' },
+  proofs: [],
+  processActions: ['pause', 'resume'],
+  arbParams: ({ keepers }) => fc.constantFrom(...keepers).map((keeper) => ({ keeper })),
   label: ({ keeper }) => keeper,
   aim: (_t, { keeper }) => keeperPause(keeper),
 });
@@ -18,6 +22,8 @@ export const KEEPER_LINK_CUT = defineFamily({
   type: 'keeper_link_cut',
   heals: 'after-hold',
   params: { scope: ['replica', 'all'] },
+  proofs: [],
+  arbParams: () => fc.constantFrom({ scope: 'replica' }, { scope: 'all' }),
   label: ({ scope }) => (scope === 'replica' ? "the INSERT's replica" : 'all replicas'),
   aim: (t, { scope }) =>
     keeperLinkCut(

@@ -30,6 +30,8 @@ export const QUORUM_SIBLING_PAUSE = defineFamily({
   expects: 'landed',
   firstAttempt: true,
   params: {},
+  proofs: [],
+  processActions: ['pause', 'resume'],
   label: () => `a sibling of the INSERT's replica, ${DURING_QUORUM}`,
   aim: (t) => replicaPause(quorumSibling(t)),
 });
@@ -41,6 +43,8 @@ export const QUORUM_SIBLING_KILL = defineFamily({
   expects: 'landed',
   firstAttempt: true,
   params: {},
+  proofs: [],
+  processActions: ['kill', 'start'],
   label: () => `a sibling of the INSERT's replica, ${DURING_QUORUM}`,
   aim: (t) => replicaKill(quorumSibling(t)),
 });
@@ -52,6 +56,7 @@ export const QUORUM_INTERSERVER_CUT = defineFamily({
   expects: 'landed',
   firstAttempt: true,
   params: {},
+  proofs: [],
   label: () => `the INSERT's replica, ${DURING_QUORUM}`,
   aim: (t) => quorumInterserverCut([t.replica.proxies.interserver]),
 });

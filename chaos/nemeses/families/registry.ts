@@ -17,8 +17,9 @@ import {
   RESPONSE_TIMEOUT,
   SLICER,
 } from './client-link.ts';
-import type { FaultFamily, ParamKind, ParamsOf, ParamSchema } from './family.ts';
+import { recordedProofs, type FaultFamily, type ParamKind, type ParamsOf, type ParamSchema } from './family.ts';
 import { KEEPER_LINK_CUT, KEEPER_PAUSE } from './keeper.ts';
+import { KEEPER_LINK_LATENCY } from './keeper-link-latency.ts';
 import { KEEPER_LEADER_KILL, KEEPER_LEADER_PAUSE, KEEPER_QUORUM_LOSS } from './keeper-ensemble.ts';
 import { QUORUM_INTERSERVER_CUT, QUORUM_SIBLING_KILL, QUORUM_SIBLING_PAUSE } from './quorum.ts';
 import { INTERSERVER_CUT, REPLICA_KILL, REPLICA_PAUSE } from './replica.ts';
@@ -42,6 +43,7 @@ const FAMILIES: readonly FaultFamily[] = [
   QUORUM_INTERSERVER_CUT,
   KEEPER_PAUSE,
   KEEPER_LINK_CUT,
+  KEEPER_LINK_LATENCY,
   KEEPER_LEADER_PAUSE,
   KEEPER_LEADER_KILL,
   KEEPER_QUORUM_LOSS,
@@ -68,6 +70,7 @@ export function planOf(spec: FaultSpec): FaultPlan {
     heals: spec.heals,
     ...(spec.expects === undefined ? {} : { expects: spec.expects }),
     ...(spec.firstAttempt === undefined ? {} : { firstAttempt: spec.firstAttempt }),
+    proofs: recordedProofs(family),
     aimAt: (target) => family.aim(target, spec.params as ParamsOf<ParamSchema>),
     toString: () => describeFault(spec),
   };

@@ -8,6 +8,8 @@ export const REPLICA_KILL = defineFamily({
   type: 'replica_kill',
   heals: 'after-hold',
   params: {},
+  proofs: [],
+  processActions: ['kill', 'start'],
   label: () => "the INSERT's replica",
   aim: (t) => replicaKill(t.replica.name),
 });
@@ -17,6 +19,8 @@ export const REPLICA_PAUSE = defineFamily({
   type: 'replica_pause',
   heals: 'after-hold',
   params: {},
+  proofs: [],
+  processActions: ['pause', 'resume'],
   label: () => "the INSERT's replica",
   aim: (t) => replicaPause(t.replica.name),
 });
@@ -28,6 +32,7 @@ export const INTERSERVER_CUT = defineFamily({
   heals: 'after-hold',
   firstAttempt: true,
   params: {},
+  proofs: [],
   label: () => "the INSERT's replica",
   aim: (t) =>
     interserverCut(

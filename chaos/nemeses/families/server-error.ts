@@ -23,6 +23,7 @@ const serverError = (type: ServerErrorType, build: (target: AimTarget) => Fault)
     type,
     heals: 'writes-ended',
     params: {},
+    proofs: ['server-code'],
     label: () => 'every replica',
     aim: build,
   });
