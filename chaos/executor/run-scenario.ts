@@ -42,7 +42,7 @@ import {
   type RunBudget,
   type ServerDedupMode,
 } from './run-budget.ts';
-import { writeScheduleFile } from './schedule-file.ts';
+import { onCluster, writeScheduleFile } from './schedule-file.ts';
 import { settleCluster } from './settle-cluster.ts';
 import { dedupMayBeOff, singleHosts, tableEngine, targetEndpoints, VIEW_TABLE } from './target-table.ts';
 
@@ -239,7 +239,10 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
     }
     return held;
   };
-  const inputs = options.schedule === undefined ? arbRunInput(options) : fc.constant(options.schedule);
+  const inputs =
+    options.schedule === undefined
+      ? arbRunInput(options)
+      : fc.constant(onCluster(options.schedule, options.cluster.description));
   const property = fc.asyncProperty(inputs, (input) => inFlight.track(runOne(input)));
   const backstopMs = options.budget.maxMs + options.budget.shrinkMs + 600_000;
   const details = await fc.check(property, {
