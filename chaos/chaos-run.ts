@@ -20,7 +20,7 @@ import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
 import { SINK_CLASSES } from '../sinks/sink-classes.ts';
 import { BUDGETS, type Profile, type ServerDedupMode } from './executor/run-budget.ts';
 import { formatSlice, matrixPairs, slicePairs, type MatrixSlice } from './matrix-slice.ts';
-import { runScenario } from './executor/run-scenario.ts';
+import { runScenario, type RunInput } from './executor/run-scenario.ts';
 import {
   describeOutcome,
   externalClusterJournal,
@@ -46,6 +46,8 @@ export interface ChaosRunOptions {
   readonly clusterFile?: string | undefined;
   readonly seed: number;
   readonly path?: string | undefined;
+  /** A stored run input to replay (`--schedule FILE`, one class x scenario): one run, no generation. */
+  readonly schedule?: RunInput | undefined;
   readonly classes: readonly SinkClassName[];
   readonly scenarios: readonly ScenarioDefinition[];
   readonly reportDir: string;
@@ -298,6 +300,7 @@ async function runPair(
       budget: BUDGETS[options.profile],
       seed: options.seed,
       path: options.path,
+      schedule: options.schedule,
       dir: join(runDir, scenarioDirName(sinkClass, scenario.name)),
       log: options.log.child({ sinkClass, scenario: scenario.name }),
       serverDedup: options.serverDedup,

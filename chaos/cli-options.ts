@@ -6,6 +6,8 @@ import { HarnessError } from '../harness/errors.ts';
 import { SINK_CLASS_NAMES, type SinkClassName } from '../sinks/domain/sink-class-name.ts';
 import type { ChaosBackend } from './chaos-run.ts';
 import { SERVER_DEDUP_MODES, type Profile, type ServerDedupMode } from './executor/run-budget.ts';
+import { readScheduleFile } from './executor/schedule-file.ts';
+import type { ScheduleFile } from '../properties/schedule/schedule-file.ts';
 import { findScenarios } from './scenarios/catalogue.ts';
 import type { ScenarioDefinition } from './scenarios/scenario.ts';
 
@@ -147,4 +149,38 @@ export function parseReplayPath(values: {
       '--path names a case of one class x scenario: give exactly one --sink and one --scenario with it (the replay line in report.md has them)',
     );
   return values.path;
+}
+
+/**
+ * `--schedule FILE` replays a stored run input (a run directory's `schedule.json`): one run of one
+ * class x scenario, nothing generated. The file is read and checked here, with the other options,
+ * before a cluster starts: a wrong version, an unknown kind of step or fault family, or a malformed
+ * field is one line naming it.
+ */
+export function parseReplaySchedule(values: {
+  schedule?: string | undefined;
+  path?: string | undefined;
+  sink?: string | undefined;
+  scenario?: string | undefined;
+}): ScheduleFile | undefined {
+  if (values.schedule === undefined) return undefined;
+  if (values.path !== undefined)
+    throw new HarnessError(
+      'CLI_USAGE',
+      '--schedule replays a stored run input and --path a generated case: give one of them',
+    );
+  const single = (value: string | undefined) => value !== undefined && !value.includes(',');
+  if (!single(values.sink) || !single(values.scenario))
+    throw new HarnessError(
+      'CLI_USAGE',
+      '--schedule replays one run of one class x scenario: give exactly one --sink and one --scenario with it (the run directory names them)',
+    );
+  const file = readScheduleFile(values.schedule);
+  const [sinkClass] = parseClasses(values.sink);
+  if (file.spec.sink_class_name !== sinkClass)
+    throw new HarnessError(
+      'CLI_USAGE',
+      `--schedule ${values.schedule} starts a ${file.spec.sink_class_name} (spec.sink_class_name), not the --sink ${sinkClass}`,
+    );
+  return file;
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -117,6 +117,71 @@ describe.each([
     const reportDir = mkdtempSync(join(tmpdir(), 'chaos-cli-'));
     try {
       const result = spawnSync(process.execPath, ['--import', 'tsx', script, '--report-dir', reportDir, ...args], {
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(result.status).toBe(2);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toContain(message);
+      expect(readdirSync(reportDir)).toEqual([]);
+    } finally {
+      rmSync(reportDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('npm run chaos --schedule on a file it cannot replay', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'chaos-schedule-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const spec = { sink_class_name: 'ClickHouseBatchingSink', name: 's', parameters: {}, dynamic_parameters: {} };
+  const stored = (name: string, steps: unknown[], version = 1) => {
+    const file = join(dir, name);
+    const workload = { partitions: 1, messagesPerEpoch: 2, keySpace: 1, payloadBytes: { min: 4, max: 4 } };
+    writeFileSync(file, JSON.stringify({ version, sourceSeed: 1, serverDedupOff: false, workload, spec, steps }));
+    return file;
+  };
+  const latency = {
+    family: 'latency',
+    type: 'latency',
+    params: { ms: 300, jitter: 0 },
+    heals: 'insert-ended',
+    label: 'l',
+  };
+  const episode = (fault: unknown) => ({ kind: 'fault-episode', fault, epochs: 1, holdMs: 0 });
+  const selection = ['--sink', 'ClickHouseBatchingSink', '--scenario', 'network-degradation'];
+
+  it.each([
+    [[...selection, '--schedule', stored('v2.json', [], 2)], 'v2.json: version is 2; this harness reads version 1'],
+    [
+      [
+        ...selection,
+        '--schedule',
+        stored('family.json', [{ kind: 'write', epochs: 1 }, episode({ ...latency, family: 'warp' })]),
+      ],
+      'family.json: steps[1].fault.family is "warp", not a fault family of the catalogue',
+    ],
+    [
+      [...selection, '--schedule', stored('params.json', [episode({ ...latency, params: { ms: '300', jitter: 0 } })])],
+      'params.json: steps[0].fault.params.ms must be a number, got "300"',
+    ],
+    [
+      [...selection, '--schedule', stored('kind.json', [{ kind: 'nap' }])],
+      'kind.json: steps[0].kind is "nap", not a kind of step',
+    ],
+    [
+      ['--sink', 'AtLeastOnceClickHouseSink', '--scenario', 'network-degradation', '--schedule', stored('ok.json', [])],
+      'starts a ClickHouseBatchingSink (spec.sink_class_name), not the --sink AtLeastOnceClickHouseSink',
+    ],
+    [[...selection, '--seed', '1', '--path', '0', '--schedule', stored('both.json', [])], 'give one of them'],
+    [
+      ['--scenario', 'network-degradation', '--schedule', stored('nosink.json', [])],
+      'give exactly one --sink and one --scenario',
+    ],
+    [[...selection, '--schedule', join(dir, 'absent.json')], 'ENOENT'],
+  ])('%j exits 2 with one line naming what is wrong, before any cluster starts', (args, message) => {
+    const reportDir = mkdtempSync(join(tmpdir(), 'chaos-cli-'));
+    try {
+      const result = spawnSync(process.execPath, ['--import', 'tsx', CLI, '--report-dir', reportDir, ...args], {
         encoding: 'utf8',
         timeout: 30_000,
       });

@@ -10,11 +10,20 @@ import { runChaos } from './chaos-run.ts';
 import { parseSlice } from './matrix-slice.ts';
 import { describeOutcome } from './nemeses/undo-journal.ts';
 import { reapExternalCluster } from './reap-external.ts';
-import { parseProfile, parseReplayPath, parseSelection, SELECTION_OPTIONS } from './cli-options.ts';
+import {
+  parseProfile,
+  parseReplayPath,
+  parseReplaySchedule,
+  parseSelection,
+  SELECTION_OPTIONS,
+} from './cli-options.ts';
+import { runInputOf } from './executor/schedule-file.ts';
 
 const USAGE = `usage: npm run chaos -- [--profile ci|full] [--backend embedded|docker|binary|external --cluster FILE] [--seed N] [--path P]
                       [--sink CLASS[,CLASS]] [--scenario NAME[,NAME]] [--report-dir DIR] [--keep-cluster]
                       [--server-dedup alternate|on|off] [--shard I/N]
+       npm run chaos -- --sink CLASS --scenario NAME --schedule FILE [--report-dir DIR]
+                      (replays a run's schedule.json: exactly its input, one run, no generation, no shrinking)
        npm run chaos -- --backend external --cluster FILE --reap`;
 
 /**
@@ -42,6 +51,7 @@ async function main(argv: string[]): Promise<number> {
       ...SELECTION_OPTIONS,
       profile: { type: 'string', default: 'ci' },
       path: { type: 'string' },
+      schedule: { type: 'string' },
       'report-dir': { type: 'string', default: join(PROJECT_ROOT, 'reports') },
       'keep-cluster': { type: 'boolean', default: false },
       shard: { type: 'string' },
@@ -55,7 +65,11 @@ async function main(argv: string[]): Promise<number> {
   }
   const profile = parseProfile(values.profile);
   const path = parseReplayPath(values);
-  const { seed, backend, clusterFile, classes, scenarios, serverDedup } = parseSelection(values, profile);
+  const replay = parseReplaySchedule(values);
+  const selection = parseSelection(values, profile);
+  const { seed, backend, clusterFile, classes, scenarios } = selection;
+  // A stored run ran on one table setting: its replay runs on that one, whatever the mode says.
+  const serverDedup = replay === undefined ? selection.serverDedup : replay.serverDedupOff ? 'off' : 'on';
   if (values.reap) return reap(clusterFile);
   // Slices of one CI matrix must share a seed, or their union would be no one run's matrix.
   if (values.shard !== undefined && values.seed === undefined)
@@ -69,7 +83,7 @@ async function main(argv: string[]): Promise<number> {
   const log = fileLogger(join(reportDir, 'chaos-runner.log'), 'chaos');
   const progress = (line: string) => process.stderr.write(`chaos: ${line}\n`);
   progress(
-    `profile ${profile}, seed ${seed}${path ? `, path ${path}` : ''}${values.shard ? `, slice ${values.shard}` : ''}`,
+    `profile ${profile}, seed ${seed}${path ? `, path ${path}` : ''}${values.schedule ? `, schedule ${values.schedule}` : ''}${values.shard ? `, slice ${values.shard}` : ''}`,
   );
   const run = await interrupt.guard(
     runChaos({
@@ -78,6 +92,7 @@ async function main(argv: string[]): Promise<number> {
       clusterFile,
       seed,
       path,
+      ...(replay === undefined ? {} : { schedule: runInputOf(replay) }),
       classes,
       scenarios,
       reportDir,

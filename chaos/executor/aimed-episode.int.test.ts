@@ -16,7 +16,9 @@ import { clientLinksOf, faultEvidence } from '../../properties/checkers/fault-ev
 import { factsFromHistory } from '../../properties/checkers/from-history.ts';
 import { resolveUnknownOutcomes } from '../../properties/checkers/server-log.ts';
 import type { NemesisContext } from '../nemeses/fault.ts';
-import { requestTimeoutPlan, resetPeerPlan } from '../nemeses/fault-plan.ts';
+import { REQUEST_TIMEOUT, RESET_PEER } from '../nemeses/families/client-link.ts';
+import { faultSpec } from '../nemeses/families/family.ts';
+import { planOf } from '../nemeses/families/registry.ts';
 import { RunUndo } from '../nemeses/run-undo.ts';
 import { startedClusterJournal, UndoJournal } from '../nemeses/undo-journal.ts';
 import { aimedEpisode } from './aimed-episode.ts';
@@ -75,7 +77,11 @@ describe('faults aimed at the sink’s next INSERT', { timeout: 240_000 }, () =>
     const deps = { worker, nemesis: nemesis(), record, signal: running };
     await worker.runEpochs(1);
     for (let i = 0; i < 20; i += 1)
-      await aimedEpisode(deps, { plan: i % 2 === 0 ? resetPeerPlan() : requestTimeoutPlan(200), epochs: 1, holdMs: 0 });
+      await aimedEpisode(deps, {
+        plan: i % 2 === 0 ? planOf(faultSpec(RESET_PEER, {})) : planOf(faultSpec(REQUEST_TIMEOUT, { ms: 200 })),
+        epochs: 1,
+        holdMs: 0,
+      });
     record.close();
     await worker.stop();
     const history = await supervisor.close();
@@ -129,7 +135,7 @@ describe('faults aimed at the sink’s next INSERT', { timeout: 240_000 }, () =>
     const started = Date.now();
     await aimedEpisode(
       { worker, nemesis: nemesis(), record, signal: running },
-      { plan: resetPeerPlan(), epochs: 0, holdMs: 0 },
+      { plan: planOf(faultSpec(RESET_PEER, {})), epochs: 0, holdMs: 0 },
     );
     expect(Date.now() - started).toBeLessThan(5_000);
     record.close();

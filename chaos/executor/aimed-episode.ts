@@ -109,7 +109,7 @@ export async function aimedEpisode(deps: EpisodeDeps, episode: Episode, deadline
     signal.throwIfAborted();
     const window = await fault.apply(nemesis);
     try {
-      const id = record.start(fault, window, attempt, plan.expects);
+      const id = record.start(fault, window, attempt, plan);
       gate.openRequest();
       await episode.meanwhile?.(attempt);
       if (plan.heals === 'insert-ended') {

@@ -13,13 +13,7 @@ import type { ExpectedRefusal, RefusalRecord } from '../../properties/checkers/o
 import { observe } from '../../properties/checkers/observe.ts';
 import { dedupHits, tokensInsertedTwice } from '../../properties/checkers/server-log.ts';
 import { viewExcess } from '../../properties/checkers/view-checker.ts';
-import {
-  CrashSink,
-  FaultEpisode,
-  ReplayAfterDedupWindow,
-  RestartWithSpec,
-  type ChaosCommand,
-} from '../../properties/schedule/commands.ts';
+import type { Schedule } from '../../properties/schedule/schedule-step.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import { OWED_BY_CLASS } from '../../properties/owed-by-class.ts';
 import type { ScenarioDefinition, TargetTable } from '../scenarios/scenario.ts';
@@ -61,26 +55,17 @@ export interface CheckInput {
 }
 
 /** The declared coverage of a run: the scenario's events plus every fault and crash point its schedule holds. */
-export function declaredCoverage(
-  scenario: ScenarioDefinition,
-  sinkClass: SinkClassName,
-  commands: readonly ChaosCommand[],
-): Coverage {
+export function declaredCoverage(scenario: ScenarioDefinition, sinkClass: SinkClassName, schedule: Schedule): Coverage {
   const faults = [
     ...new Set(
-      commands
-        .filter(
-          (c): c is FaultEpisode | ReplayAfterDedupWindow =>
-            c instanceof FaultEpisode || c instanceof ReplayAfterDedupWindow,
-        )
-        .map((c) => c.plan.type),
+      schedule.flatMap((step) =>
+        step.kind === 'fault-episode' || step.kind === 'replay-after-dedup-window' ? [step.fault.type] : [],
+      ),
     ),
   ];
-  const crashPoints = [...new Set(commands.filter((c): c is CrashSink => c instanceof CrashSink).map((c) => c.point))];
+  const crashPoints = [...new Set(schedule.flatMap((step) => (step.kind === 'crash' ? [step.point] : [])))];
   const refusedChanges = [
-    ...new Set(
-      commands.filter((c): c is RestartWithSpec => c instanceof RestartWithSpec && c.refusal).map((c) => c.label),
-    ),
+    ...new Set(schedule.flatMap((step) => (step.kind === 'restart-with-spec' && step.refusal ? [step.label] : []))),
   ];
   const owed = OWED_BY_CLASS[sinkClass];
   // Every class owes what its own mechanism turns on: a run without server dedup (no token), an

@@ -1,4 +1,3 @@
-import type { UnknownKind } from '../../harness/flow/history/history-events.ts';
 import type { HistoryWriter } from '../../harness/flow/history/history-writer.ts';
 import type { GatedAttempt } from '../../harness/flow/runtime/insert-gates.ts';
 import type { Fault, FaultWindow } from '../nemeses/fault.ts';
@@ -14,7 +13,7 @@ export class NemesisRecord {
 
   constructor(private readonly history: HistoryWriter) {}
 
-  start(fault: Fault, window: FaultWindow, aimedAt: GatedAttempt, expects: UnknownKind | undefined): number {
+  start(fault: Fault, window: FaultWindow, aimedAt: GatedAttempt, plan: Pick<FaultPlan, 'expects' | 'proofs'>): number {
     this.windows += 1;
     this.history.append({
       type: 'fault-start',
@@ -25,7 +24,8 @@ export class NemesisRecord {
       effect: fault.effect,
       ...(window.slowerThanMs === undefined ? {} : { slowerThanMs: window.slowerThanMs }),
       aimedAt: { gate: aimedAt.gate, queryId: aimedAt.queryId, attempt: aimedAt.attempt, endpoint: aimedAt.endpoint },
-      ...(expects === undefined ? {} : { expects }),
+      ...(plan.expects === undefined ? {} : { expects: plan.expects }),
+      proofs: plan.proofs,
       ...(window.toxic === undefined ? {} : { toxic: window.toxic }),
       ...(window.serverCode === undefined ? {} : { serverCode: window.serverCode }),
       ...(window.links === undefined ? {} : { links: window.links }),

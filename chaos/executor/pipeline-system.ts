@@ -1,7 +1,9 @@
 import type { Logger } from 'pino';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { NemesisContext } from '../nemeses/fault.ts';
-import { isFaultPlan, latencyPlan, type FaultPlan } from '../nemeses/fault-plan.ts';
+import { LATENCY } from '../nemeses/families/client-link.ts';
+import { faultSpec } from '../nemeses/families/family.ts';
+import { planOf } from '../nemeses/families/registry.ts';
 import type { RunUndo } from '../nemeses/run-undo.ts';
 import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
 import type { History } from '../../harness/flow/history/history-reader.ts';
@@ -12,7 +14,8 @@ import type { FlowSupervisor } from '../../harness/flow/supervisor.ts';
 import { WorkerExitedError, WorkerRefusedError } from '../../harness/flow/worker-errors.ts';
 import { HarnessError } from '../../harness/errors.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
-import type { ChaosSystem, ScheduledFault } from '../../properties/schedule/chaos-system.ts';
+import type { ChaosSystem } from '../../properties/schedule/chaos-system.ts';
+import type { FaultSpec } from '../../properties/schedule/fault-spec.ts';
 import { aimedEpisode } from './aimed-episode.ts';
 import { GuardModel } from './guard-model.ts';
 import { drainRunning, withTimeout } from './background-write.ts';
@@ -30,15 +33,6 @@ const RECONFIGURE_LATENCY_MS = 400;
 /** A short-window table's cleanup runs every second; a replay 1 s after it already met an expired token (measured on 26.7). */
 const DEDUP_CLEANUP_WAIT_MS = 2_500;
 const RESTART_AFTER_GIVE_UP = 'restarted after a give-up';
-
-/** A schedule's fault as the nemeses can aim it; anything else is a schedule built outside the catalogue. */
-function catalogueFault(plan: ScheduledFault): FaultPlan {
-  if (isFaultPlan(plan)) return plan;
-  throw new HarnessError(
-    'CHAOS_FAULT_UNKNOWN',
-    `the schedule holds ${plan.toString()}, which is not one of the catalogue's fault plans`,
-  );
-}
 
 /** What the executor's model of the topology guard expects from one partition at one start. */
 export interface StartExpectation {
@@ -69,7 +63,7 @@ export interface SpecPeriod {
 }
 
 /**
- * The real system behind the model commands: one sink worker at a time over the run's state
+ * The real system behind the schedule's steps: one sink worker at a time over the run's state
  * store, the nemeses acting on the cluster (each aimed at an INSERT, recorded in the history and,
  * before it acts, in the run's undo list), and an independent model of the topology guard (which
  * starts must refuse). Once `signal` aborts, no worker is launched and every wait of an episode
@@ -108,15 +102,15 @@ export class PipelineSystem implements ChaosSystem {
     await this.running().runEpochs(epochs);
   }
 
-  async faultEpisode(plan: ScheduledFault, epochs: number, holdMs: number): Promise<void> {
-    await aimedEpisode(this.episodeDeps(), { plan: catalogueFault(plan), epochs, holdMs });
+  async faultEpisode(fault: FaultSpec, epochs: number, holdMs: number): Promise<void> {
+    await aimedEpisode(this.episodeDeps(), { plan: planOf(fault), epochs, holdMs });
   }
 
-  async replayAfterDedupWindow(plan: ScheduledFault, epochs: number, afterMs: number): Promise<void> {
+  async replayAfterDedupWindow(fault: FaultSpec, epochs: number, afterMs: number): Promise<void> {
     const worker = this.running();
     const others = (await worker.status()).map((status) => status.partition).filter((partition) => partition !== 0);
     await aimedEpisode(this.episodeDeps(), {
-      plan: catalogueFault(plan),
+      plan: planOf(fault),
       epochs,
       holdMs: 0,
       partition: 0,
@@ -170,7 +164,7 @@ export class PipelineSystem implements ChaosSystem {
       await worker.reconfigure(next);
     };
     await aimedEpisode(this.episodeDeps(), {
-      plan: latencyPlan(RECONFIGURE_LATENCY_MS, 0),
+      plan: planOf(faultSpec(LATENCY, { ms: RECONFIGURE_LATENCY_MS, jitter: 0 })),
       epochs,
       holdMs: 0,
       meanwhile: async () => {

@@ -22,7 +22,7 @@ import { chainTailFirst } from '../../properties/arbitraries/chain-tail-first.ts
 import { clusterEndpoints } from '../../properties/arbitraries/cluster-endpoints.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
-import type { ChaosCommand } from '../../properties/schedule/commands.ts';
+import { runStep, type Schedule } from '../../properties/schedule/schedule-step.ts';
 import { describedProxies, ensureProxiesClean } from '../nemeses/heal-proxies.ts';
 import { RunUndo } from '../nemeses/run-undo.ts';
 import type { UndoJournal } from '../nemeses/undo-journal.ts';
@@ -42,6 +42,7 @@ import {
   type RunBudget,
   type ServerDedupMode,
 } from './run-budget.ts';
+import { onCluster, writeScheduleFile } from './schedule-file.ts';
 import { settleCluster } from './settle-cluster.ts';
 import { dedupMayBeOff, singleHosts, tableEngine, targetEndpoints, VIEW_TABLE } from './target-table.ts';
 
@@ -56,6 +57,8 @@ export interface ScenarioRunOptions {
   readonly budget: RunBudget;
   readonly seed: number;
   readonly path?: string | undefined;
+  /** A stored run input to replay (`--schedule FILE`): one run of exactly it, nothing generated, nothing shrunk. */
+  readonly schedule?: RunInput | undefined;
   readonly dir: string;
   readonly log: Logger;
   /** Hosts a deliberately broken sink instead of the real one (the checkers' self-test, `npm run mutants`). */
@@ -77,7 +80,7 @@ export interface ScenarioRunOptions {
 export interface RunInput {
   readonly workload: Workload;
   readonly spec: RawSinkSpec;
-  readonly commands: readonly ChaosCommand[];
+  readonly schedule: Schedule;
   readonly sourceSeed: number;
 }
 
@@ -170,7 +173,7 @@ export function arbRunInput(
           (spec) =>
             options.scenario
               .commands(scenarioContext(options, spec))
-              .map((commands) => ({ workload: w, spec, commands })),
+              .map((schedule) => ({ workload: w, spec, schedule })),
         ),
       ),
     })
@@ -236,12 +239,16 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
     }
     return held;
   };
-  const property = fc.asyncProperty(arbRunInput(options), (input) => inFlight.track(runOne(input)));
+  const inputs =
+    options.schedule === undefined
+      ? arbRunInput(options)
+      : fc.constant(onCluster(options.schedule, options.cluster.description));
+  const property = fc.asyncProperty(inputs, (input) => inFlight.track(runOne(input)));
   const backstopMs = options.budget.maxMs + options.budget.shrinkMs + 600_000;
   const details = await fc.check(property, {
     seed: options.seed,
     ...(options.path ? { path: options.path } : {}),
-    numRuns: options.budget.maxRuns,
+    numRuns: options.schedule === undefined ? options.budget.maxRuns : 1,
     endOnFailure: false,
     // A backstop beyond the budgets (each run bounds its own waits): an interrupted check never passes.
     interruptAfterTimeLimit: backstopMs,
@@ -277,6 +284,7 @@ async function executeRun(
   const database = runDatabaseName(options.databasePrefix ?? 'chaos', options.sinkClass, options.scenario.name, index);
   const dir = join(options.dir, `run-${index}`);
   mkdirSync(dir, { recursive: true });
+  writeScheduleFile(dir, input, dedupOff);
   const source: SourceConfig = sourceConfig({
     seed: input.sourceSeed,
     partitions: input.workload.partitions,
@@ -323,7 +331,7 @@ async function executeRun(
     system = running;
     const trafficStart = Date.now();
     await running.start();
-    for (const command of input.commands) await command.run(running);
+    for (const step of input.schedule) await runStep(running, step);
     phases.trafficMs = Date.now() - trafficStart;
     const healStart = Date.now();
     const history = await running.finish();
@@ -343,7 +351,7 @@ async function executeRun(
       source,
       events: history.events,
       truth,
-      coverage: declaredCoverage(options.scenario, options.sinkClass, input.commands),
+      coverage: declaredCoverage(options.scenario, options.sinkClass, input.schedule),
       specs: running.specs,
       expectations: running.expectations,
       serverDedupOff: dedupOff,

@@ -43,7 +43,7 @@ function run(
   return {
     index,
     phase,
-    input: { commands: [], spec: { dynamic_parameters: { async_insert: index === 1 } } } as unknown as RunInput,
+    input: { schedule: [], spec: { dynamic_parameters: { async_insert: index === 1 } } } as unknown as RunInput,
     serverDedupOff: index % 2 === 0,
     check,
     durationMs: 1_000,

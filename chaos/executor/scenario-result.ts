@@ -9,6 +9,7 @@ import type { ScenarioDefinition, TargetTable } from '../scenarios/scenario.ts';
 import type { ExecutedRun, ScenarioOutcome } from './run-scenario.ts';
 import { addConfigurations } from '../../reports/aggregate.ts';
 import { scenarioVerdict } from './scenario-verdict.ts';
+import { describeStep } from '../../properties/schedule/schedule-step.ts';
 import { configurationOf, dedupMayBeOff, owedGuarantee, owedOnView } from './target-table.ts';
 
 /** Faults that fired, sink crashes included (as `sink_crash`, the catalogue's name for them). */
@@ -136,7 +137,7 @@ export function scenarioResult(
     anomalies: counterexample?.check?.results.flatMap((result) => result.anomalies) ?? [],
     giveUps: defining.flatMap((run) => run.check?.results.find((result) => result.checker === 'give-up')?.notes ?? []),
     notes,
-    commands: (counterexample ?? explored.at(-1))?.input.commands.map((command) => command.toString()) ?? [],
+    commands: (counterexample ?? explored.at(-1))?.input.schedule.map(describeStep) ?? [],
     configurations: configurations(explored, target, owed.guarantee),
   };
 }

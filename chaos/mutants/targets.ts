@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { arbSinkSpec, type RawSinkSpec, type SpecTarget } from '../../properties/arbitraries/arb-sink-spec.ts';
-import { WriteEpochs } from '../../properties/schedule/commands.ts';
+import { step } from '../../properties/schedule/schedule-step.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import { findScenarios } from '../scenarios/catalogue.ts';
 import type { ScenarioDefinition } from '../scenarios/scenario.ts';
@@ -26,7 +26,7 @@ const twoShardNamesOneTable: ScenarioDefinition = {
   description: 'two shard names over the replicas of one table, plain writes',
   classes: ['ShardedClickHouseBatchingSink'],
   specs: twoNamesOneTable,
-  commands: () => fc.integer({ min: 1, max: 2 }).map((epochs) => [new WriteEpochs(1), new WriteEpochs(epochs)]),
+  commands: () => fc.integer({ min: 1, max: 2 }).map((epochs) => [step.write(1), step.write(epochs)]),
   coverage: () => ({}),
 };
 

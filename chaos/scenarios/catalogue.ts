@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { arbSinkSpec, type RawSinkSpec, type SpecTarget } from '../../properties/arbitraries/arb-sink-spec.ts';
 import { arbWorkload } from '../../properties/arbitraries/arb-workload.ts';
-import { Drain, WriteEpochs } from '../../properties/schedule/commands.ts';
+import { step } from '../../properties/schedule/schedule-step.ts';
 import { SINK_CLASS_NAMES, type SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
 import {
@@ -80,7 +80,7 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
   {
     name: 'keeper-faults',
     description:
-      "ZooKeeper paused, or the Keeper links of the INSERT's replica or of all replicas cut, while an INSERT needs Keeper",
+      "ZooKeeper paused, the Keeper links of the INSERT's replica or of all replicas cut, or the INSERT's replica's Keeper links slowed (keeper_link_latency), while an INSERT needs Keeper",
     classes: SINK_CLASS_NAMES,
     commands: (context) => arbFaultSchedule(arbKeeperFault(context), 1),
     processActions: ['pause', 'resume'],
@@ -170,7 +170,7 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
     partitions: 1,
     // The first write is drained, so the write session is open before any fault.
     commands: () =>
-      arbFaultSchedule(arbQueueSendFault).map((schedule) => [new WriteEpochs(1), new Drain([0]), ...schedule]),
+      arbFaultSchedule(arbQueueSendFault).map((schedule) => [step.write(1), step.drain([0]), ...schedule]),
     coverage: () => ({ queueDrop: true }),
   },
   quorumScenario('quorum_sequential'),

@@ -1,44 +1,41 @@
 import fc from 'fast-check';
+import type { FaultSpec } from '../../properties/schedule/fault-spec.ts';
 import {
-  bandwidthPlan,
-  interserverCutPlan,
-  keeperLinkCutPlan,
-  keeperPausePlan,
-  latencyPlan,
-  limitDataPlan,
-  proxyDownPlan,
-  QUORUM_PLANS,
-  replicaKillPlan,
-  replicaPausePlan,
-  requestTimeoutPlan,
-  resetPeerPlan,
-  responseTimeoutPlan,
-  slicerPlan,
-  type FaultPlan,
-} from '../nemeses/fault-plan.ts';
+  BANDWIDTH,
+  LATENCY,
+  LIMIT_DATA,
+  PROXY_DOWN,
+  REQUEST_TIMEOUT,
+  RESET_PEER,
+  RESPONSE_TIMEOUT,
+  SLICER,
+} from '../nemeses/families/client-link.ts';
+import { arbFault, faultSpec } from '../nemeses/families/family.ts';
+import { KEEPER_LINK_CUT, KEEPER_PAUSE } from '../nemeses/families/keeper.ts';
+import { KEEPER_LINK_LATENCY } from '../nemeses/families/keeper-link-latency.ts';
+import { QUORUM_INTERSERVER_CUT, QUORUM_SIBLING_KILL, QUORUM_SIBLING_PAUSE } from '../nemeses/families/quorum.ts';
+import { INTERSERVER_CUT, REPLICA_KILL, REPLICA_PAUSE } from '../nemeses/families/replica.ts';
 import type { ScenarioContext } from './scenario.ts';
 
-/**
- * Latency of at least 150 ms after jitter: the evidence that it fired is that the INSERT it was
- * aimed at took at least latency - jitter, which an unfaulted INSERT here (15-65 ms) never does.
- */
-const arbLatency: fc.Arbitrary<FaultPlan> = fc
-  .record({ ms: fc.integer({ min: 200, max: 800 }), jitter: fc.integer({ min: 0, max: 50 }) })
-  .map(({ ms, jitter }) => latencyPlan(ms, jitter));
+/** The client-link families' generators need nothing of the cluster. */
+const NO_KEEPERS = { keepers: [] };
+
+const arbLatency = arbFault(LATENCY, NO_KEEPERS);
+
+const arbRequestTimeout = (min: number, max: number): fc.Arbitrary<FaultSpec> =>
+  fc.integer({ min, max }).map((ms) => faultSpec(REQUEST_TIMEOUT, { ms }));
 
 /** Faults that cut an INSERT's response: it committed, the sink never hears (unknown → landed). */
-export const arbLandedFault: fc.Arbitrary<FaultPlan> = fc.oneof(
-  fc.constant(resetPeerPlan()),
-  fc.integer({ min: 1, max: 60 }).map((bytes) => limitDataPlan(bytes)),
-  fc.integer({ min: 200, max: 1500 }).map((ms) => responseTimeoutPlan(ms)),
+export const arbLandedFault: fc.Arbitrary<FaultSpec> = fc.oneof(
+  fc.constant(faultSpec(RESET_PEER, {})),
+  arbFault(LIMIT_DATA, NO_KEEPERS),
+  arbFault(RESPONSE_TIMEOUT, NO_KEEPERS),
 );
 
 /** Faults that swallow an INSERT's request, then close: nothing reached the server (unknown → absent). */
-export const arbAbsentFault: fc.Arbitrary<FaultPlan> = fc
-  .integer({ min: 100, max: 1000 })
-  .map((ms) => requestTimeoutPlan(ms));
+export const arbAbsentFault: fc.Arbitrary<FaultSpec> = arbRequestTimeout(100, 1000);
 
-export const arbUnknownOutcomeFault: fc.Arbitrary<FaultPlan> = fc.oneof(arbLandedFault, arbAbsentFault);
+export const arbUnknownOutcomeFault: fc.Arbitrary<FaultSpec> = fc.oneof(arbLandedFault, arbAbsentFault);
 
 /**
  * Bandwidth and slicer paced at about 1/3 ms per byte: the evidence that they fired is that the
@@ -48,35 +45,33 @@ export const arbUnknownOutcomeFault: fc.Arbitrary<FaultPlan> = fc.oneof(arbLande
  * 3 s, within most write timeouts (3-6 s). A slice is at most 1.5 × `size` bytes and waits
  * `size` × 500 µs.
  */
-const arbBandwidth: fc.Arbitrary<FaultPlan> = fc.integer({ min: 2, max: 3 }).map((rate) => bandwidthPlan(rate));
-const arbSlicer: fc.Arbitrary<FaultPlan> = fc.integer({ min: 2, max: 16 }).map((size) => slicerPlan(size, size * 500));
+const arbBandwidth = arbFault(BANDWIDTH, NO_KEEPERS);
+const arbSlicer = arbFault(SLICER, NO_KEEPERS);
 
-export const arbDegradationFault: fc.Arbitrary<FaultPlan> = fc.oneof(
+export const arbDegradationFault: fc.Arbitrary<FaultSpec> = fc.oneof(
   arbLatency,
   arbBandwidth,
   arbSlicer,
-  fc.constant(proxyDownPlan()),
-  fc.integer({ min: 300, max: 1500 }).map((ms) => requestTimeoutPlan(ms)),
+  fc.constant(faultSpec(PROXY_DOWN, {})),
+  arbRequestTimeout(300, 1500),
 );
 
 /** What hits the sends of the at-most-once queue: both kinds of unknown outcome, and slowness. */
-export const arbQueueSendFault: fc.Arbitrary<FaultPlan> = fc.oneof(arbLandedFault, arbAbsentFault, arbLatency);
+export const arbQueueSendFault: fc.Arbitrary<FaultSpec> = fc.oneof(arbLandedFault, arbAbsentFault, arbLatency);
 
-export const arbReplicaFault: fc.Arbitrary<FaultPlan> = fc.constantFrom(
-  replicaKillPlan(),
-  replicaPausePlan(),
-  interserverCutPlan(),
+export const arbReplicaFault: fc.Arbitrary<FaultSpec> = fc.constantFrom(
+  faultSpec(REPLICA_KILL, {}),
+  faultSpec(REPLICA_PAUSE, {}),
+  faultSpec(INTERSERVER_CUT, {}),
 );
 
 /** What a quorum INSERT waits for, cut while it waits: its sibling stopped or killed, or its own replication endpoint. */
-export const arbQuorumFault: fc.Arbitrary<FaultPlan> = fc.constantFrom(
-  QUORUM_PLANS.replica_pause(),
-  QUORUM_PLANS.replica_kill(),
-  QUORUM_PLANS.interserver_cut(),
+export const arbQuorumFault: fc.Arbitrary<FaultSpec> = fc.constantFrom(
+  faultSpec(QUORUM_SIBLING_PAUSE, {}),
+  faultSpec(QUORUM_SIBLING_KILL, {}),
+  faultSpec(QUORUM_INTERSERVER_CUT, {}),
 );
 
-export const arbKeeperFault = (context: ScenarioContext): fc.Arbitrary<FaultPlan> =>
-  fc.oneof(
-    fc.constantFrom(...context.keepers).map((keeper) => keeperPausePlan(keeper)),
-    fc.constantFrom(keeperLinkCutPlan('replica'), keeperLinkCutPlan('all')),
-  );
+/** ZooKeeper paused, the Keeper links of the INSERT's replica (or of all replicas) cut, or slowed. */
+export const arbKeeperFault = (context: ScenarioContext): fc.Arbitrary<FaultSpec> =>
+  fc.oneof(arbFault(KEEPER_PAUSE, context), arbFault(KEEPER_LINK_CUT, context), arbFault(KEEPER_LINK_LATENCY, context));

@@ -7,7 +7,7 @@ import type { HostForm } from '../../sinks/sink-classes.ts';
 import type { RawSinkSpec, SpecTarget } from '../../properties/arbitraries/arb-sink-spec.ts';
 import type { Coverage } from '../../properties/checkers/coverage-checker.ts';
 import type { Workload } from '../../properties/arbitraries/arb-workload.ts';
-import type { ChaosCommand } from '../../properties/schedule/commands.ts';
+import type { ScheduleStep } from '../../properties/schedule/schedule-step.ts';
 
 /** What a scenario knows of the cluster when it generates a schedule for one spec (faults are aimed later, at the INSERT they meet). */
 export interface ScenarioContext {
@@ -67,7 +67,7 @@ export interface ScenarioDefinition {
   readonly profiles?: readonly Profile[];
   /** Keeper members its faults need (default 1): the job starts a cluster of its own for such scenarios. */
   readonly keepers?: number;
-  readonly commands: (context: ScenarioContext) => fc.Arbitrary<ChaosCommand[]>;
+  readonly commands: (context: ScenarioContext) => fc.Arbitrary<ScheduleStep[]>;
   /** Process actions on cluster members its faults take (`kill`, `pause`, `resume`, `start`); on a cluster that lacks one it is not run. */
   readonly processActions?: readonly string[];
   /**

@@ -3,34 +3,30 @@ import { CRASH_POINTS, type CrashPoint } from '../../harness/flow/runtime/crash-
 import { arbEveryOnce } from '../../properties/arbitraries/arb-every-once.ts';
 import { arbDynamicParameters } from '../../properties/arbitraries/arb-sink-spec.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
-import {
-  CrashSink,
-  FaultEpisode,
-  ReconfigureWhileWriting,
-  ReplayAfterDedupWindow,
-  RestartAfterGiveUp,
-  RestartWithSpec,
-  WriteEpochs,
-  type ChaosCommand,
-} from '../../properties/schedule/commands.ts';
+import type { FaultSpec } from '../../properties/schedule/fault-spec.ts';
+import { step, type ScheduleStep } from '../../properties/schedule/schedule-step.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
-import { KEEPER_ENSEMBLE_PLANS, resetPeerPlan, SERVER_ERROR_PLANS, type FaultPlan } from '../nemeses/fault-plan.ts';
+import { RESET_PEER } from '../nemeses/families/client-link.ts';
+import { faultSpec } from '../nemeses/families/family.ts';
+import { KEEPER_LINK_CUT } from '../nemeses/families/keeper.ts';
+import { KEEPER_LEADER_KILL, KEEPER_LEADER_PAUSE, KEEPER_QUORUM_LOSS } from '../nemeses/families/keeper-ensemble.ts';
+import { SERVER_ERROR_FAMILIES } from '../nemeses/families/server-error.ts';
 import { SHORT_DEDUP_WINDOW_S } from './scenario.ts';
 import { arbAbsentFault, arbLandedFault, arbUnknownOutcomeFault } from './fault-arbitraries.ts';
 
-const arbWrite = fc.integer({ min: 1, max: 2 }).map((epochs) => new WriteEpochs(epochs));
+const arbWrite = fc.integer({ min: 1, max: 2 }).map((epochs) => step.write(epochs));
 
-function arbEpisode(arbFault: fc.Arbitrary<FaultPlan>): fc.Arbitrary<ChaosCommand> {
+function arbEpisode(arbFault: fc.Arbitrary<FaultSpec>): fc.Arbitrary<ScheduleStep> {
   return fc
-    .record({ plan: arbFault, epochs: fc.integer({ min: 1, max: 2 }), holdMs: fc.integer({ min: 600, max: 2000 }) })
-    .map(({ plan, epochs, holdMs }) => new FaultEpisode(plan, epochs, holdMs));
+    .record({ fault: arbFault, epochs: fc.integer({ min: 1, max: 2 }), holdMs: fc.integer({ min: 600, max: 2000 }) })
+    .map(({ fault, epochs, holdMs }) => step.faultEpisode(fault, epochs, holdMs));
 }
 
 /**
  * A schedule that starts with a fault episode (so every schedule, even shrunk, exercises the
  * scenario's fault family) followed by up to `more` writes and further episodes.
  */
-export function arbFaultSchedule(arbFault: fc.Arbitrary<FaultPlan>, more = 3): fc.Arbitrary<ChaosCommand[]> {
+export function arbFaultSchedule(arbFault: fc.Arbitrary<FaultSpec>, more = 3): fc.Arbitrary<ScheduleStep[]> {
   return fc
     .tuple(arbWrite, arbEpisode(arbFault), fc.array(fc.oneof(arbWrite, arbEpisode(arbFault)), { maxLength: more }))
     .map(([write, first, rest]) => [write, first, ...rest]);
@@ -38,11 +34,11 @@ export function arbFaultSchedule(arbFault: fc.Arbitrary<FaultPlan>, more = 3): f
 
 /** As `arbFaultSchedule`, with the operator's restart after every episode that left a partition given up. */
 export function arbFaultScheduleWithRestarts(
-  arbFault: fc.Arbitrary<FaultPlan>,
+  arbFault: fc.Arbitrary<FaultSpec>,
   more = 3,
-): fc.Arbitrary<ChaosCommand[]> {
+): fc.Arbitrary<ScheduleStep[]> {
   return arbFaultSchedule(arbFault, more).map((schedule) =>
-    schedule.flatMap((command) => (command instanceof FaultEpisode ? [command, new RestartAfterGiveUp()] : [command])),
+    schedule.flatMap((each) => (each.kind === 'fault-episode' ? [each, step.restartAfterGiveUp()] : [each])),
   );
 }
 
@@ -51,7 +47,7 @@ export function arbFaultScheduleWithRestarts(
  * cut after it committed, and one whose request is cut before it reached the server; then up to
  * two more of either, or writes.
  */
-export function arbUnknownOutcomeSchedule(): fc.Arbitrary<ChaosCommand[]> {
+export function arbUnknownOutcomeSchedule(): fc.Arbitrary<ScheduleStep[]> {
   return fc
     .tuple(
       arbWrite,
@@ -67,14 +63,14 @@ export function arbUnknownOutcomeSchedule(): fc.Arbitrary<ChaosCommand[]> {
     ]);
 }
 
-function arbReconfigure(sinkClass: SinkClassName): fc.Arbitrary<ChaosCommand> {
+function arbReconfigure(sinkClass: SinkClassName): fc.Arbitrary<ScheduleStep> {
   return fc
     .record({
       dynamic: arbDynamicParameters(sinkClass),
       epochs: fc.integer({ min: 1, max: 2 }),
       afterMs: fc.integer({ min: 0, max: 100 }),
     })
-    .map(({ dynamic, epochs, afterMs }) => new ReconfigureWhileWriting(dynamic, epochs, afterMs));
+    .map(({ dynamic, epochs, afterMs }) => step.reconfigureWhileWriting(dynamic, epochs, afterMs));
 }
 
 /**
@@ -82,21 +78,21 @@ function arbReconfigure(sinkClass: SinkClassName): fc.Arbitrary<ChaosCommand> {
  * (write timeout, retries, batch limits, queue limit) while an INSERT is in flight, then both
  * kinds of unknown outcome whose replays run under the new parameters, then more of any.
  */
-export function arbReconfigureSchedule(sinkClass: SinkClassName): fc.Arbitrary<ChaosCommand[]> {
+export function arbReconfigureSchedule(sinkClass: SinkClassName): fc.Arbitrary<ScheduleStep[]> {
   return fc
     .tuple(
       arbReconfigure(sinkClass),
       arbUnknownOutcomeSchedule(),
       fc.array(fc.oneof(arbReconfigure(sinkClass), arbEpisode(arbUnknownOutcomeFault)), { maxLength: 1 }),
     )
-    .map(([reconfigure, [write, ...unknowns], rest]) => [write as ChaosCommand, reconfigure, ...unknowns, ...rest]);
+    .map(([reconfigure, [write, ...unknowns], rest]) => [write as ScheduleStep, reconfigure, ...unknowns, ...rest]);
 }
 
 /**
  * A crash at every named point, in a random order (four points: none is left to chance), each
  * followed by a write or not, then a last write; a failure shrinks to the crash that matters.
  */
-export function arbCrashSchedule(points: readonly CrashPoint[] = CRASH_POINTS): fc.Arbitrary<ChaosCommand[]> {
+export function arbCrashSchedule(points: readonly CrashPoint[] = CRASH_POINTS): fc.Arbitrary<ScheduleStep[]> {
   return fc
     .tuple(
       arbWrite,
@@ -106,7 +102,7 @@ export function arbCrashSchedule(points: readonly CrashPoint[] = CRASH_POINTS): 
     )
     .map(([before, order, writeAfter, after]) => [
       before,
-      ...order.flatMap((point, i) => [new CrashSink(point), ...(writeAfter[i] ? [new WriteEpochs(1)] : [])]),
+      ...order.flatMap((point, i) => [step.crash(point), ...(writeAfter[i] ? [step.write(1)] : [])]),
       after,
     ]);
 }
@@ -118,8 +114,8 @@ export function arbCrashSchedule(points: readonly CrashPoint[] = CRASH_POINTS): 
  */
 export function inBothStrategyModes(
   spec: RawSinkSpec,
-  arbSchedule: fc.Arbitrary<ChaosCommand[]>,
-): fc.Arbitrary<ChaosCommand[]> {
+  arbSchedule: fc.Arbitrary<ScheduleStep[]>,
+): fc.Arbitrary<ScheduleStep[]> {
   const strategy = spec.parameters.at_most_once_strategy as { enabled?: boolean } | undefined;
   const enabled = !(strategy?.enabled ?? false);
   const other: RawSinkSpec = {
@@ -130,7 +126,7 @@ export function inBothStrategyModes(
     .tuple(arbSchedule, arbSchedule)
     .map(([first, second]) => [
       ...first,
-      new RestartWithSpec(other, `at_most_once_strategy.enabled = ${enabled}`),
+      step.restartWithSpec(other, `at_most_once_strategy.enabled = ${enabled}`),
       ...second,
     ]);
 }
@@ -140,8 +136,8 @@ export function inBothStrategyModes(
  * tables until the sink's retries ended (the sink gives up, or acknowledges with an error), then
  * the operator restarts the pipeline with the same spec — a new sink instance — and it goes on.
  */
-export function arbServerErrorSchedule(spec: RawSinkSpec, ownsCluster: boolean): fc.Arbitrary<ChaosCommand[]> {
-  const kinds = (Object.keys(SERVER_ERROR_PLANS) as (keyof typeof SERVER_ERROR_PLANS)[]).filter(
+export function arbServerErrorSchedule(spec: RawSinkSpec, ownsCluster: boolean): fc.Arbitrary<ScheduleStep[]> {
+  const kinds = (Object.keys(SERVER_ERROR_FAMILIES) as (keyof typeof SERVER_ERROR_FAMILIES)[]).filter(
     (kind) => ownsCluster || kind !== 'part_writer_failpoint',
   );
   return fc
@@ -154,8 +150,8 @@ export function arbServerErrorSchedule(spec: RawSinkSpec, ownsCluster: boolean):
     .map(({ before, order, epochs, after }) => [
       before,
       ...order.flatMap((kind, i) => [
-        new FaultEpisode(SERVER_ERROR_PLANS[kind](), epochs[i] ?? 1, 0),
-        new RestartWithSpec(spec, `the operator restarts after ${kind}`),
+        step.faultEpisode(faultSpec(SERVER_ERROR_FAMILIES[kind], {}), epochs[i] ?? 1, 0),
+        step.restartWithSpec(spec, `the operator restarts after ${kind}`),
       ]),
       after,
     ]);
@@ -166,8 +162,13 @@ export function arbServerErrorSchedule(spec: RawSinkSpec, ownsCluster: boolean):
  * or two epochs: the leader paused, the leader killed, a majority paused, the INSERT's replica cut
  * from every member; then a last write once the ensemble is whole again.
  */
-export function arbKeeperEnsembleSchedule(): fc.Arbitrary<ChaosCommand[]> {
-  const kinds = Object.keys(KEEPER_ENSEMBLE_PLANS) as (keyof typeof KEEPER_ENSEMBLE_PLANS)[];
+export function arbKeeperEnsembleSchedule(): fc.Arbitrary<ScheduleStep[]> {
+  const kinds = [
+    faultSpec(KEEPER_LEADER_PAUSE, {}),
+    faultSpec(KEEPER_LEADER_KILL, {}),
+    faultSpec(KEEPER_QUORUM_LOSS, {}),
+    faultSpec(KEEPER_LINK_CUT, { scope: 'replica' }),
+  ];
   return fc
     .record({
       before: arbWrite,
@@ -178,7 +179,7 @@ export function arbKeeperEnsembleSchedule(): fc.Arbitrary<ChaosCommand[]> {
     })
     .map(({ before, order, epochs, holdMs, after }) => [
       before,
-      ...order.map((kind, i) => new FaultEpisode(KEEPER_ENSEMBLE_PLANS[kind](), epochs[i] ?? 1, holdMs)),
+      ...order.map((fault, i) => step.faultEpisode(fault, epochs[i] ?? 1, holdMs)),
       after,
     ]);
 }
@@ -188,12 +189,12 @@ export function arbKeeperEnsembleSchedule(): fc.Arbitrary<ChaosCommand[]> {
  * writes after the short window has passed (and ClickHouse's cleanup forgets the token), then
  * more writes. On a table with the server's hour-long window the same replay is deduplicated.
  */
-export function arbDedupWindowSchedule(): fc.Arbitrary<ChaosCommand[]> {
+export function arbDedupWindowSchedule(): fc.Arbitrary<ScheduleStep[]> {
   return fc
     .record({ epochs: fc.integer({ min: 1, max: 2 }), after: arbWrite })
     .map(({ epochs, after }) => [
-      new WriteEpochs(1),
-      new ReplayAfterDedupWindow(resetPeerPlan(), epochs, SHORT_DEDUP_WINDOW_S * 1000 + 500),
+      step.write(1),
+      step.replayAfterDedupWindow(faultSpec(RESET_PEER, {}), epochs, SHORT_DEDUP_WINDOW_S * 1000 + 500),
       after,
     ]);
 }

@@ -1,12 +1,6 @@
 import { arbEveryOnce } from '../../properties/arbitraries/arb-every-once.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
-import {
-  Drain,
-  HoldAndWrite,
-  RestartWithSpec,
-  WriteEpochs,
-  type ChaosCommand,
-} from '../../properties/schedule/commands.ts';
+import { step, type ScheduleStep } from '../../properties/schedule/schedule-step.ts';
 import { specTopology } from '../executor/spec-topology.ts';
 import type { ScenarioContext, ScenarioDefinition } from './scenario.ts';
 
@@ -136,27 +130,27 @@ export function topologyChanges(context: ScenarioContext): TopologyChanges {
  * refuse with the exact message and insert nothing while partition 0 applies the change at once;
  * restoring the spec lets partition 1 drain, after which the change applies everywhere.
  */
-function refusedCycle(change: TopologyChange): ChaosCommand[] {
+function refusedCycle(change: TopologyChange): ScheduleStep[] {
   return [
-    new HoldAndWrite(2, change.before, `before: ${change.label}`),
-    new Drain([0]),
-    new RestartWithSpec(change.after, change.label, true),
-    new WriteEpochs(1),
-    new Drain([0]),
-    new RestartWithSpec(change.before, `restored before: ${change.label}`),
-    new Drain([0, 1]),
-    new RestartWithSpec(change.after, `${change.label}, after the drain`),
-    new WriteEpochs(1),
-    new Drain([0, 1]),
+    step.holdAndWrite(2, change.before, `before: ${change.label}`),
+    step.drain([0]),
+    step.restartWithSpec(change.after, change.label, true),
+    step.write(1),
+    step.drain([0]),
+    step.restartWithSpec(change.before, `restored before: ${change.label}`),
+    step.drain([0, 1]),
+    step.restartWithSpec(change.after, `${change.label}, after the drain`),
+    step.write(1),
+    step.drain([0, 1]),
   ];
 }
 
 /** A change the guard must let through: the backlog is replayed under it. */
-function allowedCycle(change: TopologyChange): ChaosCommand[] {
+function allowedCycle(change: TopologyChange): ScheduleStep[] {
   return [
-    new HoldAndWrite(1, change.before, `before: ${change.label}`),
-    new RestartWithSpec(change.after, change.label),
-    new Drain([0, 1]),
+    step.holdAndWrite(1, change.before, `before: ${change.label}`),
+    step.restartWithSpec(change.after, change.label),
+    step.drain([0, 1]),
   ];
 }
 

@@ -216,6 +216,48 @@ describe('faultEvidence', () => {
     ]);
   });
 
+  it('reads what a fault must show from the proofs its fault-start records, before its fault type', () => {
+    // A latency on a Keeper link (`k`, in front of no client endpoint): the history says which proofs apply.
+    const keeperLatency = (links: { before: LinkCounters; after: LinkCounters }, proofs?: FaultStartEvent['proofs']) =>
+      evidence(
+        [
+          aimed(1, 'latency', 'slow', 'q1', {
+            slowerThanMs: 200,
+            targets: ['k'],
+            links: links.before,
+            ...(proofs === undefined ? {} : { proofs }),
+          }),
+          healed(1, 'latency', 400, undefined, links.after),
+        ],
+        [attempt('q1', { outcome: 'ok', startedAt: 110, endedAt: 330 })],
+      );
+    const onK = (carried: number) => ({
+      before: { received: { k: 700 } } as LinkCounters,
+      after: { received: { k: 700 + carried } } as LinkCounters,
+    });
+    expect(keeperLatency(onK(90), ['links-active']).fired.get('latency')).toBe(1);
+    expect(keeperLatency(onK(0), ['links-active']).missed.map((miss) => miss.reason)).toEqual([
+      'latency(x): k carried nothing while it was in force',
+    ]);
+    // Recorded before proofs were: a latency is judged as on the aimed INSERT's client link, which k is not.
+    expect(keeperLatency(onK(90)).missed.map((miss) => miss.reason)).toEqual([
+      'latency(x): the aimed INSERT q1 went to a:1, which is not behind k',
+    ]);
+    // A recorded process proof is required whatever the type.
+    const seen = (verified: boolean) =>
+      evidence(
+        [
+          aimed(1, 'keeper_link_cut', 'blocked', 'q1', { proofs: ['process-seen'] }),
+          healed(1, 'keeper_link_cut', 400, verified),
+        ],
+        [attempt('q1', { outcome: 'failed', endedAt: 300 })],
+      );
+    expect(seen(true).fired.get('keeper_link_cut')).toBe(1);
+    expect(seen(false).missed.map((miss) => miss.reason)).toEqual([
+      'keeper_link_cut(x): the process was never seen stopped',
+    ]);
+  });
+
   it('judges slowness on the aimed INSERT itself', () => {
     const events = [aimed(1, 'latency', 'slow', 'q1', { slowerThanMs: 200 }), healed(1, 'latency', 400)];
     expect(

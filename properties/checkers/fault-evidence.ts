@@ -1,6 +1,6 @@
 import type { ClusterDescription } from '../../harness/cluster/description.ts';
 import { eventsOfType } from '../../harness/flow/history/history-reader.ts';
-import type { FaultEndEvent, FaultStartEvent, Stamped } from '../../harness/flow/history/history-events.ts';
+import type { FaultEndEvent, FaultProof, FaultStartEvent, Stamped } from '../../harness/flow/history/history-events.ts';
 import type { FaultType } from '../../harness/flow/history/fault-type.ts';
 import type { AttemptRecord } from './observations.ts';
 import type { UnknownResolution } from './server-log.ts';
@@ -41,29 +41,32 @@ const BLOCKED_MIN_MS = 200;
 /** A toxic's least delay counts only from this long: several unfaulted INSERTs fit below it. */
 const MEASURABLE_MS = 200;
 
-const PROCESS_FAULTS: ReadonlySet<FaultType> = new Set([
-  'replica_kill',
-  'replica_pause',
-  'keeper_pause',
-  'keeper_kill',
-  'keeper_quorum_loss',
-]);
-/** Faults that are one toxic on the aimed INSERT's own client link. */
-const TOXIC_FAULTS: ReadonlySet<FaultType> = new Set([
-  'latency',
-  'bandwidth',
-  'slicer',
-  'timeout',
-  'reset_peer',
-  'limit_data',
-]);
-const SERVER_ERROR_FAULTS: ReadonlySet<FaultType> = new Set([
-  'too_many_parts',
-  'not_enough_space',
-  'table_detached',
-  'constraint_violated',
-  'part_writer_failpoint',
-]);
+/**
+ * The proofs of a fault whose `fault-start` records none (a history stored before they were
+ * recorded): what the checker required of each fault type then.
+ */
+const PROOFS_BEFORE_RECORDED: Readonly<Partial<Record<FaultType, readonly FaultProof[]>>> = {
+  replica_kill: ['process-seen'],
+  replica_pause: ['process-seen'],
+  keeper_pause: ['process-seen'],
+  keeper_kill: ['process-seen'],
+  keeper_quorum_loss: ['process-seen'],
+  latency: ['client-link-carried'],
+  bandwidth: ['client-link-carried'],
+  slicer: ['client-link-carried'],
+  timeout: ['client-link-carried'],
+  reset_peer: ['client-link-carried'],
+  limit_data: ['client-link-carried'],
+  proxy_down: ['failed-at-link'],
+  too_many_parts: ['server-code'],
+  not_enough_space: ['server-code'],
+  table_detached: ['server-code'],
+  constraint_violated: ['server-code'],
+  part_writer_failpoint: ['server-code'],
+};
+
+const proofsOf = (start: FaultStartEvent): readonly FaultProof[] =>
+  start.proofs ?? PROOFS_BEFORE_RECORDED[start.fault] ?? [];
 
 /**
  * Which faults of a run demonstrably fired, from what the run stored alone: each `fault-start`
@@ -111,11 +114,15 @@ function notFired(
   if (end === undefined) return 'never healed (the run ended inside it)';
   if (start.effect === 'witness') return end.verified ? undefined : 'the cluster never showed its effect';
   if (aimed === undefined) return 'the INSERT it was aimed at is not in the history';
-  if (PROCESS_FAULTS.has(start.fault) && end.verified !== true) return 'the process was never seen stopped';
+  const proofs = proofsOf(start);
+  if (proofs.includes('process-seen') && end.verified !== true) return 'the process was never seen stopped';
   return (
     effectNotShown(start, end, aimed, server) ??
     (start.expects === undefined ? undefined : resolutionNotShown(start.expects, aimed, server)) ??
-    (TOXIC_FAULTS.has(start.fault) ? linkNotShown(start, end, aimed, attempts, server.clientLinks) : undefined)
+    (proofs.includes('client-link-carried')
+      ? linkNotShown(start, end, aimed, attempts, server.clientLinks)
+      : undefined) ??
+    (proofs.includes('links-active') ? trafficNotShown(start, end) : undefined)
   );
 }
 
@@ -129,9 +136,9 @@ function effectNotShown(
 ): string | undefined {
   switch (start.effect) {
     case 'error':
-      if (SERVER_ERROR_FAULTS.has(start.fault)) return serverCodeNotShown(start, aimed, server);
+      if (proofsOf(start).includes('server-code')) return serverCodeNotShown(start, aimed, server);
       if (aimed.outcome === 'ok') return `the aimed INSERT ${aimed.queryId} still succeeded`;
-      if (start.fault === 'proxy_down' && isServerCode(aimed.errorCode))
+      if (proofsOf(start).includes('failed-at-link') && isServerCode(aimed.errorCode))
         return `the aimed INSERT ${aimed.queryId} failed on the server (${aimed.errorCode}), not at its link`;
       return undefined;
     case 'slow':
@@ -246,4 +253,17 @@ function linkNotShown(
   if (carried >= owed) return undefined;
   const others = through.length - 1;
   return `${start.targets.join('+')} received ${carried} B while it was in force, less than the ${owed} B the aimed INSERT ${aimed.queryId}${others > 0 ? ` and ${others} other INSERT(s) through it` : ''} sent: it did not carry that INSERT`;
+}
+
+/** The faulted proxies carried traffic while the fault was in force, by their own counters. */
+function trafficNotShown(start: Stamped<FaultStartEvent>, end: Stamped<FaultEndEvent>): string | undefined {
+  const [before, after] = [start.links, end.links];
+  if (before === undefined || after === undefined) return 'no byte counters of its proxies were recorded';
+  const unavailable = before.unavailable ?? after.unavailable;
+  if (unavailable !== undefined) return `its proxies' byte counters could not be read: ${unavailable}`;
+  const carried = start.targets.reduce(
+    (total, proxy) => total + (after.received[proxy] ?? 0) - (before.received[proxy] ?? 0),
+    0,
+  );
+  return carried > 0 ? undefined : `${start.targets.join('+')} carried nothing while it was in force`;
 }

@@ -1,47 +1,29 @@
-import type { FaultType } from '../../harness/flow/history/fault-type.ts';
 import type { CrashPoint } from '../../harness/flow/runtime/crash-points.ts';
 import type { RawSinkSpec } from '../arbitraries/arb-sink-spec.ts';
-
-/**
- * When an aimed fault is healed: `insert-ended` — as soon as the INSERT it met ended, before the
- * sink acts on the outcome; `after-hold` — after the episode's hold time (it blocks the INSERT);
- * `writes-ended` — once the episode's writes ended, so the sink's retries meet it too (server
- * errors that must outlast the sink's whole retry budget).
- */
-export type HealMoment = 'insert-ended' | 'after-hold' | 'writes-ended';
-
-/**
- * A fault as a schedule holds it: an immutable description (what kind, when it heals). The
- * executor that implements `ChaosSystem` knows how to aim and apply it.
- */
-export interface ScheduledFault {
-  readonly type: FaultType;
-  readonly heals: HealMoment;
-  toString(): string;
-}
+import type { FaultSpec } from './fault-spec.ts';
 
 /**
  * The real system a chaos scenario drives: the pipeline (sink workers hosted by the runtime) and
- * the nemeses. The schedule's commands only talk to this; the executor implements it over the
+ * the nemeses. The schedule's steps only talk to this (`runStep`); the executor implements it over the
  * cluster, the fault proxy and the runtime supervisor.
  */
 export interface ChaosSystem {
   /** Processes `epochs` more epochs on every partition; delivery runs alongside. */
   writeEpochs(epochs: number): Promise<void>;
   /**
-   * Processes and delivers `epochs` epochs with `plan` aimed at their first INSERT: the fault is
+   * Processes and delivers `epochs` epochs with `fault` aimed at their first INSERT: the fault is
    * applied to that INSERT's link or replica right before its request, and healed when it ended
    * (or after `holdMs`, for a fault that blocks it), before the sink acts on the outcome. Every
    * wait is bounded: an INSERT that never comes is recorded as a missed fault.
    */
-  faultEpisode(plan: ScheduledFault, epochs: number, holdMs: number): Promise<void>;
+  faultEpisode(fault: FaultSpec, epochs: number, holdMs: number): Promise<void>;
   /**
-   * Aims `plan` (an answer cut after its INSERT committed) at partition 0's first INSERT of
+   * Aims `fault` (an answer cut after its INSERT committed) at partition 0's first INSERT of
    * `epochs` epochs and, while that sink waits to hear the outcome, lets the other partitions
    * write `afterMs` later — moving the table's dedup window past partition 0's block — and gives
    * ClickHouse's cleanup time to forget it; then the sink acts on the outcome and replays.
    */
-  replayAfterDedupWindow(plan: ScheduledFault, epochs: number, afterMs: number): Promise<void>;
+  replayAfterDedupWindow(fault: FaultSpec, epochs: number, afterMs: number): Promise<void>;
   /** Arms a crash point, runs until the sink process dies there (or gives up), restarts it from its store. */
   crashSink(point: CrashPoint): Promise<void>;
   /**

@@ -312,6 +312,25 @@ export interface ReconfiguredEvent {
  */
 export type FaultEffect = 'error' | 'slow' | 'stalled' | 'blocked' | 'traffic' | 'witness';
 
+/**
+ * What, beyond its effect, the INSERT's record or the nemesis must show for a fault to count as
+ * fired — a small closed set the fault's family picks from (`chaos/nemeses/families/`), recorded
+ * on its `fault-start` so the checker needs nothing but the history: `process-seen` — the nemesis
+ * saw the process stopped; `client-link-carried` — the faulted client proxy carried the aimed
+ * INSERT's bytes, by its counters; `links-active` — the faulted proxies carried traffic while the
+ * fault was in force (a Keeper link, whose share of the INSERT the history does not count);
+ * `server-code` — the INSERT failed with the fault's ClickHouse code, and its query_log says so;
+ * `failed-at-link` — it failed without a ClickHouse code (at the link, not on the server).
+ */
+export const FAULT_PROOFS = [
+  'process-seen',
+  'client-link-carried',
+  'links-active',
+  'server-code',
+  'failed-at-link',
+] as const;
+export type FaultProof = (typeof FAULT_PROOFS)[number];
+
 /** The kind of unknown outcome a fault is built to produce: the INSERT committed, or it never did. */
 export type UnknownKind = 'landed' | 'absent';
 
@@ -352,6 +371,8 @@ export interface FaultStartEvent {
     readonly endpoint: string;
   };
   readonly expects?: UnknownKind;
+  /** What it must show besides its effect (absent in histories stored before it was recorded: read from the fault type). */
+  readonly proofs?: readonly FaultProof[];
   /** A toxic fault: the toxic it added on every target. */
   readonly toxic?: ToxicSpec;
   /** A server-error fault: the ClickHouse code the servers answer an INSERT while it is in force. */

@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import { HarnessError } from '../../errors.ts';
 import { storedSinkClass } from '../../stored-sink-class.ts';
 import { storedFaultType } from './fault-type.ts';
-import type { FlowEvent, FlowEventType, InsertCompleteEvent, InsertInvokeEvent, Stamped } from './history-events.ts';
+import {
+  FAULT_PROOFS,
+  type FlowEvent,
+  type FlowEventType,
+  type InsertCompleteEvent,
+  type InsertInvokeEvent,
+  type Stamped,
+} from './history-events.ts';
 
 const EVENT_TYPES: ReadonlySet<FlowEventType> = new Set<FlowEventType>([
   'worker-launch',
@@ -97,7 +104,18 @@ function parseLine(line: string, where: string): Stamped {
   if (event.type !== 'worker-launch' && 'sinkClass' in event)
     storedSinkClass(event.sinkClass, `History line ${where} (${event.type})`);
   if ('fault' in event) storedFaultType(event.fault, `History line ${where} (${event.type})`);
+  if ('proofs' in event) storedProofs(event.proofs, `History line ${where} (${event.type})`);
   return event as Stamped;
+}
+
+/** A fault's recorded proofs, each one the checker knows: one it did not would be a requirement silently dropped. */
+function storedProofs(proofs: unknown, where: string): void {
+  const known: readonly unknown[] = FAULT_PROOFS;
+  if (Array.isArray(proofs) && proofs.every((proof) => known.includes(proof))) return;
+  throw new HarnessError(
+    'STORED_FAULT_PROOF_INVALID',
+    `${where} records the proofs ${JSON.stringify(proofs)}, not a list of ${FAULT_PROOFS.join(', ')}; the file was written by another version of the harness or edited by hand`,
+  );
 }
 
 export function eventsOfType<T extends FlowEventType>(

@@ -126,6 +126,20 @@ describe('history writer and reader', () => {
     );
   });
 
+  it('refuses a fault-start recording a proof the checker does not know (it would drop a requirement)', () => {
+    appendFileSync(
+      join(dir, 'nemesis.jsonl'),
+      '{"type":"fault-start","at":1,"writer":"nemesis","seq":1,"fault":"latency","window":1,"proofs":["links-active"]}\n' +
+        '{"type":"fault-start","at":2,"writer":"nemesis","seq":2,"fault":"latency","window":2,"proofs":["link-active"]}\n',
+    );
+    expect(() => readHistory(dir)).toThrow(
+      expect.objectContaining({
+        code: 'STORED_FAULT_PROOF_INVALID',
+        message: expect.stringMatching(/nemesis\.jsonl:2 \(fault-start\) records the proofs \["link-active"\]/),
+      }),
+    );
+  });
+
   it('keeps every line whole when several processes append large events at once', async () => {
     const script = resolve(PROJECT_ROOT, 'harness/flow/testing/append-history.ts');
     const run = promisify(execFile);

@@ -1,0 +1,62 @@
+import { HarnessError } from '../../../harness/errors.ts';
+import type { AimTarget } from '../fault-plan.ts';
+import { replicaKill, replicaPause } from '../process-fault.ts';
+import { quorumInterserverCut } from '../proxy-fault.ts';
+import { defineFamily } from './family.ts';
+
+/**
+ * Faults on what a quorum INSERT waits for, applied right before its request and healed when it
+ * ended: its sibling stopped or killed, or its own replication endpoint cut. The INSERT commits
+ * its part locally and then fails its quorum (UNKNOWN_STATUS_OF_INSERT); the sink replays.
+ */
+
+/** The sibling a quorum INSERT waits for (the first other replica of its shard). */
+function quorumSibling(target: AimTarget): string {
+  const [sibling] = target.siblings;
+  if (sibling === undefined)
+    throw new HarnessError(
+      'CHAOS_NO_SIBLING',
+      `replica ${target.replica.name} has no sibling in its shard: a quorum fault needs 2 or more replicas per shard`,
+    );
+  return sibling.name;
+}
+
+const DURING_QUORUM = 'while its quorum is awaited';
+
+export const QUORUM_SIBLING_PAUSE = defineFamily({
+  id: 'quorum_sibling_pause',
+  type: 'replica_pause',
+  heals: 'insert-ended',
+  expects: 'landed',
+  firstAttempt: true,
+  params: {},
+  proofs: [],
+  processActions: ['pause', 'resume'],
+  label: () => `a sibling of the INSERT's replica, ${DURING_QUORUM}`,
+  aim: (t) => replicaPause(quorumSibling(t)),
+});
+
+export const QUORUM_SIBLING_KILL = defineFamily({
+  id: 'quorum_sibling_kill',
+  type: 'replica_kill',
+  heals: 'insert-ended',
+  expects: 'landed',
+  firstAttempt: true,
+  params: {},
+  proofs: [],
+  processActions: ['kill', 'start'],
+  label: () => `a sibling of the INSERT's replica, ${DURING_QUORUM}`,
+  aim: (t) => replicaKill(quorumSibling(t)),
+});
+
+export const QUORUM_INTERSERVER_CUT = defineFamily({
+  id: 'quorum_interserver_cut',
+  type: 'interserver_cut',
+  heals: 'insert-ended',
+  expects: 'landed',
+  firstAttempt: true,
+  params: {},
+  proofs: [],
+  label: () => `the INSERT's replica, ${DURING_QUORUM}`,
+  aim: (t) => quorumInterserverCut([t.replica.proxies.interserver]),
+});

@@ -1,0 +1,59 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { ClusterDescription } from '../../harness/cluster/description.ts';
+import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
+import { describeFault } from '../../properties/schedule/fault-spec.ts';
+import { describeStep, type Schedule } from '../../properties/schedule/schedule-step.ts';
+import { declaredCoverage } from '../executor/check-run.ts';
+import { faultFamily, planOf } from '../nemeses/families/registry.ts';
+import { CATALOGUE } from './catalogue.ts';
+import type { ScenarioContext } from './scenario.ts';
+
+const description = {
+  shards: [1, 2].map((s) => ({
+    name: `s${s}`,
+    replicas: [1, 2].map((r) => ({
+      name: `s${s}r${r}`,
+      http: `http://127.10.${s}.${r}:8123`,
+      proxies: { client: `s${s}r${r}_client`, interserver: `s${s}r${r}_interserver`, keepers: [`s${s}r${r}_k1`] },
+    })),
+  })),
+  keepers: [{ name: 'k1' }],
+} as unknown as ClusterDescription;
+
+const parameters = { port: 8123, database: 'chaos', table: 'events_rep' };
+const specOf = (sinkClass: string): RawSinkSpec =>
+  ({
+    sink_class_name: sinkClass,
+    name: 'chaos_sink',
+    parameters:
+      sinkClass === 'ShardedClickHouseBatchingSink'
+        ? { ...parameters, shard_hosts: { s1: ['127.10.1.1', '127.10.1.2'], s2: ['127.10.2.1', '127.10.2.2'] } }
+        : { ...parameters, host: '127.10.1.1' },
+    dynamic_parameters: {},
+  }) as RawSinkSpec;
+
+const pairs = CATALOGUE.flatMap((scenario) => scenario.classes.map((sinkClass) => ({ scenario, sinkClass })));
+
+describe('every catalogue schedule is plain data', () => {
+  it.each(pairs.map((pair) => [`${pair.scenario.name} / ${pair.sinkClass}`, pair] as const))(
+    '%s: survives JSON, prints and declares the same, names registered fault families, declares their process actions (seed 11)',
+    (_name, { scenario, sinkClass }) => {
+      const context: ScenarioContext = { description, keepers: ['k1'], spec: specOf(sinkClass), ownsCluster: true };
+      for (const schedule of fc.sample(scenario.commands(context), { numRuns: 10, seed: 11 })) {
+        const stored = JSON.parse(JSON.stringify(schedule)) as Schedule;
+        expect(stored).toStrictEqual(schedule);
+        expect(stored.map(describeStep)).toEqual(schedule.map(describeStep));
+        expect(declaredCoverage(scenario, sinkClass, stored)).toEqual(declaredCoverage(scenario, sinkClass, schedule));
+        for (const step of stored)
+          if (step.kind === 'fault-episode' || step.kind === 'replay-after-dedup-window') {
+            expect(planOf(step.fault).toString()).toBe(describeFault(step.fault));
+            // A cluster without the process actions its families take must not run the scenario half-way.
+            expect(scenario.processActions ?? []).toEqual(
+              expect.arrayContaining([...(faultFamily(step.fault.family).processActions ?? [])]),
+            );
+          }
+      }
+    },
+  );
+});

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import type { RawSinkSpec } from '../arbitraries/arb-sink-spec.ts';
+import type { ChaosSystem } from './chaos-system.ts';
+import type { FaultSpec } from './fault-spec.ts';
+import { describeStep, runStep, step, type Schedule } from './schedule-step.ts';
+
+const spec = {
+  sink_class_name: 'ClickHouseBatchingSink',
+  name: 's',
+  parameters: {},
+  dynamic_parameters: {},
+} as RawSinkSpec;
+const fault = (heals: FaultSpec['heals']): FaultSpec => ({
+  family: 'latency',
+  type: 'latency',
+  params: { ms: 300, jitter: 20 },
+  heals,
+  label: "the INSERT's link, 300ms±20",
+});
+const cut: FaultSpec = {
+  family: 'reset_peer',
+  type: 'reset_peer',
+  params: {},
+  heals: 'insert-ended',
+  expects: 'landed',
+  label: "the INSERT's response",
+};
+
+/** One of every kind, with the line each printed as a command object before it was data. */
+const EVERY_KIND: readonly [Schedule[number], string][] = [
+  [step.write(2), 'write(2)'],
+  [
+    step.faultEpisode(fault('insert-ended'), 1, 900),
+    "latency(the INSERT's link, 300ms±20) at the first INSERT of write(1)",
+  ],
+  [
+    step.faultEpisode(fault('after-hold'), 2, 900),
+    "latency(the INSERT's link, 300ms±20) for 900ms at the first INSERT of write(2)",
+  ],
+  [
+    step.faultEpisode(fault('writes-ended'), 1, 0),
+    "latency(the INSERT's link, 300ms±20) until the writes end at the first INSERT of write(1)",
+  ],
+  [
+    step.replayAfterDedupWindow(cut, 1, 1500),
+    "reset_peer(the INSERT's response) at partition 0's first INSERT of write(1), its replay held until the other partitions wrote 1500ms later",
+  ],
+  [step.crash('after-insert-before-state'), 'crash sink at after-insert-before-state'],
+  [
+    step.reconfigureWhileWriting({ write_timeout: '3s' }, 1, 40),
+    'reconfigure {"write_timeout":"3s"} 40ms into the first INSERT of write(1)',
+  ],
+  [step.restartWithSpec(spec, 'shard s2 added', true), 'restart with shard s2 added'],
+  [
+    step.holdAndWrite(2, spec, 'before: shard s2 added'),
+    'restart with before: shard s2 added, write(2) with delivery held',
+  ],
+  [step.restartAfterGiveUp(), 'restart if the sink gave up'],
+  [step.drain([0]), 'drain partition 0'],
+  [step.drain([0, 1]), 'drain partitions 0, 1'],
+];
+const schedule: Schedule = EVERY_KIND.map(([each]) => each);
+
+/** A system that records the call each step makes. */
+function recordingSystem(calls: unknown[][]): ChaosSystem {
+  const record =
+    (name: string) =>
+    async (...args: unknown[]) => {
+      calls.push([name, ...args]);
+    };
+  return {
+    writeEpochs: record('writeEpochs'),
+    faultEpisode: record('faultEpisode'),
+    replayAfterDedupWindow: record('replayAfterDedupWindow'),
+    crashSink: record('crashSink'),
+    reconfigureWhileWriting: record('reconfigureWhileWriting'),
+    restartWithSpec: record('restartWithSpec'),
+    holdAndWrite: record('holdAndWrite'),
+    drain: record('drain'),
+    restartAfterGiveUp: record('restartAfterGiveUp'),
+  };
+}
+
+describe('a schedule as data', () => {
+  it('prints every kind of step as the report and the replay log show it', () => {
+    expect(schedule.map(describeStep)).toEqual(EVERY_KIND.map(([, line]) => line));
+  });
+
+  it('survives JSON: the stored schedule prints and runs as the generated one', async () => {
+    const stored = JSON.parse(JSON.stringify(schedule)) as Schedule;
+    expect(stored).toStrictEqual(schedule);
+    const [generated, loaded]: unknown[][][] = [[], []];
+    for (const each of schedule) await runStep(recordingSystem(generated as unknown[][]), each);
+    for (const each of stored) await runStep(recordingSystem(loaded as unknown[][]), each);
+    expect(loaded).toEqual(generated);
+    expect(stored.map(describeStep)).toEqual(schedule.map(describeStep));
+  });
+
+  it('asks the system for exactly the call each step names', async () => {
+    const calls: unknown[][] = [];
+    for (const each of schedule) await runStep(recordingSystem(calls), each);
+    expect(calls.map(([name]) => name)).toEqual([
+      'writeEpochs',
+      'faultEpisode',
+      'faultEpisode',
+      'faultEpisode',
+      'replayAfterDedupWindow',
+      'crashSink',
+      'reconfigureWhileWriting',
+      'restartWithSpec',
+      'holdAndWrite',
+      'restartAfterGiveUp',
+      'drain',
+      'drain',
+    ]);
+    expect(calls[1]).toEqual(['faultEpisode', fault('insert-ended'), 1, 900]);
+    expect(calls[7]).toEqual(['restartWithSpec', spec, 'shard s2 added']);
+  });
+});
