@@ -21,6 +21,7 @@ import { SINK_CLASSES } from '../sinks/sink-classes.ts';
 import { BUDGETS, type Profile, type ServerDedupMode } from './executor/run-budget.ts';
 import { formatSlice, matrixPairs, slicePairs, type MatrixSlice } from './matrix-slice.ts';
 import { runScenario } from './executor/run-scenario.ts';
+import { REAL_SINK_HOST } from './executor/sink-host.ts';
 import {
   describeOutcome,
   externalClusterJournal,
@@ -301,6 +302,7 @@ async function runPair(
       dir: join(runDir, scenarioDirName(sinkClass, scenario.name)),
       log: options.log.child({ sinkClass, scenario: scenario.name }),
       serverDedup: options.serverDedup,
+      host: REAL_SINK_HOST,
       databasePrefix: `chaos_${runId.replace(/-/g, '_')}`,
     });
     return aborted() ? interrupted() : scenarioResult(scenario, sinkClass, outcome, options.seed);

@@ -6,7 +6,7 @@ import type { ConfigurationResult, FaultCounts, ScenarioResult } from '../../rep
 import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
 import { OWED_BY_CLASS } from '../../properties/owed-by-class.ts';
 import type { ScenarioDefinition, TargetTable } from '../scenarios/scenario.ts';
-import type { ExecutedRun, ScenarioOutcome } from './run-scenario.ts';
+import type { ExecutedRun, ScenarioOutcome } from './executed-run.ts';
 import { addConfigurations } from '../../reports/aggregate.ts';
 import { scenarioVerdict } from './scenario-verdict.ts';
 import { configurationOf, dedupMayBeOff, owedGuarantee, owedOnView } from './target-table.ts';
