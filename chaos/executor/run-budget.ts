@@ -1,5 +1,7 @@
+import type { Profile } from '../scenarios/scenario.ts';
+
 /** `ci`: until the declared coverage happened, within a small budget; `full`: explores longer. */
-export type Profile = 'ci' | 'full';
+export type { Profile };
 
 /**
  * How many runs a scenario may spend, per class. Runs are generated until the declared coverage

@@ -7,7 +7,7 @@ import {
   WriteEpochs,
   type ChaosCommand,
 } from '../../properties/schedule/commands.ts';
-import { specTopology } from '../executor/spec-topology.ts';
+import { specTopology } from '../../properties/spec-topology.ts';
 import type { ScenarioContext, ScenarioDefinition } from './scenario.ts';
 
 /** A change of spec with the spec it starts from. */
