@@ -9,7 +9,6 @@ import type { ExecutedRun, PhaseTimes } from './executed-run.ts';
 import { executeSchedule } from './execute-schedule.ts';
 import { judgeRun } from './judge-run.ts';
 import { observeRun } from './observe-run.ts';
-import type { PipelineSystem } from './pipeline-system.ts';
 import { prepareRun } from './prepare-run.ts';
 import type { RunContext, RunPlan } from './run-plan.ts';
 import { RunWorkers } from './run-workers.ts';
@@ -18,7 +17,7 @@ import { storeRun } from './store-run.ts';
 /** One run under way: what its phases share, and what its end reads whatever phase it stopped in. */
 interface RunState {
   readonly undo: RunUndo;
-  readonly workers: RunWorkers<PipelineSystem>;
+  readonly workers: RunWorkers;
   readonly log: Logger;
   readonly phases: PhaseTimes;
   /** Kept as soon as it exists: a stop during the store phase must not lose a check already made. */

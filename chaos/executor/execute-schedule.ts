@@ -14,7 +14,7 @@ export async function executeSchedule(
   context: RunContext,
   plan: RunPlan,
   binding: RunBinding,
-  run: { readonly undo: RunUndo; readonly workers: RunWorkers<PipelineSystem>; readonly log: Logger },
+  run: { readonly undo: RunUndo; readonly workers: RunWorkers; readonly log: Logger },
   signal: AbortSignal,
 ): Promise<PipelineSystem> {
   const input = plan.input;

@@ -22,9 +22,9 @@ export interface SettlingSystem {
  * settle phase stops them in order; on any other path `close` does: the nemesis's history closed,
  * every worker still running closed within a bound (a worker that does not stop is killed).
  */
-export class RunWorkers<System extends SettlingSystem = SettlingSystem> {
+export class RunWorkers {
   private supervisor: ClosableSupervisor | undefined;
-  private system: System | undefined;
+  private system: SettlingSystem | undefined;
   private settled = false;
 
   constructor(
@@ -38,7 +38,7 @@ export class RunWorkers<System extends SettlingSystem = SettlingSystem> {
   }
 
   /** Called as soon as it exists, so a stop at any moment after it closes its history. */
-  running(system: System): void {
+  running(system: SettlingSystem): void {
     this.system = system;
   }
 
