@@ -33,7 +33,9 @@ async function runCase(
  * time backstop fired is stopped the same way before this returns, and recorded as infra-error.
  */
 export async function runScenario(options: ScenarioRunOptions): Promise<ScenarioOutcome> {
-  const context: RunContext = { ...options, hosting: options.host(options.dir) };
+  // Once per scenario: a host may prepare what its workers run from in the scenario's directory.
+  const hosting = options.host(options.dir);
+  const context: RunContext = { cluster: options.cluster, journal: options.journal, log: options.log, hosting };
   const exploration = new Exploration({
     budget: options.budget,
     serverDedup: options.serverDedup,

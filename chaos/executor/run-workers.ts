@@ -4,7 +4,7 @@ import { describeError, HarnessError } from '../../harness/errors.ts';
 import { withTimeout } from './background-write.ts';
 
 /** How long closing a stopped run's workers may take (each is killed). */
-export const CLOSE_WORKERS_LIMIT_MS = 15_000;
+const CLOSE_WORKERS_LIMIT_MS = 15_000;
 
 /** What of the supervisor the run's cleanup needs: closing kills every worker still running. */
 export interface ClosableSupervisor {
