@@ -1,6 +1,6 @@
 import type { Profile } from '../scenarios/scenario.ts';
 
-/** `ci`: until the declared coverage happened, within a small budget; `full`: explores longer. */
+/** The job's profiles, named by the scenarios, re-exported beside their budgets. */
 export type { Profile };
 
 /**
