@@ -20,7 +20,9 @@ import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
 import { SINK_CLASSES } from '../sinks/sink-classes.ts';
 import { BUDGETS, type Profile, type ServerDedupMode } from './executor/run-budget.ts';
 import { formatSlice, matrixPairs, slicePairs, type MatrixSlice } from './matrix-slice.ts';
-import { runScenario, type RunInput } from './executor/run-scenario.ts';
+import { runScenario } from './executor/run-scenario.ts';
+import type { RunInput } from './executor/run-input.ts';
+import { REAL_SINK_HOST } from './executor/sink-host.ts';
 import {
   describeOutcome,
   externalClusterJournal,
@@ -304,6 +306,7 @@ async function runPair(
       dir: join(runDir, scenarioDirName(sinkClass, scenario.name)),
       log: options.log.child({ sinkClass, scenario: scenario.name }),
       serverDedup: options.serverDedup,
+      host: REAL_SINK_HOST,
       databasePrefix: `chaos_${runId.replace(/-/g, '_')}`,
     });
     return aborted() ? interrupted() : scenarioResult(scenario, sinkClass, outcome, options.seed);

@@ -43,8 +43,42 @@ function backEdges(root: string): string[] {
   return edges;
 }
 
+/** The rooms of `chaos/` (its sub-folders, `.` for the files at its top) each room's production code imports. */
+function chaosRoomEdges(root: string): Map<string, Set<string>> {
+  const chaos = join(root, 'chaos');
+  const roomOf = (path: string) => (path.includes('/') ? (path.split('/')[0] ?? '') : '.');
+  const edges = new Map<string, Set<string>>();
+  for (const file of sources(chaos)) {
+    const own = relative(chaos, file);
+    if (EXEMPT.some((pattern) => pattern.test(own))) continue;
+    for (const match of readFileSync(file, 'utf8').matchAll(/\bfrom\s+['"](\.{1,2}\/[^'"]+)['"]/g)) {
+      const target = relative(chaos, resolve(dirname(file), match[1] ?? ''));
+      if (target.startsWith('..') || roomOf(target) === roomOf(own)) continue;
+      edges.set(roomOf(own), (edges.get(roomOf(own)) ?? new Set()).add(roomOf(target)));
+    }
+  }
+  return edges;
+}
+
+/** Every cycle of rooms, as `a -> b -> a`. */
+function cycles(edges: Map<string, Set<string>>): string[] {
+  const found: string[] = [];
+  const walk = (path: readonly string[]) => {
+    for (const next of edges.get(path.at(-1) ?? '') ?? []) {
+      if (next === path[0]) found.push([...path, next].join(' -> '));
+      else if (!path.includes(next) && next > (path[0] ?? '')) walk([...path, next]);
+    }
+  };
+  for (const room of edges.keys()) walk([room]);
+  return found;
+}
+
 describe('the dependency direction', () => {
   it('has no back-edge in production code', () => {
     expect(backEdges(PROJECT_ROOT)).toEqual([]);
+  });
+
+  it('has no cycle between the rooms of chaos/', () => {
+    expect(cycles(chaosRoomEdges(PROJECT_ROOT))).toEqual([]);
   });
 });

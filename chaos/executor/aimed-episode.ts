@@ -3,7 +3,7 @@ import { HarnessError } from '../../harness/errors.ts';
 import type { InsertGate } from '../../harness/flow/insert-gate.ts';
 import type { GatedAttempt } from '../../harness/flow/runtime/insert-gates.ts';
 import type { StartedFlowWorker } from '../../harness/flow/started-worker.ts';
-import type { NemesisContext } from '../nemeses/fault.ts';
+import type { Fault, FaultWindow, NemesisContext } from '../nemeses/fault.ts';
 import { aimTarget, type FaultPlan } from '../nemeses/fault-plan.ts';
 import { BackgroundWrite } from './background-write.ts';
 import type { NemesisRecord } from './nemesis-record.ts';
@@ -77,6 +77,46 @@ function firstInsert(
   );
 }
 
+/** Waits for the moment the plan heals at: the INSERT ended, the writes ended, the effect witnessed, or the hold passed. */
+async function untilHealTime(
+  { nemesis, signal }: EpisodeDeps,
+  episode: Episode,
+  aimed: {
+    readonly gate: InsertGate;
+    readonly writing: BackgroundWrite;
+    readonly attempt: GatedAttempt;
+    readonly fault: Fault;
+    readonly window: FaultWindow;
+  },
+): Promise<void> {
+  const { gate, writing, attempt, fault, window } = aimed;
+  if (episode.plan.heals === 'insert-ended') {
+    const ended = await raceDeadline(
+      [
+        gate.ended.then(
+          () => true,
+          () => true,
+        ),
+      ],
+      UNTIL_ENDED_LIMIT_MS,
+      false,
+      signal,
+    );
+    // The sink never went on to send, or the INSERT outlived every timeout: say so, heal anyway.
+    if (!ended)
+      nemesis.log.warn(
+        { fault: fault.toString(), queryId: attempt.queryId, waitedMs: UNTIL_ENDED_LIMIT_MS },
+        'the aimed INSERT had not ended when the wait ran out; healing anyway',
+      );
+  } else if (episode.plan.heals === 'writes-ended') {
+    // The sink's retries must meet the fault as well: it acts on each outcome at once.
+    gate.openOutcome();
+    await raceDeadline([writing.over], UNTIL_WRITES_END_LIMIT_MS, undefined, signal);
+  } else if (fault.effect === 'witness' && fault.probe !== undefined)
+    await fault.probe(nemesis, window, Date.now() + Math.max(episode.holdMs, WITNESS_LIMIT_MS));
+  else await delay(episode.holdMs, undefined, { signal });
+}
+
 /**
  * One fault episode aimed at the sink's next INSERT: arm a gate, start the writes, and when the
  * gate holds an INSERT, apply the fault to that INSERT's link or replica, let the INSERT go,
@@ -112,31 +152,7 @@ export async function aimedEpisode(deps: EpisodeDeps, episode: Episode, deadline
       const id = record.start(fault, window, attempt, plan);
       gate.openRequest();
       await episode.meanwhile?.(attempt);
-      if (plan.heals === 'insert-ended') {
-        const ended = await raceDeadline(
-          [
-            gate.ended.then(
-              () => true,
-              () => true,
-            ),
-          ],
-          UNTIL_ENDED_LIMIT_MS,
-          false,
-          signal,
-        );
-        // The sink never went on to send, or the INSERT outlived every timeout: say so, heal anyway.
-        if (!ended)
-          nemesis.log.warn(
-            { fault: fault.toString(), queryId: attempt.queryId, waitedMs: UNTIL_ENDED_LIMIT_MS },
-            'the aimed INSERT had not ended when the wait ran out; healing anyway',
-          );
-      } else if (plan.heals === 'writes-ended') {
-        // The sink's retries must meet the fault as well: it acts on each outcome at once.
-        gate.openOutcome();
-        await raceDeadline([writing.over], UNTIL_WRITES_END_LIMIT_MS, undefined, signal);
-      } else if (fault.effect === 'witness' && fault.probe !== undefined)
-        await fault.probe(nemesis, window, Date.now() + Math.max(episode.holdMs, WITNESS_LIMIT_MS));
-      else await delay(episode.holdMs, undefined, { signal });
+      await untilHealTime(deps, episode, { gate, writing, attempt, fault, window });
       const healStartedAt = Date.now();
       await fault.heal(nemesis, window);
       record.end(id, window, healStartedAt);

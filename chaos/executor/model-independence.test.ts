@@ -12,7 +12,7 @@ const valueImportsFromSinks = (file: string): string[] =>
   ].map((match) => match[1] ?? '');
 
 describe("the executor's models share no code with the sinks", () => {
-  it.each(['spec-topology.ts', 'expected-shard.ts', 'topology-key.ts', 'guard-model.ts'])(
+  it.each(['../../properties/spec-topology.ts', 'expected-shard.ts', 'topology-key.ts', 'guard-model.ts'])(
     '%s (placement and guard model) imports nothing from sinks/',
     (file) => expect(valueImportsFromSinks(file)).toEqual([]),
   );

@@ -1,5 +1,7 @@
-/** `ci`: until the declared coverage happened, within a small budget; `full`: explores longer. */
-export type Profile = 'ci' | 'full';
+import type { Profile } from '../scenarios/scenario.ts';
+
+/** The job's profiles, named by the scenarios, re-exported beside their budgets. */
+export type { Profile };
 
 /**
  * How many runs a scenario may spend, per class. Runs are generated until the declared coverage

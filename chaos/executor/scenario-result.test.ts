@@ -7,7 +7,8 @@ import type { DeliveryCounts } from '../../properties/checkers/total-queue-check
 import type { Verdict } from '../../properties/verdict.ts';
 import type { ScenarioDefinition } from '../scenarios/scenario.ts';
 import type { RunCheck } from './check-run.ts';
-import type { ExecutedRun, RunInput, ScenarioOutcome } from './run-scenario.ts';
+import type { ExecutedRun, ScenarioOutcome } from './executed-run.ts';
+import type { RunInput } from './run-input.ts';
 import { scenarioResult } from './scenario-result.ts';
 
 const scenario = { name: 'unknown-outcome' } as ScenarioDefinition;

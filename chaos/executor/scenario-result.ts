@@ -6,8 +6,9 @@ import type { ConfigurationResult, FaultCounts, ScenarioResult } from '../../rep
 import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
 import { OWED_BY_CLASS } from '../../properties/owed-by-class.ts';
 import type { ScenarioDefinition, TargetTable } from '../scenarios/scenario.ts';
-import type { ExecutedRun, ScenarioOutcome } from './run-scenario.ts';
+import type { ExecutedRun, ScenarioOutcome } from './executed-run.ts';
 import { addConfigurations } from '../../reports/aggregate.ts';
+import type { Verdict } from '../../properties/verdict.ts';
 import { scenarioVerdict } from './scenario-verdict.ts';
 import { describeStep } from '../../properties/schedule/schedule-step.ts';
 import { configurationOf, dedupMayBeOff, owedGuarantee, owedOnView } from './target-table.ts';
@@ -48,6 +49,62 @@ function sumCounts(runs: readonly ExecutedRun[]): DeliveryCounts {
   }, NO_DELIVERIES);
 }
 
+/** What the report says beside the verdict: the harness failures, or what never happened and why. */
+function notesOf(verdict: Verdict, outcome: ScenarioOutcome, explored: readonly ExecutedRun[]): string[] {
+  if (verdict === 'infra-error')
+    return explored.filter((run) => run.infraError !== undefined).map((run) => `run ${run.index}: ${run.infraError}`);
+  if (verdict !== 'inconclusive') return [];
+  if (outcome.details.interrupted)
+    return [`the check was interrupted after ${explored.length} run(s): a run outlived every budget`];
+  const spent = `the budget ran out after ${explored.length} run(s) in ${(explored.reduce((total, run) => total + run.durationMs, 0) / 1000).toFixed(0)} s`;
+  return outcome.ledger.missing().map((missing) => `${missing} (${spent})`);
+}
+
+/** The figures of the runs that define the verdict: time per phase, deliveries, INSERTs and what their evidence shows. */
+function figuresOf(
+  defining: readonly ExecutedRun[],
+  alternatesDedup: boolean,
+): Pick<
+  ScenarioResult,
+  'phases' | 'counts' | 'inserts' | 'replays' | 'dedupHits' | 'refusals' | 'unknownOutcomes' | 'serverDedup' | 'faults'
+> {
+  const evidence = defining.reduce<Evidence>(
+    (total, run) => (run.check ? addEvidence(total, run.check.evidence) : total),
+    NO_EVIDENCE,
+  );
+  const sum = (pick: (run: ExecutedRun) => number) => defining.reduce((total, run) => total + pick(run), 0);
+  return {
+    phases: {
+      clusterMs: 0,
+      trafficMs: sum((run) => run.phases.trafficMs),
+      healMs: sum((run) => run.phases.healMs),
+      checkMs: sum((run) => run.phases.checkMs),
+    },
+    counts: sumCounts(defining),
+    inserts: {
+      ok: sum((run) => run.check?.inserts.ok ?? 0),
+      failed: sum((run) => run.check?.inserts.failed ?? 0),
+      unknown: sum((run) => run.check?.inserts.unknown ?? 0),
+    },
+    replays: evidence.replays,
+    dedupHits: evidence.dedupHits,
+    refusals: evidence.refusals,
+    unknownOutcomes: {
+      landed: evidence.unknownLanded,
+      absent: evidence.unknownAbsent,
+      unresolved: evidence.unknownOutcomes - evidence.unknownLanded - evidence.unknownAbsent,
+    },
+    serverDedup: alternatesDedup
+      ? {
+          offRuns: defining.filter((run) => run.serverDedupOff).length,
+          onRuns: defining.filter((run) => !run.serverDedupOff).length,
+          acceptedTwice: evidence.acceptedTwice,
+        }
+      : null,
+    faults: faultCounts(evidence),
+  };
+}
+
 /**
  * A scenario's result for one class, its verdict by the one rule (`scenario-verdict.ts`), with
  * notes naming what failed in the harness or what never happened. The figures come from the runs
@@ -62,30 +119,15 @@ export function scenarioResult(
 ): ScenarioResult {
   const { runs, details, ledger } = outcome;
   const explored = runs.filter((run) => run.phase === 'explore');
-  const violating = runs.filter((run) => run.check?.verdict === 'violation');
-  const counterexample = violating.at(-1);
-  const infra = explored.filter((run) => run.infraError !== undefined);
+  const counterexample = runs.filter((run) => run.check?.verdict === 'violation').at(-1);
   const verdict = scenarioVerdict({
     interrupted: false,
     violated: counterexample !== undefined,
-    harnessFailed: infra.length > 0,
+    harnessFailed: explored.some((run) => run.infraError !== undefined),
     covered: ledger.complete,
     outlived: details.interrupted,
   });
-  const spent = `the budget ran out after ${explored.length} run(s) in ${(explored.reduce((total, run) => total + run.durationMs, 0) / 1000).toFixed(0)} s`;
-  const notes =
-    verdict === 'infra-error'
-      ? infra.map((run) => `run ${run.index}: ${run.infraError}`)
-      : verdict !== 'inconclusive'
-        ? []
-        : details.interrupted
-          ? [`the check was interrupted after ${explored.length} run(s): a run outlived every budget`]
-          : ledger.missing().map((missing) => `${missing} (${spent})`);
   const defining = counterexample === undefined ? explored : [counterexample];
-  const evidence = defining.reduce<Evidence>(
-    (total, run) => (run.check ? addEvidence(total, run.check.evidence) : total),
-    NO_EVIDENCE,
-  );
   const owed = OWED_BY_CLASS[sinkClass];
   const target = scenario.target ?? 'replicated';
   // Whether the runs alternate ClickHouse's block dedup (token-less classes; every class on a table whose dedup is under test).
@@ -103,40 +145,10 @@ export function scenarioResult(
     shrinkRuns: runs.length - explored.length,
     stopped: outcome.stopped === 'covered' ? 'covered' : 'budget-spent',
     durationMs: runs.reduce((total, run) => total + run.durationMs, 0),
-    phases: {
-      clusterMs: 0,
-      trafficMs: defining.reduce((total, run) => total + run.phases.trafficMs, 0),
-      healMs: defining.reduce((total, run) => total + run.phases.healMs, 0),
-      checkMs: defining.reduce((total, run) => total + run.phases.checkMs, 0),
-    },
-    counts: sumCounts(defining),
-    inserts: defining.reduce(
-      (total, run) => ({
-        ok: total.ok + (run.check?.inserts.ok ?? 0),
-        failed: total.failed + (run.check?.inserts.failed ?? 0),
-        unknown: total.unknown + (run.check?.inserts.unknown ?? 0),
-      }),
-      { ok: 0, failed: 0, unknown: 0 },
-    ),
-    replays: evidence.replays,
-    dedupHits: evidence.dedupHits,
-    refusals: evidence.refusals,
-    unknownOutcomes: {
-      landed: evidence.unknownLanded,
-      absent: evidence.unknownAbsent,
-      unresolved: evidence.unknownOutcomes - evidence.unknownLanded - evidence.unknownAbsent,
-    },
-    serverDedup: alternatesDedup
-      ? {
-          offRuns: defining.filter((run) => run.serverDedupOff).length,
-          onRuns: defining.filter((run) => !run.serverDedupOff).length,
-          acceptedTwice: evidence.acceptedTwice,
-        }
-      : null,
-    faults: faultCounts(evidence),
+    ...figuresOf(defining, alternatesDedup),
     anomalies: counterexample?.check?.results.flatMap((result) => result.anomalies) ?? [],
     giveUps: defining.flatMap((run) => run.check?.results.find((result) => result.checker === 'give-up')?.notes ?? []),
-    notes,
+    notes: notesOf(verdict, outcome, explored),
     commands: (counterexample ?? explored.at(-1))?.input.schedule.map(describeStep) ?? [],
     configurations: configurations(explored, target, owed.guarantee),
   };

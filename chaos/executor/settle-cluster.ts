@@ -1,4 +1,5 @@
-import { harnessClient, queryValue } from '../../harness/clickhouse/client.ts';
+import { queryValue } from '../../harness/clickhouse/client.ts';
+import { ClusterAdmin } from '../../harness/clickhouse/cluster-admin.ts';
 import { startedByHarness, type StartedCluster } from '../../harness/cluster/started-cluster.ts';
 import { HarnessError } from '../../harness/errors.ts';
 import { requireUndone, type UndoJournal } from '../nemeses/undo-journal.ts';
@@ -40,18 +41,14 @@ export async function settleCluster(
     }
   }
   const deadline = Date.now() + timeoutMs;
-  for (const replica of cluster.description.shards.flatMap((shard) => shard.replicas)) {
-    const client = harnessClient(replica.direct_http, {
-      timeoutMs: 5000,
-      credentials: cluster.description.credentials,
-    });
-    try {
+  await new ClusterAdmin(cluster.description).eachReplica(
+    async ({ replica, client }) => {
       for (;;) {
         const readOnly = await queryValue<string | number>(
           client,
           `SELECT count() FROM system.replicas WHERE database = '${database}' AND (is_readonly OR is_session_expired)`,
         ).catch(() => 'unreachable');
-        if (String(readOnly) === '0') break;
+        if (String(readOnly) === '0') return;
         if (Date.now() > deadline) {
           throw new HarnessError(
             'CLUSTER_NOT_SETTLED',
@@ -60,9 +57,8 @@ export async function settleCluster(
         }
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
-    } finally {
-      await client.close();
-    }
-  }
+    },
+    { timeoutMs: 5000 },
+  );
   return revived;
 }

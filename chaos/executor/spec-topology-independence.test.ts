@@ -6,7 +6,7 @@ import { ObjectReader } from '../../sinks/spec/object-reader.ts';
 import { SpecProblems } from '../../sinks/spec/spec-problem.ts';
 import { validateHostForms } from '../../sinks/spec/validate-hosts.ts';
 import { routingLayouts } from './expected-shard.ts';
-import { specTopology } from './spec-topology.ts';
+import { specTopology } from '../../properties/spec-topology.ts';
 import { topologyKey } from './topology-key.ts';
 
 // A bug in the sinks' own host-form parser, planted: shards in reverse map order and the

@@ -81,6 +81,9 @@ export function owedGuarantee(guarantee: DeliveryGuarantee, target: TargetTable,
   return guarantee === 'exactly-once' && degrades && dedupOff ? 'at-least-once' : guarantee;
 }
 
+/** The base name of the run's table (`<name>_rep` on every replica, `<name>_dist` over the shards). */
+export const TABLE = 'events';
+
 /** The base name of the table the target's materialized view fills (`<name>_rep` on every replica). */
 export const VIEW_TABLE = 'events_view';
 

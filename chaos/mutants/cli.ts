@@ -37,6 +37,7 @@ import { startedClusterJournal, UndoJournal } from '../nemeses/undo-journal.ts';
 import type { ScenarioDefinition } from '../scenarios/scenario.ts';
 import { isMutantName, MUTANTS, type MutantName } from './catalogue.ts';
 import { detection } from './detection.ts';
+import { sinkHostFor } from './mutant-host.ts';
 import { MUTANT_TARGETS } from './targets.ts';
 
 interface Subject {
@@ -119,7 +120,7 @@ async function main(): Promise<number> {
           dir: join(dir, `${subject.name}__${subject.sinkClass}__${subject.scenario.name}`, String(seed)),
           log: log.child({ subject: subject.name, seed }),
           serverDedup: 'alternate',
-          ...(subject.name === 'control' ? {} : { mutant: subject.name }),
+          host: sinkHostFor(subject.name),
         });
         const found = detection(
           subject.scenario,

@@ -2,7 +2,7 @@ import { anomalyKind, type AnomalyCategory, type AnomalyKind } from '../../prope
 import type { Verdict } from '../../properties/verdict.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import type { Detection } from '../../reports/mutation-matrix.ts';
-import type { ScenarioOutcome } from '../executor/run-scenario.ts';
+import type { ScenarioOutcome } from '../executor/executed-run.ts';
 import { scenarioResult } from '../executor/scenario-result.ts';
 import type { ScenarioDefinition } from '../scenarios/scenario.ts';
 import { MUTANTS, type MutantName } from './catalogue.ts';

@@ -11,6 +11,7 @@ import { startedClusterJournal, UndoJournal } from '../nemeses/undo-journal.ts';
 import { scenarioResult } from '../executor/scenario-result.ts';
 import { MUTANTS, type MutantName } from './catalogue.ts';
 import { caughtInCategory } from './detection.ts';
+import { sinkHostFor } from './mutant-host.ts';
 import { MUTANT_TARGETS } from './targets.ts';
 
 // Each deliberately broken sink must be flagged by the same checkers that pass the real sinks,
@@ -48,7 +49,7 @@ const runAt = ({ sinkClass, scenario }: Target, subject: MutantName | 'control',
     path,
     dir: join(reports, `${subject}__${sinkClass}__${scenario.name}${path === undefined ? '' : '-replay'}`),
     log: componentLogger('mutant-test', { subject }),
-    ...(subject === 'control' ? {} : { mutant: subject }),
+    host: sinkHostFor(subject),
     serverDedup: 'alternate',
   });
 const run = (mutant: MutantName, path?: string) => runAt(MUTANT_TARGETS[mutant], mutant, path);

@@ -11,8 +11,7 @@ import {
   arbQuorumFault,
   arbReplicaFault,
 } from './fault-arbitraries.ts';
-import type { Profile } from '../executor/run-budget.ts';
-import { SHORT_WINDOW_REPLAY_HORIZON, type ScenarioDefinition } from './scenario.ts';
+import { SHORT_WINDOW_REPLAY_HORIZON, type Profile, type ScenarioDefinition } from './scenario.ts';
 import {
   arbCrashSchedule,
   arbDedupWindowSchedule,

@@ -1,13 +1,15 @@
 import type fc from 'fast-check';
 import type { SettingProfile } from '../../harness/cluster/config/setting-profiles.ts';
 import type { ClusterDescription } from '../../harness/cluster/description.ts';
-import type { Profile } from '../executor/run-budget.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import type { HostForm } from '../../sinks/sink-classes.ts';
 import type { RawSinkSpec, SpecTarget } from '../../properties/arbitraries/arb-sink-spec.ts';
 import type { Coverage } from '../../properties/checkers/coverage-checker.ts';
 import type { Workload } from '../../properties/arbitraries/arb-workload.ts';
 import type { ScheduleStep } from '../../properties/schedule/schedule-step.ts';
+
+/** Which scenarios a job runs: `ci` the everyday set, `full` every scenario. */
+export type Profile = 'ci' | 'full';
 
 /** What a scenario knows of the cluster when it generates a schedule for one spec (faults are aimed later, at the INSERT they meet). */
 export interface ScenarioContext {

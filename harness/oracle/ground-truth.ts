@@ -4,7 +4,7 @@ import { queryRows } from '../clickhouse/client.ts';
 import type { ClusterDescription } from '../cluster/description.ts';
 import { HarnessError } from '../errors.ts';
 import { layoutKey, rendezvousSql, type RoutingLayout } from './rendezvous-sql.ts';
-import { countsById, openReplicas, readCountsOf, type ReplicaTruth } from './replica-counts.ts';
+import { countsById, readCountsOf, withReadReplicas, type ReplicaTruth } from './replica-counts.ts';
 import { rowForm } from './row-form.ts';
 
 /** What one replica's query_log says of one INSERT of the run's database. */
@@ -185,9 +185,8 @@ export async function collectGroundTruth(
     localTable: local,
     ...(target.singleHosts === undefined ? {} : { replicas: target.singleHosts, replicated: false }),
   };
-  const replicas = openReplicas(description, counted, syncTimeoutS);
-  const clients = replicas.map(({ client }) => client);
-  try {
+  return withReadReplicas(description, counted, syncTimeoutS, async (replicas) => {
+    const clients = replicas.map(({ client }) => client);
     const [first] = clients;
     if (first === undefined) throw new HarnessError('ORACLE_NO_REPLICA', 'the cluster description lists no replica');
     const truths = await readCountsOf(replicas, counted, syncTimeoutS);
@@ -236,7 +235,5 @@ export async function collectGroundTruth(
       ...view,
       readAt: Date.now(),
     };
-  } finally {
-    await Promise.all(clients.map((client) => client.close()));
-  }
+  });
 }

@@ -1,5 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { harnessClient, queryRows } from '../clickhouse/client.ts';
+import { queryRows } from '../clickhouse/client.ts';
+import { ClusterAdmin } from '../clickhouse/cluster-admin.ts';
 import type { ClusterDescription } from '../cluster/description.ts';
 import { HarnessError } from '../errors.ts';
 
@@ -111,43 +112,37 @@ export async function readCountsOf(
   );
 }
 
-/** Direct clients to the replicas `target` names (all when it names none), in the description's order. */
-export function openReplicas(
+/**
+ * `work` over direct clients to the replicas `target` names (all when it names none), in the
+ * description's order, closed afterwards.
+ */
+export function withReadReplicas<T>(
   description: ClusterDescription,
   target: CountTarget,
   syncTimeoutS: number,
-): ReadReplica[] {
-  return description.shards
-    .flatMap((shard) => shard.replicas.map((replica) => ({ shard: shard.name, replica })))
-    .filter(({ replica }) => target.replicas === undefined || target.replicas.includes(replica.name))
-    .map(({ shard, replica }) => ({
-      shard,
-      replica: replica.name,
-      client: harnessClient(replica.direct_http, {
-        timeoutMs: (syncTimeoutS + 10) * 1000,
-        credentials: description.credentials,
-      }),
-    }));
+  work: (replicas: readonly ReadReplica[]) => Promise<T>,
+): Promise<T> {
+  return new ClusterAdmin(description).withReplicas(
+    (replicas) => work(replicas.map(({ shard, replica, client }) => ({ shard, replica: replica.name, client }))),
+    { only: target.replicas, timeoutMs: (syncTimeoutS + 10) * 1000 },
+  );
 }
 
 /**
  * The one reader of what the replicas hold, for the chaos job's oracle and the integration
  * tests alike: `readCountsOf` over fresh direct clients, closed afterwards.
  */
-export async function readReplicaCounts(
+export function readReplicaCounts(
   description: ClusterDescription,
   target: CountTarget,
   syncTimeoutS = 120,
 ): Promise<ReplicaTruth[]> {
-  const replicas = openReplicas(description, target, syncTimeoutS);
-  if (replicas.length === 0)
-    throw new HarnessError(
-      'ORACLE_NO_REPLICA',
-      `the cluster description lists none of the replicas to read (${target.replicas?.join(', ') ?? 'all'})`,
-    );
-  try {
-    return await readCountsOf(replicas, target, syncTimeoutS);
-  } finally {
-    await Promise.all(replicas.map(({ client }) => client.close()));
-  }
+  return withReadReplicas(description, target, syncTimeoutS, (replicas) => {
+    if (replicas.length === 0)
+      throw new HarnessError(
+        'ORACLE_NO_REPLICA',
+        `the cluster description lists none of the replicas to read (${target.replicas?.join(', ') ?? 'all'})`,
+      );
+    return readCountsOf(replicas, target, syncTimeoutS);
+  });
 }

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { harnessClient, queryRows } from '../clickhouse/client.ts';
+import { queryRows } from '../clickhouse/client.ts';
+import { ClusterAdmin } from '../clickhouse/cluster-admin.ts';
 import type { ClusterDescription } from '../cluster/description.ts';
 import { namesDatabase } from './ground-truth.ts';
 
@@ -25,9 +26,8 @@ const dumpFile = (replica: string, table: string, suffix: string): string =>
 /** Writes the system tables a reader of a report needs, one JSON-lines file per replica and table. */
 export async function dumpSystemTables(description: ClusterDescription, database: string, dir: string): Promise<void> {
   mkdirSync(dir, { recursive: true });
-  for (const replica of description.shards.flatMap((shard) => shard.replicas)) {
-    const client = harnessClient(replica.direct_http, { timeoutMs: 20_000, credentials: description.credentials });
-    try {
+  await new ClusterAdmin(description).eachReplica(
+    async ({ replica, client }) => {
       for (const [table, query] of Object.entries(DUMPS)) {
         try {
           const rows = await queryRows<Record<string, unknown>>(client, query(database));
@@ -39,8 +39,7 @@ export async function dumpSystemTables(description: ClusterDescription, database
           writeFileSync(join(dir, dumpFile(replica.name, table, 'error.txt')), `${(error as Error).message}\n`);
         }
       }
-    } finally {
-      await client.close();
-    }
-  }
+    },
+    { timeoutMs: 20_000 },
+  );
 }

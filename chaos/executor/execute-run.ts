@@ -1,0 +1,88 @@
+import { mkdirSync } from 'node:fs';
+import type { Logger } from 'pino';
+import { describeError } from '../../harness/errors.ts';
+import { RunUndo } from '../nemeses/run-undo.ts';
+import { abortable } from './background-write.ts';
+import { unverified, type RunCheck } from './check-run.ts';
+import { endRun } from './end-run.ts';
+import type { ExecutedRun, PhaseTimes } from './executed-run.ts';
+import { executeSchedule } from './execute-schedule.ts';
+import { judgeRun } from './judge-run.ts';
+import { observeRun } from './observe-run.ts';
+import { prepareRun } from './prepare-run.ts';
+import type { RunContext, RunPlan } from './run-plan.ts';
+import { RunWorkers } from './run-workers.ts';
+import { writeScheduleFile } from './schedule-file.ts';
+import { storeRun } from './store-run.ts';
+
+/** One run under way: what its phases share, and what its end reads whatever phase it stopped in. */
+interface RunState {
+  readonly undo: RunUndo;
+  readonly workers: RunWorkers;
+  readonly log: Logger;
+  readonly phases: PhaseTimes;
+  /** Kept as soon as it exists: a stop during the store phase must not lose a check already made. */
+  check?: RunCheck;
+}
+
+async function timed<T>(phases: PhaseTimes, phase: keyof PhaseTimes, work: () => Promise<T>): Promise<T> {
+  const start = Date.now();
+  const result = await work();
+  phases[phase] = Date.now() - start;
+  return result;
+}
+
+/** prepare → execute → settle → observe → judge → store. */
+async function runPhases(context: RunContext, plan: RunPlan, run: RunState, signal: AbortSignal): Promise<RunCheck> {
+  const binding = await prepareRun(context, plan, run.undo, run.log);
+  const system = await timed(run.phases, 'trafficMs', () => executeSchedule(context, plan, binding, run, signal));
+  const history = await timed(run.phases, 'healMs', () => run.workers.settle());
+  return timed(run.phases, 'checkMs', async () => {
+    const description = context.cluster.description;
+    const truth = await observeRun(description, plan, system.specs);
+    const judged = judgeRun(description, plan, { history, truth, system });
+    run.check = judged.check;
+    await storeRun(description, plan, judged);
+    return judged.check;
+  });
+}
+
+/**
+ * One run of the plan on the cluster. Whatever way it ends (judged, violation, harness failure,
+ * interrupt through `signal`, fast-check's backstop aborting it), its workers are stopped and
+ * everything it did is undone, its database last; a check already made is kept.
+ */
+export async function executeRun(context: RunContext, plan: RunPlan, signal: AbortSignal): Promise<ExecutedRun> {
+  const started = Date.now();
+  mkdirSync(plan.dir, { recursive: true });
+  writeScheduleFile(plan.dir, plan.input, plan.serverDedupOff);
+  const log = context.log.child({ run: plan.index, database: plan.database });
+  const run: RunState = {
+    undo: new RunUndo(context.journal, plan.dir),
+    workers: new RunWorkers(log),
+    log,
+    phases: { trafficMs: 0, healMs: 0, checkMs: 0 },
+  };
+  let infraError: string | undefined;
+  try {
+    // A check that could not verify the run (its query_log incomplete) is a harness failure, never a verdict.
+    infraError = unverified(await abortable(runPhases(context, plan, run, signal), signal));
+  } catch (error) {
+    infraError = describeError(signal.aborted ? signal.reason : error);
+    log.error({ err: infraError }, signal.aborted ? 'run stopped' : 'run failed in the harness');
+  } finally {
+    infraError = await endRun(run.workers, run.undo, infraError, log);
+  }
+  const profile = plan.settingProfile;
+  return {
+    index: plan.index,
+    phase: plan.phase,
+    input: plan.input,
+    serverDedupOff: plan.serverDedupOff,
+    ...(profile === undefined ? {} : { profile: { name: profile.name, replicas: profile.replicas } }),
+    ...(run.check === undefined ? {} : { check: run.check }),
+    ...(infraError === undefined ? {} : { infraError }),
+    durationMs: Date.now() - started,
+    phases: run.phases,
+  };
+}

@@ -1,0 +1,149 @@
+import type fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Coverage, Evidence } from '../../properties/checkers/coverage-checker.ts';
+import { NO_EVIDENCE } from '../../properties/checkers/coverage-ledger.ts';
+import type { Verdict } from '../../properties/verdict.ts';
+import type { RunCheck } from './check-run.ts';
+import type { ExecutedRun } from './executed-run.ts';
+import { Exploration, type ExplorationOptions, type NextRun, type RunTicket } from './exploration.ts';
+import type { RunInput } from './run-input.ts';
+
+// The explore → shrink → replay decisions, without a cluster: a fake clock, and runs whose check
+// says only their verdict and whether they showed the one declared event (a replay).
+
+const BUDGET = { minRuns: 1, maxRuns: 4, maxMs: 120_000, shrinkMs: 60_000 };
+const declared: Coverage = { faults: [], replay: true };
+const DETAILS = { failed: false } as fc.RunDetails<[RunInput]>;
+
+function exploration(options: Partial<ExplorationOptions> = {}) {
+  const clock = { now: 0 };
+  const explored = new Exploration({
+    budget: BUDGET,
+    serverDedup: 'alternate',
+    dedupFixed: false,
+    replay: false,
+    now: () => clock.now,
+    ...options,
+  });
+  return { explored, clock };
+}
+
+const ticketOf = (next: NextRun): RunTicket => {
+  if (next.kind !== 'run') throw new Error(`expected a run, got ${next.kind}`);
+  return next.ticket;
+};
+
+/** The run a ticket gives, judged `verdict`; `covered` when it showed the declared replay. */
+function ran(ticket: RunTicket, verdict: Verdict, covered: boolean): ExecutedRun {
+  const evidence: Evidence = { ...NO_EVIDENCE, replays: covered ? 1 : 0 };
+  return {
+    ...ticket,
+    input: {} as RunInput,
+    check: { verdict, results: [], coverage: declared, evidence } as unknown as RunCheck,
+    durationMs: 1_000,
+    phases: { trafficMs: 0, healMs: 0, checkMs: 0 },
+  };
+}
+
+describe('Exploration', () => {
+  it('explores until the declared coverage happened, then skips and reports it covered', () => {
+    const { explored } = exploration();
+    expect(explored.record(ran(ticketOf(explored.next(false)), 'pass', false))).toBe(true);
+    expect(explored.record(ran(ticketOf(explored.next(false)), 'pass', true))).toBe(true);
+    expect(explored.next(false)).toEqual({ kind: 'skip' });
+    expect(explored.outcome(DETAILS)).toMatchObject({ stopped: 'covered', shrinkTruncated: false });
+    expect(explored.ledger.runs).toBe(2);
+  });
+
+  it('stops at the budget (runs or time) with the coverage missing: budget spent', () => {
+    const byRuns = exploration();
+    for (let i = 0; i < BUDGET.maxRuns; i += 1)
+      byRuns.explored.record(ran(ticketOf(byRuns.explored.next(false)), 'pass', false));
+    expect(byRuns.explored.next(false)).toEqual({ kind: 'skip' });
+    expect(byRuns.explored.outcome(DETAILS).stopped).toBe('budget-spent');
+
+    const byTime = exploration();
+    byTime.explored.record(ran(ticketOf(byTime.explored.next(false)), 'pass', false));
+    byTime.clock.now = BUDGET.maxMs;
+    expect(byTime.explored.next(false)).toEqual({ kind: 'skip' });
+    expect(byTime.explored.outcome(DETAILS).stopped).toBe('budget-spent');
+  });
+
+  it('alternates server dedup over exploring runs, off first; a token class keeps it', () => {
+    const { explored } = exploration();
+    const settings = [0, 1, 2].map(() => {
+      const ticket = ticketOf(explored.next(false));
+      explored.record(ran(ticket, 'pass', false));
+      return ticket.serverDedupOff;
+    });
+    expect(settings).toEqual([true, false, true]);
+    const fixed = exploration({ dedupFixed: true });
+    expect(ticketOf(fixed.explored.next(false)).serverDedupOff).toBe(false);
+  });
+
+  it('the first violation starts shrinking under its server-dedup setting; shrink steps stay out of the ledger', () => {
+    const { explored } = exploration();
+    explored.record(ran(ticketOf(explored.next(false)), 'pass', false));
+    const failing = ticketOf(explored.next(false));
+    expect(failing).toEqual({ index: 1, phase: 'explore', serverDedupOff: false });
+    expect(explored.record(ran(failing, 'violation', false))).toBe(false);
+    const steps = [0, 1, 2].map(() => {
+      const step = ticketOf(explored.next(false));
+      explored.record(ran(step, 'violation', true));
+      return step;
+    });
+    expect(steps).toEqual([
+      { index: 2, phase: 'shrink', serverDedupOff: false },
+      { index: 3, phase: 'shrink', serverDedupOff: false },
+      { index: 4, phase: 'shrink', serverDedupOff: false },
+    ]);
+    expect(explored.ledger.runs).toBe(2);
+    expect(explored.outcome(DETAILS).runs.map((run) => run.phase)).toEqual([
+      'explore',
+      'explore',
+      'shrink',
+      'shrink',
+      'shrink',
+    ]);
+  });
+
+  it('past the shrink deadline the cases left are skipped and the shrink is reported truncated', () => {
+    const { explored, clock } = exploration();
+    clock.now = 10_000;
+    explored.record(ran(ticketOf(explored.next(false)), 'violation', false));
+    clock.now = 10_000 + BUDGET.shrinkMs - 1;
+    expect(ticketOf(explored.next(false)).phase).toBe('shrink');
+    expect(explored.outcome(DETAILS).shrinkTruncated).toBe(false);
+    clock.now = 10_000 + BUDGET.shrinkMs;
+    expect(explored.next(false)).toEqual({ kind: 'skip' });
+    expect(explored.outcome(DETAILS).shrinkTruncated).toBe(true);
+  });
+
+  it('a replay that held skips every case after it; one that failed again shrinks from there', () => {
+    const held = exploration({ replay: true });
+    held.explored.record(ran(ticketOf(held.explored.next(false)), 'pass', false));
+    expect(held.explored.next(false)).toEqual({ kind: 'skip' });
+    expect(held.explored.next(true)).toEqual({ kind: 'skip' });
+
+    const failed = exploration({ replay: true });
+    failed.explored.record(ran(ticketOf(failed.explored.next(false)), 'violation', false));
+    expect(ticketOf(failed.explored.next(false)).phase).toBe('shrink');
+  });
+
+  it('an abort ends the check, while exploring and while shrinking', () => {
+    const { explored } = exploration();
+    expect(explored.next(true)).toEqual({ kind: 'end' });
+    explored.record(ran(ticketOf(explored.next(false)), 'violation', false));
+    expect(explored.next(true)).toEqual({ kind: 'end' });
+    expect(explored.runs).toHaveLength(1);
+  });
+
+  it('a run the harness could not check counts as held and adds nothing to the ledger', () => {
+    const { explored } = exploration();
+    const ticket = ticketOf(explored.next(false));
+    const { check: _, ...unchecked } = ran(ticket, 'pass', false);
+    expect(explored.record({ ...unchecked, infraError: 'the cluster failed' })).toBe(true);
+    expect(explored.ledger.runs).toBe(0);
+    expect(ticketOf(explored.next(false)).phase).toBe('explore');
+  });
+});

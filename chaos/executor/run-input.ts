@@ -1,0 +1,85 @@
+import fc from 'fast-check';
+import { startedByHarness } from '../../harness/cluster/started-cluster.ts';
+import { arbSinkSpec, type RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
+import { arbWorkload, type Workload } from '../../properties/arbitraries/arb-workload.ts';
+import { chainTailFirst } from '../../properties/arbitraries/chain-tail-first.ts';
+import { clusterEndpoints } from '../../properties/arbitraries/cluster-endpoints.ts';
+import type { Schedule } from '../../properties/schedule/schedule-step.ts';
+import type { ScenarioContext } from '../scenarios/scenario.ts';
+import type { ScenarioRunOptions } from './run-options.ts';
+import { TABLE, targetEndpoints } from './target-table.ts';
+
+/** One generated run: the workload, the starting spec, the schedule, a seed for the sources. */
+export interface RunInput {
+  readonly workload: Workload;
+  readonly spec: RawSinkSpec;
+  readonly schedule: Schedule;
+  readonly sourceSeed: number;
+}
+
+const PLACEHOLDER_DATABASE = 'chaos';
+
+export function scenarioContext(options: Pick<ScenarioRunOptions, 'cluster'>, spec: RawSinkSpec): ScenarioContext {
+  const description = options.cluster.description;
+  return {
+    description,
+    keepers: description.keepers.map((keeper) => keeper.name),
+    spec,
+    // A started cluster allows every process action; an attached one lists what its owner allows.
+    ownsCluster: startedByHarness(options.cluster),
+  };
+}
+
+/**
+ * A batching spec whose batches hold fewer rows than an epoch: every epoch is cut into several
+ * batches, each under its own token (the batching classes' own mechanism, owed by coverage),
+ * by construction rather than by the luck of two independent draws.
+ */
+function severalBatchesPerEpoch(spec: RawSinkSpec, workload: Workload): RawSinkSpec {
+  const rows = spec.dynamic_parameters.max_rows_per_batch;
+  if (typeof rows !== 'number' || rows < workload.messagesPerEpoch) return spec;
+  return {
+    ...spec,
+    dynamic_parameters: { ...spec.dynamic_parameters, max_rows_per_batch: Math.max(1, workload.messagesPerEpoch - 1) },
+  };
+}
+
+export function arbRunInput(
+  options: Pick<ScenarioRunOptions, 'cluster' | 'scenario' | 'sinkClass'>,
+): fc.Arbitrary<RunInput> {
+  const endpoints = targetEndpoints(
+    clusterEndpoints(options.cluster.description),
+    options.scenario.target ?? 'replicated',
+  );
+  const target = {
+    sinkClass: options.sinkClass,
+    name: 'chaos_sink',
+    database: PLACEHOLDER_DATABASE,
+    table: `${TABLE}_rep`,
+    endpoints,
+    credentials: options.cluster.description.credentials,
+  };
+  const workload = (options.scenario.workload ?? arbWorkload()).map((w) =>
+    options.scenario.partitions === undefined ? w : { ...w, partitions: options.scenario.partitions },
+  );
+  const specs =
+    options.scenario.specs?.(target) ??
+    arbSinkSpec(target, options.scenario.forms ? { forms: options.scenario.forms } : {});
+  // Shrink order, each step a full real run: the schedule first, then the spec, then the
+  // workload; the source seed only draws keys and payloads (another seed is not a smaller case)
+  // and is never shrunk.
+  return fc
+    .record({
+      sourceSeed: fc.noShrink(fc.integer({ min: 1, max: 2 ** 31 - 1 })),
+      rest: chainTailFirst(workload, (w) =>
+        chainTailFirst(
+          specs.map((spec) => severalBatchesPerEpoch(spec, w)),
+          (spec) =>
+            options.scenario
+              .commands(scenarioContext(options, spec))
+              .map((schedule) => ({ workload: w, spec, schedule })),
+        ),
+      ),
+    })
+    .map(({ sourceSeed, rest }) => ({ sourceSeed, ...rest }));
+}

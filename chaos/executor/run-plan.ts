@@ -1,0 +1,92 @@
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { SettingProfile } from '../../harness/cluster/config/setting-profiles.ts';
+import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
+import { sourceConfig, type SourceConfig } from '../../harness/flow/source/source-config.ts';
+import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
+import type { UndoJournal } from '../nemeses/undo-journal.ts';
+import type { ScenarioDefinition, TargetTable } from '../scenarios/scenario.ts';
+import type { RunTicket } from './exploration.ts';
+import type { RunInput } from './run-input.ts';
+import type { ScenarioRunOptions } from './run-options.ts';
+import { runDatabaseName } from './run-database.ts';
+import type { WorkerHosting } from './sink-host.ts';
+import { TABLE } from './target-table.ts';
+
+/** What the phases of every run of a scenario act through. */
+export interface RunContext {
+  readonly cluster: StartedCluster;
+  readonly journal: UndoJournal;
+  readonly log: Logger;
+  readonly hosting: WorkerHosting;
+}
+
+/**
+ * Everything one run is, worked out once before it starts and read by every phase: which case of
+ * which seed, where it writes, what it writes to and under which settings, and what it runs
+ * (`input`: the workload, the starting spec, the schedule).
+ */
+export interface RunPlan {
+  readonly seed: number;
+  readonly path: string | undefined;
+  readonly sinkClass: SinkClassName;
+  readonly scenario: ScenarioDefinition;
+  readonly index: number;
+  readonly phase: RunTicket['phase'];
+  /** The run's directory: state store, history, check record, dumps. */
+  readonly dir: string;
+  readonly database: string;
+  /** The run's target has ClickHouse's block dedup off. */
+  readonly serverDedupOff: boolean;
+  /** The profile the sink's user must carry, that user on this cluster (none named: the run cannot start), replicas per shard. */
+  readonly settingProfile?: {
+    readonly name: SettingProfile;
+    readonly user: string | undefined;
+    readonly replicas: number;
+  };
+  readonly target: TargetTable;
+  /** The run's table, by base name (`<table>_rep`, `<table>_dist`). */
+  readonly table: string;
+  readonly source: SourceConfig;
+  readonly input: RunInput;
+}
+
+export function planRun(options: ScenarioRunOptions, input: RunInput, ticket: RunTicket): RunPlan {
+  const description = options.cluster.description;
+  const profile = options.scenario.settingProfile?.(ticket.serverDedupOff);
+  return {
+    seed: options.seed,
+    path: options.path,
+    sinkClass: options.sinkClass,
+    scenario: options.scenario,
+    index: ticket.index,
+    phase: ticket.phase,
+    dir: join(options.dir, `run-${ticket.index}`),
+    database: runDatabaseName(
+      options.databasePrefix ?? 'chaos',
+      options.sinkClass,
+      options.scenario.name,
+      ticket.index,
+    ),
+    serverDedupOff: ticket.serverDedupOff,
+    ...(profile === undefined
+      ? {}
+      : {
+          settingProfile: {
+            name: profile,
+            user: description.setting_users?.[profile],
+            replicas: Math.min(...description.shards.map((shard) => shard.replicas.length)),
+          },
+        }),
+    target: options.scenario.target ?? 'replicated',
+    table: TABLE,
+    source: sourceConfig({
+      seed: input.sourceSeed,
+      partitions: input.workload.partitions,
+      messagesPerEpoch: input.workload.messagesPerEpoch,
+      keySpace: input.workload.keySpace,
+      payloadBytes: input.workload.payloadBytes,
+    }),
+    input,
+  };
+}
