@@ -127,14 +127,14 @@ describe('--backend external --cluster FILE', { timeout: 600_000 }, () => {
       CHAOS_IT_PASSWORD: '',
     });
     expect(run.code, run.stderr).toBe(0);
-    const input = JSON.parse(
-      readFileSync(
-        join(reports, 'latest', 'AtLeastOnceClickHouseSink__unknown-outcome', 'run-0', 'check-input.json'),
-        'utf8',
-      ),
-    ) as { input: { specs: Array<{ spec: { parameters: Record<string, unknown> } }> } };
-    expect(input.input.specs[0]?.spec.parameters).toMatchObject(credentials);
-    expect(JSON.stringify(input)).not.toMatch(/"password":/);
+    const runDir = join(reports, 'latest', 'AtLeastOnceClickHouseSink__unknown-outcome', 'run-0');
+    const launch = readFileSync(join(runDir, 'history.jsonl'), 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"worker-launch"'))
+      .map((line) => JSON.parse(line) as { spec: { parameters: Record<string, unknown> } })[0];
+    expect(launch?.spec.parameters).toMatchObject(credentials);
+    for (const file of ['history.jsonl', 'check-input.json', 'schedule.json'])
+      expect(readFileSync(join(runDir, file), 'utf8')).not.toMatch(/"password":/);
   });
 
   it('refuses a file whose Toxiproxy lacks a proxy it names, before running anything', async () => {

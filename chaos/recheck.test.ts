@@ -5,15 +5,15 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NO_EVIDENCE } from '../properties/checkers/coverage-ledger.ts';
 import type { Verdict } from '../properties/verdict.ts';
 import { scenarioDirName } from '../reports/scenario-dir.ts';
-import { checkRun, type RunCheck } from './executor/check-run.ts';
+import { judge, type RunJudgement } from '../properties/judge/index.ts';
 import { storeRun } from './executor/testing/stored-run.ts';
 import { agrees, recheckReport } from './recheck.ts';
 
 // The checkers are not under test here: each stored run re-checks as `rechecked` says, declaring
 // nothing, so the scenario rule alone decides.
-vi.mock('./executor/check-run.ts', async (original) => ({
-  ...(await original<typeof import('./executor/check-run.ts')>()),
-  checkRun: vi.fn(),
+vi.mock('../properties/judge/index.ts', async (original) => ({
+  ...(await original<typeof import('../properties/judge/index.ts')>()),
+  judge: vi.fn(),
 }));
 
 let report = '';
@@ -29,12 +29,12 @@ function storedScenario(
   unchecked: readonly string[],
   rechecked: Verdict,
 ) {
-  vi.mocked(checkRun).mockReturnValue({
+  vi.mocked(judge).mockReturnValue({
     verdict: rechecked,
     results: [],
     coverage: { faults: [] },
     evidence: NO_EVIDENCE,
-  } as unknown as RunCheck);
+  } as unknown as RunJudgement);
   const dir = join(report, scenarioDirName('ClickHouseBatchingSink', 'unknown-outcome'));
   for (const run of checked) storeRun(join(dir, run), { verdict: rechecked });
   for (const run of unchecked) mkdirSync(join(dir, run), { recursive: true });

@@ -1,14 +1,12 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { CoverageLedger } from '../properties/checkers/coverage-ledger.ts';
 import type { Anomaly } from '../properties/checkers/check-result.ts';
 import { mergeVerdicts, type Verdict } from '../properties/verdict.ts';
 import { isScenarioDirName, parseScenarioDirName } from '../reports/scenario-dir.ts';
 import { readRunResult } from '../reports/stored-run-result.ts';
 import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
+import { judge, judgeScenario, type RunJudgement } from '../properties/judge/index.ts';
 import { CHECK_INPUT_FILE, readCheckRecord } from './executor/check-record.ts';
-import { checkRun, type RunCheck } from './executor/check-run.ts';
-import { scenarioVerdict } from './executor/scenario-verdict.ts';
 
 export interface RunRecheck {
   readonly run: string;
@@ -36,9 +34,9 @@ const summarize = (anomalies: readonly Anomaly[]) =>
   anomalies.map((anomaly) => `${anomaly.category}×${anomaly.count}`).sort();
 
 /** A run's verdict and anomalies as the checkers judge its stored files today, with its check for the scenario's ledger. */
-export function recheckRun(runDir: string): RunRecheck & { readonly check: RunCheck } {
+export function recheckRun(runDir: string): RunRecheck & { readonly check: RunJudgement } {
   const { record, input } = readCheckRecord(runDir);
-  const check = checkRun(input);
+  const check = judge(input);
   return {
     run: runDir.split('/').at(-1) ?? runDir,
     phase: record.phase,
@@ -52,7 +50,7 @@ export function recheckRun(runDir: string): RunRecheck & { readonly check: RunCh
 
 /**
  * Every scenario of a chaos run's report directory judged again from its files alone, by the
- * live job's rule (`scenario-verdict.ts`): each stored run by today's checkers; a run directory
+ * live job's rule (`judgeScenario`): each stored run by today's checkers; a run directory
  * without a check is a harness failure; an interruption, and a harness failure that left no run
  * directory, are facts only the record holds, so they are taken from it. A run that outlived
  * every budget is not recorded per run: such an `inconclusive` can re-check as `pass`. Needs no
@@ -72,26 +70,26 @@ export function recheckReport(reportRunDir: string): ScenarioRecheck[] {
       .sort((a, b) => Number(a.slice(4)) - Number(b.slice(4)));
     const judged = runDirs.filter((name) => existsSync(join(dir, name, CHECK_INPUT_FILE)));
     const runs = judged.map((name) => recheckRun(join(dir, name)));
-    const ledger = new CoverageLedger();
-    for (const run of runs) if (run.phase === 'explore') ledger.add(run.check.coverage, run.check.evidence);
     const recordedVerdict = recorded?.classes[sinkClass]?.scenarios.find(
       (candidate) => candidate.name === scenario,
     )?.verdict;
     const unjudged = runDirs.filter((name) => !judged.includes(name));
+    // A run directory without a check failed in the harness; an interruption, and a harness
+    // failure the record names (before any run, or undoing a judged one), only the record holds.
     const rechecked =
       runDirs.length === 0
         ? undefined
-        : scenarioVerdict({
-            interrupted: recordedVerdict === 'interrupted',
-            violated: runs.some((run) => run.rechecked === 'violation'),
-            // A run whose check could not verify it (its query_log incomplete) is a harness failure too.
-            harnessFailed:
-              unjudged.length > 0 ||
-              recordedVerdict === 'infra-error' ||
-              runs.some((run) => run.phase === 'explore' && run.rechecked === 'infra-error'),
-            covered: ledger.complete,
-            outlived: false,
-          });
+        : judgeScenario(
+            [
+              ...runs.map((run) => ({ phase: run.phase, judgement: run.check, harnessFailed: false })),
+              ...unjudged.map(() => ({ phase: 'explore' as const, harnessFailed: true })),
+            ],
+            {
+              interrupted: recordedVerdict === 'interrupted',
+              harnessFailed: recordedVerdict === 'infra-error',
+              outlived: false,
+            },
+          ).verdict;
     return { sinkClass, scenario, recorded: recordedVerdict, rechecked, runs, unjudged };
   });
 }

@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isHarnessError } from '../../harness/errors.ts';
-import type { CheckInput } from './check-run.ts';
+import type { StoredRun } from '../../properties/judge/index.ts';
 import { CHECK_INPUT_FILE, readCheckRecord } from './check-record.ts';
 import { storeRun } from './testing/stored-run.ts';
 
 let dir = '';
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-function storedRun(): CheckInput {
+function storedRun(): StoredRun {
   dir = mkdtempSync(join(tmpdir(), 'check-record-'));
   return storeRun(dir);
 }
@@ -39,6 +39,22 @@ describe('the stored check record', () => {
     expect(read).toEqual(input);
     expect([record.scenario, record.phase, record.verdict]).toEqual(['plain-merge-tree', 'explore', 'pass']);
     expect(record.history?.events).toBe(input.events.length);
+  });
+
+  it('refuses a record of an earlier version by its version, in one line, rather than misjudge it', () => {
+    storedRun();
+    const file = join(dir, CHECK_INPUT_FILE);
+    const { version, ...rest } = JSON.parse(readFileSync(file, 'utf8')) as { version: number };
+    writeFileSync(file, JSON.stringify({ ...rest, version: version - 1 }));
+    let said: unknown;
+    try {
+      readCheckRecord(dir);
+    } catch (error) {
+      said = error;
+    }
+    expect(isHarnessError(said, 'CHECK_RECORD_VERSION'), String(said)).toBe(true);
+    expect((said as Error).message).toMatch(/is a version 2 check record; this harness judges version 3 only/);
+    expect((said as Error).message.split('\n')).toHaveLength(1);
   });
 
   it.each<[string, () => void, RegExp]>([
@@ -89,7 +105,7 @@ describe('the stored check record', () => {
       shards: [],
       keepers: [],
       process_commands: { kill: 'kubectl --token s3cr3t delete pod "$CHAOS_MEMBER"' },
-    } as unknown as CheckInput['description'];
+    } as unknown as StoredRun['description'];
     storeRun(dir, { description });
     const stored = readFileSync(join(dir, CHECK_INPUT_FILE), 'utf8');
     expect(stored).not.toMatch(/s3cr3t|kubectl|admin/);

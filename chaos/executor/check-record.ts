@@ -9,23 +9,28 @@ import type { GroundTruth } from '../../harness/oracle/ground-truth.ts';
 import type { ReplicaTruth } from '../../harness/oracle/replica-counts.ts';
 import type { Anomaly } from '../../properties/checkers/check-result.ts';
 import type { Verdict } from '../../properties/verdict.ts';
-import type { CheckInput } from './check-run.ts';
+import type { StoredRun } from '../../properties/judge/index.ts';
 
 export const CHECK_INPUT_FILE = 'check-input.json';
+/**
+ * 3: the specs in force and the guard's expectations are no longer stored (the judge derives them
+ * from the history's launches). Records 1 and 2 kept them instead, and are refused, not misjudged.
+ */
+export const CHECK_RECORD_VERSION = 3;
 const HISTORY_FILE = 'history.jsonl';
 
 /** What one run recorded for its check, beside its `history.jsonl`; the history itself is not repeated. */
 export interface CheckRecord {
-  /** 1: written before the history's size and hash were kept. */
-  readonly version: 1 | 2;
+  /** The format this harness writes and reads (`CHECK_RECORD_VERSION`). */
+  readonly version: typeof CHECK_RECORD_VERSION;
   readonly scenario: string;
   readonly phase: 'explore' | 'shrink';
-  readonly input: Omit<CheckInput, 'events' | 'truth'> & { readonly truth: StoredTruth };
+  readonly input: Omit<StoredRun, 'events' | 'truth'> & { readonly truth: StoredTruth };
   /** What the check said when the run ended. */
   readonly verdict: Verdict;
   readonly anomalies: readonly Anomaly[];
   /** The history the check read, as `history.jsonl` holds it: a cut or replaced file is told from a changed verdict. */
-  readonly history?: { readonly events: number; readonly sha256: string };
+  readonly history: { readonly events: number; readonly sha256: string };
 }
 
 /** GroundTruth with its maps and sets as arrays of entries (JSON has neither). */
@@ -83,18 +88,18 @@ export function writeCheckRecord(
   record: {
     scenario: string;
     phase: CheckRecord['phase'];
-    input: CheckInput;
+    input: StoredRun;
     verdict: Verdict;
     anomalies: readonly Anomaly[];
   },
 ): void {
   // The events are the run's history.jsonl already: not repeated here. Everything else is kept
-  // whole, so a field added to CheckInput is stored without touching this; the cluster
+  // whole, so a field added to StoredRun is stored without touching this; the cluster
   // description as reports may keep it (no process commands, no URL login).
   const { events, truth, ...rest } = record.input;
   const input = { ...rest, description: redactDescription(rest.description), truth: storeTruth(truth) };
   const stored: CheckRecord = {
-    version: 2,
+    version: CHECK_RECORD_VERSION,
     scenario: record.scenario,
     phase: record.phase,
     input,
@@ -124,11 +129,12 @@ function readRecord(file: string): CheckRecord {
   } catch (error) {
     throw damaged(file, `is not JSON (${(error as Error).message})`);
   }
-  if (
-    (record.version !== 1 && record.version !== 2) ||
-    record.input?.truth === undefined ||
-    !Array.isArray(record.anomalies)
-  )
+  if (typeof record.version === 'number' && record.version !== CHECK_RECORD_VERSION)
+    throw new HarnessError(
+      'CHECK_RECORD_VERSION',
+      `${file} is a version ${record.version} check record; this harness judges version ${CHECK_RECORD_VERSION} only (its runs record the specs in their history): judge it with the harness that wrote it, or re-run the scenario with its replay line`,
+    );
+  if (record.version === undefined || record.input?.truth === undefined || !Array.isArray(record.anomalies))
     throw damaged(file, 'is not a check record (version, input, verdict, anomalies)');
   return record as CheckRecord;
 }
@@ -139,7 +145,7 @@ function readRecord(file: string): CheckRecord {
  * event count and SHA-256 are in the record) is refused: judging what is left would blame the sink
  * or the checker for a damaged file.
  */
-export function readCheckRecord(runDir: string): { record: CheckRecord; input: CheckInput } {
+export function readCheckRecord(runDir: string): { record: CheckRecord; input: StoredRun } {
   const record = readRecord(join(runDir, CHECK_INPUT_FILE));
   const file = join(runDir, HISTORY_FILE);
   if (!existsSync(file)) throw damaged(file, 'is missing');
@@ -147,11 +153,9 @@ export function readCheckRecord(runDir: string): { record: CheckRecord; input: C
   const [torn] = history.tornLines;
   if (torn !== undefined) throw damaged(file, `ends in a cut line (${JSON.stringify(torn.text.slice(0, 60))})`);
   if (history.events.length === 0) throw damaged(file, 'holds no event (every run records at least its worker launch)');
-  if (record.history !== undefined) {
-    if (history.events.length !== record.history.events)
-      throw damaged(file, `holds ${history.events.length} events, the run checked ${record.history.events}`);
-    if (sha256(historyText(history.events)) !== record.history.sha256)
-      throw damaged(file, `is not the history the run checked (its SHA-256 differs from ${CHECK_INPUT_FILE}'s)`);
-  }
+  if (history.events.length !== record.history.events)
+    throw damaged(file, `holds ${history.events.length} events, the run checked ${record.history.events}`);
+  if (sha256(historyText(history.events)) !== record.history.sha256)
+    throw damaged(file, `is not the history the run checked (its SHA-256 differs from ${CHECK_INPUT_FILE}'s)`);
   return { record, input: { ...record.input, truth: loadTruth(record.input.truth), events: history.events } };
 }

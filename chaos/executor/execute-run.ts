@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { describeError } from '../../harness/errors.ts';
 import { RunUndo } from '../nemeses/run-undo.ts';
 import { abortable } from './background-write.ts';
-import { unverified, type RunCheck } from './check-run.ts';
+import { specPeriods, unverified, type RunJudgement } from '../../properties/judge/index.ts';
 import { endRun } from './end-run.ts';
 import type { ExecutedRun, PhaseTimes } from './executed-run.ts';
 import { executeSchedule } from './execute-schedule.ts';
@@ -22,7 +22,7 @@ interface RunState {
   readonly log: Logger;
   readonly phases: PhaseTimes;
   /** Kept as soon as it exists: a stop during the store phase must not lose a check already made. */
-  check?: RunCheck;
+  check?: RunJudgement;
 }
 
 async function timed<T>(phases: PhaseTimes, phase: keyof PhaseTimes, work: () => Promise<T>): Promise<T> {
@@ -33,14 +33,19 @@ async function timed<T>(phases: PhaseTimes, phase: keyof PhaseTimes, work: () =>
 }
 
 /** prepare → execute → settle → observe → judge → store. */
-async function runPhases(context: RunContext, plan: RunPlan, run: RunState, signal: AbortSignal): Promise<RunCheck> {
+async function runPhases(
+  context: RunContext,
+  plan: RunPlan,
+  run: RunState,
+  signal: AbortSignal,
+): Promise<RunJudgement> {
   const binding = await prepareRun(context, plan, run.undo, run.log);
-  const system = await timed(run.phases, 'trafficMs', () => executeSchedule(context, plan, binding, run, signal));
+  await timed(run.phases, 'trafficMs', () => executeSchedule(context, plan, binding, run, signal));
   const history = await timed(run.phases, 'healMs', () => run.workers.settle());
   return timed(run.phases, 'checkMs', async () => {
     const description = context.cluster.description;
-    const truth = await observeRun(description, plan, system.specs);
-    const judged = judgeRun(description, plan, { history, truth, system });
+    const truth = await observeRun(description, plan, specPeriods(history.events));
+    const judged = judgeRun(description, plan, { history, truth });
     run.check = judged.check;
     await storeRun(description, plan, judged);
     return judged.check;

@@ -1,7 +1,7 @@
 import type fc from 'fast-check';
 import type { SettingProfile } from '../../harness/cluster/config/setting-profiles.ts';
 import type { CoverageLedger } from '../../properties/checkers/coverage-ledger.ts';
-import type { RunCheck } from './check-run.ts';
+import type { RunJudgement } from '../../properties/judge/index.ts';
 import type { ExploreDecision } from './run-budget.ts';
 import type { RunInput } from './run-input.ts';
 
@@ -21,7 +21,7 @@ export interface ExecutedRun {
   readonly serverDedupOff: boolean;
   /** The setting profile the sink's user carried, on a cluster of `replicas` replicas per shard. */
   readonly profile?: { readonly name: SettingProfile; readonly replicas: number };
-  readonly check?: RunCheck;
+  readonly check?: RunJudgement;
   readonly infraError?: string;
   readonly durationMs: number;
   readonly phases: Readonly<PhaseTimes>;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Coverage, Evidence } from '../../properties/checkers/coverage-checker.ts';
 import { NO_EVIDENCE } from '../../properties/checkers/coverage-ledger.ts';
 import type { Verdict } from '../../properties/verdict.ts';
-import type { RunCheck } from './check-run.ts';
+import type { RunJudgement } from '../../properties/judge/index.ts';
 import type { ExecutedRun } from './executed-run.ts';
 import { Exploration, type ExplorationOptions, type NextRun, type RunTicket } from './exploration.ts';
 import type { RunInput } from './run-input.ts';
@@ -39,7 +39,7 @@ function ran(ticket: RunTicket, verdict: Verdict, covered: boolean): ExecutedRun
   return {
     ...ticket,
     input: {} as RunInput,
-    check: { verdict, results: [], coverage: declared, evidence } as unknown as RunCheck,
+    check: { verdict, results: [], coverage: declared, evidence } as unknown as RunJudgement,
     durationMs: 1_000,
     phases: { trafficMs: 0, healMs: 0, checkMs: 0 },
   };

@@ -1,7 +1,6 @@
 import type { ClusterDescription } from '../../harness/cluster/description.ts';
 import { collectGroundTruth, type GroundTruth } from '../../harness/oracle/ground-truth.ts';
-import { routingLayouts } from './expected-shard.ts';
-import type { SpecPeriod } from './pipeline-system.ts';
+import { routingLayouts, type SpecPeriod } from '../../properties/judge/index.ts';
 import type { RunPlan } from './run-plan.ts';
 import { singleHosts, VIEW_TABLE } from './target-table.ts';
 

@@ -17,11 +17,9 @@ import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts'
 import type { ChaosSystem } from '../../properties/schedule/chaos-system.ts';
 import type { FaultSpec } from '../../properties/schedule/fault-spec.ts';
 import { aimedEpisode } from './aimed-episode.ts';
-import { GuardModel } from './guard-model.ts';
 import { drainRunning, withTimeout } from './background-write.ts';
 import { NemesisRecord } from './nemesis-record.ts';
 import { settleCluster } from './settle-cluster.ts';
-import { topologyKey } from './topology-key.ts';
 
 const STOP_TIMEOUT_MS = 15_000;
 const CRASH_WAIT_MS = 30_000;
@@ -34,19 +32,6 @@ const RECONFIGURE_LATENCY_MS = 400;
 const DEDUP_CLEANUP_WAIT_MS = 2_500;
 const RESTART_AFTER_GIVE_UP = 'restarted after a give-up';
 
-/** What the executor's model of the topology guard expects from one partition at one start. */
-export interface StartExpectation {
-  readonly partition: number;
-  readonly refuse: boolean;
-  /** The routing layout changed (not only a Keeper table): the refusal text is the seed's, exactly. */
-  readonly routingChanged: boolean;
-  readonly undelivered: number;
-  /** The change the start applies (the schedule's label), for coverage per kind of change. */
-  readonly label: string;
-  readonly from: number;
-  until: number;
-}
-
 /**
  * What every spec of a run is bound to: the run's own database (runs never see each other's rows)
  * and, when the scenario needs a setting profile, the user that carries it.
@@ -56,27 +41,17 @@ export interface RunBinding {
   readonly user?: string | undefined;
 }
 
-/** The spec in force from a moment on (placement is judged against the spec that delivered a row). */
-export interface SpecPeriod {
-  readonly from: number;
-  readonly spec: RawSinkSpec;
-}
-
 /**
  * The real system behind the schedule's steps: one sink worker at a time over the run's state
  * store, the nemeses acting on the cluster (each aimed at an INSERT, recorded in the history and,
- * before it acts, in the run's undo list), and an independent model of the topology guard (which
- * starts must refuse). Once `signal` aborts, no worker is launched and every wait of an episode
+ * before it acts, in the run's undo list). Each launch records its spec and the change it applies
+ * in the history, where the checkers' guard model reads which starts had to refuse. Once `signal` aborts, no worker is launched and every wait of an episode
  * ends: the run's owner stops the workers and undoes what the run did.
  */
 export class PipelineSystem implements ChaosSystem {
-  readonly expectations: StartExpectation[] = [];
-  readonly specs: SpecPeriod[] = [];
   private worker: StartedFlowWorker | undefined;
   private spec: RawSinkSpec;
   private readonly nemesis: NemesisContext;
-  private readonly guard = new GuardModel();
-  private readonly undelivered = new Map<number, number>();
   /** The nemesis's own history file beside the workers' (fault-start / fault-end / fault-missed). */
   private readonly record: NemesisRecord;
 
@@ -158,9 +133,6 @@ export class PipelineSystem implements ChaosSystem {
     let sent = false;
     const reconfigure = async () => {
       sent = true;
-      const last = this.specs.at(-1);
-      // The budget a give-up is judged by may change here; routing never does.
-      if (last !== undefined) this.specs.push({ from: Date.now(), spec: { ...last.spec, dynamic_parameters: next } });
       await worker.reconfigure(next);
     };
     await aimedEpisode(this.episodeDeps(), {
@@ -225,9 +197,6 @@ export class PipelineSystem implements ChaosSystem {
       }
     }
     await this.stopWorker();
-    const end = Date.now();
-    for (const expectation of this.expectations)
-      if (expectation.until === Number.POSITIVE_INFINITY) expectation.until = end;
     return this.supervisor.close();
   }
 
@@ -245,32 +214,18 @@ export class PipelineSystem implements ChaosSystem {
     return this.worker;
   }
 
-  /** Stops the current worker, decides which partitions must refuse, launches the next one. */
+  /** Stops the current worker and launches the next one with `spec`, bound to the run. */
   private async relaunch(
     spec: RawSinkSpec,
     options: { crash?: CrashPoint; deliveryPaused?: boolean; label?: string } = {},
   ): Promise<StartedFlowWorker> {
-    const previous = this.worker;
-    if (previous !== undefined) {
-      try {
-        for (const status of await previous.status()) this.undelivered.set(status.partition, status.undelivered);
-      } catch {
-        // A crashed worker answers nothing; the store still holds what it last reported.
-      }
-    }
     await this.stopWorker();
-    const from = Date.now();
-    for (const expectation of this.expectations)
-      if (expectation.until === Number.POSITIVE_INFINITY) expectation.until = from;
     const { database, user } = this.binding;
     const bound: RawSinkSpec = {
       ...spec,
       parameters: { ...spec.parameters, database, ...(user === undefined ? {} : { user }) },
     };
-    // Keyed on the spec the checkers later read, so its topology is parsed once, here.
-    const key = topologyKey(bound, this.cluster.description);
     this.spec = spec;
-    this.specs.push({ from, spec: bound });
     let worker: StartedFlowWorker;
     // A stopped run's workers are being closed: none may start after that.
     this.signal.throwIfAborted();
@@ -279,23 +234,12 @@ export class PipelineSystem implements ChaosSystem {
         spec: bound,
         ...(options.crash ? { crash: { point: options.crash } } : {}),
         ...(options.deliveryPaused ? { deliveryPaused: true } : {}),
+        ...(options.label === undefined ? {} : { label: options.label }),
       });
     } catch (error) {
       if (error instanceof WorkerRefusedError)
         throw new HarnessError('CHAOS_SPEC_REFUSED', `the worker refused the spec: ${error.message}`, { cause: error });
       throw error;
-    }
-    for (const status of worker.partitions) {
-      const undelivered = this.undelivered.get(status.partition) ?? 0;
-      this.expectations.push({
-        partition: status.partition,
-        ...this.guard.expect(status.partition, key, undelivered),
-        undelivered,
-        label: options.label ?? 'the same spec',
-        from,
-        until: Number.POSITIVE_INFINITY,
-      });
-      if (status.state === 'running') this.guard.started(status.partition, key);
     }
     this.worker = worker;
     return worker;

@@ -6,7 +6,7 @@ import { CoverageLedger, NO_EVIDENCE } from '../../properties/checkers/coverage-
 import type { DeliveryCounts } from '../../properties/checkers/total-queue-checker.ts';
 import type { Verdict } from '../../properties/verdict.ts';
 import type { ScenarioDefinition } from '../scenarios/scenario.ts';
-import type { RunCheck } from './check-run.ts';
+import type { RunJudgement } from '../../properties/judge/index.ts';
 import type { ExecutedRun, ScenarioOutcome } from './executed-run.ts';
 import type { RunInput } from './run-input.ts';
 import { scenarioResult } from './scenario-result.ts';
@@ -40,7 +40,7 @@ function run(
     coverage: declared,
     evidence: { ...NO_EVIDENCE, ...evidence },
     inserts: { ok: n, failed: 0, unknown: 0 },
-  } as RunCheck;
+  } as RunJudgement;
   return {
     index,
     phase,

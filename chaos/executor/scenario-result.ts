@@ -9,9 +9,9 @@ import type { ScenarioDefinition, TargetTable } from '../scenarios/scenario.ts';
 import type { ExecutedRun, ScenarioOutcome } from './executed-run.ts';
 import { addConfigurations } from '../../reports/aggregate.ts';
 import type { Verdict } from '../../properties/verdict.ts';
-import { scenarioVerdict } from './scenario-verdict.ts';
 import { describeStep } from '../../properties/schedule/schedule-step.ts';
-import { configurationOf, dedupMayBeOff, owedGuarantee, owedOnView } from './target-table.ts';
+import { judgeScenario, owedGuarantee, owedOnView } from '../../properties/judge/index.ts';
+import { configurationOf, dedupMayBeOff } from './target-table.ts';
 
 /** Faults that fired, sink crashes included (as `sink_crash`, the catalogue's name for them). */
 function faultCounts(evidence: Evidence): FaultCounts {
@@ -106,7 +106,7 @@ function figuresOf(
 }
 
 /**
- * A scenario's result for one class, its verdict by the one rule (`scenario-verdict.ts`), with
+ * A scenario's result for one class, its verdict by the one rule (`judgeScenario`), with
  * notes naming what failed in the harness or what never happened. The figures come from the runs
  * that define the verdict: the reported counterexample, or every exploring run (never the shrink
  * steps).
@@ -117,16 +117,13 @@ export function scenarioResult(
   outcome: ScenarioOutcome,
   seed: number,
 ): ScenarioResult {
-  const { runs, details, ledger } = outcome;
+  const { runs, details } = outcome;
   const explored = runs.filter((run) => run.phase === 'explore');
   const counterexample = runs.filter((run) => run.check?.verdict === 'violation').at(-1);
-  const verdict = scenarioVerdict({
-    interrupted: false,
-    violated: counterexample !== undefined,
-    harnessFailed: explored.some((run) => run.infraError !== undefined),
-    covered: ledger.complete,
-    outlived: details.interrupted,
-  });
+  const { verdict } = judgeScenario(
+    runs.map((run) => ({ phase: run.phase, judgement: run.check, harnessFailed: run.infraError !== undefined })),
+    { interrupted: false, harnessFailed: false, outlived: details.interrupted },
+  );
   const defining = counterexample === undefined ? explored : [counterexample];
   const owed = OWED_BY_CLASS[sinkClass];
   const target = scenario.target ?? 'replicated';

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ClusterDescription } from '../../harness/cluster/description.ts';
-import {
-  dedupMayBeOff,
-  judgedWarning,
-  owedGuarantee,
-  singleHosts,
-  tableEngine,
-  targetEndpoints,
-} from './target-table.ts';
+import { dedupMayBeOff, singleHosts, tableEngine, targetEndpoints } from './target-table.ts';
 
 const endpoints = {
   port: 8123,
@@ -32,16 +25,7 @@ describe('the run table a scenario names', () => {
     expect(singleHosts(description, 'replicated')).toBeUndefined();
   });
 
-  it('degrades exactly-once only where the table cannot drop a replay, and judges the warning that says so', () => {
-    expect(owedGuarantee('exactly-once', 'single-host-merge-tree', true)).toBe('at-least-once');
-    expect(owedGuarantee('exactly-once', 'short-dedup-window', true)).toBe('at-least-once');
-    expect(owedGuarantee('exactly-once', 'short-dedup-window', false)).toBe('exactly-once');
-    // A token-less class's dedup-off run on a replicated table is the harness hiding nothing, not a degradation.
-    expect(owedGuarantee('exactly-once', 'replicated', true)).toBe('exactly-once');
-    expect(owedGuarantee('at-most-once', 'single-host-merge-tree', true)).toBe('at-most-once');
-    expect(judgedWarning('single-host-merge-tree', false)).toEqual({ kind: 'no-block-dedup', expected: false });
-    expect(judgedWarning('short-dedup-window', true)).toEqual({ kind: 'dedup-window-short', expected: true });
-    expect(judgedWarning('replicated', true)).toBeUndefined();
+  it('lets token-less classes and the tables under test run without block dedup', () => {
     expect(dedupMayBeOff('replicated', true)).toBe(false);
     expect(dedupMayBeOff('short-dedup-window', true)).toBe(true);
   });

@@ -2,9 +2,8 @@ import { describeProfile, type SettingProfile } from '../../harness/cluster/conf
 import type { ClusterDescription } from '../../harness/cluster/description.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
 import type { ClusterEndpoints } from '../../properties/arbitraries/cluster-endpoints.ts';
-import type { SinkWarningKind } from '../../sinks/api.ts';
-import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
-import { SHORT_DEDUP_WINDOW_S, type TargetTable } from '../scenarios/scenario.ts';
+import type { TargetTable } from '../../properties/judge/index.ts';
+import { SHORT_DEDUP_WINDOW_S } from '../scenarios/scenario.ts';
 
 /** The window a single-host run sets when it keeps block dedup (any value > 0 keeps the token's dedup). */
 const NON_REPLICATED_WINDOW = 1000;
@@ -71,46 +70,11 @@ export function dedupMayBeOff(target: TargetTable, usesToken: boolean): boolean 
   return target !== 'replicated' || !usesToken;
 }
 
-/**
- * The guarantee a class owes on the run's table. The seed degrades exactly-once where the table
- * cannot drop a replay: plain MergeTree without a window, and a window shorter than the
- * `replay_horizon` (which the sink warns of).
- */
-export function owedGuarantee(guarantee: DeliveryGuarantee, target: TargetTable, dedupOff: boolean): DeliveryGuarantee {
-  const degrades = target === 'single-host-merge-tree' || target === 'short-dedup-window';
-  return guarantee === 'exactly-once' && degrades && dedupOff ? 'at-least-once' : guarantee;
-}
-
 /** The base name of the run's table (`<name>_rep` on every replica, `<name>_dist` over the shards). */
 export const TABLE = 'events';
 
 /** The base name of the table the target's materialized view fills (`<name>_rep` on every replica). */
 export const VIEW_TABLE = 'events_view';
-
-/**
- * What a class owes on the view behind the target, or undefined when there is none. A block
- * retried with its token is dropped by the table but reaches the view again unless the view's
- * blocks are deduplicated too (ClickHouse #76110, since 24.7): exactly-once degrades there to
- * at-least-once, a documented limit of the configuration, not of the sink.
- */
-export function owedOnView(
-  guarantee: DeliveryGuarantee,
-  target: TargetTable,
-  dedupOff: boolean,
-): DeliveryGuarantee | undefined {
-  if (target !== 'replicated-with-view') return undefined;
-  return guarantee === 'exactly-once' && dedupOff ? 'at-least-once' : guarantee;
-}
-
-/** The warning a run's table makes the sink owe or forbids (judged both ways), if the run judges one. */
-export function judgedWarning(
-  target: TargetTable,
-  dedupOff: boolean,
-): { readonly kind: SinkWarningKind; readonly expected: boolean } | undefined {
-  if (target === 'single-host-merge-tree') return { kind: 'no-block-dedup', expected: dedupOff };
-  if (target === 'short-dedup-window') return { kind: 'dedup-window-short', expected: dedupOff };
-  return undefined;
-}
 
 /**
  * The configuration a run wrote under, as the report's configuration matrix names it: the table

@@ -4,9 +4,9 @@ import type { ClusterDescription } from '../../harness/cluster/description.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import type { HostForm } from '../../sinks/sink-classes.ts';
 import type { RawSinkSpec, SpecTarget } from '../../properties/arbitraries/arb-sink-spec.ts';
-import type { Coverage } from '../../properties/checkers/coverage-checker.ts';
 import type { Workload } from '../../properties/arbitraries/arb-workload.ts';
 import type { ScheduleStep } from '../../properties/schedule/schedule-step.ts';
+import type { ScenarioCoverage, TargetTable } from '../../properties/judge/index.ts';
 
 /** Which scenarios a job runs: `ci` the everyday set, `full` every scenario. */
 export type Profile = 'ci' | 'full';
@@ -24,21 +24,7 @@ export interface ScenarioContext {
   readonly ownsCluster: boolean;
 }
 
-/**
- * The table a scenario's sink writes to. `replicated` (the default): ReplicatedMergeTree on every
- * replica. `single-host-merge-tree`: plain MergeTree, written and read on the first replica of
- * each shard only (the seed accepts it with one host per shard), with
- * `non_replicated_deduplication_window` set on every other run: without it the seed's
- * exactly-once degrades to at-least-once, and every class must warn so. `short-dedup-window`:
- * ReplicatedMergeTree whose dedup window is 1 s on every other run (a cleanup thread that runs
- * every second), against a spec whose `replay_horizon` is 10 minutes: the sink must warn that
- * the window is shorter, and exactly-once is owed only where it did not have to.
- * `replicated-with-view`: ReplicatedMergeTree with a materialized view behind it
- * (`events_mv` into `events_view_rep`), the sink's user without the view's block dedup
- * (`deduplicate_blocks_in_dependent_materialized_views = 0`) on every other run: the view is
- * judged too, owed exactly-once only where its blocks are deduplicated.
- */
-export type TargetTable = 'replicated' | 'single-host-merge-tree' | 'short-dedup-window' | 'replicated-with-view';
+export type { TargetTable };
 
 /** A short-window run's dedup window; its cleanup runs every second (measured on 26.7: a replay 1 s after a cleanup is inserted again). */
 export const SHORT_DEDUP_WINDOW_S = 1;
@@ -77,5 +63,5 @@ export interface ScenarioDefinition {
    * topology changes) and beyond a run without server dedup, which every token-less class owes. Runs are generated
    * until all of it happened or the profile's budget is spent.
    */
-  readonly coverage: (sinkClass: SinkClassName) => Omit<Coverage, 'faults' | 'crashPoints' | 'refusedChanges'>;
+  readonly coverage: (sinkClass: SinkClassName) => ScenarioCoverage;
 }

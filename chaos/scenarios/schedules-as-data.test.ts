@@ -4,7 +4,7 @@ import type { ClusterDescription } from '../../harness/cluster/description.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
 import { describeFault } from '../../properties/schedule/fault-spec.ts';
 import { describeStep, type Schedule } from '../../properties/schedule/schedule-step.ts';
-import { declaredCoverage } from '../executor/check-run.ts';
+import { declaredCoverage } from '../../properties/judge/index.ts';
 import { faultFamily, planOf } from '../nemeses/families/registry.ts';
 import { CATALOGUE } from './catalogue.ts';
 import type { ScenarioContext } from './scenario.ts';
@@ -44,7 +44,9 @@ describe('every catalogue schedule is plain data', () => {
         const stored = JSON.parse(JSON.stringify(schedule)) as Schedule;
         expect(stored).toStrictEqual(schedule);
         expect(stored.map(describeStep)).toEqual(schedule.map(describeStep));
-        expect(declaredCoverage(scenario, sinkClass, stored)).toEqual(declaredCoverage(scenario, sinkClass, schedule));
+        expect(declaredCoverage(scenario.coverage(sinkClass), sinkClass, stored)).toEqual(
+          declaredCoverage(scenario.coverage(sinkClass), sinkClass, schedule),
+        );
         for (const step of stored)
           if (step.kind === 'fault-episode' || step.kind === 'replay-after-dedup-window') {
             expect(planOf(step.fault).toString()).toBe(describeFault(step.fault));

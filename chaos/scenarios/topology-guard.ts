@@ -1,7 +1,7 @@
 import { arbEveryOnce } from '../../properties/arbitraries/arb-every-once.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
 import { step, type ScheduleStep } from '../../properties/schedule/schedule-step.ts';
-import { specTopology } from '../../properties/spec-topology.ts';
+import { specTopology } from '../../properties/judge/index.ts';
 import type { ScenarioContext, ScenarioDefinition } from './scenario.ts';
 
 /** A change of spec with the spec it starts from. */

@@ -39,6 +39,8 @@ export interface LaunchOptions {
   /** Classes the worker's registry lacks (an older binary). */
   readonly without?: readonly SinkClassName[];
   readonly env?: Readonly<Record<string, string>>;
+  /** What this launch changes, recorded with it for the checkers (e.g. `a shard added`). */
+  readonly label?: string;
 }
 
 /**
@@ -113,6 +115,8 @@ export class FlowSupervisor implements AsyncDisposable {
       sinkClass: String(spec?.sink_class_name),
       partitions,
       ...(options.crash ? { crash: options.crash } : {}),
+      spec: options.spec,
+      ...(options.label === undefined ? {} : { label: options.label }),
     });
     void worker.exited.then((exit) => {
       this.live.delete(worker);

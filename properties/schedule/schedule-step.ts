@@ -7,7 +7,7 @@ import { describeFault, type FaultSpec } from './fault-spec.ts';
  * One step of a run's schedule: a plain record (JSON, stored in `schedule.json`), interpreted by
  * `runStep` and printed by `describeStep`. No model: what a step must cause is judged afterwards
  * by the checkers over the stored history and ground truth, and which starts must refuse by the
- * executor's guard model (`chaos/executor/guard-model.ts`).
+ * judge's guard model over the history's launches (`properties/judge/`).
  */
 export type ScheduleStep =
   /** Pushes `epochs` epochs of every partition through the sink. */

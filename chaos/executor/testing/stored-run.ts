@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { readHistory } from '../../../harness/flow/history/history-reader.ts';
 import { sourceConfig } from '../../../harness/flow/source/source-config.ts';
 import type { Verdict } from '../../../properties/verdict.ts';
-import type { CheckInput } from '../check-run.ts';
+import { step } from '../../../properties/schedule/schedule-step.ts';
+import type { StoredRun } from '../../../properties/judge/index.ts';
 import { writeCheckRecord } from '../check-record.ts';
 
 const GOLDEN = fileURLToPath(
@@ -17,14 +18,14 @@ export function storeRun(
   record: {
     readonly phase?: 'explore' | 'shrink';
     readonly verdict?: Verdict;
-    readonly description?: CheckInput['description'];
+    readonly description?: StoredRun['description'];
   } = {},
-): CheckInput {
+): StoredRun {
   mkdirSync(dir, { recursive: true });
   copyFileSync(GOLDEN, join(dir, 'history.jsonl'));
-  const input: CheckInput = {
+  const input: StoredRun = {
     description:
-      record.description ?? ({ backend: 'embedded', shards: [], keepers: [] } as unknown as CheckInput['description']),
+      record.description ?? ({ backend: 'embedded', shards: [], keepers: [] } as unknown as StoredRun['description']),
     sinkClass: 'ClickHouseBatchingSink',
     source: sourceConfig({
       seed: 3,
@@ -43,14 +44,21 @@ export function storeRun(
       logMarkerFound: ['s1r1'],
       readAt: 42,
     },
-    coverage: { faults: ['reset_peer'], replay: true },
-    specs: [
-      {
-        from: 1,
-        spec: { sink_class_name: 'ClickHouseBatchingSink', name: 's', parameters: {}, dynamic_parameters: {} },
-      },
+    scenarioCoverage: { replay: true },
+    schedule: [
+      step.faultEpisode(
+        {
+          family: 'reset_peer',
+          type: 'reset_peer',
+          params: {},
+          heals: 'insert-ended',
+          expects: 'landed',
+          label: "the INSERT's response",
+        },
+        1,
+        0,
+      ),
     ],
-    expectations: [],
     serverDedupOff: true,
     target: 'single-host-merge-tree',
   };

@@ -63,6 +63,10 @@ export interface WorkerLaunchEvent {
   readonly sinkClass: string;
   readonly partitions: readonly number[];
   readonly crash?: CrashPlan;
+  /** The spec the worker was given, whole: what the checkers' guard model and placement expectation read. */
+  readonly spec: unknown;
+  /** The change this launch applies, as its caller names it (a topology change, a restart after a give-up). */
+  readonly label?: string;
 }
 
 /** Supervisor: a worker process ended. `signal: 'SIGKILL'` after a `crash` event is a planned crash. */

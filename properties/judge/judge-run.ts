@@ -6,91 +6,65 @@ import type { SourceConfig } from '../../harness/flow/source/source-config.ts';
 import { rowForm } from '../../harness/oracle/row-form.ts';
 import { isMessageId, parseMessageId } from '../../sinks/domain/message-id.ts';
 import type { GroundTruth } from '../../harness/oracle/ground-truth.ts';
-import { checkScenario, type ScenarioCheck } from '../../properties/checkers/check-scenario.ts';
-import type { Coverage, Evidence } from '../../properties/checkers/coverage-checker.ts';
-import { clientLinksOf, faultEvidence } from '../../properties/checkers/fault-evidence.ts';
-import type { ExpectedRefusal, RefusalRecord } from '../../properties/checkers/observations.ts';
-import { observe } from '../../properties/checkers/observe.ts';
-import { dedupHits, tokensInsertedTwice } from '../../properties/checkers/server-log.ts';
-import { viewExcess } from '../../properties/checkers/view-checker.ts';
-import type { Schedule } from '../../properties/schedule/schedule-step.ts';
+import { checkScenario, type ScenarioCheck } from '../checkers/check-scenario.ts';
+import type { Coverage, Evidence } from '../checkers/coverage-checker.ts';
+import { clientLinksOf, faultEvidence } from '../checkers/fault-evidence.ts';
+import type { ExpectedRefusal, RefusalRecord } from '../checkers/observations.ts';
+import { observe } from '../checkers/observe.ts';
+import { dedupHits, tokensInsertedTwice } from '../checkers/server-log.ts';
+import { viewExcess } from '../checkers/view-checker.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
-import { OWED_BY_CLASS } from '../../properties/owed-by-class.ts';
-import type { ScenarioDefinition, TargetTable } from '../scenarios/scenario.ts';
+import { OWED_BY_CLASS } from '../owed-by-class.ts';
+import type { Schedule } from '../schedule/schedule-step.ts';
+import { declaredCoverage, type ScenarioCoverage } from './declared-coverage.ts';
 import { expectedShardOf } from './expected-shard.ts';
-import type { SpecPeriod, StartExpectation } from './pipeline-system.ts';
-import { judgedWarning, owedGuarantee, owedOnView } from './target-table.ts';
+import { judgedWarning, owedGuarantee, owedOnView, type TargetTable } from './owed.ts';
+import { specPeriods, type SpecPeriod } from './spec-periods.ts';
+import { startExpectations, type StartExpectation } from './start-expectations.ts';
 
 export const ROUTING_REFUSAL_PREFIX = 'Refusing to start the ClickHouse sink: the shard topology changed while';
 const REFUSAL_PREFIX = 'Refusing to start the ClickHouse sink: ';
 /** The server's answer to a quorum INSERT whose part is in and whose quorum it could not verify. */
 const UNKNOWN_STATUS_OF_INSERT = '319';
 
-export interface RunCheck extends ScenarioCheck {
+/** A run judged: the checkers' results, and the coverage and evidence it adds to its scenario's ledger. */
+export interface RunJudgement extends ScenarioCheck {
   readonly coverage: Coverage;
   readonly evidence: Evidence;
   readonly inserts: { readonly ok: number; readonly failed: number; readonly unknown: number };
 }
 
 /**
- * Everything a run's check reads, as plain data: what the run stored in its directory
- * (`check-input.json` beside `history.jsonl`) is enough to judge it again, without a cluster.
+ * A run as it is stored (`check-input.json` beside `history.jsonl`), which is all a judgement
+ * reads: the cluster, the class, the source, the history, what the replicas held and logged, the
+ * scenario's declared coverage, the schedule and its table. Which specs were in force and which starts had to
+ * refuse are derived from the history, and the coverage owed from the scenario's declaration and
+ * the schedule, so a fix to any of those rules re-applies to a stored run.
  */
-export interface CheckInput {
+export interface StoredRun {
   readonly description: ClusterDescription;
   readonly sinkClass: SinkClassName;
   readonly source: SourceConfig;
   readonly events: readonly Stamped[];
   readonly truth: GroundTruth;
-  /** The coverage the run declared (`declaredCoverage`: its scenario and its schedule). */
-  readonly coverage: Coverage;
-  /** The spec in force from each moment on. */
-  readonly specs: readonly SpecPeriod[];
-  /** The executor's model of the topology guard: which starts had to refuse. */
-  readonly expectations: readonly StartExpectation[];
-  /** The run's target had ClickHouse's block dedup off (`target-table.ts`). */
+  /** The "sometimes" events the run's scenario declared for its class. */
+  readonly scenarioCoverage: ScenarioCoverage;
+  /** The schedule the run executed, as data: its faults, crash points and refused changes are owed too. */
+  readonly schedule: Schedule;
+  /** The run's target had ClickHouse's block dedup off (or short). */
   readonly serverDedupOff: boolean;
-  /** The run's table (absent in records written before it existed: replicated). */
-  readonly target?: TargetTable;
-}
-
-/** The declared coverage of a run: the scenario's events plus every fault and crash point its schedule holds. */
-export function declaredCoverage(scenario: ScenarioDefinition, sinkClass: SinkClassName, schedule: Schedule): Coverage {
-  const faults = [
-    ...new Set(
-      schedule.flatMap((step) =>
-        step.kind === 'fault-episode' || step.kind === 'replay-after-dedup-window' ? [step.fault.type] : [],
-      ),
-    ),
-  ];
-  const crashPoints = [...new Set(schedule.flatMap((step) => (step.kind === 'crash' ? [step.point] : [])))];
-  const refusedChanges = [
-    ...new Set(schedule.flatMap((step) => (step.kind === 'restart-with-spec' && step.refusal ? [step.label] : []))),
-  ];
-  const owed = OWED_BY_CLASS[sinkClass];
-  // Every class owes what its own mechanism turns on: a run without server dedup (no token), an
-  // epoch of several batches (batching); and every class must have delivered something.
-  return {
-    delivered: true,
-    serverDedupOff: !owed.sendsToken,
-    multiBatchEpoch: owed.batches,
-    ...scenario.coverage(sinkClass),
-    faults,
-    crashPoints,
-    refusedChanges,
-  };
+  readonly target: TargetTable;
 }
 
 /**
- * The refusals the executor's model of the guard expects, with the details the message must
- * carry: the persisted routing fingerprint (from the partition's last start) and the oldest
- * undelivered batch bound (from the store snapshot of the refusing start).
+ * The refusals the guard model expects, with the details the message must carry: the persisted
+ * routing fingerprint (from the partition's last start) and the oldest undelivered batch bound
+ * (from the store snapshot of the refusing start).
  */
-function expectedRefusals(input: CheckInput): ExpectedRefusal[] {
-  const events = input.events;
+function expectedRefusals(events: readonly Stamped[], expectations: readonly StartExpectation[]): ExpectedRefusal[] {
   const started = eventsOfType(events, 'partition-started');
   const snapshots = eventsOfType(events, 'state-snapshot');
-  return input.expectations
+  return expectations
     .filter((expectation) => expectation.refuse)
     .map((expectation) => {
       const details: string[] = [];
@@ -180,7 +154,8 @@ export function unverified(check: ScenarioCheck): string | undefined {
     .join('; ');
 }
 
-export function checkRun(input: CheckInput): RunCheck {
+/** The one judgement of a stored run, for the live job and `npm run check` alike. */
+export function judge(input: StoredRun): RunJudgement {
   const owed = OWED_BY_CLASS[input.sinkClass];
   const events = input.events;
   const description = input.description;
@@ -189,7 +164,9 @@ export function checkRun(input: CheckInput): RunCheck {
       shard.replicas.map((replica) => [new URL(replica.http).host, replica.name] as const),
     ),
   );
-  const target = input.target ?? 'replicated';
+  const target = input.target;
+  const specs = specPeriods(events);
+  const expectations = startExpectations(events, description);
   const { observations, facts, unknown } = observe({
     guarantee: owedGuarantee(owed.guarantee, target, input.serverDedupOff),
     viewGuarantee: owedOnView(owed.guarantee, target, input.serverDedupOff),
@@ -199,11 +176,11 @@ export function checkRun(input: CheckInput): RunCheck {
     events,
     truth: input.truth,
     replicaOf: (endpoint) => replicaOfEndpoint.get(endpoint),
-    expectedShard: (attempts) => expectedShardOf(description, input.specs, attempts, input.truth),
-    expectedRefusals: expectedRefusals(input),
+    expectedShard: (attempts) => expectedShardOf(description, specs, attempts, input.truth),
+    expectedRefusals: expectedRefusals(events, expectations),
     producedForm: producedForms(input.source),
-    maxInsertAttemptsDuring: (from, to) => maxInsertAttemptsDuring(input.specs, from, to),
-    orderedModeAt: (at) => orderedModeAt(input.specs, at),
+    maxInsertAttemptsDuring: (from, to) => maxInsertAttemptsDuring(specs, from, to),
+    orderedModeAt: (at) => orderedModeAt(specs, at),
   });
   const faults = faultEvidence(events, facts.attempts, {
     exceptionCodes: new Map(
@@ -223,7 +200,7 @@ export function checkRun(input: CheckInput): RunCheck {
     replays: facts.replays,
     dedupHits: dedupHits(input.truth.serverInserts),
     refusals: facts.refusals.length,
-    refusedChanges: refusedChanges(input.expectations, facts.refusals),
+    refusedChanges: refusedChanges(expectations, facts.refusals),
     crashes: facts.crashes,
     reconfiguredInFlight: facts.reconfiguredInFlight,
     queueDrops: facts.queueDrops,
@@ -241,7 +218,7 @@ export function checkRun(input: CheckInput): RunCheck {
       ),
     ).length,
   };
-  const coverage = input.coverage;
+  const coverage = declaredCoverage(input.scenarioCoverage, input.sinkClass, input.schedule);
   const check = checkScenario(observations, coverage, evidence);
   const count = (outcome: string) => facts.attempts.filter((attempt) => attempt.outcome === outcome).length;
   return {

@@ -1,6 +1,6 @@
 import type { ClusterDescription } from '../../harness/cluster/description.ts';
-import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
-import { specTopology } from '../../properties/spec-topology.ts';
+import type { RawSinkSpec } from '../arbitraries/arb-sink-spec.ts';
+import { specTopology } from './spec-topology.ts';
 
 /**
  * The cluster shard whose replicas include `host` on `port` (the Keeper table the endpoint

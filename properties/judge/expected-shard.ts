@@ -1,9 +1,9 @@
 import type { ClusterDescription } from '../../harness/cluster/description.ts';
 import type { GroundTruth } from '../../harness/oracle/ground-truth.ts';
 import { layoutKey, type RoutingLayout } from '../../harness/oracle/rendezvous-sql.ts';
-import type { AttemptRecord } from '../../properties/checkers/observations.ts';
-import type { SpecPeriod } from './pipeline-system.ts';
-import { specTopology, type SpecTopology } from '../../properties/spec-topology.ts';
+import type { AttemptRecord } from '../checkers/observations.ts';
+import type { SpecPeriod } from './spec-periods.ts';
+import { specTopology, type SpecTopology } from './spec-topology.ts';
 import { clusterShardOf } from './topology-key.ts';
 
 type ShardedTopology = Extract<SpecTopology, { form: 'shard_hosts' }>;

@@ -11,14 +11,13 @@ const valueImportsFromSinks = (file: string): string[] =>
     ),
   ].map((match) => match[1] ?? '');
 
-describe("the executor's models share no code with the sinks", () => {
-  it.each(['../../properties/spec-topology.ts', 'expected-shard.ts', 'topology-key.ts', 'guard-model.ts'])(
+describe("the judge's models share no code with the sinks", () => {
+  it.each(['spec-topology.ts', 'expected-shard.ts', 'topology-key.ts', 'guard-model.ts', 'start-expectations.ts'])(
     '%s (placement and guard model) imports nothing from sinks/',
     (file) => expect(valueImportsFromSinks(file)).toEqual([]),
   );
 
-  it.each(['check-run.ts', 'scenario-result.ts'])(
-    '%s takes what a class owes from properties/, not its descriptor',
-    (file) => expect(valueImportsFromSinks(file).filter((target) => target.endsWith('/sink-classes.ts'))).toEqual([]),
+  it.each(['judge-run.ts', 'owed.ts'])('%s takes what a class owes from properties/, not its descriptor', (file) =>
+    expect(valueImportsFromSinks(file).filter((target) => target.endsWith('/sink-classes.ts'))).toEqual([]),
   );
 });

@@ -2,12 +2,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readHistory } from '../../harness/flow/history/history-reader.ts';
 import { sourceConfig } from '../../harness/flow/source/source-config.ts';
-import { checkRun, unverified, type CheckInput } from './check-run.ts';
+import { judge, unverified, type StoredRun } from './judge-run.ts';
 
 const GOLDEN = fileURLToPath(new URL('../../properties/checkers/golden/exactly-once-replayed.jsonl', import.meta.url));
 
 /** The golden replayed run (its INSERTs went to 127.10.1.1:8123, replica s1r1) with what the servers logged. */
-function input(truth: Pick<CheckInput['truth'], 'serverInserts' | 'logMarkerFound'>): CheckInput {
+function input(truth: Pick<StoredRun['truth'], 'serverInserts' | 'logMarkerFound'>): StoredRun {
   const rows = new Map(['1-0-0', '1-0-1', '1-0-2', '1-0-3'].map((id) => [id, 1]));
   return {
     description: {
@@ -19,7 +19,7 @@ function input(truth: Pick<CheckInput['truth'], 'serverInserts' | 'logMarkerFoun
           replicas: [{ name: 's1r1', http: 'http://127.10.1.1:8123', proxies: { client: 's1r1_client' } }],
         },
       ],
-    } as unknown as CheckInput['description'],
+    } as unknown as StoredRun['description'],
     sinkClass: 'ClickHouseBatchingSink',
     source: sourceConfig({ seed: 3, partitions: 1, messagesPerEpoch: 4 }),
     events: readHistory(GOLDEN).events,
@@ -31,26 +31,16 @@ function input(truth: Pick<CheckInput['truth'], 'serverInserts' | 'logMarkerFoun
       readAt: 1,
       ...truth,
     },
-    coverage: { faults: [] },
-    specs: [
-      {
-        from: 0,
-        spec: {
-          sink_class_name: 'ClickHouseBatchingSink',
-          name: 's',
-          parameters: { host: '127.10.1.1', port: 8123, database: 'd', table: 'events_rep' },
-          dynamic_parameters: {},
-        },
-      },
-    ],
-    expectations: [],
+    scenarioCoverage: {},
+    schedule: [],
     serverDedupOff: false,
+    target: 'replicated',
   };
 }
 
 describe('a run whose query_log cannot vouch for it', () => {
   it('is infra-error, with the reason the executor records as the run’s harness failure', () => {
-    const check = checkRun(input({ serverInserts: [], logMarkerFound: [] }));
+    const check = judge(input({ serverInserts: [], logMarkerFound: [] }));
     expect(check.verdict).toBe('infra-error');
     expect(unverified(check)).toContain(
       "query_log is incomplete: 2 INSERT(s) the server answered are missing from their replica's log (q1a2 (ok) on s1r1; q2 (ok) on s1r1)",
@@ -66,7 +56,7 @@ describe('a run whose query_log cannot vouch for it', () => {
       deduplicated: false,
       token,
     });
-    const check = checkRun(
+    const check = judge(
       input({
         serverInserts: [logged('q1a1', '1-0-1'), logged('q1a2', '1-0-1'), logged('q2', '1-0-3')],
         logMarkerFound: ['s1r1'],

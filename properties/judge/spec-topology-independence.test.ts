@@ -1,12 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ClusterDescription } from '../../harness/cluster/description.ts';
-import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
+import type { RawSinkSpec } from '../arbitraries/arb-sink-spec.ts';
 import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
 import { ObjectReader } from '../../sinks/spec/object-reader.ts';
 import { SpecProblems } from '../../sinks/spec/spec-problem.ts';
 import { validateHostForms } from '../../sinks/spec/validate-hosts.ts';
 import { routingLayouts } from './expected-shard.ts';
-import { specTopology } from '../../properties/spec-topology.ts';
+import { specTopology } from './spec-topology.ts';
 import { topologyKey } from './topology-key.ts';
 
 // A bug in the sinks' own host-form parser, planted: shards in reverse map order and the
