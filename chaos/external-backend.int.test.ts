@@ -62,6 +62,27 @@ const chaos = (args: string[], extraEnv: Record<string, string> = {}) =>
     600_000,
   );
 
+/** What a failed run leaves to explain it (the work dir is removed after the file): the report's notes and each node's last log lines. */
+function evidence(): string {
+  const report = join(work, 'reports', 'latest', 'report.md');
+  const notes = existsSync(report)
+    ? readFileSync(report, 'utf8')
+        .split('\n')
+        .filter((line) => /run \d+:|died|infra/.test(line))
+        .slice(0, 20)
+    : [];
+  const logs = description.shards
+    .flatMap((shard) => shard.replicas)
+    .flatMap((replica) =>
+      ['stdout.log', 'clickhouse.err.log'].map((name) => {
+        const file = join(description.dir, 'nodes', replica.name, 'log', name);
+        const tail = existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-6).join('\n') : '(none)';
+        return `--- ${replica.name} ${name}\n${tail}`;
+      }),
+    );
+  return ['', ...notes, ...logs].join('\n');
+}
+
 async function databases(): Promise<string[]> {
   const client = harnessClient(description.shards[0]?.replicas[0]?.direct_http ?? '');
   try {
@@ -81,7 +102,7 @@ describe('--backend external --cluster FILE', { timeout: 600_000 }, () => {
       '--scenario',
       'unknown-outcome,replica-faults',
     ]);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, `${run.stderr}${evidence()}`).toBe(0);
     expect(run.stderr).toMatch(/cluster attached in/);
     expect(run.stderr).toMatch(/replica-faults: pass/);
     expect(await databases()).toEqual([]);

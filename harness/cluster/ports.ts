@@ -1,6 +1,6 @@
-import { mkdirSync, openSync, closeSync, writeSync, rmSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { HarnessError } from '../errors.ts';
 
 /**
@@ -83,6 +83,7 @@ export class PortAllocator {
 
   private tryReserve(port: number): boolean {
     if (this.held.includes(port)) return false;
+    this.reclaimIfOrphaned(port);
     try {
       const fd = openSync(join(this.reservationDir, String(port)), 'wx');
       writeSync(fd, this.owner);
@@ -94,6 +95,16 @@ export class PortAllocator {
     }
   }
 
+  /**
+   * A reservation whose owner, a run directory, no longer exists was left by a run whose state
+   * directory is gone (a test's temporary one, removed after a hard kill): nobody can release it.
+   */
+  private reclaimIfOrphaned(port: number): void {
+    const owner = readReservation(this.reservationDir, port, '');
+    if (owner !== '' && isAbsolute(owner) && !existsSync(owner))
+      rmSync(join(this.reservationDir, String(port)), { force: true });
+  }
+
   private async keepIfFree(port: number): Promise<boolean> {
     if (await isFree(port)) return true;
     this.held.splice(this.held.indexOf(port), 1);
@@ -102,11 +113,11 @@ export class PortAllocator {
   }
 }
 
-function readReservation(dir: string, port: number): string {
+function readReservation(dir: string, port: number, unknown = 'unknown owner'): string {
   try {
     return readFileSync(join(dir, String(port)), 'utf8');
   } catch {
-    return 'unknown owner';
+    return unknown;
   }
 }
 
