@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { scenarioDirName } from '../reports/scenario-dir.ts';
+import { scenarioDirName } from '../reports/results/index.ts';
 import { storeRun } from './executor/testing/stored-run.ts';
 
 const CHECK = fileURLToPath(new URL('./check-cli.ts', import.meta.url));

@@ -5,9 +5,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Verdict } from '../properties/verdict.ts';
-import { aggregateClass } from '../reports/aggregate.ts';
-import { insertPerformance } from '../reports/performance.ts';
-import type { RunResult, ScenarioResult } from '../reports/run-result.ts';
+import {
+  NO_TALLY,
+  classReport,
+  insertPerformance,
+  type JobReport,
+  type ScenarioReport,
+} from '../reports/results/index.ts';
 import { NO_DELIVERIES } from '../properties/checkers/total-queue-checker.ts';
 
 const MERGE = fileURLToPath(new URL('./merge-cli.ts', import.meta.url));
@@ -23,7 +27,7 @@ const SELECTION = {
 let root = '';
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-const scenario = (name: string, verdict: Verdict): ScenarioResult => ({
+const scenario = (name: string, verdict: Verdict): ScenarioReport => ({
   name,
   sinkClass: SINK,
   verdict,
@@ -33,26 +37,30 @@ const scenario = (name: string, verdict: Verdict): ScenarioResult => ({
   shrinkRuns: 0,
   stopped: 'covered',
   durationMs: 1000,
-  phases: { clusterMs: 0, trafficMs: 0, healMs: 0, checkMs: 0 },
-  counts: NO_DELIVERIES,
-  inserts: { ok: 0, failed: 0, unknown: 0 },
-  replays: 0,
-  dedupHits: 0,
-  refusals: 0,
-  unknownOutcomes: { landed: 0, absent: 0, unresolved: 0 },
-  serverDedup: null,
-  faults: {},
+  phases: { trafficMs: 0, healMs: 0, checkMs: 0 },
+  tally: {
+    ...NO_TALLY,
+    counts: NO_DELIVERIES,
+    inserts: { ok: 0, failed: 0, unknown: 0 },
+    replays: 0,
+    dedupHits: 0,
+    refusals: 0,
+    unknownOutcomes: { landed: 0, absent: 0, unresolved: 0 },
+    serverDedup: null,
+    faults: {},
+  },
   anomalies: [],
   giveUps: [],
   notes: [],
   commands: [],
+  configurations: [],
 });
 
 /** A slice's report directory as `npm run chaos -- --shard I/2` leaves it (what merge reads). */
-function slice(index: number, scenarios: ScenarioResult[], selection: object = SELECTION): string {
+function slice(index: number, scenarios: ScenarioReport[], selection: object = SELECTION): string {
   const dir = join(root, `slice-${index}`);
   mkdirSync(dir, { recursive: true });
-  const run: RunResult = {
+  const run: JobReport = {
     runId: `run-${index}`,
     backend: 'embedded',
     backendLimits: [],
@@ -64,8 +72,9 @@ function slice(index: number, scenarios: ScenarioResult[], selection: object = S
     clusterStartMs: 0,
     clusterMemory: null,
     verdict: 'pass',
-    classes: scenarios.length === 0 ? {} : { [SINK]: aggregateClass('at-most-once', scenarios, insertPerformance([])) },
-    selection: selection as RunResult['selection'],
+    classes: scenarios.length === 0 ? {} : { [SINK]: classReport('at-most-once', scenarios, insertPerformance([])) },
+    interrupted: false,
+    selection: selection as JobReport['selection'],
     commit: 'c0ffee',
   };
   writeFileSync(join(dir, 'run-result.json'), JSON.stringify(run));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NO_EVIDENCE } from '../properties/checkers/coverage-ledger.ts';
 import type { Verdict } from '../properties/verdict.ts';
-import { scenarioDirName } from '../reports/scenario-dir.ts';
+import { scenarioDirName } from '../reports/results/index.ts';
 import { judge, type RunJudgement } from '../properties/judge/index.ts';
 import { storeRun } from './executor/testing/stored-run.ts';
 import { agrees, recheckReport } from './recheck.ts';

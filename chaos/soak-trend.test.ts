@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateClass } from '../reports/aggregate.ts';
-import { insertPerformance } from '../reports/performance.ts';
-import type { RunResult } from '../reports/run-result.ts';
-import { sampleEvents } from '../reports/test-support.ts';
-import { runTimelines } from '../reports/timeline.ts';
+import { classReport, insertPerformance, type JobReport, runTimelines } from '../reports/results/index.ts';
+import { sampleEvents } from '../reports/results/test-support.ts';
 import { parseDuration, trendLine } from './soak-trend.ts';
 
 describe('parseDuration', () => {
@@ -19,7 +16,7 @@ describe('parseDuration', () => {
 });
 
 describe('trendLine', () => {
-  const run = (clusterMemory: RunResult['clusterMemory']): RunResult => ({
+  const run = (clusterMemory: JobReport['clusterMemory']): JobReport => ({
     runId: 'r1',
     backend: 'embedded',
     backendLimits: [],
@@ -32,8 +29,11 @@ describe('trendLine', () => {
     clusterMemory,
     verdict: 'pass',
     classes: {
-      ClickHouseBatchingSink: aggregateClass('exactly-once', [], insertPerformance(runTimelines(sampleEvents()))),
+      ClickHouseBatchingSink: classReport('exactly-once', [], insertPerformance(runTimelines(sampleEvents()))),
     },
+    interrupted: false,
+    selection: { classes: ['ClickHouseBatchingSink'], scenarios: [], serverDedup: 'alternate', path: null },
+    commit: null,
   });
 
   it('carries verdicts, counts, latency, throughput and every cluster process peak RSS', () => {

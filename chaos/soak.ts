@@ -19,9 +19,7 @@ import { describeError } from '../harness/errors.ts';
 import { fileLogger } from '../harness/log.ts';
 import { PROJECT_ROOT } from '../harness/project-root.ts';
 import { mergeVerdicts, type Verdict } from '../properties/verdict.ts';
-import { exitStatusOf } from '../reports/exit-status.ts';
-import { readJsonLines } from '../reports/jsonl.ts';
-import type { RunResult } from '../reports/run-result.ts';
+import { exitStatusOf, readJsonLines, type JobReport } from '../reports/results/index.ts';
 import { soakTrendHtml, type TrendLine } from '../reports/writers/soak-trend-html.ts';
 import { SINK_CLASS_NAMES } from '../sinks/domain/sink-class-name.ts';
 import { runChaos, type ChaosRunOptions } from './chaos-run.ts';
@@ -34,7 +32,7 @@ import { parseDuration, trendLine } from './soak-trend.ts';
  * path: reproduced when each fails the same way again. Null when nothing failed or a signal came.
  */
 async function reproduce(
-  run: RunResult,
+  run: JobReport,
   base: Omit<ChaosRunOptions, 'seed' | 'classes' | 'scenarios' | 'path'>,
   log: Logger,
 ): Promise<boolean | null> {

@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { RunResult } from './run-result.ts';
-import type { RunTimeline } from './timeline.ts';
+import type { JobReport } from './results/index.ts';
+import type { RunTimeline } from './results/index.ts';
 import { reportHtml } from './writers/report-html.ts';
 import { junitXml } from './writers/junit-xml.ts';
 import { reportMarkdown } from './writers/report-md.ts';
@@ -10,7 +10,7 @@ import { summaryJson } from './writers/summary-json.ts';
 /** A reporter turns a finished run (and its runs' timelines, for the drawings) into one artifact file. */
 export interface Reporter {
   readonly file: string;
-  render(run: RunResult, timelines: readonly RunTimeline[]): string;
+  render(run: JobReport, timelines: readonly RunTimeline[]): string;
 }
 
 export const REPORTERS: readonly Reporter[] = [
@@ -24,7 +24,7 @@ export const REPORTERS: readonly Reporter[] = [
 
 /** Writes every reporter's file into the run directory and points `<reportDir>/latest` at it. */
 export function writeRunReports(
-  run: RunResult,
+  run: JobReport,
   timelines: readonly RunTimeline[],
   runDir: string,
   reportDir: string,

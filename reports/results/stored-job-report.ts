@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { HarnessError } from '../harness/errors.ts';
-import { storedSinkClass } from '../harness/stored-sink-class.ts';
-import type { RunResult } from './run-result.ts';
+import { HarnessError } from '../../harness/errors.ts';
+import { storedSinkClass } from '../../harness/stored-sink-class.ts';
+import type { JobReport } from './job-report.ts';
 
 /**
  * A run's `run-result.json` read back (to recheck it, or to merge slices). The class names are
  * checked on the way in, as every consumer keys on them; the rest is the file this code wrote.
  */
-export function readRunResult(file: string): RunResult {
-  let run: RunResult;
+export function readRunResult(file: string): JobReport {
+  let run: JobReport;
   try {
-    run = JSON.parse(readFileSync(file, 'utf8')) as RunResult;
+    run = JSON.parse(readFileSync(file, 'utf8')) as JobReport;
   } catch (error) {
     throw new HarnessError(
       'RUN_RESULT_DAMAGED',

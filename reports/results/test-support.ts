@@ -1,4 +1,4 @@
-import type { FlowEvent } from '../harness/flow/history/history-events.ts';
+import type { FlowEvent } from '../../harness/flow/history/history-events.ts';
 import type { TaggedEvent } from './timeline.ts';
 
 /** Builds tagged history events the way the chaos job's merged `history.jsonl` holds them. */
