@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import {
   NO_TALLY,
   classReport,
   insertPerformance,
+  storedJobReport,
   type JobReport,
   type ScenarioReport,
 } from '../reports/results/index.ts';
@@ -77,7 +78,7 @@ function slice(index: number, scenarios: ScenarioReport[], selection: object = S
     selection: selection as JobReport['selection'],
     commit: 'c0ffee',
   };
-  writeFileSync(join(dir, 'run-result.json'), JSON.stringify(run));
+  writeFileSync(join(dir, 'run-result.json'), storedJobReport(run));
   writeFileSync(join(dir, 'history.jsonl'), '');
   return dir;
 }
@@ -107,6 +108,28 @@ describe('npm run chaos:merge', () => {
     expect(result.status).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain(`slice 2/2 (run-2) has no verdict for ${SINK}/at-most-once-queue`);
+  });
+
+  it('refuses a slice written by an older harness (no version) or with a malformed field, exit 2 in one line naming it', () => {
+    root = mkdtempSync(join(tmpdir(), 'merge-cli-'));
+    const first = slice(1, [scenario('unknown-outcome', 'pass')]);
+    const second = slice(2, [scenario('at-most-once-queue', 'pass')]);
+    const file = join(second, 'run-result.json');
+    const stored = JSON.parse(readFileSync(file, 'utf8'));
+    const { version: _, ...unversioned } = stored;
+    writeFileSync(file, JSON.stringify(unversioned));
+    const old = merge(first, second);
+    expect(old.status).toBe(2);
+    expect(old.stderr.trim().split('\n')).toHaveLength(1);
+    expect(old.stderr).toContain(`${file}: version 1 (unversioned), this harness reads version 2`);
+    stored.classes[SINK].scenarios[0].tally.counts.lost = 'none';
+    writeFileSync(file, JSON.stringify(stored));
+    const malformed = merge(first, second);
+    expect(malformed.status).toBe(2);
+    expect(malformed.stderr.trim().split('\n')).toHaveLength(1);
+    expect(malformed.stderr).toContain(
+      `${file}: classes.${SINK}.scenarios[0].tally.counts.lost should be a number, got "none"`,
+    );
   });
 
   it('refuses a slice that ran with another --sink', () => {

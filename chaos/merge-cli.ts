@@ -20,7 +20,7 @@ import {
   MergeError,
   type MatrixCatalogue,
   type SliceRun,
-  readRunResult,
+  readJobReport,
   type TaggedEvent,
 } from '../reports/results/index.ts';
 import { writeRunReports } from '../reports/write-run.ts';
@@ -47,7 +47,7 @@ function readSlice(dir: string): SliceRun {
       `${dir} holds no run-result.json: give the run directories the slices wrote (reports/<run-id>/)`,
     );
   return {
-    run: readRunResult(file),
+    run: readJobReport(file),
     events: readJsonLines<TaggedEvent>(join(dir, 'history.jsonl')),
   };
 }

@@ -1,5 +1,5 @@
 import { HarnessError } from '../harness/errors.ts';
-import type { JobReport } from '../reports/results/index.ts';
+import { TREND_LINE_VERSION, type JobReport } from '../reports/results/index.ts';
 
 export function parseDuration(text: string): number {
   const match = /^(\d+)(s|m|h)$/.exec(text);
@@ -38,6 +38,7 @@ export function trendLine(
     ]),
   );
   return {
+    version: TREND_LINE_VERSION,
     iteration,
     run_id: run.runId,
     seed: run.seed,

@@ -19,8 +19,8 @@ import { describeError } from '../harness/errors.ts';
 import { fileLogger } from '../harness/log.ts';
 import { PROJECT_ROOT } from '../harness/project-root.ts';
 import { mergeVerdicts, type Verdict } from '../properties/verdict.ts';
-import { exitStatusOf, readJsonLines, type JobReport } from '../reports/results/index.ts';
-import { soakTrendHtml, type TrendLine } from '../reports/writers/soak-trend-html.ts';
+import { exitStatusOf, readTrendLines, type JobReport } from '../reports/results/index.ts';
+import { soakTrendHtml } from '../reports/writers/soak-trend-html.ts';
 import { SINK_CLASS_NAMES } from '../sinks/domain/sink-class-name.ts';
 import { runChaos, type ChaosRunOptions } from './chaos-run.ts';
 import { parseProfile, parseSelection, SELECTION_OPTIONS } from './cli-options.ts';
@@ -60,10 +60,7 @@ async function reproduce(
 }
 
 function writeTrendPage(reportDir: string): void {
-  writeFileSync(
-    join(reportDir, 'soak-trend.html'),
-    soakTrendHtml(readJsonLines<TrendLine>(join(reportDir, 'soak-trend.jsonl'))),
-  );
+  writeFileSync(join(reportDir, 'soak-trend.html'), soakTrendHtml(readTrendLines(join(reportDir, 'soak-trend.jsonl'))));
 }
 
 async function main(): Promise<number> {

@@ -1,7 +1,6 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { JobReport } from './results/index.ts';
-import type { RunTimeline } from './results/index.ts';
+import { storedJobReport, type JobReport, type RunTimeline } from './results/index.ts';
 import { reportHtml } from './writers/report-html.ts';
 import { junitXml } from './writers/junit-xml.ts';
 import { reportMarkdown } from './writers/report-md.ts';
@@ -16,7 +15,7 @@ export interface Reporter {
 export const REPORTERS: readonly Reporter[] = [
   { file: 'summary.json', render: summaryJson },
   // The result as the harness holds it: what `chaos:merge` reads back to join slices.
-  { file: 'run-result.json', render: (run) => `${JSON.stringify(run, null, 2)}\n` },
+  { file: 'run-result.json', render: storedJobReport },
   { file: 'report.md', render: reportMarkdown },
   { file: 'junit.xml', render: junitXml },
   { file: 'report.html', render: reportHtml },

@@ -15,7 +15,7 @@ export { mostEventfulRun, runTimelines, type RunTimeline, type TaggedEvent } fro
 export { mergeSliceRuns, MergeError, type MatrixCatalogue, type SliceRun } from './merge-slices.ts';
 export { isScenarioDirName, parseScenarioDirName, scenarioDirName } from './scenario-dir.ts';
 export { readJsonLines } from './jsonl.ts';
-export { readRunResult } from './stored-job-report.ts';
+export { readJobReport, RUN_RESULT_VERSION, storedJobReport } from './stored-job-report.ts';
 export {
   detectionOutcome,
   matrixExitStatus,
@@ -24,3 +24,4 @@ export {
   type MatrixRow,
   type MutationMatrix,
 } from './mutation-matrix.ts';
+export { readTrendLines, TREND_LINE_VERSION, type TrendLine } from './trend-line.ts';

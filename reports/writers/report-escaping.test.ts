@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NO_TALLY, classReport } from '../results/index.ts';
-import { insertPerformance } from '../results/index.ts';
-import type { JobReport, ScenarioReport } from '../results/index.ts';
+import { NO_TALLY, classReport, insertPerformance, type JobReport, type ScenarioReport } from '../results/index.ts';
 import { junitXml } from './junit-xml.ts';
 import { codeSpan, tableCell } from './markdown-text.ts';
 import { reportMarkdown } from './report-md.ts';

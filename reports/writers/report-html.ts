@@ -1,8 +1,13 @@
-import { classConfigurations } from '../results/index.ts';
+import {
+  classConfigurations,
+  type ClassReport,
+  type JobReport,
+  type ScenarioReport,
+  mostEventfulRun,
+  type RunTimeline,
+} from '../results/index.ts';
 import { configurationRows } from './configuration-rows.ts';
 import type { Verdict } from '../../properties/verdict.ts';
-import type { ClassReport, JobReport, ScenarioReport } from '../results/index.ts';
-import { mostEventfulRun, type RunTimeline } from '../results/index.ts';
 import { dedupStatement, escapeHtml, unknownSplit, VERDICT_COLOUR } from './figures.ts';
 
 const OUTCOME_COLOUR = { ok: '#2e7d32', failed: '#c62828', unknown: '#ef6c00' } as const;

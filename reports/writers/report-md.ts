@@ -1,6 +1,10 @@
-import type { JobReport, ScenarioReport } from '../results/index.ts';
-import { classConfigurations } from '../results/index.ts';
-import { EXIT_STATUSES, resultExitStatus } from '../results/index.ts';
+import {
+  type JobReport,
+  type ScenarioReport,
+  classConfigurations,
+  EXIT_STATUSES,
+  resultExitStatus,
+} from '../results/index.ts';
 import { configurationRows } from './configuration-rows.ts';
 import { dedupStatement, unknownSplit } from './figures.ts';
 import { codeSpan, fencedBlock, tableCell } from './markdown-text.ts';

@@ -1,5 +1,7 @@
-import { classConfigurations } from '../results/index.ts';
-import type { JobReport } from '../results/index.ts';
+import { classConfigurations, type JobReport } from '../results/index.ts';
+
+/** The version of `summary.json`'s shape, for the CI jobs and dashboards that read it: raised when a field changes meaning. */
+export const SUMMARY_VERSION = 1;
 
 /** `summary.json`: the machine-readable verdict, in the shape CI and dashboards read. */
 export function summaryJson(run: JobReport): string {
@@ -86,6 +88,7 @@ export function summaryJson(run: JobReport): string {
   );
   return `${JSON.stringify(
     {
+      version: SUMMARY_VERSION,
       run_id: run.runId,
       backend: run.backend,
       backend_limits: run.backendLimits,
