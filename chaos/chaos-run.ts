@@ -8,6 +8,7 @@ import type { StartedLocalCluster } from '../harness/cluster/local-cluster.ts';
 import { describeError } from '../harness/errors.ts';
 import type { Stamped } from '../harness/flow/history/history-events.ts';
 import { newRunId } from '../harness/cluster/run-dir.ts';
+import type { Seed } from '../harness/run-identity.ts';
 import { UNDO_JOURNAL_FILE } from '../harness/cluster/run-marker.ts';
 import {
   classReport,
@@ -51,7 +52,7 @@ export interface ChaosRunOptions {
   readonly backend: ChaosBackend;
   /** The cluster file of the external backend. */
   readonly clusterFile?: string | undefined;
-  readonly seed: number;
+  readonly seed: Seed;
   readonly path?: string | undefined;
   /** A stored run input to replay (`--schedule FILE`, one class x scenario): one run, no generation. */
   readonly schedule?: RunInput | undefined;
@@ -334,7 +335,7 @@ async function reapLeftovers(options: ChaosRunOptions): Promise<void> {
 function infraResult(
   scenario: ScenarioDefinition,
   sinkClass: SinkClassName,
-  seed: number,
+  seed: Seed,
   error: string,
 ): ScenarioReport {
   return unjudgedResult(scenario, sinkClass, seed, 'infra-error', error);
@@ -343,7 +344,7 @@ function infraResult(
 function interruptedResult(
   scenario: ScenarioDefinition,
   sinkClass: SinkClassName,
-  seed: number,
+  seed: Seed,
   note: string,
 ): ScenarioReport {
   return unjudgedResult(scenario, sinkClass, seed, 'interrupted', note);
@@ -353,7 +354,7 @@ function interruptedResult(
 function unjudgedResult(
   scenario: ScenarioDefinition,
   sinkClass: SinkClassName,
-  seed: number,
+  seed: Seed,
   verdict: 'infra-error' | 'interrupted' | 'inconclusive',
   note: string,
 ): ScenarioReport {

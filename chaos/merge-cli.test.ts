@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { seedOf, type RunId } from '../harness/run-identity.ts';
 import type { Verdict } from '../properties/verdict.ts';
 import {
   NO_TALLY,
@@ -32,7 +33,7 @@ const scenario = (name: string, verdict: Verdict): ScenarioReport => ({
   name,
   sinkClass: SINK,
   verdict,
-  seed: 9,
+  seed: seedOf(9),
   replayCommand: `npm run chaos -- --sink ${SINK} --scenario ${name} --seed 9`,
   runs: 1,
   shrinkRuns: 0,
@@ -62,10 +63,10 @@ function slice(index: number, scenarios: ScenarioReport[], selection: object = S
   const dir = join(root, `slice-${index}`);
   mkdirSync(dir, { recursive: true });
   const run: JobReport = {
-    runId: `run-${index}`,
+    runId: `run-${index}` as RunId,
     backend: 'embedded',
     backendLimits: [],
-    seed: 9,
+    seed: seedOf(9),
     profile: 'ci',
     slice: `${index}/2`,
     startedAt: '2026-12-01T00:00:00.000Z',

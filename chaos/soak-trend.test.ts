@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seedOf, type RunId } from '../harness/run-identity.ts';
 import { classReport, insertPerformance, type JobReport, runTimelines } from '../reports/results/index.ts';
 import { sampleEvents } from '../reports/results/test-support.ts';
 import { parseDuration, trendLine } from './soak-trend.ts';
@@ -17,10 +18,10 @@ describe('parseDuration', () => {
 
 describe('trendLine', () => {
   const run = (clusterMemory: JobReport['clusterMemory']): JobReport => ({
-    runId: 'r1',
+    runId: 'r1' as RunId,
     backend: 'embedded',
     backendLimits: [],
-    seed: 9,
+    seed: seedOf(9),
     profile: 'full',
     slice: null,
     startedAt: '2026-11-30T00:00:00.000Z',

@@ -26,6 +26,7 @@ import { runChaos, type ChaosRunOptions } from './chaos-run.ts';
 import { parseProfile, parseSelection, SELECTION_OPTIONS } from './cli-options.ts';
 import { findScenarios } from './scenarios/catalogue.ts';
 import { parseDuration, trendLine } from './soak-trend.ts';
+import { seedOf } from '../harness/run-identity.ts';
 
 /**
  * Re-runs every scenario of the iteration that did not pass, alone, with its seed and shrunk
@@ -84,7 +85,7 @@ async function main(): Promise<number> {
   for (
     let iteration = 1, seed = selection.seed;
     Date.now() < deadline && !interrupt.signal.aborted;
-    iteration++, seed++
+    iteration++, seed = seedOf(seed + 1)
   ) {
     const progress = (line: string) => process.stderr.write(`soak #${iteration}: ${line}\n`);
     const base = {

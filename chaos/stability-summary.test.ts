@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seedOf, type RunId } from '../harness/run-identity.ts';
 import { NO_TALLY, type ClassReport, type JobReport, type ScenarioReport } from '../reports/results/index.ts';
 import { stabilityTable, summarizeStability } from './stability-summary.ts';
 
@@ -6,7 +7,7 @@ const scenario = (over: Partial<ScenarioReport>): ScenarioReport => ({
   name: 'unknown-outcome',
   sinkClass: 'AtLeastOnceClickHouseSink',
   verdict: 'pass',
-  seed: 1,
+  seed: seedOf(1),
   replayCommand: '',
   runs: 1,
   shrinkRuns: 0,
@@ -46,10 +47,10 @@ const run = (seed: number, scenarios: ScenarioReport[]): JobReport => {
     },
   } as unknown as ClassReport;
   return {
-    runId: `r${seed}`,
+    runId: `r${seed}` as RunId,
     backend: 'embedded',
     backendLimits: [],
-    seed,
+    seed: seedOf(seed),
     profile: 'ci',
     slice: null,
     startedAt: '',

@@ -19,6 +19,7 @@ import { runChaos } from './chaos-run.ts';
 import { parseProfile, parseSelection, SELECTION_OPTIONS } from './cli-options.ts';
 import { findScenarios } from './scenarios/catalogue.ts';
 import { stabilityTable, summarizeStability } from './stability-summary.ts';
+import { seedOf } from '../harness/run-identity.ts';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -36,7 +37,7 @@ async function main(): Promise<number> {
   const profile = parseProfile(values.profile);
   const selection = parseSelection(values, profile);
   const seeds = Array.from({ length: count }, (_, i) =>
-    values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : selection.seed + i,
+    seedOf(values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : selection.seed + i),
   );
   const reportDir = prepareWritableDir(values['report-dir'], '--report-dir');
   const interrupt = installInterrupt({ name: 'stability' });

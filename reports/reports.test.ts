@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { seedOf, type RunId } from '../harness/run-identity.ts';
 import {
   classReport,
   insertPerformance,
@@ -32,7 +33,7 @@ const scenario = (over: Partial<ScenarioReport>): ScenarioReport => ({
   name: 'reset-peer-on-insert',
   sinkClass: 'ClickHouseBatchingSink',
   verdict: 'pass',
-  seed: 42,
+  seed: seedOf(42),
   replayCommand: 'npm run chaos -- --sink ClickHouseBatchingSink --scenario reset-peer-on-insert --seed 42',
   runs: 2,
   shrinkRuns: 0,
@@ -68,10 +69,10 @@ function run(): JobReport {
     notes: ['fault latency never fired <on s1r1_client>'],
   });
   return {
-    runId: '20261129-000000-abcd',
+    runId: '20261129-000000-abcd' as RunId,
     backend: 'embedded',
     backendLimits: ['async_insert executes synchronously'],
-    seed: 42,
+    seed: seedOf(42),
     profile: 'ci',
     slice: null,
     startedAt: '2026-11-29T00:00:00.000Z',

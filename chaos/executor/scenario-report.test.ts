@@ -1,5 +1,6 @@
 import type fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { seedOf } from '../../harness/run-identity.ts';
 import type { FaultType } from '../../harness/flow/history/fault-type.ts';
 import type { Coverage, Evidence } from '../../properties/checkers/coverage-checker.ts';
 import { CoverageLedger, NO_EVIDENCE } from '../../properties/checkers/coverage-ledger.ts';
@@ -73,7 +74,7 @@ describe('scenarioReport', () => {
       scenario,
       'ClickHouseBatchingSink',
       outcome([run(0, 'explore', 'inconclusive', fired), run(1, 'explore', 'pass', { unknownAbsent: 1 })]),
-      7,
+      seedOf(7),
     );
     expect(result.verdict).toBe('pass');
     expect([result.runs, result.shrinkRuns, result.stopped]).toEqual([2, 0, 'covered']);
@@ -85,7 +86,7 @@ describe('scenarioReport', () => {
       plain,
       'ClickHouseBatchingSink',
       outcome([run(0, 'explore', 'pass', fired), run(1, 'explore', 'pass', fired), run(2, 'explore', 'pass', fired)]),
-      7,
+      seedOf(7),
     );
     expect(result.configurations.map((row) => [row.configuration, row.owed, row.tally.runs])).toEqual([
       ['MergeTree, 1 host per shard, no dedup window · async_insert off', 'at-least-once', 2],
@@ -100,7 +101,7 @@ describe('scenarioReport', () => {
       scenario,
       'ClickHouseBatchingSink',
       outcome([run(0, 'explore', 'inconclusive', fired)]),
-      7,
+      seedOf(7),
     );
     expect(result.verdict).toBe('inconclusive');
     expect(result.notes).toEqual([
@@ -119,7 +120,7 @@ describe('scenarioReport', () => {
       scenario,
       'AtLeastOnceClickHouseSink',
       outcome(runs, { failed: true, counterexamplePath: '1:0' }),
-      7,
+      seedOf(7),
     );
     expect(result.verdict).toBe('violation');
     expect([result.runs, result.shrinkRuns]).toEqual([2, 2]);
@@ -139,7 +140,7 @@ describe('scenarioReport', () => {
       scenario,
       'ClickHouseBatchingSink',
       outcome([run(0, 'explore', 'pass', { ...fired, unknownAbsent: 1 }), broken]),
-      7,
+      seedOf(7),
     );
     expect(result.verdict).toBe('infra-error');
     expect(result.notes).toEqual(['run 1: replica s1r2 could not sync']);
@@ -150,7 +151,7 @@ describe('scenarioReport', () => {
       scenario,
       'ClickHouseBatchingSink',
       outcome([run(0, 'explore', 'pass', { ...fired, unknownAbsent: 1 })], { interrupted: true }),
-      7,
+      seedOf(7),
     );
     expect(result.verdict).toBe('inconclusive');
   });

@@ -1,3 +1,4 @@
+import type { Seed } from '../../harness/run-identity.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
 import { NO_DELIVERIES } from '../../properties/checkers/total-queue-checker.ts';
@@ -20,7 +21,7 @@ import { configurationOf, dedupMayBeOff } from './target-table.ts';
 export interface ReplayLine {
   readonly sinkClass: SinkClassName;
   readonly scenario: string;
-  readonly seed: number;
+  readonly seed: Seed;
   readonly path?: string | undefined;
   /** Classes whose runs alternate block dedup (token-less; every class on a single host): the failing run's setting, so the replay runs under it. */
   readonly serverDedupOff?: boolean | undefined;
@@ -52,7 +53,7 @@ export function scenarioReport(
   scenario: ScenarioDefinition,
   sinkClass: SinkClassName,
   outcome: ScenarioOutcome,
-  seed: number,
+  seed: Seed,
 ): ScenarioReport {
   const { runs, details } = outcome;
   const explored = runs.filter((run) => run.phase === 'explore');

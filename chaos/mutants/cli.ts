@@ -31,6 +31,7 @@ import { isMutantName, MUTANTS, type MutantName } from './catalogue.ts';
 import { detection } from './detection.ts';
 import { sinkHostFor } from './mutant-host.ts';
 import { MUTANT_TARGETS } from './targets.ts';
+import { seedOf } from '../../harness/run-identity.ts';
 
 interface Subject {
   readonly name: MutantName | 'control';
@@ -64,7 +65,7 @@ function parseOptions() {
     return name;
   });
   const seeds = Array.from({ length: count }, (_, i) =>
-    values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed) + i,
+    seedOf(values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed) + i, '--seed'),
   );
   return {
     mutants,

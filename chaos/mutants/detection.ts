@@ -6,6 +6,7 @@ import type { ScenarioOutcome } from '../executor/executed-run.ts';
 import { scenarioReport } from '../executor/scenario-report.ts';
 import type { ScenarioDefinition } from '../scenarios/scenario.ts';
 import { MUTANTS, type MutantName } from './catalogue.ts';
+import type { Seed } from '../../harness/run-identity.ts';
 
 /**
  * The categories a mutant's counterexample may show beside its own, each because its breakage
@@ -53,7 +54,7 @@ export function detection(
   scenario: ScenarioDefinition,
   sinkClass: SinkClassName,
   outcome: ScenarioOutcome,
-  seed: number,
+  seed: Seed,
   mutant: MutantName | undefined,
 ): Detection {
   const result = scenarioReport(scenario, sinkClass, outcome, seed);

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedOf } from '../../harness/run-identity.ts';
 import type { StartedLocalCluster } from '../../harness/cluster/local-cluster.ts';
 import { startEmbeddedCluster } from '../../harness/cluster/embedded/start-embedded.ts';
 import { componentLogger } from '../../harness/log.ts';
@@ -19,7 +20,7 @@ import { MUTANT_TARGETS } from './targets.ts';
 // counterexample — under the default options (server dedup alternating), in the catalogue
 // scenario that targets it. The unmutated sink on the same seed and scenario is the control and
 // must pass: checkers that flag everything would otherwise catch every mutant.
-const SEED = 20261129;
+const SEED = seedOf(20261129);
 let cluster: StartedLocalCluster;
 let journal: UndoJournal;
 const reports = mkdtempSync(join(tmpdir(), 'mutants-'));

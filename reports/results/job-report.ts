@@ -1,3 +1,4 @@
+import type { RunId, Seed } from '../../harness/run-identity.ts';
 import type { ProcessMemory } from '../../harness/cluster/process/local-process.ts';
 import type { Anomaly } from '../../properties/checkers/check-result.ts';
 import type { Verdict } from '../../properties/verdict.ts';
@@ -27,7 +28,7 @@ export interface ScenarioReport {
   readonly name: string;
   readonly sinkClass: SinkClassName;
   readonly verdict: Verdict;
-  readonly seed: number;
+  readonly seed: Seed;
   /** fast-check's shrink path of the reported counterexample, when there is one. */
   readonly path?: string | undefined;
   readonly replayCommand: string;
@@ -78,10 +79,10 @@ export interface JobSelection {
 
 /** A whole chaos job (or the slices a merge joined): what `run-result.json` stores and every reporter renders. */
 export interface JobReport {
-  readonly runId: string;
+  readonly runId: RunId;
   readonly backend: string;
   readonly backendLimits: readonly string[];
-  readonly seed: number;
+  readonly seed: Seed;
   readonly profile: string;
   /** `I/N` when the run was one slice of the class x scenario matrix (`--shard`), or the slices a merged report joined. */
   readonly slice: string | null;

@@ -3,6 +3,7 @@ import { classReport, jobVerdict } from './class-report.ts';
 import { insertPerformance } from './performance.ts';
 import type { JobReport, JobSelection, ScenarioReport } from './job-report.ts';
 import { runTimelines, type RunTimeline, type TaggedEvent } from './timeline.ts';
+import type { RunId } from '../../harness/run-identity.ts';
 
 export interface SliceRun {
   readonly run: JobReport;
@@ -62,7 +63,7 @@ function checkSlicePairs(run: JobReport, selection: JobSelection, catalogue: Mat
 export function mergeSliceRuns(
   slices: readonly SliceRun[],
   catalogue: MatrixCatalogue,
-  runId: string,
+  runId: RunId,
 ): { run: JobReport; timelines: RunTimeline[] } {
   const [first] = slices;
   if (first === undefined) throw new MergeError('nothing to merge: give the report directories of the slices');

@@ -7,6 +7,7 @@ import { insertPerformance } from './performance.ts';
 import { storedJobReport } from './stored-job-report.ts';
 import { NO_TALLY } from './tally.ts';
 import type { TaggedEvent } from './timeline.ts';
+import { runIdOf, seedOf } from '../../harness/run-identity.ts';
 
 /** Builds tagged history events the way the chaos job's merged `history.jsonl` holds them. */
 export function tagged(scenario: string, run: string, at: number, event: FlowEvent, writer = 'worker-1'): TaggedEvent {
@@ -140,7 +141,7 @@ export function storedOneScenarioJob(sinkClass: SinkClassName, scenario: string,
     name: scenario,
     sinkClass,
     verdict,
-    seed: 1,
+    seed: seedOf(1),
     replayCommand: `npm run chaos -- --sink ${sinkClass} --scenario ${scenario} --seed 1`,
     runs: 1,
     shrinkRuns: 0,
@@ -156,10 +157,10 @@ export function storedOneScenarioJob(sinkClass: SinkClassName, scenario: string,
   };
   const classes = { [sinkClass]: classReport('exactly-once', [report], insertPerformance([])) };
   return storedJobReport({
-    runId: 'r',
+    runId: runIdOf('20261201-000000-0001'),
     backend: 'embedded',
     backendLimits: [],
-    seed: 1,
+    seed: seedOf(1),
     profile: 'ci',
     slice: null,
     startedAt: '2026-12-01T00:00:00.000Z',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seedOf, type RunId } from '../../harness/run-identity.ts';
 import { NO_TALLY, classReport, insertPerformance, type JobReport, type ScenarioReport } from '../results/index.ts';
 import { junitXml } from './junit-xml.ts';
 import { codeSpan, tableCell } from './markdown-text.ts';
@@ -14,7 +15,7 @@ const scenario: ScenarioReport = {
   name: 'server-errors',
   sinkClass: 'ClickHouseBatchingSink',
   verdict: 'violation',
-  seed: 7,
+  seed: seedOf(7),
   path: '0',
   replayCommand: 'npm run chaos -- --sink ClickHouseBatchingSink --scenario server-errors --seed 7 --path 0',
   runs: 1,
@@ -41,10 +42,10 @@ const scenario: ScenarioReport = {
   configurations: [],
 };
 const run: JobReport = {
-  runId: 'r1',
+  runId: 'r1' as RunId,
   backend: 'embedded',
   backendLimits: [],
-  seed: 7,
+  seed: seedOf(7),
   profile: 'ci',
   slice: null,
   startedAt: '2026-12-01T00:00:00.000Z',
