@@ -73,7 +73,10 @@ describe('scenarioReport', () => {
     const result = scenarioReport(
       scenario,
       'ClickHouseBatchingSink',
-      outcome([run(0, 'explore', 'inconclusive', fired), run(1, 'explore', 'pass', { unknownAbsent: 1 })]),
+      outcome([
+        run(0, 'explore', 'inconclusive', fired),
+        run(1, 'explore', 'pass', { sightings: { ...NO_EVIDENCE.sightings, unknownAbsent: 1 } }),
+      ]),
       seedOf(7),
     );
     expect(result.verdict).toBe('pass');
@@ -139,7 +142,10 @@ describe('scenarioReport', () => {
     const result = scenarioReport(
       scenario,
       'ClickHouseBatchingSink',
-      outcome([run(0, 'explore', 'pass', { ...fired, unknownAbsent: 1 }), broken]),
+      outcome([
+        run(0, 'explore', 'pass', { ...fired, sightings: { ...NO_EVIDENCE.sightings, unknownAbsent: 1 } }),
+        broken,
+      ]),
       seedOf(7),
     );
     expect(result.verdict).toBe('infra-error');
@@ -150,7 +156,9 @@ describe('scenarioReport', () => {
     const result = scenarioReport(
       scenario,
       'ClickHouseBatchingSink',
-      outcome([run(0, 'explore', 'pass', { ...fired, unknownAbsent: 1 })], { interrupted: true }),
+      outcome([run(0, 'explore', 'pass', { ...fired, sightings: { ...NO_EVIDENCE.sightings, unknownAbsent: 1 } })], {
+        interrupted: true,
+      }),
       seedOf(7),
     );
     expect(result.verdict).toBe('inconclusive');

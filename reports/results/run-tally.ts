@@ -17,6 +17,7 @@ export function runTally(check: RunJudgement | undefined, serverDedupOff: boolea
     : null;
   if (check === undefined) return { ...NO_TALLY, serverDedup };
   const { evidence } = check;
+  const seen = evidence.sightings;
   const crashes = [...evidence.crashes.values()].reduce((total, n) => total + n, 0);
   return {
     runs: 1,
@@ -24,13 +25,13 @@ export function runTally(check: RunJudgement | undefined, serverDedupOff: boolea
     counts: check.counts,
     inserts: check.inserts,
     unknownOutcomes: {
-      landed: evidence.unknownLanded,
-      absent: evidence.unknownAbsent,
-      unresolved: evidence.unknownOutcomes - evidence.unknownLanded - evidence.unknownAbsent,
+      landed: seen.unknownLanded,
+      absent: seen.unknownAbsent,
+      unresolved: evidence.unknownOutcomes - seen.unknownLanded - seen.unknownAbsent,
     },
-    replays: evidence.replays,
-    dedupHits: evidence.dedupHits,
-    refusals: evidence.refusals,
+    replays: seen.replay,
+    dedupHits: seen.dedupHit,
+    refusals: seen.refusal,
     serverDedup,
     // Sink crashes under the catalogue's name for them.
     faults: { ...Object.fromEntries(evidence.faultsFired), ...(crashes > 0 ? { sink_crash: crashes } : {}) },
