@@ -8,13 +8,20 @@ import type { StartedLocalCluster } from '../harness/cluster/local-cluster.ts';
 import { describeError } from '../harness/errors.ts';
 import type { Stamped } from '../harness/flow/history/history-events.ts';
 import { newRunId } from '../harness/cluster/run-dir.ts';
+import type { Seed } from '../harness/run-identity.ts';
 import { UNDO_JOURNAL_FILE } from '../harness/cluster/run-marker.ts';
-import { mergeVerdicts } from '../properties/verdict.ts';
-import { aggregateClass } from '../reports/aggregate.ts';
-import { insertPerformance } from '../reports/performance.ts';
-import type { RunResult, ScenarioResult } from '../reports/run-result.ts';
-import { isScenarioDirName, scenarioDirName } from '../reports/scenario-dir.ts';
-import { runTimelines, type TaggedEvent } from '../reports/timeline.ts';
+import {
+  classReport,
+  jobVerdict,
+  NO_TALLY,
+  insertPerformance,
+  type JobReport,
+  type ScenarioReport,
+  isScenarioDirName,
+  scenarioDirName,
+  runTimelines,
+  type TaggedEvent,
+} from '../reports/results/index.ts';
 import { writeRunReports } from '../reports/write-run.ts';
 import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
 import { SINK_CLASSES } from '../sinks/sink-classes.ts';
@@ -31,8 +38,7 @@ import {
   UndoJournal,
 } from './nemeses/undo-journal.ts';
 import { reapExternalCluster } from './reap-external.ts';
-import { replayCommand, scenarioResult } from './executor/scenario-result.ts';
-import { NO_DELIVERIES } from '../properties/checkers/total-queue-checker.ts';
+import { replayCommand, scenarioReport } from './executor/scenario-report.ts';
 import type { ScenarioDefinition } from './scenarios/scenario.ts';
 import { sourceCommit } from './source-commit.ts';
 
@@ -46,7 +52,7 @@ export interface ChaosRunOptions {
   readonly backend: ChaosBackend;
   /** The cluster file of the external backend. */
   readonly clusterFile?: string | undefined;
-  readonly seed: number;
+  readonly seed: Seed;
   readonly path?: string | undefined;
   /** A stored run input to replay (`--schedule FILE`, one class x scenario): one run, no generation. */
   readonly schedule?: RunInput | undefined;
@@ -145,7 +151,7 @@ function notRunnable(pair: Pair, cluster: StartedCluster): string | undefined {
  * (the default 2x2x1 one, or one with a Keeper ensemble), reports at the end. Exit status
  * belongs to the caller: pass only when every verdict is pass.
  */
-export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
+export async function runChaos(options: ChaosRunOptions): Promise<JobReport> {
   // What a killed run left in force on an attached cluster is undone first: a member it paused
   // would fail the attach checks.
   if (options.backend === 'external') await reapLeftovers(options);
@@ -163,8 +169,8 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
     options.slice === undefined
       ? options.classes
       : options.classes.filter((sinkClass) => pairs.some((pair) => pair.sinkClass === sinkClass));
-  const results = new Map<SinkClassName, ScenarioResult[]>();
-  let clusterMemory: RunResult['clusterMemory'] = null;
+  const results = new Map<SinkClassName, ScenarioReport[]>();
+  let clusterMemory: JobReport['clusterMemory'] = null;
   let clusterStartMs = 0;
   let backendLimits: readonly string[] = [];
   let done = 0;
@@ -233,14 +239,14 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
   const classes = Object.fromEntries(
     reported.map((sinkClass) => [
       sinkClass,
-      aggregateClass(
+      classReport(
         SINK_CLASSES[sinkClass].guarantee,
         results.get(sinkClass) ?? [],
         insertPerformance(timelines.filter((timeline) => timeline.sinkClass === sinkClass)),
       ),
     ]),
   );
-  const run: RunResult = {
+  const run: JobReport = {
     runId,
     backend: options.backend,
     backendLimits,
@@ -251,7 +257,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<RunResult> {
     durationMs: Date.now() - started,
     clusterStartMs,
     clusterMemory,
-    verdict: mergeVerdicts(Object.values(classes).map((result) => result.verdict)),
+    verdict: jobVerdict(classes),
     classes,
     interrupted: options.signal?.aborted === true,
     // What `chaos:merge` recomputes each slice's pairs from.
@@ -275,7 +281,7 @@ async function runPair(
   { sinkClass, scenario }: Pair,
   runDir: string,
   runId: string,
-): Promise<ScenarioResult> {
+): Promise<ScenarioReport> {
   if (options.signal?.aborted === true)
     return interruptedResult(scenario, sinkClass, options.seed, 'not started: the runner was interrupted');
   // Never run half-way: its faults would fail at the first kill, pause or user it needs.
@@ -309,7 +315,7 @@ async function runPair(
       host: REAL_SINK_HOST,
       databasePrefix: `chaos_${runId.replace(/-/g, '_')}`,
     });
-    return aborted() ? interrupted() : scenarioResult(scenario, sinkClass, outcome, options.seed);
+    return aborted() ? interrupted() : scenarioReport(scenario, sinkClass, outcome, options.seed);
   } catch (error) {
     if (aborted()) return interrupted();
     return infraResult(scenario, sinkClass, options.seed, describeError(error));
@@ -329,18 +335,18 @@ async function reapLeftovers(options: ChaosRunOptions): Promise<void> {
 function infraResult(
   scenario: ScenarioDefinition,
   sinkClass: SinkClassName,
-  seed: number,
+  seed: Seed,
   error: string,
-): ScenarioResult {
+): ScenarioReport {
   return unjudgedResult(scenario, sinkClass, seed, 'infra-error', error);
 }
 
 function interruptedResult(
   scenario: ScenarioDefinition,
   sinkClass: SinkClassName,
-  seed: number,
+  seed: Seed,
   note: string,
-): ScenarioResult {
+): ScenarioReport {
   return unjudgedResult(scenario, sinkClass, seed, 'interrupted', note);
 }
 
@@ -348,10 +354,10 @@ function interruptedResult(
 function unjudgedResult(
   scenario: ScenarioDefinition,
   sinkClass: SinkClassName,
-  seed: number,
+  seed: Seed,
   verdict: 'infra-error' | 'interrupted' | 'inconclusive',
   note: string,
-): ScenarioResult {
+): ScenarioReport {
   return {
     name: scenario.name,
     sinkClass,
@@ -362,18 +368,12 @@ function unjudgedResult(
     shrinkRuns: 0,
     stopped: 'budget-spent',
     durationMs: 0,
-    phases: { clusterMs: 0, trafficMs: 0, healMs: 0, checkMs: 0 },
-    counts: NO_DELIVERIES,
-    inserts: { ok: 0, failed: 0, unknown: 0 },
-    replays: 0,
-    dedupHits: 0,
-    refusals: 0,
-    unknownOutcomes: { landed: 0, absent: 0, unresolved: 0 },
-    serverDedup: null,
-    faults: {},
+    phases: { trafficMs: 0, healMs: 0, checkMs: 0 },
+    tally: NO_TALLY,
     anomalies: [],
     giveUps: [],
     notes: [note],
     commands: [],
+    configurations: [],
   };
 }

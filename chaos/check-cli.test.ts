@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { scenarioDirName } from '../reports/scenario-dir.ts';
+import { scenarioDirName } from '../reports/results/index.ts';
+import { storedOneScenarioJob } from '../reports/results/test-support.ts';
 import { storeRun } from './executor/testing/stored-run.ts';
 
 const CHECK = fileURLToPath(new URL('./check-cli.ts', import.meta.url));
@@ -17,10 +18,9 @@ function checkDamaged(file: 'history.jsonl' | 'check-input.json', damage: (text:
   report = mkdtempSync(join(tmpdir(), 'check-cli-'));
   const run = join(report, scenarioDirName('ClickHouseBatchingSink', 'unknown-outcome'), 'run-0');
   storeRun(run);
-  const scenario = { name: 'unknown-outcome', sinkClass: 'ClickHouseBatchingSink', verdict: 'pass' };
   writeFileSync(
     join(report, 'run-result.json'),
-    JSON.stringify({ runId: 'r', classes: { ClickHouseBatchingSink: { scenarios: [scenario] } } }),
+    storedOneScenarioJob('ClickHouseBatchingSink', 'unknown-outcome', 'pass'),
   );
   writeFileSync(join(run, file), damage(readFileSync(join(run, file), 'utf8')));
   return {
@@ -41,5 +41,19 @@ describe('npm run check on a damaged run', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain(`${result.file} ${said}`);
     expect(result.stderr).toContain('[CHECK_RECORD_DAMAGED]');
+  });
+});
+
+describe('npm run check on a run-result.json of another version', () => {
+  it('refuses it with one line naming the file and its version, and exits 2', () => {
+    checkDamaged('history.jsonl', (text) => text);
+    const file = join(report, 'run-result.json');
+    const { version: _, ...unversioned } = JSON.parse(readFileSync(file, 'utf8'));
+    writeFileSync(file, JSON.stringify(unversioned));
+    const old = spawnSync(process.execPath, ['--import', 'tsx', CHECK, report], { encoding: 'utf8', timeout: 30_000 });
+    expect(old.status, old.stdout).toBe(2);
+    expect(old.stderr.trim().split('\n')).toHaveLength(1);
+    expect(old.stderr).toContain(`${file}: version 1 (unversioned), this harness reads version 2`);
+    expect(old.stderr).toContain('[STORED_FILE_VERSION]');
   });
 });

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { readClusterFile } from '../harness/cluster/external/external-cluster.ts';
 import { parseBackend } from '../harness/cluster/index.ts';
 import { HarnessError } from '../harness/errors.ts';
+import { seedOf, type Seed } from '../harness/run-identity.ts';
 import { SINK_CLASS_NAMES, type SinkClassName } from '../sinks/domain/sink-class-name.ts';
 import type { ChaosBackend } from './chaos-run.ts';
 import { SERVER_DEDUP_MODES, type Profile, type ServerDedupMode } from './executor/run-budget.ts';
@@ -26,7 +27,7 @@ export interface Selection {
   /** The external backend's cluster file, absolute. */
   readonly clusterFile?: string;
   /** Random when not given. */
-  readonly seed: number;
+  readonly seed: Seed;
   readonly classes: SinkClassName[];
   readonly scenarios: ScenarioDefinition[];
   readonly serverDedup: ServerDedupMode;
@@ -92,7 +93,7 @@ export function parseSelection(
     );
   }
   return {
-    seed: values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed),
+    seed: seedOf(values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed), '--seed'),
     ...parseTarget(values.backend, values.cluster),
     classes: named.filter(covered),
     scenarios,

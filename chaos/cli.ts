@@ -5,7 +5,7 @@ import { prepareWritableDir } from '../harness/cli/writable-dir.ts';
 import { describeError, HarnessError } from '../harness/errors.ts';
 import { componentLogger, fileLogger } from '../harness/log.ts';
 import { PROJECT_ROOT } from '../harness/project-root.ts';
-import { exitStatusOf, resultExitStatus } from '../reports/exit-status.ts';
+import { exitStatusOf, resultExitStatus } from '../reports/results/index.ts';
 import { runChaos } from './chaos-run.ts';
 import { parseSlice } from './matrix-slice.ts';
 import { describeOutcome } from './nemeses/undo-journal.ts';

@@ -73,9 +73,56 @@ function cycles(edges: Map<string, Set<string>>): string[] {
   return found;
 }
 
+/** `file -> imported file` for every relative import of a production file under `folder`. */
+function importsOf(root: string, folder: string): { own: string; target: string }[] {
+  const found: { own: string; target: string }[] = [];
+  for (const file of sources(join(root, folder))) {
+    const own = relative(root, file);
+    if (EXEMPT.some((pattern) => pattern.test(own))) continue;
+    for (const match of readFileSync(file, 'utf8').matchAll(
+      /\bfrom\s+['"](\.{1,2}\/[^'"]+)['"]|\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g,
+    ))
+      found.push({ own, target: relative(root, resolve(dirname(file), match[1] ?? match[2] ?? '')) });
+  }
+  return found;
+}
+
+const RESULTS = 'reports/results';
+const RESULTS_FACE = `${RESULTS}/index.ts`;
+
+/** Imports of a renderer (`reports/writers/`) that reach past the results room's face, or into `chaos/`. */
+function rendererLeaks(root: string): string[] {
+  return importsOf(root, 'reports/writers')
+    .filter(
+      ({ target }) =>
+        target.startsWith('chaos/') ||
+        (target.startsWith('reports/') && target !== RESULTS_FACE && !target.startsWith('reports/writers/')),
+    )
+    .map(({ own, target }) => `${own} -> ${target}`);
+}
+
+/** Imports from outside the results room of a file in it other than its face. */
+function resultsRoomDeepImports(root: string): string[] {
+  return ['chaos', 'reports', 'harness', 'properties']
+    .flatMap((folder) => importsOf(root, folder))
+    .filter(
+      ({ own, target }) =>
+        !own.startsWith(`${RESULTS}/`) && target.startsWith(`${RESULTS}/`) && target !== RESULTS_FACE,
+    )
+    .map(({ own, target }) => `${own} -> ${target}`);
+}
+
 describe('the dependency direction', () => {
   it('has no back-edge in production code', () => {
     expect(backEdges(PROJECT_ROOT)).toEqual([]);
+  });
+
+  it('lets the renderers import only the results room (its face) from reports, and nothing from chaos', () => {
+    expect(rendererLeaks(PROJECT_ROOT)).toEqual([]);
+  });
+
+  it('lets nothing outside the results room reach past its face', () => {
+    expect(resultsRoomDeepImports(PROJECT_ROOT)).toEqual([]);
   });
 
   it('has no cycle between the rooms of chaos/', () => {

@@ -13,11 +13,16 @@ import { prepareWritableDir } from '../harness/cli/writable-dir.ts';
 import { newRunId } from '../harness/cluster/run-dir.ts';
 import { describeError, HarnessError } from '../harness/errors.ts';
 import { PROJECT_ROOT } from '../harness/project-root.ts';
-import { readJsonLines } from '../reports/jsonl.ts';
-import { exitStatusOf } from '../reports/exit-status.ts';
-import { mergeSliceRuns, MergeError, type MatrixCatalogue, type SliceRun } from '../reports/merge-runs.ts';
-import { readRunResult } from '../reports/stored-run-result.ts';
-import type { TaggedEvent } from '../reports/timeline.ts';
+import {
+  readJsonLines,
+  exitStatusOf,
+  mergeSliceRuns,
+  MergeError,
+  type MatrixCatalogue,
+  type SliceRun,
+  readJobReport,
+  type TaggedEvent,
+} from '../reports/results/index.ts';
 import { writeRunReports } from '../reports/write-run.ts';
 import { SINK_CLASS_NAMES } from '../sinks/domain/sink-class-name.ts';
 import { matrixPairs, parseSlice, slicePairs } from './matrix-slice.ts';
@@ -42,7 +47,7 @@ function readSlice(dir: string): SliceRun {
       `${dir} holds no run-result.json: give the run directories the slices wrote (reports/<run-id>/)`,
     );
   return {
-    run: readRunResult(file),
+    run: readJobReport(file),
     events: readJsonLines<TaggedEvent>(join(dir, 'history.jsonl')),
   };
 }

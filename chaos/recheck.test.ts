@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NO_EVIDENCE } from '../properties/checkers/coverage-ledger.ts';
 import type { Verdict } from '../properties/verdict.ts';
-import { scenarioDirName } from '../reports/scenario-dir.ts';
+import { scenarioDirName } from '../reports/results/index.ts';
+import { storedOneScenarioJob } from '../reports/results/test-support.ts';
 import { judge, type RunJudgement } from '../properties/judge/index.ts';
 import { storeRun } from './executor/testing/stored-run.ts';
 import { agrees, recheckReport } from './recheck.ts';
@@ -38,10 +39,9 @@ function storedScenario(
   const dir = join(report, scenarioDirName('ClickHouseBatchingSink', 'unknown-outcome'));
   for (const run of checked) storeRun(join(dir, run), { verdict: rechecked });
   for (const run of unchecked) mkdirSync(join(dir, run), { recursive: true });
-  const scenario = { name: 'unknown-outcome', sinkClass: 'ClickHouseBatchingSink', verdict: recorded };
   writeFileSync(
     join(report, 'run-result.json'),
-    JSON.stringify({ runId: 'r', classes: { ClickHouseBatchingSink: { scenarios: [scenario] } } }),
+    storedOneScenarioJob('ClickHouseBatchingSink', 'unknown-outcome', recorded),
   );
   const [result] = recheckReport(report);
   return result!;

@@ -2,8 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Anomaly } from '../properties/checkers/check-result.ts';
 import { mergeVerdicts, type Verdict } from '../properties/verdict.ts';
-import { isScenarioDirName, parseScenarioDirName } from '../reports/scenario-dir.ts';
-import { readRunResult } from '../reports/stored-run-result.ts';
+import { isScenarioDirName, parseScenarioDirName, readJobReport } from '../reports/results/index.ts';
 import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
 import { judge, judgeScenario, type RunJudgement } from '../properties/judge/index.ts';
 import { CHECK_INPUT_FILE, readCheckRecord } from './executor/check-record.ts';
@@ -58,7 +57,7 @@ export function recheckRun(runDir: string): RunRecheck & { readonly check: RunJu
  */
 export function recheckReport(reportRunDir: string): ScenarioRecheck[] {
   const resultFile = join(reportRunDir, 'run-result.json');
-  const recorded = existsSync(resultFile) ? readRunResult(resultFile) : undefined;
+  const recorded = existsSync(resultFile) ? readJobReport(resultFile) : undefined;
   const scenarioDirs = readdirSync(reportRunDir, { withFileTypes: true }).filter(
     (entry) => entry.isDirectory() && isScenarioDirName(entry.name),
   );

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateClass } from '../reports/aggregate.ts';
-import { insertPerformance } from '../reports/performance.ts';
-import type { RunResult } from '../reports/run-result.ts';
-import { sampleEvents } from '../reports/test-support.ts';
-import { runTimelines } from '../reports/timeline.ts';
+import { seedOf, type RunId } from '../harness/run-identity.ts';
+import { classReport, insertPerformance, type JobReport, runTimelines } from '../reports/results/index.ts';
+import { sampleEvents } from '../reports/results/test-support.ts';
 import { parseDuration, trendLine } from './soak-trend.ts';
 
 describe('parseDuration', () => {
@@ -19,11 +17,11 @@ describe('parseDuration', () => {
 });
 
 describe('trendLine', () => {
-  const run = (clusterMemory: RunResult['clusterMemory']): RunResult => ({
-    runId: 'r1',
+  const run = (clusterMemory: JobReport['clusterMemory']): JobReport => ({
+    runId: 'r1' as RunId,
     backend: 'embedded',
     backendLimits: [],
-    seed: 9,
+    seed: seedOf(9),
     profile: 'full',
     slice: null,
     startedAt: '2026-11-30T00:00:00.000Z',
@@ -32,8 +30,11 @@ describe('trendLine', () => {
     clusterMemory,
     verdict: 'pass',
     classes: {
-      ClickHouseBatchingSink: aggregateClass('exactly-once', [], insertPerformance(runTimelines(sampleEvents()))),
+      ClickHouseBatchingSink: classReport('exactly-once', [], insertPerformance(runTimelines(sampleEvents()))),
     },
+    interrupted: false,
+    selection: { classes: ['ClickHouseBatchingSink'], scenarios: [], serverDedup: 'alternate', path: null },
+    commit: null,
   });
 
   it('carries verdicts, counts, latency, throughput and every cluster process peak RSS', () => {

@@ -1,5 +1,5 @@
 import { HarnessError } from '../harness/errors.ts';
-import type { RunResult } from '../reports/run-result.ts';
+import { TREND_LINE_VERSION, type JobReport } from '../reports/results/index.ts';
 
 export function parseDuration(text: string): number {
   const match = /^(\d+)(s|m|h)$/.exec(text);
@@ -8,7 +8,7 @@ export function parseDuration(text: string): number {
 }
 
 /** Peak RSS per cluster process; null on a backend that does not see its processes. */
-function peakRss(run: RunResult): Record<string, number> | null {
+function peakRss(run: JobReport): Record<string, number> | null {
   return run.clusterMemory === null
     ? null
     : Object.fromEntries(Object.entries(run.clusterMemory).map(([member, memory]) => [member, memory.peakRssMiB]));
@@ -21,7 +21,7 @@ function peakRss(run: RunResult): Record<string, number> | null {
  */
 export function trendLine(
   iteration: number,
-  run: RunResult,
+  run: JobReport,
   runnerRssMiB: number,
   reproduced: boolean | null = null,
 ): Record<string, unknown> {
@@ -30,14 +30,15 @@ export function trendLine(
       name,
       {
         verdict: result.verdict,
-        ...result.counts,
-        inserts: result.inserts,
+        ...result.tally.counts,
+        inserts: result.tally.inserts,
         insert_latency_ms: result.performance.latencyMs,
         rows_per_second: result.performance.rowsPerSecond,
       },
     ]),
   );
   return {
+    version: TREND_LINE_VERSION,
     iteration,
     run_id: run.runId,
     seed: run.seed,

@@ -19,22 +19,21 @@ import { describeError } from '../harness/errors.ts';
 import { fileLogger } from '../harness/log.ts';
 import { PROJECT_ROOT } from '../harness/project-root.ts';
 import { mergeVerdicts, type Verdict } from '../properties/verdict.ts';
-import { exitStatusOf } from '../reports/exit-status.ts';
-import { readJsonLines } from '../reports/jsonl.ts';
-import type { RunResult } from '../reports/run-result.ts';
-import { soakTrendHtml, type TrendLine } from '../reports/writers/soak-trend-html.ts';
+import { exitStatusOf, readTrendLines, type JobReport } from '../reports/results/index.ts';
+import { soakTrendHtml } from '../reports/writers/soak-trend-html.ts';
 import { SINK_CLASS_NAMES } from '../sinks/domain/sink-class-name.ts';
 import { runChaos, type ChaosRunOptions } from './chaos-run.ts';
 import { parseProfile, parseSelection, SELECTION_OPTIONS } from './cli-options.ts';
 import { findScenarios } from './scenarios/catalogue.ts';
 import { parseDuration, trendLine } from './soak-trend.ts';
+import { seedOf } from '../harness/run-identity.ts';
 
 /**
  * Re-runs every scenario of the iteration that did not pass, alone, with its seed and shrunk
  * path: reproduced when each fails the same way again. Null when nothing failed or a signal came.
  */
 async function reproduce(
-  run: RunResult,
+  run: JobReport,
   base: Omit<ChaosRunOptions, 'seed' | 'classes' | 'scenarios' | 'path'>,
   log: Logger,
 ): Promise<boolean | null> {
@@ -62,10 +61,7 @@ async function reproduce(
 }
 
 function writeTrendPage(reportDir: string): void {
-  writeFileSync(
-    join(reportDir, 'soak-trend.html'),
-    soakTrendHtml(readJsonLines<TrendLine>(join(reportDir, 'soak-trend.jsonl'))),
-  );
+  writeFileSync(join(reportDir, 'soak-trend.html'), soakTrendHtml(readTrendLines(join(reportDir, 'soak-trend.jsonl'))));
 }
 
 async function main(): Promise<number> {
@@ -89,7 +85,7 @@ async function main(): Promise<number> {
   for (
     let iteration = 1, seed = selection.seed;
     Date.now() < deadline && !interrupt.signal.aborted;
-    iteration++, seed++
+    iteration++, seed = seedOf(seed + 1)
   ) {
     const progress = (line: string) => process.stderr.write(`soak #${iteration}: ${line}\n`);
     const base = {

@@ -1,49 +1,56 @@
 import { describe, expect, it } from 'vitest';
-import type { ClassResult, RunResult, ScenarioResult } from '../reports/run-result.ts';
+import { seedOf, type RunId } from '../harness/run-identity.ts';
+import { NO_TALLY, type ClassReport, type JobReport, type ScenarioReport } from '../reports/results/index.ts';
 import { stabilityTable, summarizeStability } from './stability-summary.ts';
 
-const scenario = (over: Partial<ScenarioResult>): ScenarioResult => ({
+const scenario = (over: Partial<ScenarioReport>): ScenarioReport => ({
   name: 'unknown-outcome',
   sinkClass: 'AtLeastOnceClickHouseSink',
   verdict: 'pass',
-  seed: 1,
+  seed: seedOf(1),
   replayCommand: '',
   runs: 1,
   shrinkRuns: 0,
   stopped: 'covered',
   durationMs: 1000,
-  phases: { clusterMs: 0, trafficMs: 0, healMs: 0, checkMs: 0 },
-  counts: { attempted: 0, acknowledged: 0, lost: 0, duplicated: 0, unexpected: 0, recovered: 0, gaveUp: 0 },
-  inserts: { ok: 0, failed: 0, unknown: 0 },
-  replays: 0,
-  dedupHits: 0,
-  refusals: 0,
-  unknownOutcomes: { landed: 1, absent: 1, unresolved: 0 },
-  serverDedup: { offRuns: 1, onRuns: 0, acceptedTwice: 0 },
-  faults: {},
+  phases: { trafficMs: 0, healMs: 0, checkMs: 0 },
+  tally: {
+    ...NO_TALLY,
+    counts: { attempted: 0, acknowledged: 0, lost: 0, duplicated: 0, unexpected: 0, recovered: 0, gaveUp: 0 },
+    inserts: { ok: 0, failed: 0, unknown: 0 },
+    replays: 0,
+    dedupHits: 0,
+    refusals: 0,
+    unknownOutcomes: { landed: 1, absent: 1, unresolved: 0 },
+    serverDedup: { offRuns: 1, onRuns: 0, acceptedTwice: 0 },
+    faults: {},
+  },
   anomalies: [],
   giveUps: [],
   notes: [],
   commands: [],
+  configurations: [],
   ...over,
 });
 
-const run = (seed: number, scenarios: ScenarioResult[]): RunResult => {
+const run = (seed: number, scenarios: ScenarioReport[]): JobReport => {
   const verdict = scenarios.every((s) => s.verdict === 'pass') ? 'pass' : 'inconclusive';
   const result = {
     verdict,
     scenarios,
-    unknownOutcomes: {
-      landed: scenarios.reduce((t, s) => t + s.unknownOutcomes.landed, 0),
-      absent: scenarios.reduce((t, s) => t + s.unknownOutcomes.absent, 0),
-      unresolved: 0,
+    tally: {
+      unknownOutcomes: {
+        landed: scenarios.reduce((t, s) => t + s.tally.unknownOutcomes.landed, 0),
+        absent: scenarios.reduce((t, s) => t + s.tally.unknownOutcomes.absent, 0),
+        unresolved: 0,
+      },
     },
-  } as unknown as ClassResult;
+  } as unknown as ClassReport;
   return {
-    runId: `r${seed}`,
+    runId: `r${seed}` as RunId,
     backend: 'embedded',
     backendLimits: [],
-    seed,
+    seed: seedOf(seed),
     profile: 'ci',
     slice: null,
     startedAt: '',
@@ -52,6 +59,9 @@ const run = (seed: number, scenarios: ScenarioResult[]): RunResult => {
     clusterMemory: null,
     verdict,
     classes: { AtLeastOnceClickHouseSink: result },
+    interrupted: false,
+    selection: { classes: [], scenarios: [], serverDedup: 'alternate', path: null },
+    commit: null,
   };
 };
 
@@ -60,14 +70,18 @@ describe('summarizeStability', () => {
     const runs = [
       run(10, [
         scenario({ runs: 1 }),
-        scenario({ name: 'sink-crash', runs: 1, unknownOutcomes: { landed: 0, absent: 0, unresolved: 0 } }),
+        scenario({
+          name: 'sink-crash',
+          runs: 1,
+          tally: { ...NO_TALLY, unknownOutcomes: { landed: 0, absent: 0, unresolved: 0 } },
+        }),
       ]),
       run(20, [
         scenario({
           runs: 3,
           verdict: 'inconclusive',
           notes: ['no unknown-outcome INSERT that never reached the server (unknown → absent)'],
-          unknownOutcomes: { landed: 2, absent: 0, unresolved: 0 },
+          tally: { ...NO_TALLY, unknownOutcomes: { landed: 2, absent: 0, unresolved: 0 } },
         }),
       ]),
     ];

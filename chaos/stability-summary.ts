@@ -1,5 +1,5 @@
 import type { Verdict } from '../properties/verdict.ts';
-import type { RunResult } from '../reports/run-result.ts';
+import type { JobReport } from '../reports/results/index.ts';
 
 export interface ClassStability {
   readonly verdicts: Readonly<Record<Verdict, number>>;
@@ -36,7 +36,7 @@ function median(values: readonly number[]): number {
 
 /** The figures of a stability run: verdicts per class over the seeds, runs used, both kinds of unknown outcome. */
 export function summarizeStability(
-  runs: readonly RunResult[],
+  runs: readonly JobReport[],
   declaresBothKinds: (scenario: string) => boolean,
 ): Stability {
   const verdicts = { ...NO_VERDICTS };
@@ -50,7 +50,8 @@ export function summarizeStability(
       const scenarioRuns = own.flatMap(({ result }) => result.scenarios.map((scenario) => scenario.runs));
       const missingAKind = own.filter(({ result }) =>
         result.scenarios.some(
-          (s) => declaresBothKinds(s.name) && (s.unknownOutcomes.landed === 0 || s.unknownOutcomes.absent === 0),
+          (s) =>
+            declaresBothKinds(s.name) && (s.tally.unknownOutcomes.landed === 0 || s.tally.unknownOutcomes.absent === 0),
         ),
       );
       const notes = own.flatMap(({ seed, result }) =>
@@ -64,8 +65,8 @@ export function summarizeStability(
       const stability: ClassStability = {
         verdicts: perClass,
         runsPerScenario: { median: median(scenarioRuns), max: Math.max(0, ...scenarioRuns) },
-        unknownLanded: own.reduce((total, { result }) => total + result.unknownOutcomes.landed, 0),
-        unknownAbsent: own.reduce((total, { result }) => total + result.unknownOutcomes.absent, 0),
+        unknownLanded: own.reduce((total, { result }) => total + result.tally.unknownOutcomes.landed, 0),
+        unknownAbsent: own.reduce((total, { result }) => total + result.tally.unknownOutcomes.absent, 0),
         seedsMissingAKind: missingAKind.length,
         notes,
       };

@@ -14,12 +14,12 @@ import { describeError, HarnessError } from '../harness/errors.ts';
 import { fileLogger } from '../harness/log.ts';
 import { PROJECT_ROOT } from '../harness/project-root.ts';
 import { mergeVerdicts } from '../properties/verdict.ts';
-import { exitStatusOf } from '../reports/exit-status.ts';
-import type { RunResult } from '../reports/run-result.ts';
+import { exitStatusOf, type JobReport } from '../reports/results/index.ts';
 import { runChaos } from './chaos-run.ts';
 import { parseProfile, parseSelection, SELECTION_OPTIONS } from './cli-options.ts';
 import { findScenarios } from './scenarios/catalogue.ts';
 import { stabilityTable, summarizeStability } from './stability-summary.ts';
+import { seedOf } from '../harness/run-identity.ts';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -37,13 +37,13 @@ async function main(): Promise<number> {
   const profile = parseProfile(values.profile);
   const selection = parseSelection(values, profile);
   const seeds = Array.from({ length: count }, (_, i) =>
-    values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : selection.seed + i,
+    seedOf(values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : selection.seed + i),
   );
   const reportDir = prepareWritableDir(values['report-dir'], '--report-dir');
   const interrupt = installInterrupt({ name: 'stability' });
   const log = fileLogger(join(reportDir, 'stability.log'), 'stability');
   process.stderr.write(`stability: ${count} seeds (${seeds.join(', ')}), profile ${profile}\n`);
-  const runs: RunResult[] = [];
+  const runs: JobReport[] = [];
   for (const [index, seed] of seeds.entries()) {
     if (interrupt.signal.aborted) break;
     const run = await interrupt.guard(

@@ -2,48 +2,63 @@ import { mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { aggregateClass } from './aggregate.ts';
-import { insertPerformance } from './performance.ts';
-import type { RunResult, ScenarioResult } from './run-result.ts';
-import { sampleEvents } from './test-support.ts';
-import { runTimelines } from './timeline.ts';
+import { seedOf, type RunId } from '../harness/run-identity.ts';
+import {
+  classReport,
+  insertPerformance,
+  NO_TALLY,
+  runTimelines,
+  type JobReport,
+  type ScenarioReport,
+  type Tally,
+} from './results/index.ts';
+import { sampleEvents } from './results/test-support.ts';
 import { writeRunReports } from './write-run.ts';
 
 const timelines = runTimelines(sampleEvents('ClickHouseBatchingSink__reset-peer-on-insert'));
 
-const scenario = (over: Partial<ScenarioResult>): ScenarioResult => ({
+const tally = (over: Partial<Tally>): Tally => ({
+  ...NO_TALLY,
+  runs: 2,
+  counts: { attempted: 10, acknowledged: 10, lost: 0, duplicated: 0, unexpected: 0, recovered: 2, gaveUp: 0 },
+  inserts: { ok: 4, failed: 0, unknown: 2 },
+  replays: 2,
+  dedupHits: 2,
+  unknownOutcomes: { landed: 2, absent: 1, unresolved: 0 },
+  faults: { reset_peer: 2 },
+  ...over,
+});
+
+const scenario = (over: Partial<ScenarioReport>): ScenarioReport => ({
   name: 'reset-peer-on-insert',
   sinkClass: 'ClickHouseBatchingSink',
   verdict: 'pass',
-  seed: 42,
+  seed: seedOf(42),
   replayCommand: 'npm run chaos -- --sink ClickHouseBatchingSink --scenario reset-peer-on-insert --seed 42',
   runs: 2,
   shrinkRuns: 0,
   stopped: 'covered',
   durationMs: 1500,
-  phases: { clusterMs: 0, trafficMs: 1000, healMs: 200, checkMs: 300 },
-  counts: { attempted: 10, acknowledged: 10, lost: 0, duplicated: 0, unexpected: 0, recovered: 2, gaveUp: 0 },
-  inserts: { ok: 4, failed: 0, unknown: 2 },
-  replays: 2,
-  dedupHits: 2,
-  refusals: 0,
-  unknownOutcomes: { landed: 2, absent: 1, unresolved: 0 },
-  serverDedup: null,
-  faults: { reset_peer: 2 },
+  phases: { trafficMs: 1000, healMs: 200, checkMs: 300 },
+  tally: tally({}),
   anomalies: [],
   giveUps: [],
   notes: [],
   commands: [],
+  configurations: [],
   ...over,
 });
 
-function run(): RunResult {
+function run(): JobReport {
   const broken = scenario({
     name: 'limit-data-on-insert',
     verdict: 'violation',
     path: '0:1',
     replayCommand: 'npm run chaos -- --sink ClickHouseBatchingSink --scenario limit-data-on-insert --seed 7 --path 0:1',
-    counts: { attempted: 10, acknowledged: 10, lost: 0, duplicated: 3, unexpected: 0, recovered: 0, gaveUp: 0 },
+    tally: tally({
+      violations: 1,
+      counts: { attempted: 10, acknowledged: 10, lost: 0, duplicated: 3, unexpected: 0, recovered: 0, gaveUp: 0 },
+    }),
     anomalies: [{ category: 'duplicated', count: 3, examples: ['1-0-1', '1-0-2', '1-0-3'] }],
     commands: ['limit_data(s1r1_client, 20B)', 'write(epoch 1)'],
   });
@@ -54,10 +69,10 @@ function run(): RunResult {
     notes: ['fault latency never fired <on s1r1_client>'],
   });
   return {
-    runId: '20261129-000000-abcd',
+    runId: '20261129-000000-abcd' as RunId,
     backend: 'embedded',
     backendLimits: ['async_insert executes synchronously'],
-    seed: 42,
+    seed: seedOf(42),
     profile: 'ci',
     slice: null,
     startedAt: '2026-11-29T00:00:00.000Z',
@@ -66,9 +81,17 @@ function run(): RunResult {
     clusterMemory: { s1r1: { rssMiB: 180, peakRssMiB: 210 }, toxiproxy: { rssMiB: 80, peakRssMiB: 95 } },
     verdict: 'violation',
     classes: {
-      ClickHouseBatchingSink: aggregateClass('exactly-once', [scenario({}), broken], insertPerformance(timelines)),
-      AtMostOnceClickHouseSink: aggregateClass('at-most-once', [inconclusive], insertPerformance([])),
+      ClickHouseBatchingSink: classReport('exactly-once', [scenario({}), broken], insertPerformance(timelines)),
+      AtMostOnceClickHouseSink: classReport('at-most-once', [inconclusive], insertPerformance([])),
     },
+    interrupted: false,
+    selection: {
+      classes: ['ClickHouseBatchingSink'],
+      scenarios: ['reset-peer-on-insert'],
+      serverDedup: 'alternate',
+      path: null,
+    },
+    commit: null,
   };
 }
 
@@ -170,13 +193,16 @@ describe('give-ups in the reports', () => {
   afterAll(() => rmSync(root, { recursive: true, force: true }));
   const gaveUp = scenario({
     name: 'server-errors',
-    counts: { attempted: 10, acknowledged: 10, lost: 0, duplicated: 0, unexpected: 0, recovered: 0, gaveUp: 4 },
+    tally: tally({
+      counts: { attempted: 10, acknowledged: 10, lost: 0, duplicated: 0, unexpected: 0, recovered: 0, gaveUp: 4 },
+      giveUps: 1,
+    }),
     giveUps: ['gave up: partition 0 batch 2 (token 1-0-9) after 5 attempt(s), unclassified: Too many parts <0>'],
   });
-  const result: RunResult = {
+  const result: JobReport = {
     ...run(),
     verdict: 'pass',
-    classes: { ClickHouseBatchingSink: aggregateClass('exactly-once', [gaveUp], insertPerformance(timelines)) },
+    classes: { ClickHouseBatchingSink: classReport('exactly-once', [gaveUp], insertPerformance(timelines)) },
   };
   const runDir = join(root, result.runId);
   writeRunReports(result, timelines, runDir, root);
@@ -215,11 +241,12 @@ describe('the configuration matrix in the reports', () => {
   const row = (configuration: string, owed: 'exactly-once' | 'at-least-once', duplicated: number) => ({
     configuration,
     owed,
-    runs: 1,
-    violations: 0,
-    lost: 0,
-    duplicated,
-    dedupHits: owed === 'exactly-once' ? 2 : 0,
+    tally: {
+      ...NO_TALLY,
+      runs: 1,
+      counts: { ...NO_TALLY.counts, duplicated },
+      dedupHits: owed === 'exactly-once' ? 2 : 0,
+    },
   });
   const plain = scenario({
     name: 'plain-merge-tree',
@@ -232,11 +259,11 @@ describe('the configuration matrix in the reports', () => {
     name: 'unknown-outcome',
     configurations: [row('ReplicatedMergeTree · async_insert off', 'exactly-once', 0)],
   });
-  const result: RunResult = {
+  const result: JobReport = {
     ...run(),
     verdict: 'pass',
     classes: {
-      ClickHouseBatchingSink: aggregateClass('exactly-once', [plain, replicated], insertPerformance(timelines)),
+      ClickHouseBatchingSink: classReport('exactly-once', [plain, replicated], insertPerformance(timelines)),
     },
   };
   const runDir = join(root, result.runId);

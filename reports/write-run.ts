@@ -1,7 +1,6 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { RunResult } from './run-result.ts';
-import type { RunTimeline } from './timeline.ts';
+import { storedJobReport, type JobReport, type RunTimeline } from './results/index.ts';
 import { reportHtml } from './writers/report-html.ts';
 import { junitXml } from './writers/junit-xml.ts';
 import { reportMarkdown } from './writers/report-md.ts';
@@ -10,13 +9,13 @@ import { summaryJson } from './writers/summary-json.ts';
 /** A reporter turns a finished run (and its runs' timelines, for the drawings) into one artifact file. */
 export interface Reporter {
   readonly file: string;
-  render(run: RunResult, timelines: readonly RunTimeline[]): string;
+  render(run: JobReport, timelines: readonly RunTimeline[]): string;
 }
 
 export const REPORTERS: readonly Reporter[] = [
   { file: 'summary.json', render: summaryJson },
   // The result as the harness holds it: what `chaos:merge` reads back to join slices.
-  { file: 'run-result.json', render: (run) => `${JSON.stringify(run, null, 2)}\n` },
+  { file: 'run-result.json', render: storedJobReport },
   { file: 'report.md', render: reportMarkdown },
   { file: 'junit.xml', render: junitXml },
   { file: 'report.html', render: reportHtml },
@@ -24,7 +23,7 @@ export const REPORTERS: readonly Reporter[] = [
 
 /** Writes every reporter's file into the run directory and points `<reportDir>/latest` at it. */
 export function writeRunReports(
-  run: RunResult,
+  run: JobReport,
   timelines: readonly RunTimeline[],
   runDir: string,
   reportDir: string,

@@ -35,7 +35,7 @@ const ticketOf = (next: NextRun): RunTicket => {
 
 /** The run a ticket gives, judged `verdict`; `covered` when it showed the declared replay. */
 function ran(ticket: RunTicket, verdict: Verdict, covered: boolean): ExecutedRun {
-  const evidence: Evidence = { ...NO_EVIDENCE, replays: covered ? 1 : 0 };
+  const evidence: Evidence = { ...NO_EVIDENCE, sightings: { ...NO_EVIDENCE.sightings, replay: covered ? 1 : 0 } };
   return {
     ...ticket,
     input: {} as RunInput,

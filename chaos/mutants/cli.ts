@@ -20,16 +20,8 @@ import { newRunId } from '../../harness/cluster/run-dir.ts';
 import { describeError, HarnessError } from '../../harness/errors.ts';
 import { fileLogger } from '../../harness/log.ts';
 import { PROJECT_ROOT } from '../../harness/project-root.ts';
-import {
-  matrixHtml,
-  matrixJson,
-  matrixJunit,
-  matrixExitStatus,
-  matrixMarkdown,
-  type Detection,
-  type MatrixRow,
-  type MutationMatrix,
-} from '../../reports/mutation-matrix.ts';
+import { matrixHtml, matrixJson, matrixJunit, matrixMarkdown } from '../../reports/writers/mutation-matrix.ts';
+import { matrixExitStatus, type Detection, type MatrixRow, type MutationMatrix } from '../../reports/results/index.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import { BUDGETS } from '../executor/run-budget.ts';
 import { runScenario } from '../executor/run-scenario.ts';
@@ -39,6 +31,7 @@ import { isMutantName, MUTANTS, type MutantName } from './catalogue.ts';
 import { detection } from './detection.ts';
 import { sinkHostFor } from './mutant-host.ts';
 import { MUTANT_TARGETS } from './targets.ts';
+import { seedOf } from '../../harness/run-identity.ts';
 
 interface Subject {
   readonly name: MutantName | 'control';
@@ -72,7 +65,7 @@ function parseOptions() {
     return name;
   });
   const seeds = Array.from({ length: count }, (_, i) =>
-    values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed) + i,
+    seedOf(values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed) + i, '--seed'),
   );
   return {
     mutants,

@@ -1,11 +1,12 @@
 import { anomalyKind, type AnomalyCategory, type AnomalyKind } from '../../properties/checkers/anomaly-category.ts';
 import type { Verdict } from '../../properties/verdict.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
-import type { Detection } from '../../reports/mutation-matrix.ts';
+import type { Detection } from '../../reports/results/index.ts';
 import type { ScenarioOutcome } from '../executor/executed-run.ts';
-import { scenarioResult } from '../executor/scenario-result.ts';
+import { scenarioReport } from '../executor/scenario-report.ts';
 import type { ScenarioDefinition } from '../scenarios/scenario.ts';
 import { MUTANTS, type MutantName } from './catalogue.ts';
+import type { Seed } from '../../harness/run-identity.ts';
 
 /**
  * The categories a mutant's counterexample may show beside its own, each because its breakage
@@ -53,10 +54,10 @@ export function detection(
   scenario: ScenarioDefinition,
   sinkClass: SinkClassName,
   outcome: ScenarioOutcome,
-  seed: number,
+  seed: Seed,
   mutant: MutantName | undefined,
 ): Detection {
-  const result = scenarioResult(scenario, sinkClass, outcome, seed);
+  const result = scenarioReport(scenario, sinkClass, outcome, seed);
   const categories = [...new Set(result.anomalies.map((anomaly) => anomaly.category))];
   const first = outcome.runs.findIndex((run) => run.check?.verdict === 'violation');
   const seconds = (runs: typeof outcome.runs) => runs.reduce((total, run) => total + run.durationMs, 0) / 1000;

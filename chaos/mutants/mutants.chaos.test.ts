@@ -2,13 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedOf } from '../../harness/run-identity.ts';
 import type { StartedLocalCluster } from '../../harness/cluster/local-cluster.ts';
 import { startEmbeddedCluster } from '../../harness/cluster/embedded/start-embedded.ts';
 import { componentLogger } from '../../harness/log.ts';
 import { BUDGETS } from '../executor/run-budget.ts';
 import { runScenario } from '../executor/run-scenario.ts';
 import { startedClusterJournal, UndoJournal } from '../nemeses/undo-journal.ts';
-import { scenarioResult } from '../executor/scenario-result.ts';
+import { scenarioReport } from '../executor/scenario-report.ts';
 import { MUTANTS, type MutantName } from './catalogue.ts';
 import { caughtInCategory } from './detection.ts';
 import { sinkHostFor } from './mutant-host.ts';
@@ -19,7 +20,7 @@ import { MUTANT_TARGETS } from './targets.ts';
 // counterexample — under the default options (server dedup alternating), in the catalogue
 // scenario that targets it. The unmutated sink on the same seed and scenario is the control and
 // must pass: checkers that flag everything would otherwise catch every mutant.
-const SEED = 20261129;
+const SEED = seedOf(20261129);
 let cluster: StartedLocalCluster;
 let journal: UndoJournal;
 const reports = mkdtempSync(join(tmpdir(), 'mutants-'));
@@ -67,7 +68,7 @@ const caughtPaths = new Map<MutantName, string>();
 describe(`mutant sinks are caught, and the unmutated sinks pass (seed ${SEED})`, () => {
   for (const target of CONTROLS) {
     it(`control: the unmutated ${target.sinkClass} passes ${target.scenario.name}`, async () => {
-      const result = scenarioResult(target.scenario, target.sinkClass, await runAt(target, 'control'), SEED);
+      const result = scenarioReport(target.scenario, target.sinkClass, await runAt(target, 'control'), SEED);
       expect(
         result.verdict,
         [...result.anomalies.map((anomaly) => `${anomaly.category}×${anomaly.count}`), ...result.notes].join('; '),
@@ -85,7 +86,7 @@ describe(`mutant sinks are caught, and the unmutated sinks pass (seed ${SEED})`,
         outcome.runs.filter((r) => r.infraError !== undefined).map((r) => r.infraError),
         'no run is a harness failure',
       ).toEqual([]);
-      const result = scenarioResult(definition, sinkClass, outcome, SEED);
+      const result = scenarioReport(definition, sinkClass, outcome, SEED);
       const categories = result.anomalies.map((anomaly) => anomaly.category);
       expect(result.verdict).toBe('violation');
       expect(
@@ -105,7 +106,7 @@ describe(`mutant sinks are caught, and the unmutated sinks pass (seed ${SEED})`,
     expect(path, 'the mutant was caught above').toBeDefined();
     const outcome = await run(mutant, path);
     expect(outcome.runs[0]?.check?.verdict).toBe('violation');
-    const result = scenarioResult(MUTANT_TARGETS[mutant].scenario, MUTANT_TARGETS[mutant].sinkClass, outcome, SEED);
+    const result = scenarioReport(MUTANT_TARGETS[mutant].scenario, MUTANT_TARGETS[mutant].sinkClass, outcome, SEED);
     const categories = result.anomalies.map((anomaly) => anomaly.category);
     expect(caughtInCategory(mutant, result.verdict, categories), categories.join(', ')).toBe(true);
   });

@@ -57,6 +57,7 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
       unknownAbsent: true,
       replay: replays(sinkClass),
       dedupHit: exactlyOnce(sinkClass),
+      unknownRetriedSameToken: exactlyOnce(sinkClass),
     }),
   },
   {

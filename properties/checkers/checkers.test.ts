@@ -4,6 +4,7 @@ import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
 import { checkScenario } from './check-scenario.ts';
 import type { Coverage, Evidence } from './coverage-checker.ts';
 import { NO_EVIDENCE } from './coverage-ledger.ts';
+import { NO_SIGHTINGS } from './sometimes-events.ts';
 import type { AttemptRecord, Observations, ReplicaTruth } from './observations.ts';
 
 /** A clean history: `n` messages over 2 shards x 2 replicas, every batch inserted once and acknowledged. */
@@ -64,9 +65,7 @@ const evidence: Evidence = {
   ...NO_EVIDENCE,
   faultsFired: new Map([['reset_peer', 1]]),
   unknownOutcomes: 1,
-  unknownLanded: 1,
-  replays: 1,
-  dedupHits: 1,
+  sightings: { ...NO_SIGHTINGS, unknownLanded: 1, replay: 1, dedupHit: 1 },
 };
 
 const setCount = (truth: ReplicaTruth, id: string, count: number) =>
@@ -144,9 +143,12 @@ describe('checkers on a clean history', () => {
     expect(
       checkScenario(cleanObservations(5), declared, evidence).results.find((r) => r.checker === 'coverage')?.notes,
     ).toEqual(['no reconfiguration met an INSERT in flight']);
-    expect(checkScenario(cleanObservations(5), declared, { ...evidence, reconfiguredInFlight: 1 }).verdict).toBe(
-      'pass',
-    );
+    expect(
+      checkScenario(cleanObservations(5), declared, {
+        ...evidence,
+        sightings: { ...evidence.sightings, reconfiguredInFlight: 1 },
+      }).verdict,
+    ).toBe('pass');
   });
 
   it('is inconclusive when a declared queue overflow never happened', () => {
@@ -156,9 +158,12 @@ describe('checkers on a clean history', () => {
         (r) => r.checker === 'coverage',
       )?.notes,
     ).toEqual(['the at-most-once queue never overflowed']);
-    expect(checkScenario(cleanObservations(5, 'at-most-once'), declared, { ...evidence, queueDrops: 2 }).verdict).toBe(
-      'pass',
-    );
+    expect(
+      checkScenario(cleanObservations(5, 'at-most-once'), declared, {
+        ...evidence,
+        sightings: { ...evidence.sightings, queueDrop: 2 },
+      }).verdict,
+    ).toBe('pass');
   });
 
   it('counts an unknown-outcome insert that landed as recovered, not as an anomaly', () => {

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Coverage, Evidence } from './coverage-checker.ts';
 import { CoverageLedger, NO_EVIDENCE } from './coverage-ledger.ts';
+import { NO_SIGHTINGS } from './sometimes-events.ts';
 
 const declared: Coverage = { faults: ['reset_peer'], unknownLanded: true, unknownAbsent: true, serverDedupOff: true };
-const evidence = (over: Partial<Evidence>): Evidence => ({ ...NO_EVIDENCE, ...over });
+const evidence = (over: Partial<Evidence>, seen: Partial<Evidence['sightings']> = {}): Evidence => ({
+  ...NO_EVIDENCE,
+  ...over,
+  sightings: { ...NO_SIGHTINGS, ...seen },
+});
 
 describe('CoverageLedger', () => {
   it('is not complete before a first run, however little was declared', () => {
@@ -14,12 +19,12 @@ describe('CoverageLedger', () => {
 
   it('accumulates evidence across runs until every declared event happened', () => {
     const ledger = new CoverageLedger();
-    ledger.add(declared, evidence({ faultsFired: new Map([['reset_peer', 1]]), unknownLanded: 2 }));
+    ledger.add(declared, evidence({ faultsFired: new Map([['reset_peer', 1]]) }, { unknownLanded: 2 }));
     expect(ledger.missing()).toEqual([
       'no unknown-outcome INSERT that never reached the server (unknown → absent)',
       "no run with the server's block dedup off (its duplicates could have been hidden)",
     ]);
-    ledger.add(declared, evidence({ unknownAbsent: 1, serverDedupOffRuns: 1 }));
+    ledger.add(declared, evidence({}, { unknownAbsent: 1, serverDedupOff: 1 }));
     expect(ledger.complete).toBe(true);
     expect(ledger.runs).toBe(2);
     expect(ledger.evidence.faultsFired.get('reset_peer')).toBe(1);
@@ -34,7 +39,7 @@ describe('CoverageLedger', () => {
       'no replay arrived after its token had left the dedup window',
       "no run with the server's block dedup kept",
     ]);
-    ledger.add(owed, evidence({ acknowledged: 20, windowExceeded: 1, serverDedupOnRuns: 1 }));
+    ledger.add(owed, evidence({}, { delivered: 20, windowExceeded: 1, serverDedupOn: 1 }));
     expect(ledger.complete).toBe(true);
   });
 
@@ -61,7 +66,7 @@ describe('CoverageLedger', () => {
     const ledger = new CoverageLedger();
     ledger.add({ faults: [], multiBatchEpoch: true }, evidence({}));
     expect(ledger.missing()).toEqual(['no epoch was cut into several batches']);
-    ledger.add({ faults: [] }, evidence({ multiBatchEpochs: 2 }));
+    ledger.add({ faults: [] }, evidence({}, { multiBatchEpoch: 2 }));
     expect(ledger.complete).toBe(true);
   });
 

@@ -1,4 +1,5 @@
 import { missingCoverage, type Coverage, type Evidence } from './coverage-checker.ts';
+import { NO_SIGHTINGS, SOMETIMES_EVENT_NAMES } from './sometimes-events.ts';
 
 const addMaps = <K>(a: ReadonlyMap<K, number>, b: ReadonlyMap<K, number>): Map<K, number> => {
   const sum = new Map(a);
@@ -13,25 +14,11 @@ const union = <T>(a: readonly T[] | undefined, b: readonly T[] | undefined): T[]
 export const NO_EVIDENCE: Evidence = {
   faultsFired: new Map(),
   faultsMissed: [],
-  unknownOutcomes: 0,
-  unknownLanded: 0,
-  unknownAbsent: 0,
-  replays: 0,
-  dedupHits: 0,
-  refusals: 0,
   refusedChanges: new Map(),
   crashes: new Map(),
-  reconfiguredInFlight: 0,
-  queueDrops: 0,
-  serverDedupOffRuns: 0,
-  serverDedupOnRuns: 0,
+  sightings: NO_SIGHTINGS,
+  unknownOutcomes: 0,
   acceptedTwice: 0,
-  multiBatchEpochs: 0,
-  giveUps: 0,
-  windowExceeded: 0,
-  acknowledged: 0,
-  unknownStatus: 0,
-  viewReplays: 0,
 };
 
 /** Two runs' evidence as one: counts add up, reasons are kept. */
@@ -39,50 +26,23 @@ export function addEvidence(a: Evidence, b: Evidence): Evidence {
   return {
     faultsFired: addMaps(a.faultsFired, b.faultsFired),
     faultsMissed: [...a.faultsMissed, ...b.faultsMissed],
-    unknownOutcomes: a.unknownOutcomes + b.unknownOutcomes,
-    unknownLanded: a.unknownLanded + b.unknownLanded,
-    unknownAbsent: a.unknownAbsent + b.unknownAbsent,
-    replays: a.replays + b.replays,
-    dedupHits: a.dedupHits + b.dedupHits,
-    refusals: a.refusals + b.refusals,
     refusedChanges: addMaps(a.refusedChanges, b.refusedChanges),
     crashes: addMaps(a.crashes, b.crashes),
-    reconfiguredInFlight: a.reconfiguredInFlight + b.reconfiguredInFlight,
-    queueDrops: a.queueDrops + b.queueDrops,
-    serverDedupOffRuns: a.serverDedupOffRuns + b.serverDedupOffRuns,
-    serverDedupOnRuns: a.serverDedupOnRuns + b.serverDedupOnRuns,
+    sightings: Object.fromEntries(
+      SOMETIMES_EVENT_NAMES.map((name) => [name, a.sightings[name] + b.sightings[name]]),
+    ) as Evidence['sightings'],
+    unknownOutcomes: a.unknownOutcomes + b.unknownOutcomes,
     acceptedTwice: a.acceptedTwice + b.acceptedTwice,
-    multiBatchEpochs: a.multiBatchEpochs + b.multiBatchEpochs,
-    giveUps: a.giveUps + b.giveUps,
-    windowExceeded: a.windowExceeded + b.windowExceeded,
-    acknowledged: a.acknowledged + b.acknowledged,
-    unknownStatus: a.unknownStatus + b.unknownStatus,
-    viewReplays: a.viewReplays + b.viewReplays,
   };
 }
 
 /** Two declarations as one: every fault, point and change of either; an event either requires. */
 function addCoverage(a: Coverage, b: Coverage): Coverage {
-  const any = (pick: (c: Coverage) => boolean | undefined) => pick(a) === true || pick(b) === true;
   return {
     faults: union(a.faults, b.faults),
     crashPoints: union(a.crashPoints, b.crashPoints),
     refusedChanges: union(a.refusedChanges, b.refusedChanges),
-    unknownLanded: any((c) => c.unknownLanded),
-    unknownAbsent: any((c) => c.unknownAbsent),
-    replay: any((c) => c.replay),
-    dedupHit: any((c) => c.dedupHit),
-    refusal: any((c) => c.refusal),
-    reconfiguredInFlight: any((c) => c.reconfiguredInFlight),
-    queueDrop: any((c) => c.queueDrop),
-    serverDedupOff: any((c) => c.serverDedupOff),
-    serverDedupOn: any((c) => c.serverDedupOn),
-    multiBatchEpoch: any((c) => c.multiBatchEpoch),
-    giveUp: any((c) => c.giveUp),
-    windowExceeded: any((c) => c.windowExceeded),
-    delivered: any((c) => c.delivered),
-    unknownStatus: any((c) => c.unknownStatus),
-    viewReceivedReplay: any((c) => c.viewReceivedReplay),
+    ...Object.fromEntries(SOMETIMES_EVENT_NAMES.map((name) => [name, a[name] === true || b[name] === true])),
   };
 }
 

@@ -45,7 +45,7 @@ describe('a run whose query_log cannot vouch for it', () => {
     expect(unverified(check)).toContain(
       "query_log is incomplete: 2 INSERT(s) the server answered are missing from their replica's log (q1a2 (ok) on s1r1; q2 (ok) on s1r1)",
     );
-    expect(check.evidence.unknownAbsent).toBe(0);
+    expect(check.evidence.sightings.unknownAbsent).toBe(0);
   });
 
   it('is judged when every answered attempt is in its replica’s log', () => {

@@ -11,8 +11,7 @@ import type { Coverage, Evidence } from '../checkers/coverage-checker.ts';
 import { clientLinksOf, faultEvidence } from '../checkers/fault-evidence.ts';
 import type { ExpectedRefusal, RefusalRecord } from '../checkers/observations.ts';
 import { observe } from '../checkers/observe.ts';
-import { dedupHits, tokensInsertedTwice } from '../checkers/server-log.ts';
-import { viewExcess } from '../checkers/view-checker.ts';
+import { sightingsOf } from '../checkers/sometimes-events.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import { OWED_BY_CLASS } from '../owed-by-class.ts';
 import type { Schedule } from '../schedule/schedule-step.ts';
@@ -24,8 +23,6 @@ import { startExpectations, type StartExpectation } from './start-expectations.t
 
 export const ROUTING_REFUSAL_PREFIX = 'Refusing to start the ClickHouse sink: the shard topology changed while';
 const REFUSAL_PREFIX = 'Refusing to start the ClickHouse sink: ';
-/** The server's answer to a quorum INSERT whose part is in and whose quorum it could not verify. */
-const UNKNOWN_STATUS_OF_INSERT = '319';
 
 /** A run judged: the checkers' results, and the coverage and evidence it adds to its scenario's ledger. */
 export interface RunJudgement extends ScenarioCheck {
@@ -194,29 +191,11 @@ export function judge(input: StoredRun): RunJudgement {
   const evidence: Evidence = {
     faultsFired: faults.fired,
     faultsMissed: faults.missed,
-    unknownOutcomes: facts.unknownOutcomes,
-    unknownLanded: unknown.landed.length,
-    unknownAbsent: unknown.absent.length,
-    replays: facts.replays,
-    dedupHits: dedupHits(input.truth.serverInserts),
-    refusals: facts.refusals.length,
     refusedChanges: refusedChanges(expectations, facts.refusals),
     crashes: facts.crashes,
-    reconfiguredInFlight: facts.reconfiguredInFlight,
-    queueDrops: facts.queueDrops,
-    serverDedupOffRuns: input.serverDedupOff ? 1 : 0,
-    serverDedupOnRuns: input.serverDedupOff ? 0 : 1,
+    sightings: sightingsOf({ facts, observations, unknown, truth: input.truth, serverDedupOff: input.serverDedupOff }),
+    unknownOutcomes: facts.unknownOutcomes,
     acceptedTwice: observations.acceptedTwice.size,
-    multiBatchEpochs: facts.multiBatchEpochs,
-    windowExceeded: tokensInsertedTwice(input.truth.serverInserts),
-    acknowledged: facts.acknowledged.size,
-    unknownStatus: facts.attempts.filter((attempt) => attempt.errorCode === UNKNOWN_STATUS_OF_INSERT).length,
-    viewReplays: input.truth.view === undefined ? 0 : viewExcess(input.truth.replicas, input.truth.view).length,
-    giveUps: observations.giveUps.filter((giveUp) =>
-      observations.writesAfterGiveUp.some(
-        (write) => write.refused && write.partition === giveUp.partition && write.batch === giveUp.batch,
-      ),
-    ).length,
   };
   const coverage = declaredCoverage(input.scenarioCoverage, input.sinkClass, input.schedule);
   const check = checkScenario(observations, coverage, evidence);

@@ -1,5 +1,5 @@
 import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
-import type { ConfigurationResult } from '../run-result.ts';
+import type { ConfigurationRow } from '../results/index.ts';
 
 const owedCell = (owed: DeliveryGuarantee, guarantee: DeliveryGuarantee) =>
   owed === guarantee ? owed : `${owed} (degraded from ${guarantee})`;
@@ -11,16 +11,16 @@ const heldCell = (violations: number) => (violations === 0 ? 'held' : `violated 
  * owed, runs, whether it held, lost, duplicated, dedup hits. A configuration with a materialized
  * view gets a second row for the view's table, judged by what the class owes there.
  */
-export function configurationRows(rows: readonly ConfigurationResult[], guarantee: DeliveryGuarantee): string[][] {
+export function configurationRows(rows: readonly ConfigurationRow[], guarantee: DeliveryGuarantee): string[][] {
   return rows.flatMap((row) => [
     [
       row.configuration,
       owedCell(row.owed, guarantee),
-      String(row.runs),
-      heldCell(row.violations),
-      String(row.lost),
-      String(row.duplicated),
-      String(row.dedupHits),
+      String(row.tally.runs),
+      heldCell(row.tally.violations),
+      String(row.tally.counts.lost),
+      String(row.tally.counts.duplicated),
+      String(row.tally.dedupHits),
     ],
     ...(row.view === undefined
       ? []
@@ -28,10 +28,10 @@ export function configurationRows(rows: readonly ConfigurationResult[], guarante
           [
             '↳ the materialized view’s table',
             owedCell(row.view.owed, guarantee),
-            String(row.runs),
-            heldCell(row.view.violations),
-            String(row.view.lost),
-            String(row.view.duplicated),
+            String(row.tally.runs),
+            heldCell(row.view.tally.violations),
+            String(row.view.tally.counts.lost),
+            String(row.view.tally.counts.duplicated),
             '—',
           ],
         ]),

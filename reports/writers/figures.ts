@@ -1,5 +1,5 @@
 import type { Verdict } from '../../properties/verdict.ts';
-import type { ServerDedupRuns, UnknownOutcomes } from '../run-result.ts';
+import type { Tally } from '../results/index.ts';
 
 /** One colour per verdict, shared by every HTML page. */
 export const VERDICT_COLOUR: Readonly<Record<Verdict, string>> = {
@@ -15,11 +15,11 @@ export function escapeHtml(text: string): string {
 }
 
 /** `landed/absent`, with the unresolved ones named when there are any. */
-export const unknownSplit = (unknown: UnknownOutcomes) =>
+export const unknownSplit = (unknown: Tally['unknownOutcomes']) =>
   `${unknown.landed}/${unknown.absent}${unknown.unresolved > 0 ? ` (+${unknown.unresolved} unresolved)` : ''}`;
 
 /** Classes without a token: how many runs had the server's block dedup off, and what it would have hidden. */
-export const dedupStatement = (dedup: ServerDedupRuns | null) =>
+export const dedupStatement = (dedup: Tally['serverDedup']) =>
   dedup === null
     ? 'token (window kept)'
     : `off in ${dedup.offRuns}/${dedup.offRuns + dedup.onRuns} runs; ${dedup.acceptedTwice} accepted twice`;

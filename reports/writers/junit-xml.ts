@@ -1,4 +1,4 @@
-import type { RunResult } from '../run-result.ts';
+import type { JobReport } from '../results/index.ts';
 
 /**
  * Characters XML 1.0 does not allow anywhere, not even escaped: C0 controls but tab, newline and
@@ -17,7 +17,7 @@ export const xmlText = (text: string) =>
     .replace(/"/g, '&quot;');
 
 /** `junit.xml`: one test case per class x scenario; violation = failure, infra-error = error, inconclusive and interrupted = skipped with the reason. */
-export function junitXml(run: RunResult): string {
+export function junitXml(run: JobReport): string {
   const suites = Object.entries(run.classes).map(([name, result]) => {
     const cases = result.scenarios.map((scenario) => {
       const body = [

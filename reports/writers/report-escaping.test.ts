@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateClass } from '../aggregate.ts';
-import { insertPerformance } from '../performance.ts';
-import type { RunResult, ScenarioResult } from '../run-result.ts';
+import { seedOf, type RunId } from '../../harness/run-identity.ts';
+import { NO_TALLY, classReport, insertPerformance, type JobReport, type ScenarioReport } from '../results/index.ts';
 import { junitXml } from './junit-xml.ts';
 import { codeSpan, tableCell } from './markdown-text.ts';
 import { reportMarkdown } from './report-md.ts';
@@ -12,36 +11,41 @@ const CONTROL = 'Code: 999. \u0000\u001b[31m broken';
 const FORGED = 'Code: 252. Too many parts <script>alert(1)</script>\n# ✅ pass\n| forged | row |';
 const LONE = 'half a pair \ud83d and \ufffe';
 
-const scenario: ScenarioResult = {
+const scenario: ScenarioReport = {
   name: 'server-errors',
   sinkClass: 'ClickHouseBatchingSink',
   verdict: 'violation',
-  seed: 7,
+  seed: seedOf(7),
   path: '0',
   replayCommand: 'npm run chaos -- --sink ClickHouseBatchingSink --scenario server-errors --seed 7 --path 0',
   runs: 1,
   shrinkRuns: 0,
   stopped: 'budget-spent',
   durationMs: 1000,
-  phases: { clusterMs: 0, trafficMs: 0, healMs: 0, checkMs: 0 },
-  counts: { attempted: 1, acknowledged: 1, lost: 1, duplicated: 0, unexpected: 0, recovered: 0, gaveUp: 0 },
-  inserts: { ok: 1, failed: 0, unknown: 0 },
-  replays: 0,
-  dedupHits: 0,
-  refusals: 0,
-  unknownOutcomes: { landed: 0, absent: 0, unresolved: 0 },
-  serverDedup: null,
-  faults: {},
+  phases: { trafficMs: 0, healMs: 0, checkMs: 0 },
+  tally: {
+    ...NO_TALLY,
+    counts: { attempted: 1, acknowledged: 1, lost: 1, duplicated: 0, unexpected: 0, recovered: 0, gaveUp: 0 },
+    inserts: { ok: 1, failed: 0, unknown: 0 },
+    replays: 0,
+    dedupHits: 0,
+    refusals: 0,
+    unknownOutcomes: { landed: 0, absent: 0, unresolved: 0 },
+    serverDedup: null,
+    faults: {},
+    giveUps: 1,
+  },
   anomalies: [{ category: 'lost', count: 1, examples: ['<img src=x>', 'a`b|c'] }],
   giveUps: [FORGED],
   notes: [FORGED, CONTROL, LONE],
   commands: ['write(epoch 1)', '```', 'heal'],
+  configurations: [],
 };
-const run: RunResult = {
-  runId: 'r1',
+const run: JobReport = {
+  runId: 'r1' as RunId,
   backend: 'embedded',
   backendLimits: [],
-  seed: 7,
+  seed: seedOf(7),
   profile: 'ci',
   slice: null,
   startedAt: '2026-12-01T00:00:00.000Z',
@@ -49,7 +53,15 @@ const run: RunResult = {
   clusterStartMs: 0,
   clusterMemory: null,
   verdict: 'violation',
-  classes: { ClickHouseBatchingSink: aggregateClass('exactly-once', [scenario], insertPerformance([])) },
+  classes: { ClickHouseBatchingSink: classReport('exactly-once', [scenario], insertPerformance([])) },
+  interrupted: false,
+  selection: {
+    classes: ['ClickHouseBatchingSink'],
+    scenarios: ['server-errors'],
+    serverDedup: 'alternate',
+    path: null,
+  },
+  commit: null,
 };
 
 describe('server text in the reports', () => {

@@ -1,8 +1,13 @@
-import { classConfigurations } from '../aggregate.ts';
+import {
+  classConfigurations,
+  type ClassReport,
+  type JobReport,
+  type ScenarioReport,
+  mostEventfulRun,
+  type RunTimeline,
+} from '../results/index.ts';
 import { configurationRows } from './configuration-rows.ts';
 import type { Verdict } from '../../properties/verdict.ts';
-import type { ClassResult, RunResult, ScenarioResult } from '../run-result.ts';
-import { mostEventfulRun, type RunTimeline } from '../timeline.ts';
 import { dedupStatement, escapeHtml, unknownSplit, VERDICT_COLOUR } from './figures.ts';
 
 const OUTCOME_COLOUR = { ok: '#2e7d32', failed: '#c62828', unknown: '#ef6c00' } as const;
@@ -29,7 +34,7 @@ function verdictCell(verdict: Verdict, text: string = verdict): string {
   return `<td class="verdict" style="background:${VERDICT_COLOUR[verdict]}">${escapeHtml(text)}</td>`;
 }
 
-function matrix(run: RunResult): string {
+function matrix(run: JobReport): string {
   const scenarios = [
     ...new Set(Object.values(run.classes).flatMap((result) => result.scenarios.map((scenario) => scenario.name))),
   ];
@@ -130,7 +135,7 @@ function timelineSvg(timeline: RunTimeline): string {
   return `<svg viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="${escapeHtml(`timeline of ${timeline.sinkClass} / ${timeline.scenario} ${timeline.run}`)}">${parts.join('')}</svg>`;
 }
 
-function scenarioPanel(name: string, scenario: ScenarioResult, timelines: readonly RunTimeline[]): string {
+function scenarioPanel(name: string, scenario: ScenarioReport, timelines: readonly RunTimeline[]): string {
   const own = timelines.filter((timeline) => timeline.sinkClass === name && timeline.scenario === scenario.name);
   const shown = mostEventfulRun(own);
   const unknown = shown?.inserts.filter((insert) => insert.outcome === 'unknown').length ?? 0;
@@ -158,11 +163,11 @@ function scenarioPanel(name: string, scenario: ScenarioResult, timelines: readon
   ].join('');
 }
 
-function classSection(name: string, result: ClassResult, timelines: readonly RunTimeline[]): string {
-  const c = result.counts;
+function classSection(name: string, result: ClassReport, timelines: readonly RunTimeline[]): string {
+  const c = result.tally.counts;
   return [
     `<section class="class"><h2>${escapeHtml(name)} <span class="badge" style="background:${VERDICT_COLOUR[result.verdict]}">${escapeHtml(result.verdict)}</span></h2>`,
-    `<p>${escapeHtml(`${result.guarantee} · attempted ${c.attempted} · acknowledged ${c.acknowledged} · lost ${c.lost} · duplicated ${c.duplicated} · unexpected ${c.unexpected} · recovered ${c.recovered} · gave up ${result.giveUps} (rows held back ${c.gaveUp}) · inserts ok/failed/unknown ${result.inserts.ok}/${result.inserts.failed}/${result.inserts.unknown} · unknown → landed/absent ${unknownSplit(result.unknownOutcomes)} · replays ${result.replays} · dedup hits ${result.dedupHits} · refusals ${result.refusals} · server dedup ${dedupStatement(result.serverDedup)}`)}</p>`,
+    `<p>${escapeHtml(`${result.guarantee} · attempted ${c.attempted} · acknowledged ${c.acknowledged} · lost ${c.lost} · duplicated ${c.duplicated} · unexpected ${c.unexpected} · recovered ${c.recovered} · gave up ${result.tally.giveUps} (rows held back ${c.gaveUp}) · inserts ok/failed/unknown ${result.tally.inserts.ok}/${result.tally.inserts.failed}/${result.tally.inserts.unknown} · unknown → landed/absent ${unknownSplit(result.tally.unknownOutcomes)} · replays ${result.tally.replays} · dedup hits ${result.tally.dedupHits} · refusals ${result.tally.refusals} · server dedup ${dedupStatement(result.tally.serverDedup)}`)}</p>`,
     configurationTable(result),
     ...result.scenarios.map((scenario) => scenarioPanel(name, scenario, timelines)),
     '</section>',
@@ -170,7 +175,7 @@ function classSection(name: string, result: ClassResult, timelines: readonly Run
 }
 
 /** The class's runs by configuration, with the guarantee the seed owes there (as in report.md). */
-function configurationTable(result: ClassResult): string {
+function configurationTable(result: ClassReport): string {
   const rows = configurationRows(classConfigurations(result.scenarios), result.guarantee);
   if (rows.length === 0) return '';
   const cells = rows.map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`);
@@ -190,7 +195,7 @@ section.scenario{margin:12px 0 20px}.legend span{margin-right:14px}`;
  * (log scale), rows per second, fault windows shaded, crashes, refusals, reconfigurations and
  * worker starts marked.
  */
-export function reportHtml(run: RunResult, timelines: readonly RunTimeline[]): string {
+export function reportHtml(run: JobReport, timelines: readonly RunTimeline[]): string {
   const legend = [
     ...Object.entries(OUTCOME_COLOUR).map(
       ([outcome, colour]) => `<span style="color:${colour}">● ${outcome} INSERT</span>`,

@@ -1,6 +1,10 @@
-import type { RunResult, ScenarioResult } from '../run-result.ts';
-import { classConfigurations } from '../aggregate.ts';
-import { EXIT_STATUSES, resultExitStatus } from '../exit-status.ts';
+import {
+  type JobReport,
+  type ScenarioReport,
+  classConfigurations,
+  EXIT_STATUSES,
+  resultExitStatus,
+} from '../results/index.ts';
 import { configurationRows } from './configuration-rows.ts';
 import { dedupStatement, unknownSplit } from './figures.ts';
 import { codeSpan, fencedBlock, tableCell } from './markdown-text.ts';
@@ -13,7 +17,7 @@ const ICON: Readonly<Record<string, string>> = {
   'infra-error': '🛠️ infra-error',
 };
 
-function scenarioDetail(scenario: ScenarioResult): string[] {
+function scenarioDetail(scenario: ScenarioReport): string[] {
   if (scenario.verdict === 'pass') return [];
   const lines = [
     `#### ${tableCell(scenario.sinkClass)} / ${tableCell(scenario.name)}: ${ICON[scenario.verdict]}`,
@@ -21,7 +25,7 @@ function scenarioDetail(scenario: ScenarioResult): string[] {
     ...fencedBlock([scenario.replayCommand], 'sh'),
   ];
   if (scenario.commands.length > 0) lines.push('', 'Commands that ran:', '', ...fencedBlock(scenario.commands));
-  const c = scenario.counts;
+  const c = scenario.tally.counts;
   lines.push(
     '',
     `attempted ${c.attempted} · acknowledged ${c.acknowledged} · lost ${c.lost} · duplicated ${c.duplicated} · unexpected ${c.unexpected} · recovered ${c.recovered} · held back by a give-up ${c.gaveUp}`,
@@ -38,7 +42,7 @@ function scenarioDetail(scenario: ScenarioResult): string[] {
  * the guarantee owed there — the seed degrades exactly-once on a table without block dedup — and
  * whether it held.
  */
-function configurationMatrix(run: RunResult): string[] {
+function configurationMatrix(run: JobReport): string[] {
   const rows = Object.entries(run.classes).flatMap(([name, result]) =>
     configurationRows(classConfigurations(result.scenarios), result.guarantee).map(
       (cells) => `| ${tableCell(name)} | ${cells.map(tableCell).join(' | ')} |`,
@@ -58,7 +62,7 @@ function configurationMatrix(run: RunResult): string[] {
 }
 
 /** `report.md`: headline, per-class table, then each non-passing scenario with its replay line. */
-export function reportMarkdown(run: RunResult): string {
+export function reportMarkdown(run: JobReport): string {
   const exit = resultExitStatus(run);
   const lines = [
     `# Sink guarantee report — ${ICON[run.verdict]}`,
@@ -71,15 +75,15 @@ export function reportMarkdown(run: RunResult): string {
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const [name, result] of Object.entries(run.classes)) {
-    const c = result.counts;
+    const c = result.tally.counts;
     const faults =
-      Object.entries(result.faults)
+      Object.entries(result.tally.faults)
         .map(([type, n]) => `${type}×${n}`)
         .join(' ') || '—';
     const latency = result.performance.latencyMs;
     const speed = `${latency === null ? '—' : `${latency.p50.toFixed(0)}/${latency.p95.toFixed(0)}`} | ${result.performance.rowsPerSecond?.toFixed(0) ?? '—'}`;
     lines.push(
-      `| ${tableCell(name)} | ${result.guarantee} | ${ICON[result.verdict]} | ${c.attempted} | ${c.acknowledged} | ${c.lost} | ${c.duplicated} | ${c.unexpected} | ${c.recovered} | ${result.giveUps} (${c.gaveUp}) | ${result.inserts.ok}/${result.inserts.failed}/${result.inserts.unknown} | ${unknownSplit(result.unknownOutcomes)} | ${result.replays} | ${result.dedupHits} | ${result.refusals} | ${dedupStatement(result.serverDedup)} | ${faults} | ${speed} |`,
+      `| ${tableCell(name)} | ${result.guarantee} | ${ICON[result.verdict]} | ${c.attempted} | ${c.acknowledged} | ${c.lost} | ${c.duplicated} | ${c.unexpected} | ${c.recovered} | ${result.tally.giveUps} (${c.gaveUp}) | ${result.tally.inserts.ok}/${result.tally.inserts.failed}/${result.tally.inserts.unknown} | ${unknownSplit(result.tally.unknownOutcomes)} | ${result.tally.replays} | ${result.tally.dedupHits} | ${result.tally.refusals} | ${dedupStatement(result.tally.serverDedup)} | ${faults} | ${speed} |`,
     );
   }
   lines.push(

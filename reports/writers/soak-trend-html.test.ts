@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { soakTrendHtml, type TrendLine } from './soak-trend-html.ts';
+import type { TrendLine } from '../results/index.ts';
+import { soakTrendHtml } from './soak-trend-html.ts';
 
 const line = (iteration: number, over: Partial<TrendLine> = {}): TrendLine => ({
+  version: 1,
   iteration,
   run_id: `r${iteration}`,
   seed: 100 + iteration,

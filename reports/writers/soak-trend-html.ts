@@ -1,28 +1,6 @@
 import type { Verdict } from '../../properties/verdict.ts';
+import type { TrendLine } from '../results/index.ts';
 import { escapeHtml, VERDICT_COLOUR } from './figures.ts';
-
-/** One line of `soak-trend.jsonl`, as `chaos/soak-trend.ts` writes it (the fields drawn here). */
-export interface TrendLine {
-  readonly iteration: number;
-  readonly run_id: string;
-  readonly seed: number;
-  readonly verdict: Verdict;
-  readonly duration_ms: number;
-  readonly rss_mib: number;
-  readonly cluster_peak_rss_mib: Readonly<Record<string, number>> | null;
-  /** For an iteration that did not pass: did its re-run with the same seed and path fail again? */
-  readonly reproduced?: boolean | null;
-  readonly classes: Readonly<
-    Record<
-      string,
-      {
-        readonly verdict: Verdict;
-        readonly insert_latency_ms: { readonly p50: number; readonly p95: number } | null;
-        readonly rows_per_second: number | null;
-      }
-    >
-  >;
-}
 
 const SERIES_COLOURS = [
   '#1565c0',

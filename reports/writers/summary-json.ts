@@ -1,46 +1,48 @@
-import { classConfigurations } from '../aggregate.ts';
-import type { RunResult } from '../run-result.ts';
+import { classConfigurations, type JobReport } from '../results/index.ts';
+
+/** The version of `summary.json`'s shape, for the CI jobs and dashboards that read it: raised when a field changes meaning. */
+export const SUMMARY_VERSION = 1;
 
 /** `summary.json`: the machine-readable verdict, in the shape CI and dashboards read. */
-export function summaryJson(run: RunResult): string {
+export function summaryJson(run: JobReport): string {
   const classes = Object.fromEntries(
     Object.entries(run.classes).map(([name, result]) => [
       name,
       {
         guarantee: result.guarantee,
         verdict: result.verdict,
-        counts: result.counts,
-        inserts: result.inserts,
-        replays: result.replays,
-        dedup_hits: result.dedupHits,
-        refusals: result.refusals,
-        unknown_outcomes: result.unknownOutcomes,
+        counts: result.tally.counts,
+        inserts: result.tally.inserts,
+        replays: result.tally.replays,
+        dedup_hits: result.tally.dedupHits,
+        refusals: result.tally.refusals,
+        unknown_outcomes: result.tally.unknownOutcomes,
         server_dedup:
-          result.serverDedup === null
+          result.tally.serverDedup === null
             ? null
             : {
-                off_runs: result.serverDedup.offRuns,
-                on_runs: result.serverDedup.onRuns,
-                accepted_twice: result.serverDedup.acceptedTwice,
+                off_runs: result.tally.serverDedup.offRuns,
+                on_runs: result.tally.serverDedup.onRuns,
+                accepted_twice: result.tally.serverDedup.acceptedTwice,
               },
-        faults: result.faults,
-        give_ups: result.giveUps,
+        faults: result.tally.faults,
+        give_ups: result.tally.giveUps,
         configurations: classConfigurations(result.scenarios).map((row) => ({
           configuration: row.configuration,
           guarantee_owed: row.owed,
-          runs: row.runs,
-          violations: row.violations,
-          lost: row.lost,
-          duplicated: row.duplicated,
-          dedup_hits: row.dedupHits,
+          runs: row.tally.runs,
+          violations: row.tally.violations,
+          lost: row.tally.counts.lost,
+          duplicated: row.tally.counts.duplicated,
+          dedup_hits: row.tally.dedupHits,
           ...(row.view === undefined
             ? {}
             : {
                 view: {
                   guarantee_owed: row.view.owed,
-                  violations: row.view.violations,
-                  lost: row.view.lost,
-                  duplicated: row.view.duplicated,
+                  violations: row.view.tally.violations,
+                  lost: row.view.tally.counts.lost,
+                  duplicated: row.view.tally.counts.duplicated,
                 },
               }),
         })),
@@ -61,21 +63,21 @@ export function summaryJson(run: RunResult): string {
           stopped: scenario.stopped,
           duration_ms: scenario.durationMs,
           phases_ms: scenario.phases,
-          counts: scenario.counts,
-          inserts: scenario.inserts,
-          replays: scenario.replays,
-          dedup_hits: scenario.dedupHits,
-          refusals: scenario.refusals,
-          unknown_outcomes: scenario.unknownOutcomes,
+          counts: scenario.tally.counts,
+          inserts: scenario.tally.inserts,
+          replays: scenario.tally.replays,
+          dedup_hits: scenario.tally.dedupHits,
+          refusals: scenario.tally.refusals,
+          unknown_outcomes: scenario.tally.unknownOutcomes,
           server_dedup:
-            scenario.serverDedup === null
+            scenario.tally.serverDedup === null
               ? null
               : {
-                  off_runs: scenario.serverDedup.offRuns,
-                  on_runs: scenario.serverDedup.onRuns,
-                  accepted_twice: scenario.serverDedup.acceptedTwice,
+                  off_runs: scenario.tally.serverDedup.offRuns,
+                  on_runs: scenario.tally.serverDedup.onRuns,
+                  accepted_twice: scenario.tally.serverDedup.acceptedTwice,
                 },
-          faults: scenario.faults,
+          faults: scenario.tally.faults,
           anomalies: scenario.anomalies,
           give_ups: scenario.giveUps,
           notes: scenario.notes,
@@ -86,6 +88,7 @@ export function summaryJson(run: RunResult): string {
   );
   return `${JSON.stringify(
     {
+      version: SUMMARY_VERSION,
       run_id: run.runId,
       backend: run.backend,
       backend_limits: run.backendLimits,

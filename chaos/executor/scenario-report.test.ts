@@ -1,5 +1,6 @@
 import type fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { seedOf } from '../../harness/run-identity.ts';
 import type { FaultType } from '../../harness/flow/history/fault-type.ts';
 import type { Coverage, Evidence } from '../../properties/checkers/coverage-checker.ts';
 import { CoverageLedger, NO_EVIDENCE } from '../../properties/checkers/coverage-ledger.ts';
@@ -9,7 +10,7 @@ import type { ScenarioDefinition } from '../scenarios/scenario.ts';
 import type { RunJudgement } from '../../properties/judge/index.ts';
 import type { ExecutedRun, ScenarioOutcome } from './executed-run.ts';
 import type { RunInput } from './run-input.ts';
-import { scenarioResult } from './scenario-result.ts';
+import { scenarioReport } from './scenario-report.ts';
 
 const scenario = { name: 'unknown-outcome' } as ScenarioDefinition;
 const declared: Coverage = { faults: ['reset_peer'], unknownAbsent: true };
@@ -67,13 +68,16 @@ function outcome(runs: ExecutedRun[], details: Partial<fc.RunDetails<[RunInput]>
 
 const fired = { faultsFired: new Map<FaultType, number>([['reset_peer', 1]]) };
 
-describe('scenarioResult', () => {
+describe('scenarioReport', () => {
   it('passes once the runs together showed everything declared', () => {
-    const result = scenarioResult(
+    const result = scenarioReport(
       scenario,
       'ClickHouseBatchingSink',
-      outcome([run(0, 'explore', 'inconclusive', fired), run(1, 'explore', 'pass', { unknownAbsent: 1 })]),
-      7,
+      outcome([
+        run(0, 'explore', 'inconclusive', fired),
+        run(1, 'explore', 'pass', { sightings: { ...NO_EVIDENCE.sightings, unknownAbsent: 1 } }),
+      ]),
+      seedOf(7),
     );
     expect(result.verdict).toBe('pass');
     expect([result.runs, result.shrinkRuns, result.stopped]).toEqual([2, 0, 'covered']);
@@ -81,26 +85,26 @@ describe('scenarioResult', () => {
 
   it('groups the runs by configuration, with exactly-once degraded where a single-host table lacks block dedup', () => {
     const plain = { name: 'plain-merge-tree', target: 'single-host-merge-tree' } as ScenarioDefinition;
-    const result = scenarioResult(
+    const result = scenarioReport(
       plain,
       'ClickHouseBatchingSink',
       outcome([run(0, 'explore', 'pass', fired), run(1, 'explore', 'pass', fired), run(2, 'explore', 'pass', fired)]),
-      7,
+      seedOf(7),
     );
-    expect(result.configurations?.map((row) => [row.configuration, row.owed, row.runs])).toEqual([
+    expect(result.configurations.map((row) => [row.configuration, row.owed, row.tally.runs])).toEqual([
       ['MergeTree, 1 host per shard, no dedup window · async_insert off', 'at-least-once', 2],
       ['MergeTree, 1 host per shard, non_replicated_deduplication_window · async_insert on', 'exactly-once', 1],
     ]);
     // The replay keeps the failing run's table: every class alternates block dedup on a single host.
-    expect(result.serverDedup).toEqual({ offRuns: 2, onRuns: 1, acceptedTwice: 0 });
+    expect(result.tally.serverDedup).toEqual({ offRuns: 2, onRuns: 1, acceptedTwice: 0 });
   });
 
   it('is inconclusive when the budget ran out, naming what never happened', () => {
-    const result = scenarioResult(
+    const result = scenarioReport(
       scenario,
       'ClickHouseBatchingSink',
       outcome([run(0, 'explore', 'inconclusive', fired)]),
-      7,
+      seedOf(7),
     );
     expect(result.verdict).toBe('inconclusive');
     expect(result.notes).toEqual([
@@ -115,15 +119,15 @@ describe('scenarioResult', () => {
       run(2, 'shrink', 'violation', fired, 5),
       run(3, 'shrink', 'pass', fired, 7),
     ];
-    const result = scenarioResult(
+    const result = scenarioReport(
       scenario,
       'AtLeastOnceClickHouseSink',
       outcome(runs, { failed: true, counterexamplePath: '1:0' }),
-      7,
+      seedOf(7),
     );
     expect(result.verdict).toBe('violation');
     expect([result.runs, result.shrinkRuns]).toEqual([2, 2]);
-    expect(result.counts.attempted).toBe(5);
+    expect(result.tally.counts.attempted).toBe(5);
     expect(result.replayCommand).toBe(
       'npm run chaos -- --sink AtLeastOnceClickHouseSink --scenario unknown-outcome --seed 7 --path 1:0 --server-dedup off',
     );
@@ -135,22 +139,27 @@ describe('scenarioResult', () => {
       check: undefined,
       infraError: 'replica s1r2 could not sync',
     } as ExecutedRun;
-    const result = scenarioResult(
+    const result = scenarioReport(
       scenario,
       'ClickHouseBatchingSink',
-      outcome([run(0, 'explore', 'pass', { ...fired, unknownAbsent: 1 }), broken]),
-      7,
+      outcome([
+        run(0, 'explore', 'pass', { ...fired, sightings: { ...NO_EVIDENCE.sightings, unknownAbsent: 1 } }),
+        broken,
+      ]),
+      seedOf(7),
     );
     expect(result.verdict).toBe('infra-error');
     expect(result.notes).toEqual(['run 1: replica s1r2 could not sync']);
   });
 
   it('an interrupted check is inconclusive even when what ran covered everything', () => {
-    const result = scenarioResult(
+    const result = scenarioReport(
       scenario,
       'ClickHouseBatchingSink',
-      outcome([run(0, 'explore', 'pass', { ...fired, unknownAbsent: 1 })], { interrupted: true }),
-      7,
+      outcome([run(0, 'explore', 'pass', { ...fired, sightings: { ...NO_EVIDENCE.sightings, unknownAbsent: 1 } })], {
+        interrupted: true,
+      }),
+      seedOf(7),
     );
     expect(result.verdict).toBe('inconclusive');
   });

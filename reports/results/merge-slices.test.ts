@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
-import type { DeliveryGuarantee } from '../sinks/sink-classes.ts';
-import { aggregateClass } from './aggregate.ts';
-import { mergeSliceRuns, type MatrixCatalogue, type SliceRun } from './merge-runs.ts';
+import { seedOf, type RunId } from '../../harness/run-identity.ts';
+import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
+import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
+import { classReport } from './class-report.ts';
+import { NO_TALLY } from './tally.ts';
+import { mergeSliceRuns, type MatrixCatalogue, type SliceRun } from './merge-slices.ts';
 import { insertPerformance } from './performance.ts';
-import type { RunResult, RunSelection, ScenarioResult } from './run-result.ts';
+import type { JobReport, JobSelection, ScenarioReport } from './job-report.ts';
 import { sampleEvents } from './test-support.ts';
 import { runTimelines } from './timeline.ts';
 
@@ -16,37 +18,41 @@ const CLASSES: Partial<Record<SinkClassName, DeliveryGuarantee>> = {
 const SCENARIOS = ['unknown-outcome', 'network-degradation', 'replica-faults', 'sink-crash', 'at-most-once-queue'];
 
 /** A distinct result per pair, so a pair reported twice or dropped changes the sums. */
-const result = (sinkClass: SinkClassName, name: string, position: number): ScenarioResult => ({
+const result = (sinkClass: SinkClassName, name: string, position: number): ScenarioReport => ({
   name,
   sinkClass,
   verdict: position === 4 ? 'inconclusive' : 'pass',
-  seed: 9,
+  seed: seedOf(9),
   replayCommand: `npm run chaos -- --sink ${sinkClass} --scenario ${name} --seed 9`,
   runs: 1 + (position % 3),
   shrinkRuns: 0,
   stopped: 'covered',
   durationMs: 1000 * position,
-  phases: { clusterMs: 0, trafficMs: 10, healMs: 1, checkMs: 1 },
-  counts: {
-    attempted: 10 + position,
-    acknowledged: 10 + position,
-    lost: 0,
-    duplicated: position % 2,
-    unexpected: 0,
-    recovered: 1,
-    gaveUp: 0,
+  phases: { trafficMs: 10, healMs: 1, checkMs: 1 },
+  tally: {
+    ...NO_TALLY,
+    runs: 1 + (position % 3),
+    counts: {
+      attempted: 10 + position,
+      acknowledged: 10 + position,
+      lost: 0,
+      duplicated: position % 2,
+      unexpected: 0,
+      recovered: 1,
+      gaveUp: 0,
+    },
+    inserts: { ok: position, failed: 1, unknown: 2 },
+    replays: position,
+    dedupHits: 1,
+    unknownOutcomes: { landed: 1, absent: position % 2, unresolved: 0 },
+    serverDedup: CLASSES[sinkClass] === 'exactly-once' ? null : { offRuns: 1, onRuns: 0, acceptedTwice: 0 },
+    faults: { reset_peer: position },
   },
-  inserts: { ok: position, failed: 1, unknown: 2 },
-  replays: position,
-  dedupHits: 1,
-  refusals: 0,
-  unknownOutcomes: { landed: 1, absent: position % 2, unresolved: 0 },
-  serverDedup: CLASSES[sinkClass] === 'exactly-once' ? null : { offRuns: 1, onRuns: 0, acceptedTwice: 0 },
-  faults: { reset_peer: position },
   anomalies: [],
   giveUps: [],
   notes: [],
   commands: [],
+  configurations: [],
 });
 
 const PAIRS = (Object.keys(CLASSES) as SinkClassName[]).flatMap((sinkClass) =>
@@ -56,7 +62,7 @@ const PAIRS = (Object.keys(CLASSES) as SinkClassName[]).flatMap((sinkClass) =>
   })),
 );
 const EVENTS = sampleEvents('ClickHouseBatchingSink__unknown-outcome');
-const SELECTION: RunSelection = {
+const SELECTION: JobSelection = {
   classes: Object.keys(CLASSES) as SinkClassName[],
   scenarios: SCENARIOS,
   serverDedup: 'alternate',
@@ -75,14 +81,14 @@ const catalogue: MatrixCatalogue = {
   },
 };
 
-function runOf(pairs: typeof PAIRS, slice: string | null, events: SliceRun['events']): RunResult {
+function runOf(pairs: typeof PAIRS, slice: string | null, events: SliceRun['events']): JobReport {
   const timelines = runTimelines(events);
   const classes = Object.fromEntries(
     Object.entries(CLASSES)
       .filter(([sinkClass]) => pairs.some((pair) => pair.sinkClass === sinkClass))
       .map(([sinkClass, guarantee]) => [
         sinkClass,
-        aggregateClass(
+        classReport(
           guarantee as DeliveryGuarantee,
           pairs
             .filter((pair) => pair.sinkClass === sinkClass)
@@ -92,10 +98,10 @@ function runOf(pairs: typeof PAIRS, slice: string | null, events: SliceRun['even
       ]),
   );
   return {
-    runId: `run-${slice}`,
+    runId: `run-${slice}` as RunId,
     backend: 'embedded',
     backendLimits: [],
-    seed: 9,
+    seed: seedOf(9),
     profile: 'ci',
     slice,
     startedAt: `2026-12-01T00:00:0${slice?.[0] ?? 0}Z`,
@@ -104,6 +110,7 @@ function runOf(pairs: typeof PAIRS, slice: string | null, events: SliceRun['even
     clusterMemory: null,
     verdict: 'pass',
     classes,
+    interrupted: false,
     selection: SELECTION,
     commit: 'c0ffee',
   };
@@ -125,7 +132,7 @@ describe('mergeSliceRuns', () => {
     'the union of %i slices is the unsliced matrix: same classes, scenarios, figures and verdict',
     (count) => {
       const whole = runOf(PAIRS, null, EVENTS);
-      const { run } = mergeSliceRuns(slices(count), catalogue, 'merged');
+      const { run } = mergeSliceRuns(slices(count), catalogue, 'merged' as RunId);
       expect(run.classes).toEqual(whole.classes);
       expect(run.verdict).toBe('inconclusive');
       expect(run.slice).toBe(Array.from({ length: count }, (_, i) => `${i + 1}/${count}`).join(' + '));
@@ -134,41 +141,45 @@ describe('mergeSliceRuns', () => {
 
   it('refuses a missing slice, a slice given twice, slices of other seeds and unsliced runs', () => {
     const three = slices(3);
-    expect(() => mergeSliceRuns([three[0]!, three[2]!], catalogue, 'm')).toThrow('slice 2/3 is missing');
-    expect(() => mergeSliceRuns([...three, three[1]!], catalogue, 'm')).toThrow(/slice 2\/3 is given twice/);
+    expect(() => mergeSliceRuns([three[0]!, three[2]!], catalogue, 'm' as RunId)).toThrow('slice 2/3 is missing');
+    expect(() => mergeSliceRuns([...three, three[1]!], catalogue, 'm' as RunId)).toThrow(/slice 2\/3 is given twice/);
     expect(() =>
-      mergeSliceRuns([three[0]!, three[1]!, { ...three[2]!, run: { ...three[2]!.run, seed: 10 } }], catalogue, 'm'),
+      mergeSliceRuns(
+        [three[0]!, three[1]!, { ...three[2]!, run: { ...three[2]!.run, seed: seedOf(10) } }],
+        catalogue,
+        'm' as RunId,
+      ),
     ).toThrow(/share seed, profile and backend/);
-    expect(() => mergeSliceRuns([{ run: runOf(PAIRS, null, []), events: [] }], catalogue, 'm')).toThrow(
+    expect(() => mergeSliceRuns([{ run: runOf(PAIRS, null, []), events: [] }], catalogue, 'm' as RunId)).toThrow(
       /is not a slice/,
     );
-    expect(() => mergeSliceRuns([], catalogue, 'm')).toThrow(/nothing to merge/);
+    expect(() => mergeSliceRuns([], catalogue, 'm' as RunId)).toThrow(/nothing to merge/);
   });
 
   it("refuses a slice without a verdict for a pair its selection gives it (the audit's partial merge)", () => {
     const [first, second] = slices(2);
     const empty = { ...second!, run: { ...second!.run, classes: {}, verdict: 'inconclusive' as const } };
-    expect(() => mergeSliceRuns([first!, empty], catalogue, 'm')).toThrow(
+    expect(() => mergeSliceRuns([first!, empty], catalogue, 'm' as RunId)).toThrow(
       /^slice 2\/2 \(run-2\/2\) has no verdict for ClickHouseBatchingSink\/network-degradation, .*every pair its selection gives it must be judged$/,
     );
   });
 
   it('refuses a slice that ran another --sink, --scenario, --server-dedup or --path, or another commit', () => {
     const [first, second] = slices(2);
-    const other = (change: Partial<RunResult>) => [first!, { ...second!, run: { ...second!.run, ...change } }];
-    const selected = (change: Partial<RunSelection>) => other({ selection: { ...SELECTION, ...change } });
-    expect(() => mergeSliceRuns(selected({ classes: ['ClickHouseBatchingSink'] }), catalogue, 'm')).toThrow(
+    const other = (change: Partial<JobReport>) => [first!, { ...second!, run: { ...second!.run, ...change } }];
+    const selected = (change: Partial<JobSelection>) => other({ selection: { ...SELECTION, ...change } });
+    expect(() => mergeSliceRuns(selected({ classes: ['ClickHouseBatchingSink'] }), catalogue, 'm' as RunId)).toThrow(
       /^run-2\/2 has classes \["ClickHouseBatchingSink"\], run-1\/2 has \["ClickHouseBatchingSink","AtLeastOnceClickHouseSink","AtMostOnceClickHouseSink"\]: slices of one matrix share --sink, --scenario, --server-dedup, --path and the commit$/,
     );
-    expect(() => mergeSliceRuns(selected({ scenarios: ['sink-crash'] }), catalogue, 'm')).toThrow(/has scenarios/);
-    expect(() => mergeSliceRuns(selected({ serverDedup: 'on' }), catalogue, 'm')).toThrow(/has serverDedup "on"/);
-    expect(() => mergeSliceRuns(selected({ path: '0:1' }), catalogue, 'm')).toThrow(/has path "0:1"/);
-    expect(() => mergeSliceRuns(other({ commit: 'beef' }), catalogue, 'm')).toThrow(
-      /has commit beef, run-1\/2 has c0ffee/,
+    expect(() => mergeSliceRuns(selected({ scenarios: ['sink-crash'] }), catalogue, 'm' as RunId)).toThrow(
+      /has scenarios/,
     );
-    const { selection: _, ...unrecorded } = second!.run;
-    expect(() => mergeSliceRuns([first!, { ...second!, run: unrecorded }], catalogue, 'm')).toThrow(
-      /run-2\/2 records no selection/,
+    expect(() => mergeSliceRuns(selected({ serverDedup: 'on' }), catalogue, 'm' as RunId)).toThrow(
+      /has serverDedup "on"/,
+    );
+    expect(() => mergeSliceRuns(selected({ path: '0:1' }), catalogue, 'm' as RunId)).toThrow(/has path "0:1"/);
+    expect(() => mergeSliceRuns(other({ commit: 'beef' }), catalogue, 'm' as RunId)).toThrow(
+      /has commit beef, run-1\/2 has c0ffee/,
     );
   });
 
@@ -178,8 +189,8 @@ describe('mergeSliceRuns', () => {
     const classes = { ...second!.run.classes };
     const atMostOnce = classes.AtMostOnceClickHouseSink!;
     classes.AtMostOnceClickHouseSink = { ...atMostOnce, scenarios: [...atMostOnce.scenarios, moved] };
-    expect(() => mergeSliceRuns([first!, { ...second!, run: { ...second!.run, classes } }], catalogue, 'm')).toThrow(
-      `slice 2/2 (run-2/2) holds AtMostOnceClickHouseSink/${moved.name}, which its selection does not give it`,
-    );
+    expect(() =>
+      mergeSliceRuns([first!, { ...second!, run: { ...second!.run, classes } }], catalogue, 'm' as RunId),
+    ).toThrow(`slice 2/2 (run-2/2) holds AtMostOnceClickHouseSink/${moved.name}, which its selection does not give it`);
   });
 });

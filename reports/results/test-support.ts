@@ -1,5 +1,13 @@
-import type { FlowEvent } from '../harness/flow/history/history-events.ts';
+import type { FlowEvent } from '../../harness/flow/history/history-events.ts';
+import type { Verdict } from '../../properties/verdict.ts';
+import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
+import { classReport, jobVerdict } from './class-report.ts';
+import type { ScenarioReport } from './job-report.ts';
+import { insertPerformance } from './performance.ts';
+import { storedJobReport } from './stored-job-report.ts';
+import { NO_TALLY } from './tally.ts';
 import type { TaggedEvent } from './timeline.ts';
+import { runIdOf, seedOf } from '../../harness/run-identity.ts';
 
 /** Builds tagged history events the way the chaos job's merged `history.jsonl` holds them. */
 export function tagged(scenario: string, run: string, at: number, event: FlowEvent, writer = 'worker-1'): TaggedEvent {
@@ -125,4 +133,44 @@ export function sampleEvents(scenario = 'ClickHouseBatchingSink__unknown-outcome
     ),
     ...attempt(scenario, 'run-1', 'q5', 1, 11_700, 12_000, 'failed'),
   ];
+}
+
+/** `run-result.json`'s text for a job of one class x scenario with the given verdict (what `npm run check` reads back). */
+export function storedOneScenarioJob(sinkClass: SinkClassName, scenario: string, verdict: Verdict): string {
+  const report: ScenarioReport = {
+    name: scenario,
+    sinkClass,
+    verdict,
+    seed: seedOf(1),
+    replayCommand: `npm run chaos -- --sink ${sinkClass} --scenario ${scenario} --seed 1`,
+    runs: 1,
+    shrinkRuns: 0,
+    stopped: 'covered',
+    durationMs: 1000,
+    phases: { trafficMs: 0, healMs: 0, checkMs: 0 },
+    tally: NO_TALLY,
+    anomalies: [],
+    giveUps: [],
+    notes: [],
+    commands: [],
+    configurations: [],
+  };
+  const classes = { [sinkClass]: classReport('exactly-once', [report], insertPerformance([])) };
+  return storedJobReport({
+    runId: runIdOf('20261201-000000-0001'),
+    backend: 'embedded',
+    backendLimits: [],
+    seed: seedOf(1),
+    profile: 'ci',
+    slice: null,
+    startedAt: '2026-12-01T00:00:00.000Z',
+    durationMs: 1000,
+    clusterStartMs: 0,
+    clusterMemory: null,
+    verdict: jobVerdict(classes),
+    classes,
+    interrupted: false,
+    selection: { classes: [sinkClass], scenarios: [scenario], serverDedup: 'alternate', path: null },
+    commit: null,
+  });
 }

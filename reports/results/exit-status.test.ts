@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { mergeVerdicts, type Verdict } from '../properties/verdict.ts';
+import { mergeVerdicts, type Verdict } from '../../properties/verdict.ts';
 import { exitStatusOf, exitStatusTable, resultExitStatus } from './exit-status.ts';
 
 describe('the exit status of the chaos commands', () => {
@@ -21,6 +21,6 @@ describe('the exit status of the chaos commands', () => {
   });
 
   it.each(['README.md', 'reports/README.md'])('%s documents exactly these statuses', (file) => {
-    expect(readFileSync(new URL(`../${file}`, import.meta.url), 'utf8')).toContain(exitStatusTable());
+    expect(readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8')).toContain(exitStatusTable());
   });
 });

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  matrixExitStatus,
-  matrixJson,
-  matrixJunit,
-  matrixMarkdown,
-  rowHolds,
-  type Detection,
-  type MatrixRow,
-  type MutationMatrix,
-} from './mutation-matrix.ts';
+import { matrixExitStatus, rowHolds, type Detection, type MatrixRow, type MutationMatrix } from '../results/index.ts';
+import { matrixJson, matrixJunit, matrixMarkdown } from './mutation-matrix.ts';
 
 const caught = (seed: number, runs: number): Detection => ({
   seed,

@@ -1,12 +1,12 @@
-import { mergeVerdicts } from '../properties/verdict.ts';
-import type { DeliveryGuarantee } from '../sinks/sink-classes.ts';
-import { aggregateClass } from './aggregate.ts';
+import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
+import { classReport, jobVerdict } from './class-report.ts';
 import { insertPerformance } from './performance.ts';
-import type { RunResult, RunSelection, ScenarioResult } from './run-result.ts';
+import type { JobReport, JobSelection, ScenarioReport } from './job-report.ts';
 import { runTimelines, type RunTimeline, type TaggedEvent } from './timeline.ts';
+import type { RunId } from '../../harness/run-identity.ts';
 
 export interface SliceRun {
-  readonly run: RunResult;
+  readonly run: JobReport;
   /** The slice's `history.jsonl`, for the merged timelines and performance figures. */
   readonly events: readonly TaggedEvent[];
 }
@@ -18,33 +18,23 @@ export interface MatrixCatalogue {
   readonly scenarioRank: (name: string) => number;
   readonly classRank: (name: string) => number;
   /** The `class/scenario` pairs slice `I/N` of the selection holds, recomputed from the catalogue. */
-  readonly slicePairs: (selection: RunSelection, slice: string) => readonly string[];
+  readonly slicePairs: (selection: JobSelection, slice: string) => readonly string[];
 }
 
 const SELECTION_FIELDS = ['classes', 'scenarios', 'serverDedup', 'path'] as const;
 
-/** A slice's recorded selection: without one, its pairs cannot be checked against the catalogue. */
-function selectionOf(run: RunResult): RunSelection {
-  if (run.selection === undefined)
-    throw new MergeError(
-      `${run.runId} records no selection (written by an older harness): re-run its slice to merge it`,
-    );
-  return run.selection;
-}
-
 /** The first way two slices' selections or commits differ, or undefined when they are one matrix's. */
-function selectionDifference(run: RunResult, other: RunResult): string | undefined {
+function selectionDifference(run: JobReport, other: JobReport): string | undefined {
   for (const field of SELECTION_FIELDS) {
-    const [mine, theirs] = [run.selection?.[field], other.selection?.[field]].map((value) => JSON.stringify(value));
+    const [mine, theirs] = [run.selection[field], other.selection[field]].map((value) => JSON.stringify(value));
     if (mine !== theirs) return `${field} ${mine}, ${other.runId} has ${theirs}`;
   }
-  if ((run.commit ?? null) !== (other.commit ?? null))
-    return `commit ${run.commit}, ${other.runId} has ${other.commit}`;
+  if (run.commit !== other.commit) return `commit ${run.commit}, ${other.runId} has ${other.commit}`;
   return undefined;
 }
 
 /** The slice holds exactly the pairs its selection gives it: a verdict for each, and nothing else. */
-function checkSlicePairs(run: RunResult, selection: RunSelection, catalogue: MatrixCatalogue): void {
+function checkSlicePairs(run: JobReport, selection: JobSelection, catalogue: MatrixCatalogue): void {
   const expected = catalogue.slicePairs(selection, run.slice ?? '');
   const held = Object.entries(run.classes).flatMap(([sinkClass, result]) =>
     result.scenarios.map((scenario) => `${sinkClass}/${scenario.name}`),
@@ -73,8 +63,8 @@ function checkSlicePairs(run: RunResult, selection: RunSelection, catalogue: Mat
 export function mergeSliceRuns(
   slices: readonly SliceRun[],
   catalogue: MatrixCatalogue,
-  runId: string,
-): { run: RunResult; timelines: RunTimeline[] } {
+  runId: RunId,
+): { run: JobReport; timelines: RunTimeline[] } {
   const [first] = slices;
   if (first === undefined) throw new MergeError('nothing to merge: give the report directories of the slices');
   for (const { run } of slices) {
@@ -86,7 +76,6 @@ export function mergeSliceRuns(
           `${run.runId} has ${field} ${run[field]}, ${first.run.runId} has ${first.run[field]}: slices of one matrix share seed, profile and backend`,
         );
     }
-    selectionOf(run);
     const difference = selectionDifference(run, first.run);
     if (difference !== undefined)
       throw new MergeError(
@@ -106,9 +95,9 @@ export function mergeSliceRuns(
     if (found.length > 1)
       throw new MergeError(`slice ${index}/${count} is given twice (${found.map((slice) => slice.runId).join(', ')})`);
   }
-  for (const { run } of slices) checkSlicePairs(run, selectionOf(run), catalogue);
+  for (const { run } of slices) checkSlicePairs(run, run.selection, catalogue);
 
-  const scenarios = new Map<string, { guarantee: DeliveryGuarantee; scenarios: ScenarioResult[] }>();
+  const scenarios = new Map<string, { guarantee: DeliveryGuarantee; scenarios: ScenarioReport[] }>();
   const seen = new Set<string>();
   for (const { run } of slices) {
     for (const [sinkClass, result] of Object.entries(run.classes)) {
@@ -128,7 +117,7 @@ export function mergeSliceRuns(
       .sort(([a], [b]) => catalogue.classRank(a) - catalogue.classRank(b))
       .map(([sinkClass, entry]) => [
         sinkClass,
-        aggregateClass(
+        classReport(
           entry.guarantee,
           [...entry.scenarios].sort((a, b) => catalogue.scenarioRank(a.name) - catalogue.scenarioRank(b.name)),
           insertPerformance(timelines.filter((timeline) => timeline.sinkClass === sinkClass)),
@@ -136,7 +125,7 @@ export function mergeSliceRuns(
       ]),
   );
   const runs = slices.map((slice) => slice.run);
-  const run: RunResult = {
+  const run: JobReport = {
     runId,
     backend: first.run.backend,
     backendLimits: first.run.backendLimits,
@@ -150,10 +139,11 @@ export function mergeSliceRuns(
     durationMs: Math.max(...runs.map((each) => each.durationMs)),
     clusterStartMs: Math.max(...runs.map((each) => each.clusterStartMs)),
     clusterMemory: null,
-    verdict: mergeVerdicts(Object.values(classes).map((result) => result.verdict)),
+    verdict: jobVerdict(classes),
     classes,
-    ...(first.run.selection === undefined ? {} : { selection: first.run.selection }),
-    commit: first.run.commit ?? null,
+    interrupted: runs.some((each) => each.interrupted),
+    selection: first.run.selection,
+    commit: first.run.commit,
   };
   return { run, timelines };
 }

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { newRunId } from './cluster/run-dir.ts';
+import { runIdOf, seedOf } from './run-identity.ts';
+
+describe('the run identity brands', () => {
+  it('takes an integer seed and refuses anything else, naming where it came from', () => {
+    expect(seedOf(-7)).toBe(-7);
+    expect(() => seedOf(1.5, '--seed')).toThrow('--seed must be an integer, got 1.5');
+    expect(() => seedOf(Number.NaN)).toThrow(/must be an integer/);
+  });
+
+  it('takes a run id as newRunId makes them and refuses another form', () => {
+    const id = newRunId(new Date('2026-12-01T12:34:56Z'));
+    expect(runIdOf(id)).toBe(id);
+    expect(() => runIdOf('../etc', 'the run directory')).toThrow(
+      "the run directory should look like 20261201-120000-ab12, got '../etc'",
+    );
+  });
+});

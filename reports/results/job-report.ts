@@ -1,0 +1,101 @@
+import type { RunId, Seed } from '../../harness/run-identity.ts';
+import type { ProcessMemory } from '../../harness/cluster/process/local-process.ts';
+import type { Anomaly } from '../../properties/checkers/check-result.ts';
+import type { Verdict } from '../../properties/verdict.ts';
+import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
+import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
+import type { InsertPerformance } from './performance.ts';
+import type { Tally } from './tally.ts';
+
+/** What a class owed on a table, and what its runs there showed. */
+export interface OwedTally {
+  readonly owed: DeliveryGuarantee;
+  readonly tally: Tally;
+}
+
+/**
+ * One row of the configuration matrix: the runs of a class under one configuration (table engine
+ * and dedup, a view behind it, the user's settings, async_insert), what it owed there and showed;
+ * `view` is the materialized view's table, judged on its own.
+ */
+export interface ConfigurationRow extends OwedTally {
+  readonly configuration: string;
+  readonly view?: OwedTally;
+}
+
+/** One class x scenario: its verdict by the one scenario rule, and the tally of the runs that define it. */
+export interface ScenarioReport {
+  readonly name: string;
+  readonly sinkClass: SinkClassName;
+  readonly verdict: Verdict;
+  readonly seed: Seed;
+  /** fast-check's shrink path of the reported counterexample, when there is one. */
+  readonly path?: string | undefined;
+  readonly replayCommand: string;
+  /** Runs of the budget (not shrink steps). */
+  readonly runs: number;
+  /** Steps spent shrinking a violation (each a full run). */
+  readonly shrinkRuns: number;
+  /** Why exploring ended: the declared coverage happened, or the budget was spent first. */
+  readonly stopped: 'covered' | 'budget-spent';
+  readonly durationMs: number;
+  /** Wall time of the defining runs by phase, for the "where does the time go" figures. */
+  readonly phases: { readonly trafficMs: number; readonly healMs: number; readonly checkMs: number };
+  /** The reported counterexample's, or every exploring run's (never the shrink steps). */
+  readonly tally: Tally;
+  readonly anomalies: readonly Anomaly[];
+  /** Each give-up of the defining runs, one line: partition, batch, attempts, the last error. */
+  readonly giveUps: readonly string[];
+  /** Coverage that did not happen, infrastructure errors, hints. */
+  readonly notes: readonly string[];
+  /** The (shrunk) schedule of the reported run, one command per line. */
+  readonly commands: readonly string[];
+  /** The exploring runs by configuration. */
+  readonly configurations: readonly ConfigurationRow[];
+}
+
+/** A class's line of the report: its scenarios, their verdicts merged and their tallies added. */
+export interface ClassReport {
+  readonly guarantee: DeliveryGuarantee;
+  readonly verdict: Verdict;
+  readonly tally: Tally;
+  readonly performance: InsertPerformance;
+  readonly scenarios: readonly ScenarioReport[];
+}
+
+/**
+ * What a chaos job was asked to run, beside its seed, profile, backend and slice: enough to
+ * recompute from the catalogue the class x scenario pairs of its matrix, and of each slice.
+ */
+export interface JobSelection {
+  /** The classes, in the order the matrix takes them. */
+  readonly classes: readonly SinkClassName[];
+  /** The scenario names, in the order the matrix takes them. */
+  readonly scenarios: readonly string[];
+  readonly serverDedup: string;
+  /** The replayed case (`--path`), or null. */
+  readonly path: string | null;
+}
+
+/** A whole chaos job (or the slices a merge joined): what `run-result.json` stores and every reporter renders. */
+export interface JobReport {
+  readonly runId: RunId;
+  readonly backend: string;
+  readonly backendLimits: readonly string[];
+  readonly seed: Seed;
+  readonly profile: string;
+  /** `I/N` when the run was one slice of the class x scenario matrix (`--shard`), or the slices a merged report joined. */
+  readonly slice: string | null;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly clusterStartMs: number;
+  /** Current and peak RSS per cluster process at the end of the run; null where the backend does not see them. */
+  readonly clusterMemory: Readonly<Record<string, ProcessMemory>> | null;
+  readonly verdict: Verdict;
+  readonly classes: Readonly<Record<string, ClassReport>>;
+  /** A signal stopped the run before every pair was judged: its command exited 130 / 143. */
+  readonly interrupted: boolean;
+  readonly selection: JobSelection;
+  /** The git commit the harness ran from (`+changes` when the tree had uncommitted edits), null outside a checkout. */
+  readonly commit: string | null;
+}

@@ -1,0 +1,65 @@
+/**
+ * The detection matrix of `npm run mutants`: every shipped mutant against the scenario that
+ * targets it, over several seeds, and the unmutated sink under the same scenarios as a control.
+ * `writers/mutation-matrix.ts` turns it into the same four artifacts a chaos run has.
+ */
+import type { AnomalyCategory, AnomalyKind } from '../../properties/checkers/anomaly-category.ts';
+import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
+
+export interface Detection {
+  readonly seed: number;
+  readonly verdict: string;
+  /** A violation in the mutant's category, and in no category its breakage does not explain (`chaos/mutants/detection.ts`). */
+  readonly caughtInCategory: boolean;
+  readonly categories: readonly AnomalyCategory[];
+  /** Exploring runs up to and including the first violating one (absent when never caught). */
+  readonly runsToDetection?: number;
+  /** Seconds of runs up to the end of the first violating one. */
+  readonly secondsToDetection?: number;
+  /** Shrinking after the first violation: steps, seconds, and whether its budget cut it short. */
+  readonly shrink?: { readonly steps: number; readonly seconds: number; readonly truncated: boolean };
+  readonly replayCommand: string;
+  readonly infraErrors: number;
+}
+
+export interface MatrixRow {
+  /** A mutant's name, or `control` for the unmutated sink. */
+  readonly subject: string;
+  readonly kind: 'wrapper' | 'source' | 'control';
+  readonly sinkClass: SinkClassName;
+  readonly scenario: string;
+  /** The anomaly category the mutant must be caught in (null for the control). */
+  readonly category: AnomalyKind | null;
+  readonly why: string | null;
+  readonly detections: readonly Detection[];
+}
+
+export interface MutationMatrix {
+  readonly runId: string;
+  readonly seeds: readonly number[];
+  readonly durationMs: number;
+  readonly rows: readonly MatrixRow[];
+}
+
+/**
+ * How one seed of a row came out: as the row requires (a mutant caught, a control passing), a
+ * finding (a mutant the checkers let through or flagged for something else, a control they
+ * flagged), or not verified (the run was inconclusive, a harness failure or interrupted).
+ */
+export function detectionOutcome(row: MatrixRow, d: Detection): 'held' | 'finding' | 'not verified' {
+  if (row.kind === 'control')
+    return d.verdict === 'pass' ? 'held' : d.verdict === 'violation' ? 'finding' : 'not verified';
+  if (d.caughtInCategory) return 'held';
+  return d.verdict === 'violation' || d.verdict === 'pass' ? 'finding' : 'not verified';
+}
+
+/** A row is good when every seed held: each caught in its category (a mutant), or passing (the control). */
+export const rowHolds = (row: MatrixRow): boolean =>
+  row.detections.length > 0 && row.detections.every((d) => detectionOutcome(row, d) === 'held');
+
+/** `npm run mutants`' exit status, as the chaos job's: 0 every row held, 1 a finding, 3 otherwise not verified. */
+export function matrixExitStatus(matrix: MutationMatrix): 0 | 1 | 3 {
+  const outcomes = matrix.rows.flatMap((row) => row.detections.map((d) => detectionOutcome(row, d)));
+  if (outcomes.includes('finding')) return 1;
+  return matrix.rows.every(rowHolds) ? 0 : 3;
+}
