@@ -4,8 +4,10 @@ import type { FlowEvent, Stamped } from './history-events.ts';
 
 /**
  * What a faithful replay of one run input must reproduce, and nothing that two real executions
- * of the same input may tell apart. Decided by running one input twice (a run, then its
- * `schedule.json` replayed) and keeping only what came out equal:
+ * of the same input may tell apart. Decided on a real run and its `schedule.json` replayed on a
+ * cluster started anew (ClickHouseBatchingSink, keeper-faults, a Keeper-link latency): they
+ * differed in every query id (the aimed one's too), every endpoint's port, the proxies' byte
+ * counters, times and pids, and agreed on all that is kept here:
  * - per (sink, partition), in order, every epoch commit (epoch, `[fromSeq, toSeq)`, message ids,
  *   the batches the sink cut: number, token, size) and every batch marked delivered (its token);
  * - the acknowledged ids (the history's own definition, `history-events.ts`), as a set;
@@ -15,11 +17,11 @@ import type { FlowEvent, Stamped } from './history-events.ts';
  * - every refusal, in order: spec, store or a partition's (partition, code, the message up to its
  *   first colon, where the hosts and ports it names begin);
  * - every crash hit: point, partition, batch, occurrence.
- * Left out, because they differ between two executions of one input: times, pids, writer names,
- * query ids, attempt numbers and retries (how often an INSERT was tried depends on when the
- * cluster answered), endpoints (a cluster started anew listens on other ports), state snapshots
- * (how far the other partitions got when a worker restarted is a race), gate holds, warnings,
- * fault-end and proxy counters. Its limit: a fault aimed at "the next INSERT" meets whichever
+ * Left out, because they differ between two executions of one input (measured, or where that
+ * pair had none, by how they arise): times, pids, writer names, query ids, attempt numbers and
+ * retries (how often an INSERT was tried depends on when the cluster answered), endpoints (a
+ * cluster started anew listens on other ports), state snapshots (how far the other partitions
+ * got when a worker restarted is a race), gate holds, warnings, fault-end and proxy counters. Its limit: a fault aimed at "the next INSERT" meets whichever
  * partition's INSERT comes first, so a run whose partitions race for the gate can sign
  * differently though the sink behaved the same; the projection it was computed over is stored
  * beside the hash so two signatures that differ can be diffed.
