@@ -1,11 +1,11 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { installInterrupt } from '../harness/cli/interrupt.ts';
 import { prepareWritableDir } from '../harness/cli/writable-dir.ts';
 import { describeError, HarnessError } from '../harness/errors.ts';
 import { componentLogger, fileLogger } from '../harness/log.ts';
 import { PROJECT_ROOT } from '../harness/project-root.ts';
-import { exitStatusOf, resultExitStatus } from '../reports/results/index.ts';
+import { exitStatusOf, resultExitStatus, scenarioDirName } from '../reports/results/index.ts';
 import { runChaos } from './chaos-run.ts';
 import { parseSlice } from './matrix-slice.ts';
 import { describeOutcome } from './nemeses/undo-journal.ts';
@@ -18,6 +18,7 @@ import {
   SELECTION_OPTIONS,
 } from './cli-options.ts';
 import { runInputOf } from './executor/schedule-file.ts';
+import { compareSignatures, readSignature } from './executor/signature-file.ts';
 
 const USAGE = `usage: npm run chaos -- [--profile ci|full] [--backend embedded|docker|binary|external --cluster FILE] [--seed N] [--path P]
                       [--sink CLASS[,CLASS]] [--scenario NAME[,NAME]] [--report-dir DIR] [--keep-cluster]
@@ -106,6 +107,11 @@ async function main(argv: string[]): Promise<number> {
   );
   for (const [name, result] of Object.entries(run.classes))
     progress(`${name} (${result.guarantee}): ${result.verdict}`);
+  // A replay is faithful only if its history signs as the stored run's did (its one run is run-0).
+  if (replay !== undefined && values.schedule !== undefined) {
+    const replayed = join(reportDir, run.runId, scenarioDirName(classes[0]!, scenarios[0]!.name), 'run-0');
+    progress(compareSignatures(readSignature(dirname(values.schedule)), readSignature(replayed)));
+  }
   const exit = resultExitStatus(run);
   progress(`verdict: ${run.verdict}, exit ${exit.status} (${exit.name}) — ${join(reportDir, run.runId, 'report.md')}`);
   return interrupt.settle(exitStatusOf(run.verdict));

@@ -10,6 +10,7 @@ import type { RunTicket } from './exploration.ts';
 import type { RunInput } from './run-input.ts';
 import type { ScenarioRunOptions } from './run-options.ts';
 import { runDatabaseName } from './run-database.ts';
+import { runDirName } from './schedule-file.ts';
 import type { WorkerHosting } from './sink-host.ts';
 import { TABLE } from './target-table.ts';
 
@@ -61,7 +62,7 @@ export function planRun(options: ScenarioRunOptions, input: RunInput, ticket: Ru
     scenario: options.scenario,
     index: ticket.index,
     phase: ticket.phase,
-    dir: join(options.dir, `run-${ticket.index}`),
+    dir: join(options.dir, runDirName(ticket.index)),
     database: runDatabaseName(
       options.databasePrefix ?? 'chaos',
       options.sinkClass,

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ClusterDescription } from '../../harness/cluster/description.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
 import { step } from '../../properties/schedule/schedule-step.ts';
-import { onCluster, readScheduleFile, runInputOf, writeScheduleFile } from './schedule-file.ts';
+import { onCluster, readScheduleFile, runInputOf, scheduleReplayCommand, writeScheduleFile } from './schedule-file.ts';
 
 /** A cluster started anew: the same hosts, another client port. */
 const description = (port: number) =>
@@ -57,6 +57,33 @@ describe('a stored run input', () => {
     const elsewhere = { ...input, spec: spec({ host: '10.0.0.9' }) };
     expect(() => onCluster(elsewhere, description(31000))).toThrow(
       /the stored schedule names 10\.0\.0\.9, which this cluster does not have/,
+    );
+  });
+});
+
+describe("a violated run's schedule replay command", () => {
+  it('names the class, the scenario and the schedule.json of the run it replays', () => {
+    expect(
+      scheduleReplayCommand({
+        sinkClass: 'ClickHouseBatchingSink',
+        scenario: 'unknown-outcome',
+        scenarioDir: 'reports/20261202-055234-69f4/ClickHouseBatchingSink__unknown-outcome',
+        runIndex: 3,
+      }),
+    ).toBe(
+      'npm run chaos -- --sink ClickHouseBatchingSink --scenario unknown-outcome --schedule reports/20261202-055234-69f4/ClickHouseBatchingSink__unknown-outcome/run-3/schedule.json',
+    );
+  });
+
+  it('quotes a path a shell would split or expand, so the line still pastes', () => {
+    const command = scheduleReplayCommand({
+      sinkClass: 'AtMostOnceClickHouseSink',
+      scenario: 'sink-crash',
+      scenarioDir: "/tmp/my reports/it's $HOME/AtMostOnceClickHouseSink__sink-crash",
+      runIndex: 0,
+    });
+    expect(command).toBe(
+      "npm run chaos -- --sink AtMostOnceClickHouseSink --scenario sink-crash --schedule '/tmp/my reports/it'\\''s $HOME/AtMostOnceClickHouseSink__sink-crash/run-0/schedule.json'",
     );
   });
 });

@@ -12,6 +12,7 @@ import {
   type ScheduleFile,
 } from '../../properties/schedule/schedule-file.ts';
 import type { Schedule, ScheduleStep } from '../../properties/schedule/schedule-step.ts';
+import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import { checkFaultSpec } from '../nemeses/families/registry.ts';
 
 /** A run's input as the executor holds it (`RunInput`). */
@@ -33,6 +34,28 @@ export function writeScheduleFile(dir: string, input: RunInputOf, serverDedupOff
     steps: input.schedule,
   };
   writeFileSync(join(dir, SCHEDULE_FILE), `${JSON.stringify(file, null, 2)}\n`);
+}
+
+/** A run's directory inside its class x scenario directory: `run-<index>`. */
+export const runDirName = (index: number): string => `run-${index}`;
+
+/** A path as one shell word: left bare when it holds nothing a shell reads, single-quoted otherwise. */
+const shellWord = (word: string): string =>
+  /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * The command that replays one stored run from its `schedule.json` (`scenarioDir`: the class x
+ * scenario directory of the job's report, `<report dir>/<run id>/<class>__<scenario>`): exactly
+ * that input, so it holds after the generators changed, unlike `--seed … --path …`.
+ */
+export function scheduleReplayCommand(run: {
+  readonly sinkClass: SinkClassName;
+  readonly scenario: string;
+  readonly scenarioDir: string;
+  readonly runIndex: number;
+}): string {
+  const file = join(run.scenarioDir, runDirName(run.runIndex), SCHEDULE_FILE);
+  return `npm run chaos -- --sink ${run.sinkClass} --scenario ${run.scenario} --schedule ${shellWord(file)}`;
 }
 
 /** Reads and checks a stored `schedule.json` (`--schedule FILE`): one line naming what is wrong, before anything starts. */

@@ -26,6 +26,16 @@ export interface ServerInsert {
   readonly quorumWaited?: boolean;
   /** query_log's `exception_code` of one that failed (0 when it finished); absent in records written before it was read. */
   readonly exceptionCode?: number;
+  /**
+   * The longest the server waited for the answer to one of this INSERT's own Keeper requests, in
+   * ms (`system.zookeeper_log`: its Response rows carry the query id of the request and
+   * `duration_microseconds`); 0 when it made none. What a latency on the replica's Keeper links
+   * must raise (`keeper-wait`, `properties/checkers/fault-evidence.ts`). query_log's
+   * `ProfileEvents['ZooKeeperWaitMicroseconds']` cannot say it: ClickHouse counts it on the Keeper
+   * client's receive thread, not on the query. Absent in records written before it was read and
+   * on a cluster without a zookeeper_log.
+   */
+  readonly keeperWaitMs?: number;
 }
 
 export interface GroundTruth {
@@ -134,6 +144,10 @@ async function serverInserts(client: ClickHouseClient, replica: string, database
       quorum_waited: number;
       exception_code: number;
     }>();
+    const waits = await keeperWaits(
+      client,
+      rows.map((row) => row.query_id),
+    );
     return rows.map((row) => ({
       queryId: row.query_id,
       replica,
@@ -142,9 +156,31 @@ async function serverInserts(client: ClickHouseClient, replica: string, database
       token: row.token,
       quorumWaited: Boolean(Number(row.quorum_waited)),
       exceptionCode: Number(row.exception_code),
+      ...(waits === undefined ? {} : { keeperWaitMs: waits.get(row.query_id) ?? 0 }),
     }));
   } catch (error) {
     if (noLogYet(error)) return [];
+    throw error;
+  }
+}
+
+/** Per query id, the longest answer to one of its Keeper requests (ms); undefined when the replica keeps no zookeeper_log. */
+async function keeperWaits(
+  client: ClickHouseClient,
+  queryIds: readonly string[],
+): Promise<Map<string, number> | undefined> {
+  if (queryIds.length === 0) return new Map();
+  try {
+    const result = await client.query({
+      query: `SELECT query_id, max(duration_microseconds) AS wait_us FROM system.zookeeper_log
+              WHERE type = 'Response' AND query_id IN {ids:Array(String)} GROUP BY query_id`,
+      query_params: { ids: queryIds },
+      format: 'JSONEachRow',
+    });
+    const rows = await result.json<{ query_id: string; wait_us: number | string }>();
+    return new Map(rows.map((row) => [row.query_id, Number(row.wait_us) / 1000]));
+  } catch (error) {
+    if (noLogYet(error)) return undefined;
     throw error;
   }
 }

@@ -216,6 +216,26 @@ describe('faultEvidence', () => {
     ]);
   });
 
+  it("counts a Keeper-link latency only when the aimed INSERT's own Keeper wait reached it, not by its duration", () => {
+    const events = [
+      aimed(1, 'latency', 'slow', 'q1', { slowerThanMs: 250, targets: ['k'], proofs: ['keeper-wait'] }),
+      healed(1, 'latency', 400),
+    ];
+    // Slow enough end to end either way: only what the server recorded for q1 tells them apart.
+    const slow = [attempt('q1', { outcome: 'ok', startedAt: 110, endedAt: 390 })];
+    const waited = (ms: number | undefined): ServerView => ({
+      ...noServer,
+      keeperWaits: new Map(ms === undefined ? [] : [['q1', ms]]),
+    });
+    expect(evidence(events, slow, waited(262.5)).fired.get('latency')).toBe(1);
+    expect(evidence(events, slow, waited(3.2)).missed.map((miss) => miss.reason)).toEqual([
+      'latency(x): the aimed INSERT q1 waited 3 ms on Keeper, less than the 250 ms the latency adds',
+    ]);
+    expect(evidence(events, slow, waited(undefined)).missed.map((miss) => miss.reason)).toEqual([
+      'latency(x): zookeeper_log records no Keeper wait for the aimed INSERT q1',
+    ]);
+  });
+
   it('reads what a fault must show from the proofs its fault-start records, before its fault type', () => {
     // A latency on a Keeper link (`k`, in front of no client endpoint): the history says which proofs apply.
     const keeperLatency = (links: { before: LinkCounters; after: LinkCounters }, proofs?: FaultStartEvent['proofs']) =>

@@ -25,6 +25,8 @@ export interface ServerView {
   readonly unknown: UnknownResolution;
   /** Each client proxy's name -> the endpoint (`host:port`) sinks dial through it, from the cluster description. */
   readonly clientLinks: ReadonlyMap<string, string>;
+  /** Query id -> the longest its replica waited on one of its Keeper requests (ms, zookeeper_log); absent in truths read before it was. */
+  readonly keeperWaits?: ReadonlyMap<string, number>;
 }
 
 /** Each replica's client proxy -> the endpoint (`host:port`) sinks dial through it. */
@@ -122,7 +124,8 @@ function notFired(
     (proofs.includes('client-link-carried')
       ? linkNotShown(start, end, aimed, attempts, server.clientLinks)
       : undefined) ??
-    (proofs.includes('links-active') ? trafficNotShown(start, end) : undefined)
+    (proofs.includes('links-active') ? trafficNotShown(start, end) : undefined) ??
+    (proofs.includes('keeper-wait') ? keeperWaitNotShown(start, aimed, server) : undefined)
   );
 }
 
@@ -253,6 +256,24 @@ function linkNotShown(
   if (carried >= owed) return undefined;
   const others = through.length - 1;
   return `${start.targets.join('+')} received ${carried} B while it was in force, less than the ${owed} B the aimed INSERT ${aimed.queryId}${others > 0 ? ` and ${others} other INSERT(s) through it` : ''} sent: it did not carry that INSERT`;
+}
+
+/**
+ * The server recorded the aimed INSERT itself waiting on Keeper at least the latency less its
+ * jitter: the INSERT's own Keeper requests met the fault, which neither the replica's other Keeper
+ * traffic nor an INSERT slow for another reason (a disk, a busy host) can show.
+ */
+function keeperWaitNotShown(
+  start: Stamped<FaultStartEvent>,
+  aimed: AttemptRecord,
+  server: ServerView,
+): string | undefined {
+  const waited = server.keeperWaits?.get(aimed.queryId);
+  if (waited === undefined) return `zookeeper_log records no Keeper wait for the aimed INSERT ${aimed.queryId}`;
+  const least = start.slowerThanMs ?? 0;
+  return waited >= least
+    ? undefined
+    : `the aimed INSERT ${aimed.queryId} waited ${Math.round(waited)} ms on Keeper, less than the ${least} ms the latency adds`;
 }
 
 /** The faulted proxies carried traffic while the fault was in force, by their own counters. */

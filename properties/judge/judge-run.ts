@@ -187,6 +187,11 @@ export function judge(input: StoredRun): RunJudgement {
     ),
     unknown,
     clientLinks: clientLinksOf(description),
+    keeperWaits: new Map(
+      input.truth.serverInserts.flatMap((insert) =>
+        insert.keeperWaitMs === undefined ? [] : [[insert.queryId, insert.keeperWaitMs] as const],
+      ),
+    ),
   });
   const evidence: Evidence = {
     faultsFired: faults.fired,

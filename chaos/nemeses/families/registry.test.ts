@@ -51,7 +51,7 @@ describe('the fault family registry', () => {
       quorum_interserver_cut: [],
       keeper_pause: seen,
       keeper_link_cut: [],
-      keeper_link_latency: ['links-active'],
+      keeper_link_latency: ['links-active', 'keeper-wait'],
       keeper_leader_pause: seen,
       keeper_leader_kill: seen,
       keeper_quorum_loss: seen,

@@ -76,6 +76,8 @@ export function clickhouseNodeConfig(replica: ReplicaPlan, address: NodeAddressi
     },
     query_log: systemLog('query_log'),
     part_log: systemLog('part_log'),
+    // Each Keeper request with the query that made it and how long its answer took: an INSERT's own Keeper wait.
+    zookeeper_log: systemLog('zookeeper_log'),
     distributed_ddl: { path: '/clickhouse/task_queue/ddl' },
   };
   return toXml('clickhouse', body);

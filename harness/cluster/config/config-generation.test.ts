@@ -75,6 +75,7 @@ describe('embedded node config', () => {
     expect(xml).toContain('<sessions_path>/clickhouse/sessions_s1r2</sessions_path>');
     expect(xml).toContain('<query_log>');
     expect(xml).toContain('<part_log>');
+    expect(xml).toContain('<zookeeper_log>');
     // Wide parts only: a compact-part failpoint must not fail the oracle's log flushes.
     expect(xml).toMatch(/<query_log>[^]*?<settings>min_bytes_for_wide_part = 0<\/settings>[^]*?<\/query_log>/);
     expect(xml).not.toContain('interserver_http_port');

@@ -324,7 +324,10 @@ export type FaultEffect = 'error' | 'slow' | 'stalled' | 'blocked' | 'traffic' |
  * INSERT's bytes, by its counters; `links-active` — the faulted proxies carried traffic while the
  * fault was in force (a Keeper link, whose share of the INSERT the history does not count);
  * `server-code` — the INSERT failed with the fault's ClickHouse code, and its query_log says so;
- * `failed-at-link` — it failed without a ClickHouse code (at the link, not on the server).
+ * `failed-at-link` — it failed without a ClickHouse code (at the link, not on the server);
+ * `keeper-wait` — the server recorded one of the INSERT's own Keeper requests waiting at least
+ * `slowerThanMs` for its answer (its replica's zookeeper_log), which only a slow Keeper link or a
+ * slow Keeper can cause.
  */
 export const FAULT_PROOFS = [
   'process-seen',
@@ -332,6 +335,7 @@ export const FAULT_PROOFS = [
   'links-active',
   'server-code',
   'failed-at-link',
+  'keeper-wait',
 ] as const;
 export type FaultProof = (typeof FAULT_PROOFS)[number];
 
