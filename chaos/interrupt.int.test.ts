@@ -24,7 +24,8 @@ interface Started {
 function startChaos(args: readonly string[]): Started {
   const child = spawn(process.execPath, ['--import', 'tsx', resolve(PROJECT_ROOT, 'chaos/cli.ts'), ...args], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, CHAOS_STATE_DIR: stateDir },
+    // Its own port reservations too, so the test can see that every one of them is released.
+    env: { ...process.env, CHAOS_STATE_DIR: stateDir, CHAOS_PORTS_DIR: join(stateDir, 'ports') },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -12,7 +12,8 @@ import { PROJECT_ROOT, runTs } from '../cluster/testing/run-cli.ts';
 
 const CLI = 'harness/cli/cluster-cli.ts';
 const stateDir = mkdtempSync(join(tmpdir(), 'cluster-cli-test-'));
-const env = { CHAOS_STATE_DIR: stateDir };
+// Its own port reservations too, so the test can see that every one of them is released.
+const env = { CHAOS_STATE_DIR: stateDir, CHAOS_PORTS_DIR: join(stateDir, 'ports') };
 const cli = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) => runTs(CLI, args, { ...env, ...extraEnv });
 
 function expectOneLineError(result: { code: number; stdout: string; stderr: string }, pattern: RegExp): void {
