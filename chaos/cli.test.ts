@@ -10,19 +10,31 @@ const SOAK = fileURLToPath(new URL('./soak.ts', import.meta.url));
 const STABILITY = fileURLToPath(new URL('./stability.ts', import.meta.url));
 const MUTANTS = fileURLToPath(new URL('./mutants/cli.ts', import.meta.url));
 
+/**
+ * Runs `script` with `args` and a fresh report directory, and expects what bad input must get:
+ * exit 2, one line holding `message` on stderr, and nothing created.
+ */
+function expectRefusedBeforeAnything(script: string, args: readonly string[], message: string): void {
+  const reportDir = mkdtempSync(join(tmpdir(), 'chaos-cli-'));
+  try {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', script, '--report-dir', reportDir, ...args], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(result.status).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain(message);
+    expect(readdirSync(reportDir)).toEqual([]);
+  } finally {
+    rmSync(reportDir, { recursive: true, force: true });
+  }
+}
+
 describe.each([
   ['chaos', CLI],
   ['soak', SOAK],
   ['chaos:stability', STABILITY],
 ])('npm run %s on bad input', (_name, script) => {
-  const reportDir = mkdtempSync(join(tmpdir(), 'chaos-cli-'));
-  afterAll(() => rmSync(reportDir, { recursive: true, force: true }));
-  const run = (...args: string[]) =>
-    spawnSync(process.execPath, ['--import', 'tsx', script, '--report-dir', reportDir, ...args], {
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-
   it.each([
     [
       ['--sink', 'Nope'],
@@ -34,18 +46,12 @@ describe.each([
     [['--backend', 'podman'], 'podman'],
     [['--seed', 'abc'], "--seed takes an integer, got 'abc'"],
     [['--server-dedup', 'maybe'], "--server-dedup must be alternate, on, off, got 'maybe'"],
-  ])('%j exits 2 with one line naming the problem, starting nothing', (args, message) => {
-    const result = run(...args);
-    expect(result.status).toBe(2);
-    expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toContain(message);
-    expect(readdirSync(reportDir)).toEqual([]);
-  });
+  ])('%j exits 2 with one line naming the problem, starting nothing', (args, message) =>
+    expectRefusedBeforeAnything(script, args, message),
+  );
 });
 
 describe('npm run chaos --path', () => {
-  const reportDir = mkdtempSync(join(tmpdir(), 'chaos-path-'));
-  afterAll(() => rmSync(reportDir, { recursive: true, force: true }));
   const one = ['--sink', 'ClickHouseBatchingSink', '--scenario', 'unknown-outcome'];
 
   it.each([
@@ -76,36 +82,18 @@ describe('npm run chaos --path', () => {
       ],
       'exactly one --sink and one --scenario',
     ],
-  ])('%j exits 2 with one line before anything starts', (args, message) => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', CLI, '--report-dir', reportDir, ...args], {
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    expect(result.status).toBe(2);
-    expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toContain(message);
-    expect(readdirSync(reportDir)).toEqual([]);
-  });
+  ])('%j exits 2 with one line before anything starts', (args, message) =>
+    expectRefusedBeforeAnything(CLI, args, message),
+  );
 });
 
 describe('npm run soak on bad input', () => {
-  it('refuses a duration it cannot read, before creating anything', () => {
-    const reportDir = mkdtempSync(join(tmpdir(), 'soak-cli-'));
-    try {
-      const result = spawnSync(
-        process.execPath,
-        ['--import', 'tsx', SOAK, '--report-dir', reportDir, '--duration', '1x'],
-        { encoding: 'utf8', timeout: 30_000 },
-      );
-      expect(result.status).toBe(2);
-      expect(result.stderr.trim()).toBe(
-        "soak: --duration takes a number with s, m or h (e.g. 1h), got '1x' [CLI_USAGE]",
-      );
-      expect(readdirSync(reportDir)).toEqual([]);
-    } finally {
-      rmSync(reportDir, { recursive: true, force: true });
-    }
-  });
+  it('refuses a duration it cannot read, before creating anything', () =>
+    expectRefusedBeforeAnything(
+      SOAK,
+      ['--duration', '1x'],
+      "soak: --duration takes a number with s, m or h (e.g. 1h), got '1x' [CLI_USAGE]",
+    ));
 });
 
 describe.each([
@@ -113,21 +101,8 @@ describe.each([
   ['mutants', MUTANTS, ['--seeds', 'ten'], "--seeds takes a positive integer, got 'ten'"],
   ['mutants', MUTANTS, ['--mutant', 'nope'], "unknown mutant 'nope'; the mutants are token-changes-on-replay"],
 ])('npm run %s on bad input', (_name, script, args, message) => {
-  it(`${args.join(' ')} exits 2 with one line, starting nothing`, () => {
-    const reportDir = mkdtempSync(join(tmpdir(), 'chaos-cli-'));
-    try {
-      const result = spawnSync(process.execPath, ['--import', 'tsx', script, '--report-dir', reportDir, ...args], {
-        encoding: 'utf8',
-        timeout: 30_000,
-      });
-      expect(result.status).toBe(2);
-      expect(result.stderr.trim().split('\n')).toHaveLength(1);
-      expect(result.stderr).toContain(message);
-      expect(readdirSync(reportDir)).toEqual([]);
-    } finally {
-      rmSync(reportDir, { recursive: true, force: true });
-    }
-  });
+  it(`${args.join(' ')} exits 2 with one line, starting nothing`, () =>
+    expectRefusedBeforeAnything(script, args, message));
 });
 
 describe('npm run chaos --schedule on a file it cannot replay', () => {
@@ -178,19 +153,7 @@ describe('npm run chaos --schedule on a file it cannot replay', () => {
       'give exactly one --sink and one --scenario',
     ],
     [[...selection, '--schedule', join(dir, 'absent.json')], 'ENOENT'],
-  ])('%j exits 2 with one line naming what is wrong, before any cluster starts', (args, message) => {
-    const reportDir = mkdtempSync(join(tmpdir(), 'chaos-cli-'));
-    try {
-      const result = spawnSync(process.execPath, ['--import', 'tsx', CLI, '--report-dir', reportDir, ...args], {
-        encoding: 'utf8',
-        timeout: 30_000,
-      });
-      expect(result.status).toBe(2);
-      expect(result.stderr.trim().split('\n')).toHaveLength(1);
-      expect(result.stderr).toContain(message);
-      expect(readdirSync(reportDir)).toEqual([]);
-    } finally {
-      rmSync(reportDir, { recursive: true, force: true });
-    }
-  });
+  ])('%j exits 2 with one line naming what is wrong, before any cluster starts', (args, message) =>
+    expectRefusedBeforeAnything(CLI, args, message),
+  );
 });
