@@ -2,15 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { FaultSpec } from './fault-spec.ts';
 import { parseScheduleFile, type FaultCheck, type ScheduleFile } from './schedule-file.ts';
 import { step } from './schedule-step.ts';
+import { RESPONSE_CUT as cut } from './testing/fault-specs.ts';
 
-const cut: FaultSpec = {
-  family: 'reset_peer',
-  type: 'reset_peer',
-  params: {},
-  heals: 'insert-ended',
-  expects: 'landed',
-  label: "the INSERT's response",
-};
 const spec = {
   sink_class_name: 'ClickHouseBatchingSink',
   name: 's',

@@ -3,6 +3,7 @@ import type { RawSinkSpec } from '../arbitraries/arb-sink-spec.ts';
 import type { ChaosSystem } from './chaos-system.ts';
 import type { FaultSpec } from './fault-spec.ts';
 import { describeStep, runStep, step, type Schedule } from './schedule-step.ts';
+import { RESPONSE_CUT as cut } from './testing/fault-specs.ts';
 
 const spec = {
   sink_class_name: 'ClickHouseBatchingSink',
@@ -17,14 +18,6 @@ const fault = (heals: FaultSpec['heals']): FaultSpec => ({
   heals,
   label: "the INSERT's link, 300ms±20",
 });
-const cut: FaultSpec = {
-  family: 'reset_peer',
-  type: 'reset_peer',
-  params: {},
-  heals: 'insert-ended',
-  expects: 'landed',
-  label: "the INSERT's response",
-};
 
 /** One of every kind, with the line each printed as a command object before it was data. */
 const EVERY_KIND: readonly [Schedule[number], string][] = [

@@ -7,6 +7,7 @@ import type { Verdict } from '../../../properties/verdict.ts';
 import { step } from '../../../properties/schedule/schedule-step.ts';
 import type { StoredRun } from '../../../properties/judge/index.ts';
 import { writeCheckRecord } from '../check-record.ts';
+import { RESPONSE_CUT } from '../../../properties/schedule/testing/fault-specs.ts';
 
 const GOLDEN = fileURLToPath(
   new URL('../../../properties/checkers/golden/exactly-once-replayed.jsonl', import.meta.url),
@@ -45,20 +46,7 @@ export function storeRun(
       readAt: 42,
     },
     scenarioCoverage: { replay: true },
-    schedule: [
-      step.faultEpisode(
-        {
-          family: 'reset_peer',
-          type: 'reset_peer',
-          params: {},
-          heals: 'insert-ended',
-          expects: 'landed',
-          label: "the INSERT's response",
-        },
-        1,
-        0,
-      ),
-    ],
+    schedule: [step.faultEpisode(RESPONSE_CUT, 1, 0)],
     serverDedupOff: true,
     target: 'single-host-merge-tree',
   };
