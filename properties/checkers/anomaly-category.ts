@@ -24,6 +24,7 @@ export const ANOMALY_KINDS = [
   'give-up-text',
   'give-up-on-transient',
   'give-up-early',
+  'give-up-late',
   'give-up-without-attempt',
   'write-after-give-up',
   // sink-contract

@@ -76,7 +76,10 @@ describe('giveUpsFromHistory — the retry on the instance that gave up', () => 
   const invoke = (at: number, queryId: string) =>
     stamp(at, { type: 'insert-invoke', ...key, queryId, shard: null, endpoint: 'h:1', messageIds: ['1-0-0'] });
   const writes = (events: Stamped[]) =>
-    giveUpsFromHistory(events, factsFromHistory(events, 'exactly-once', 1).attempts, 1, () => 10).writesAfterGiveUp;
+    giveUpsFromHistory(events, factsFromHistory(events, 'exactly-once', 1).attempts, 1, () => ({
+      fewest: 10,
+      most: 10,
+    })).writesAfterGiveUp;
 
   it('is refused only when no INSERT went out before the refusal, whatever code the instance answered', () => {
     expect(writes([invoke(100, 'q1'), giveUpAt(200), retried(300)])).toEqual([

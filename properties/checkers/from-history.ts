@@ -3,7 +3,7 @@ import type { Stamped } from '../../harness/flow/history/history-events.ts';
 import type { CrashPoint } from '../../harness/flow/runtime/crash-points.ts';
 import { formatMessageId } from '../../sinks/domain/message-id.ts';
 import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
-import type { AttemptRecord, GiveUpRecord, RefusalRecord, WriteAfterGiveUp } from './observations.ts';
+import type { AttemptRecord, GiveUpRecord, InsertBudget, RefusalRecord, WriteAfterGiveUp } from './observations.ts';
 
 /** The seed's text of a give-up; only a failure that says it, or that the sink coded as one, is a give-up. */
 export const GIVE_UP_TEXT = 'Giving up insert into ClickHouse';
@@ -169,7 +169,7 @@ export function giveUpsFromHistory(
   events: readonly Stamped[],
   attempts: readonly AttemptRecord[],
   generation: number,
-  maxInsertAttemptsDuring: (from: number, to: number) => number,
+  insertBudgetDuring: (from: number, to: number) => InsertBudget,
 ): { readonly giveUps: GiveUpRecord[]; readonly writesAfterGiveUp: WriteAfterGiveUp[] } {
   const launches = eventsOfType(events, 'worker-launch');
   const batches = batchMessages(events, attempts);
@@ -216,7 +216,7 @@ export function giveUpsFromHistory(
       ...(event.giveUp === undefined ? {} : { claim: event.giveUp }),
       attempts: ofInsert,
       messageIds: ids ?? [...(batches.get(batchKey(event.partition, batch)) ?? [])],
-      maxInsertAttempts: maxInsertAttemptsDuring(ofInsert[0]?.invokedAt ?? event.at, event.at),
+      budget: insertBudgetDuring(ofInsert[0]?.invokedAt ?? event.at, event.at),
       final: finalAfter(event.partition, event.at),
     });
   }

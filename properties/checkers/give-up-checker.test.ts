@@ -29,7 +29,7 @@ const giveUp = (attempts: readonly AttemptRecord[], over: Partial<GiveUpRecord> 
   code: 'SINK_INSERT_GAVE_UP',
   attempts,
   messageIds: ['1-0-0', '1-0-1'],
-  maxInsertAttempts: 3,
+  budget: { fewest: 3, most: 3 },
   final: true,
   ...over,
 });
@@ -90,6 +90,13 @@ describe('giveUpChecker', () => {
     );
     expect(categories(observations([giveUp(three, { message: 'insert failed' })]))).toEqual(['give-up-text']);
     expect(categories(observations([giveUp([])]))).toEqual(['give-up-without-attempt']);
+  });
+
+  it('flags a give-up after retries the budget did not allow, and allows transient failures past it', () => {
+    expect(categories(observations([giveUp([...three, attempt(4)])]))).toEqual(['give-up-late']);
+    const transientThird = [attempt(1), attempt(2), attempt(3, { errorCode: 'ECONNRESET' }), attempt(4)];
+    expect(categories(observations([giveUp(transientThird)]))).toEqual([]);
+    expect(categories(observations([giveUp([...three, attempt(4)], { budget: { fewest: 3, most: 4 } })]))).toEqual([]);
   });
 
   it('judges a give-up by the attempts the history recorded: a "permanent" claim with none allows nothing', () => {

@@ -41,7 +41,7 @@ const clip = (text: string, length: number) => (text.length > length ? `${text.s
 
 type GiveUpBreachKind = Extract<
   AnomalyKind,
-  'give-up-text' | 'give-up-on-transient' | 'give-up-early' | 'give-up-without-attempt'
+  'give-up-text' | 'give-up-on-transient' | 'give-up-early' | 'give-up-late' | 'give-up-without-attempt'
 >;
 
 /** Why the seed's contract does not allow this give-up, or undefined when it does. */
@@ -65,19 +65,30 @@ export function giveUpBreach(
       category: 'give-up-on-transient',
       why: `${label}: the last attempt ${last.queryId} failed in the transport (${last.errorCode ?? 'no answer'})`,
     };
-  if (lastClass === 'unclassified' && giveUp.attempts.length < giveUp.maxInsertAttempts) {
+  if (lastClass === 'unclassified' && giveUp.attempts.length < giveUp.budget.fewest) {
     return {
       category: 'give-up-early',
-      why: `${label}: ${giveUp.attempts.length} attempt(s), max_insert_attempts = ${giveUp.maxInsertAttempts}`,
+      why: `${label}: ${giveUp.attempts.length} attempt(s), max_insert_attempts = ${giveUp.budget.fewest}`,
     };
   }
+  // The seed counts every attempt and gives up at the first unclassified failure once the count
+  // reached the budget: a retry after such a failure spent attempts the budget did not allow.
+  const overrun = giveUp.attempts
+    .slice(0, -1)
+    .findIndex((attempt, index) => index + 1 >= giveUp.budget.most && seedErrorClass(attempt) === 'unclassified');
+  if (overrun >= 0)
+    return {
+      category: 'give-up-late',
+      why: `${label}: attempt ${overrun + 1} failed unclassified with max_insert_attempts = ${giveUp.budget.most}, yet ${giveUp.attempts.length - overrun - 1} more followed`,
+    };
   return undefined;
 }
 
 /**
  * The give-up contract (seed: "Giving up insert into ClickHouse", then the instance refuses every
  * later write): a give-up says exactly the seed's text; it comes after a permanent error at once,
- * or after an unclassified error once `max_insert_attempts` attempts were made, never on a
+ * or after an unclassified error once `max_insert_attempts` attempts were made (not before, and
+ * not after: the first unclassified failure at the budget ends the insert), never on a
  * transient error; and the retry of the job on the same instance is refused without an INSERT.
  */
 export function giveUpChecker(observations: Observations): CheckResult {
@@ -97,6 +108,7 @@ export function giveUpChecker(observations: Observations): CheckResult {
       anomaly('give-up-text', byCategory('give-up-text')),
       anomaly('give-up-on-transient', byCategory('give-up-on-transient')),
       anomaly('give-up-early', byCategory('give-up-early')),
+      anomaly('give-up-late', byCategory('give-up-late')),
       anomaly('give-up-without-attempt', byCategory('give-up-without-attempt')),
       anomaly('write-after-give-up', accepted),
     ],

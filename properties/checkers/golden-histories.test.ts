@@ -195,7 +195,7 @@ describe('golden histories through the translation into every checker', () => {
       replicaOf: () => 's1r1',
       expectedShard: () => () => 's1',
       expectedRefusals: [],
-      maxInsertAttemptsDuring: () => golden.maxInsertAttempts ?? 10,
+      insertBudgetDuring: () => ({ fewest: golden.maxInsertAttempts ?? 10, most: golden.maxInsertAttempts ?? 10 }),
       orderedModeAt: () => golden.queueMode !== true,
     });
     expect(facts.acknowledged.size, 'the history acknowledges its epoch').toBeGreaterThan(0);

@@ -35,6 +35,16 @@ export type { ReplicaTruth } from '../../harness/oracle/replica-counts.ts';
  * `epoch-failed` for at-least-once), with the attempts of the insert that gave up as the history
  * recorded them: the checkers judge the give-up by those, not by the sink's own account.
  */
+/**
+ * The `max_insert_attempts` values in force while one insert ran (one value unless a
+ * reconfiguration changed it meanwhile): a give-up may come no earlier than the fewest allow and
+ * no later than the most allow.
+ */
+export interface InsertBudget {
+  readonly fewest: number;
+  readonly most: number;
+}
+
 export interface GiveUpRecord {
   readonly writer: string;
   readonly partition: number;
@@ -48,8 +58,8 @@ export interface GiveUpRecord {
   readonly attempts: readonly AttemptRecord[];
   /** The messages of the batch (as its epoch commit cut it, and as its attempts carried it) or epoch. */
   readonly messageIds: readonly string[];
-  /** The smallest `max_insert_attempts` of the specs in force while the insert ran. */
-  readonly maxInsertAttempts: number;
+  /** The `max_insert_attempts` of the specs in force while the insert ran. */
+  readonly budget: InsertBudget;
   /** No later worker ran this partition: the give-up is where the run left it. */
   readonly final: boolean;
 }

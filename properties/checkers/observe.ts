@@ -4,7 +4,7 @@ import type { GroundTruth } from '../../harness/oracle/ground-truth.ts';
 import type { SinkWarningKind } from '../../sinks/api.ts';
 import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
 import { factsFromHistory, giveUpsFromHistory, type HistoryFacts } from './from-history.ts';
-import type { ExpectedRefusal, Observations } from './observations.ts';
+import type { ExpectedRefusal, InsertBudget, Observations } from './observations.ts';
 import { acceptedTwice, resolveUnknownOutcomes, unloggedAttempts, type UnknownResolution } from './server-log.ts';
 
 export interface ObserveInput {
@@ -28,8 +28,8 @@ export interface ObserveInput {
   /** Where each message must live, given the run's attempts (the executor knows the specs in force). */
   readonly expectedShard: (attempts: Observations['attempts']) => (messageId: string) => string | null;
   readonly expectedRefusals: readonly ExpectedRefusal[];
-  /** The smallest `max_insert_attempts` of the specs in force between two moments (the executor knows the specs). */
-  readonly maxInsertAttemptsDuring: (from: number, to: number) => number;
+  /** The `max_insert_attempts` values of the specs in force between two moments. */
+  readonly insertBudgetDuring: (from: number, to: number) => InsertBudget;
   /** At-most-once: the spec in force at a moment runs the ordered strategy mode (pending messages kept). */
   readonly orderedModeAt: (at: number) => boolean;
   /** What the class owes on the view behind the target, when there is one (its rows are `truth.view`). */
@@ -89,7 +89,7 @@ export function observe(input: ObserveInput): Observed {
             given: eventsOfType(input.events, 'sink-warning').some((event) => event.kind === input.judgedWarning?.kind),
           },
     pendingDropped: input.guarantee === 'at-most-once' ? pendingDropped(input.events, facts, input.orderedModeAt) : [],
-    ...giveUpsFromHistory(input.events, facts.attempts, input.generation, input.maxInsertAttemptsDuring),
+    ...giveUpsFromHistory(input.events, facts.attempts, input.generation, input.insertBudgetDuring),
     ...(input.truth.view === undefined || input.viewGuarantee === undefined
       ? {}
       : { view: { replicas: input.truth.view, guarantee: input.viewGuarantee } }),

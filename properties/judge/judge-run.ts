@@ -9,7 +9,7 @@ import type { GroundTruth } from '../../harness/oracle/ground-truth.ts';
 import { checkScenario, type ScenarioCheck } from '../checkers/check-scenario.ts';
 import type { Coverage, Evidence } from '../checkers/coverage-checker.ts';
 import { clientLinksOf, faultEvidence } from '../checkers/fault-evidence.ts';
-import type { ExpectedRefusal, RefusalRecord } from '../checkers/observations.ts';
+import type { ExpectedRefusal, InsertBudget, RefusalRecord } from '../checkers/observations.ts';
 import { observe } from '../checkers/observe.ts';
 import { sightingsOf } from '../checkers/sometimes-events.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
@@ -123,8 +123,8 @@ function producedForms(config: SourceConfig): (messageId: string) => string | un
 /** The seed's default when a spec leaves `max_insert_attempts` out. */
 const SEED_MAX_INSERT_ATTEMPTS = 10;
 
-/** The smallest `max_insert_attempts` of the specs in force at any moment of [from, to]. */
-function maxInsertAttemptsDuring(specs: readonly SpecPeriod[], from: number, to: number): number {
+/** The fewest and the most `max_insert_attempts` of the specs in force at any moment of [from, to]. */
+function insertBudgetDuring(specs: readonly SpecPeriod[], from: number, to: number): InsertBudget {
   const periods = specs.filter(
     (period, index) => period.from <= to && (specs[index + 1]?.from ?? Number.POSITIVE_INFINITY) > from,
   );
@@ -132,7 +132,9 @@ function maxInsertAttemptsDuring(specs: readonly SpecPeriod[], from: number, to:
     const value = period.spec.dynamic_parameters?.max_insert_attempts;
     return typeof value === 'number' ? value : SEED_MAX_INSERT_ATTEMPTS;
   });
-  return budgets.length > 0 ? Math.min(...budgets) : SEED_MAX_INSERT_ATTEMPTS;
+  return budgets.length > 0
+    ? { fewest: Math.min(...budgets), most: Math.max(...budgets) }
+    : { fewest: SEED_MAX_INSERT_ATTEMPTS, most: SEED_MAX_INSERT_ATTEMPTS };
 }
 
 /** The spec in force at a moment (the first one before any) runs at-most-once's ordered mode, the seed's default. */
@@ -176,7 +178,7 @@ export function judge(input: StoredRun): RunJudgement {
     expectedShard: (attempts) => expectedShardOf(description, specs, attempts, input.truth),
     expectedRefusals: expectedRefusals(events, expectations),
     producedForm: producedForms(input.source),
-    maxInsertAttemptsDuring: (from, to) => maxInsertAttemptsDuring(specs, from, to),
+    insertBudgetDuring: (from, to) => insertBudgetDuring(specs, from, to),
     orderedModeAt: (at) => orderedModeAt(specs, at),
   });
   const faults = faultEvidence(events, facts.attempts, {
