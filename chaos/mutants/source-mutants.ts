@@ -115,6 +115,39 @@ export const SOURCE_MUTANTS = {
       '      settings: { ...insertSettingsFor(this.descriptor, this.current, job.dedupToken), ...(job.batch > 2 ? { insert_quorum: 5 } : {}) },\n    };\n    if (job.batch === 2) return { delivered: true, attempts: 0 };\n',
     why: 'Two slips that cover for each other. A shortcut takes a batch for already written and acknowledges it without its INSERT; later a quorum larger than the shard (5 of 2 replicas) makes the server refuse every INSERT after it, so the sink retries max_insert_attempts times and gives up, as the seed allows, and the restarted instance gives up again. The run ends with the partition given up, and a checker that excuses every missing row of such a partition calls the acknowledged, never-written batch held back instead of lost.',
   },
+  'retries-one-past-budget': {
+    category: 'give-up-late',
+    classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink', 'AtLeastOnceClickHouseSink'],
+    file: 'sinks/retry/retry-policy.ts',
+    find: "if (errorClass === 'unclassified' && attempts >= policy.maxInsertAttempts) {",
+    replace: "if (errorClass === 'unclassified' && attempts > policy.maxInsertAttempts) {",
+    why: "Read as the number of retries, max_insert_attempts allows one attempt more than the seed does: the first try plus max_insert_attempts retries. Every give-up still comes, with the seed's text and after an unclassified error, one INSERT late against a server that was already refusing.",
+  },
+  'output-taken-before-crash-point': {
+    category: 'pending-dropped',
+    classes: ['AtMostOnceClickHouseSink'],
+    file: 'harness/flow/runtime/output-messages.ts',
+    find: `        await base.beforeInsert?.(attempt);
+        const fresh = attempt.messageIds.filter((id) => this.read.has(id) && !this.started.has(id));
+        if (fresh.length === 0) return;
+        if (!this.store.takeOutput(this.sink, this.partition, fresh))
+          throw new HarnessError(
+            'FLOW_OUTPUT_FENCED',
+            \`Messages \${fresh[0]}… of sink '\${this.sink}' partition \${this.partition} are no longer pending in output_messages: another worker took them, so this one must not send them\`,
+          );
+        for (const id of fresh) this.started.add(id);
+`,
+    replace: `        const fresh = attempt.messageIds.filter((id) => this.read.has(id) && !this.started.has(id));
+        if (fresh.length > 0 && !this.store.takeOutput(this.sink, this.partition, fresh))
+          throw new HarnessError(
+            'FLOW_OUTPUT_FENCED',
+            \`Messages \${fresh[0]}… of sink '\${this.sink}' partition \${this.partition} are no longer pending in output_messages: another worker took them, so this one must not send them\`,
+          );
+        for (const id of fresh) this.started.add(id);
+        await base.beforeInsert?.(attempt);
+`,
+    why: "Fencing first looks strictly safer: take the messages out of output_messages before anything else, so a zombie is refused before it even records an attempt. But the attempt's crash point and gate come after the take, so a worker that dies there has sent nothing and its messages are gone from the store, where the seed keeps them pending until the INSERT starts.",
+  },
   'output-messages-not-kept': {
     category: 'pending-dropped',
     classes: ['AtMostOnceClickHouseSink'],

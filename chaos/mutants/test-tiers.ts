@@ -16,6 +16,7 @@ export const QUICK_TIER: readonly MutantName[] = [
   'routing-fingerprint-with-hosts',
   'utf16-length-as-byte-length',
   'server-errors-permanent',
+  'retries-one-past-budget',
   'poison-only-on-permanent',
   'output-messages-not-kept',
   'plain-merge-tree-unwarned',

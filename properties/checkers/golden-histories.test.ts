@@ -160,6 +160,20 @@ const CASES: Record<string, Case> = {
     serverInserts: [logged('q4')],
     flagged: ['pending-dropped'],
   },
+  // Its worker died at the INSERT's before-insert point (nothing sent), the restart never sent the
+  // messages that INSERT named: they were still pending, so dropping them is a loss.
+  'at-most-once-dropped-at-before-insert': {
+    guarantee: 'at-most-once',
+    rows: { '1-0-2': 1 },
+    serverInserts: [logged('q4')],
+    flagged: ['pending-dropped'],
+  },
+  'at-most-once-kept-past-before-insert': {
+    guarantee: 'at-most-once',
+    rows: { '1-0-0': 1, '1-0-1': 1, '1-0-2': 1 },
+    serverInserts: [logged('q2'), logged('q4')],
+    flagged: [],
+  },
   'at-most-once-queue-crashed': {
     history: 'at-most-once-pending-dropped',
     guarantee: 'at-most-once',

@@ -97,13 +97,30 @@ export function observe(input: ObserveInput): Observed {
   return { observations, facts, unknown };
 }
 
-/** Ordered mode keeps a committed epoch's messages until an INSERT carries them: one no INSERT carried and never delivered was dropped. */
+/**
+ * Ordered mode keeps a committed epoch's messages until an INSERT carries them: one no INSERT
+ * carried and never delivered was dropped. Carried means the attempt got past its `before-insert`
+ * point; one its worker died at, with nothing sent and no outcome, carried nothing.
+ */
 function pendingDropped(
   events: readonly Stamped[],
   facts: HistoryFacts,
   orderedModeAt: (at: number) => boolean,
 ): string[] {
-  const carried = new Set(facts.attempts.flatMap((attempt) => attempt.messageIds));
+  const diedBeforeInsert = eventsOfType(events, 'crash').filter((crash) => crash.point === 'before-insert');
+  const neverStarted = (attempt: HistoryFacts['attempts'][number]) =>
+    !attempt.sent &&
+    attempt.endedAt === Number.POSITIVE_INFINITY &&
+    diedBeforeInsert.some(
+      (crash) =>
+        crash.writer === attempt.writer &&
+        crash.partition === attempt.partition &&
+        crash.batch === attempt.batch &&
+        crash.at >= attempt.invokedAt,
+    );
+  const carried = new Set(
+    facts.attempts.filter((attempt) => !neverStarted(attempt)).flatMap((attempt) => attempt.messageIds),
+  );
   return eventsOfType(events, 'epoch-commit')
     .filter((commit) => orderedModeAt(commit.at))
     .flatMap((commit) => commit.messageIds)
