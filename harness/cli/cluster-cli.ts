@@ -7,7 +7,6 @@ import { attachCluster, currentClusterDir, registeredRunDirs } from '../cluster/
 import { DEFAULT_TOPOLOGY, parseBackend, startCluster } from '../cluster/index.ts';
 import { StartedLocalCluster } from '../cluster/local-cluster.ts';
 import type { ClusterDescription } from '../cluster/description.ts';
-import { downDetachedDocker, upDetachedDocker } from '../cluster/docker/detached-docker.ts';
 import { readHolder } from '../cluster/docker/holder-file.ts';
 import { isAlive } from '../cluster/process/local-process.ts';
 import type { RunDirFate } from '../cluster/reaper.ts';
@@ -48,7 +47,8 @@ async function up(values: Record<string, string | boolean | undefined>): Promise
   };
   let description: ClusterDescription;
   if (backend === 'docker') {
-    description = await upDetachedDocker(options);
+    // Loaded only here: testcontainers costs every other command a second at start.
+    description = await (await import('../cluster/docker/detached-docker.ts')).upDetachedDocker(options);
   } else {
     // Until the cluster is handed over, a signal tears down whatever part of it is up.
     const interrupt = installInterrupt({ name: 'cluster', graceMs: 0 });
@@ -87,7 +87,7 @@ async function down(dir: string | undefined, all: boolean): Promise<void> {
   for (const runDir of dirs) {
     const holder = readHolder(runDir);
     if (holder !== undefined) {
-      const directory = await downDetachedDocker(holder);
+      const directory = await (await import('../cluster/docker/detached-docker.ts')).downDetachedDocker(holder);
       process.stdout.write(
         `${JSON.stringify({ down: holder.runId, dir: runDir, directory: describeFate(directory) })}\n`,
       );

@@ -1,0 +1,40 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../project-root.ts';
+
+/**
+ * Every module an entry file loads at start: its static value imports, followed through the
+ * tree (type imports are erased, `import()` waits until called). Bare specifiers are packages.
+ */
+function loadedAtStart(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    if (!file.startsWith('/')) return;
+    const text = readFileSync(file, 'utf8');
+    for (const match of text.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?\bfrom\s+['"]([^'"]+)['"]/gms)) {
+      const specifier = match[1] ?? '';
+      if (specifier.startsWith('.')) {
+        const target = resolve(dirname(file), specifier);
+        if (existsSync(target)) visit(target);
+      } else if (!specifier.startsWith('node:'))
+        seen.add(
+          specifier.split('/')[0]?.startsWith('@')
+            ? specifier.split('/').slice(0, 2).join('/')
+            : (specifier.split('/')[0] ?? specifier),
+        );
+    }
+  };
+  visit(resolve(PROJECT_ROOT, entry));
+  return seen;
+}
+
+describe('what a CLI loads before it knows what it was asked', () => {
+  it('npm run cluster loads the docker backend (testcontainers, a second of start-up) only when asked for it', () => {
+    const loaded = loadedAtStart('harness/cli/cluster-cli.ts');
+    expect(loaded.has(resolve(PROJECT_ROOT, 'harness/cluster/attach.ts')), 'the walk follows imports').toBe(true);
+    expect(loaded.has('testcontainers')).toBe(false);
+  });
+});
