@@ -104,12 +104,18 @@ async function alteredTables(): Promise<string[]> {
   ).flat();
 }
 
-/** Every fault in force, seen from outside the runner. */
+/**
+ * The faults in force, seen from outside the runner: the first kind found, so a stopped member
+ * is reported at once (asking a paused replica for its tables would wait out the timeout, and the
+ * fault could heal meanwhile); empty only when none of the three kinds is in force.
+ */
 async function faultsInForce(): Promise<string[]> {
   const stopped = Object.entries(memberStates())
     .filter(([, state]) => state !== 'running')
     .map(([name, state]) => `${name}: ${state}`);
-  return [...stopped, ...(await faultedProxies()), ...(await alteredTables())];
+  if (stopped.length > 0) return stopped;
+  const proxies = await faultedProxies();
+  return proxies.length > 0 ? proxies : alteredTables();
 }
 
 async function databases(): Promise<string[]> {

@@ -95,12 +95,14 @@ describe.each([
     await waitFor('the cluster', () => run.stderr().includes('cluster up in'), 90_000);
     const cluster = clusterProcesses();
     expect(cluster.processes.length).toBeGreaterThanOrEqual(6);
-    // Into the scenario: a run's workers writing its history.
-    const history = () =>
-      readdirSync(runReports).some((runId) =>
-        existsSync(join(runReports, runId, 'AtLeastOnceClickHouseSink__unknown-outcome', 'run-0', 'history.jsonl')),
-      );
-    await waitFor('the first run', history, 60_000);
+    // Into the scenario: a sink worker of the first run writing its own history file (the run's
+    // merged history.jsonl appears only once the run ended).
+    const workerWriting = () =>
+      readdirSync(runReports).some((runId) => {
+        const dir = join(runReports, runId, 'AtLeastOnceClickHouseSink__unknown-outcome', 'run-0', 'history');
+        return existsSync(dir) && readdirSync(dir).some((file) => /^w\d+-\d+\.jsonl$/.test(file));
+      });
+    await waitFor('a worker of the first run', workerWriting, 60_000);
     await new Promise((resolvePromise) => setTimeout(resolvePromise, 1_000));
     const sent = Date.now();
     process.kill(group ? -pid : pid, signal);

@@ -18,26 +18,29 @@ const stream = [
 beforeAll(async () => {
   ch = await SinkTestCluster.start();
   const clients = [...ch.nodes.values()];
-  for (const name of ['sharded', 'flat', 'checked']) {
-    await createShardedTable(clients, {
+  // Created side by side: each is its own Replicated table, and the file's start waits for the last.
+  await Promise.all([
+    ...['sharded', 'flat', 'checked'].map((name) =>
+      createShardedTable(clients, {
+        database: 'eo',
+        name,
+        columns: `id String, v UInt64${name === 'checked' ? ', CONSTRAINT small CHECK v < 1000' : ''}`,
+        orderBy: 'id',
+      }),
+    ),
+    createShardedTable(clients, {
       database: 'eo',
-      name,
-      columns: `id String, v UInt64${name === 'checked' ? ', CONSTRAINT small CHECK v < 1000' : ''}`,
+      name: 'fixed',
+      columns: 'id String, code FixedString(3)',
       orderBy: 'id',
-    });
-  }
-  await createShardedTable(clients, {
-    database: 'eo',
-    name: 'fixed',
-    columns: 'id String, code FixedString(3)',
-    orderBy: 'id',
-  });
-  await createShardedTable(clients, {
-    database: 'eo',
-    name: 'computed',
-    columns: "id String, v UInt64, doubled UInt64 MATERIALIZED v * 2, shown String ALIAS concat(id, '!')",
-    orderBy: 'id',
-  });
+    }),
+    createShardedTable(clients, {
+      database: 'eo',
+      name: 'computed',
+      columns: "id String, v UInt64, doubled UInt64 MATERIALIZED v * 2, shown String ALIAS concat(id, '!')",
+      orderBy: 'id',
+    }),
+  ]);
 });
 
 afterAll(async () => {

@@ -16,22 +16,25 @@ const stream = [
 beforeAll(async () => {
   ch = await SinkTestCluster.start();
   const clients = [...ch.nodes.values()];
-  for (const name of ['alo', 'amo', 'amo_retry', 'amo_slow', 'amoq', 'checked']) {
-    await createShardedTable(clients, {
+  // Created side by side: each is its own Replicated table, and the file's start waits for the last.
+  await Promise.all([
+    ...['alo', 'amo', 'amo_retry', 'amo_slow', 'amoq', 'checked'].map((name) =>
+      createShardedTable(clients, {
+        database: 'nb',
+        name,
+        columns: `id String, v UInt64${name === 'checked' ? ', CONSTRAINT small CHECK v < 1000' : ''}`,
+        orderBy: 'id',
+      }),
+    ),
+    createShardedTable(clients, {
       database: 'nb',
-      name,
-      columns: `id String, v UInt64${name === 'checked' ? ', CONSTRAINT small CHECK v < 1000' : ''}`,
+      name: 'types',
+      columns:
+        'id String, i8 Int8, i16 Int16, i32 Int32, i64 Int64, u8 UInt8, u16 UInt16, u32 UInt32, u64 UInt64, f32 Float32, f64 Float64, ' +
+        "b Bool, d Date, dt DateTime, dtz DateTime('Asia/Tokyo'), fs FixedString(4), lc LowCardinality(String), n Nullable(Int32), ln LowCardinality(Nullable(String)), raw String, untouched UInt8 DEFAULT 42",
       orderBy: 'id',
-    });
-  }
-  await createShardedTable(clients, {
-    database: 'nb',
-    name: 'types',
-    columns:
-      'id String, i8 Int8, i16 Int16, i32 Int32, i64 Int64, u8 UInt8, u16 UInt16, u32 UInt32, u64 UInt64, f32 Float32, f64 Float64, ' +
-      "b Bool, d Date, dt DateTime, dtz DateTime('Asia/Tokyo'), fs FixedString(4), lc LowCardinality(String), n Nullable(Int32), ln LowCardinality(Nullable(String)), raw String, untouched UInt8 DEFAULT 42",
-    orderBy: 'id',
-  });
+    }),
+  ]);
 });
 
 afterAll(async () => {
