@@ -28,6 +28,10 @@ export const ALSO_CAUGHT_IN: Readonly<
     kinds: ['token-not-as-owed', 'token-covers-two-row-sets'],
     why: 'every batch of an epoch carries the epoch bound: not the batch bound owed, and one token over several batches of rows',
   },
+  'utf16-length-as-byte-length': {
+    kinds: ['lost'],
+    why: "a length prefix shorter than the string's bytes shifts the rest of the RowBinary body: the server reads the tail of one value as the next row's fields, so produced ids vanish under garbled ones (and a body cut off mid-row is refused, CANNOT_READ_ALL_DATA, until the sink stops)",
+  },
   'routing-fingerprint-with-hosts': {
     kinds: ['lost'],
     why: 'a partition refused without cause keeps its undelivered batches: their rows are missing when the run ends',
