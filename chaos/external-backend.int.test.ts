@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harnessClient, queryRows } from '../harness/clickhouse/client.ts';
+import { harnessClient, queryRows } from '../harness/cluster/client.ts';
 import type { ClusterDescription } from '../harness/cluster/description.ts';
 import { runTs } from '../harness/cluster/testing/run-cli.ts';
 import { PROJECT_ROOT } from '../harness/project-root.ts';

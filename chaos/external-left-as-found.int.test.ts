@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harnessClient, queryRows } from '../harness/clickhouse/client.ts';
+import { harnessClient, queryRows } from '../harness/cluster/client.ts';
 import { readClusterState, stateProcesses } from '../harness/cluster/cluster-state.ts';
 import type { ClusterDescription } from '../harness/cluster/description.ts';
 import { ExternalCluster, readClusterFile } from '../harness/cluster/external/external-cluster.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harnessClient } from '../../harness/clickhouse/client.ts';
+import { harnessClient } from '../../harness/cluster/client.ts';
 import { createShardedTable } from '../../harness/clickhouse/ddl.ts';
 import { startEmbeddedCluster } from '../../harness/cluster/embedded/start-embedded.ts';
 import type { StartedLocalCluster } from '../../harness/cluster/local-cluster.ts';

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { HarnessError } from '../../harness/errors.ts';
 import type { InsertGate } from '../../harness/flow/insert-gate.ts';
-import type { GatedAttempt } from '../../harness/flow/runtime/insert-gates.ts';
+import type { GatedAttempt } from '../../harness/flow/history/gated-attempt.ts';
 import type { StartedFlowWorker } from '../../harness/flow/started-worker.ts';
 import type { Fault, FaultWindow, NemesisContext } from '../nemeses/fault.ts';
 import { aimTarget, type FaultPlan } from '../nemeses/fault-plan.ts';

@@ -1,5 +1,5 @@
 import type { HistoryWriter } from '../../harness/flow/history/history-writer.ts';
-import type { GatedAttempt } from '../../harness/flow/runtime/insert-gates.ts';
+import type { GatedAttempt } from '../../harness/flow/history/gated-attempt.ts';
 import type { Fault, FaultWindow } from '../nemeses/fault.ts';
 import type { FaultPlan } from '../nemeses/fault-plan.ts';
 

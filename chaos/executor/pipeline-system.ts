@@ -8,7 +8,7 @@ import type { RunUndo } from '../nemeses/run-undo.ts';
 import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
 import type { History } from '../../harness/flow/history/history-reader.ts';
 import { HistoryWriter } from '../../harness/flow/history/history-writer.ts';
-import type { CrashPoint } from '../../harness/flow/runtime/crash-points.ts';
+import type { CrashPoint } from '../../harness/flow/history/crash-point.ts';
 import type { StartedFlowWorker } from '../../harness/flow/started-worker.ts';
 import type { FlowSupervisor } from '../../harness/flow/supervisor.ts';
 import { WorkerExitedError, WorkerRefusedError } from '../../harness/flow/worker-errors.ts';

@@ -1,4 +1,4 @@
-import { queryValue } from '../../harness/clickhouse/client.ts';
+import { queryValue } from '../../harness/cluster/client.ts';
 import { ClusterAdmin } from '../../harness/clickhouse/cluster-admin.ts';
 import { startedByHarness, type StartedCluster } from '../../harness/cluster/started-cluster.ts';
 import { HarnessError } from '../../harness/errors.ts';

@@ -1,6 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harnessClient } from '../../harness/clickhouse/client.ts';
+import { harnessClient } from '../../harness/cluster/client.ts';
 import { createShardedTable } from '../../harness/clickhouse/ddl.ts';
 import { startEmbeddedCluster } from '../../harness/cluster/embedded/start-embedded.ts';
 import { keeperRole, waitUntil } from '../../harness/cluster/health.ts';

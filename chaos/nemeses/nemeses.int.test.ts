@@ -1,6 +1,6 @@
 import { ClickHouseError, type ClickHouseClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harnessClient, queryValue } from '../../harness/clickhouse/client.ts';
+import { harnessClient, queryValue } from '../../harness/cluster/client.ts';
 import { createShardedTable } from '../../harness/clickhouse/ddl.ts';
 import type { StartedLocalCluster } from '../../harness/cluster/local-cluster.ts';
 import { startEmbeddedCluster } from '../../harness/cluster/embedded/start-embedded.ts';

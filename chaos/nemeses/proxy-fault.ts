@@ -1,4 +1,4 @@
-import { harnessClient, queryValue } from '../../harness/clickhouse/client.ts';
+import { harnessClient, queryValue } from '../../harness/cluster/client.ts';
 import type { Fault, FaultEffect, FaultWindow, NemesisContext } from './fault.ts';
 import type { FaultType } from '../../harness/flow/history/fault-type.ts';
 import { refusedByFaultProxy } from './fault-proxy-client.ts';

@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { harnessClient } from '../../harness/clickhouse/client.ts';
+import { harnessClient } from '../../harness/cluster/client.ts';
 import type { ReplicaDescription } from '../../harness/cluster/description.ts';
 import type { Fault, FaultWindow, NemesisContext } from './fault.ts';
 import type { FaultType } from '../../harness/flow/history/fault-type.ts';

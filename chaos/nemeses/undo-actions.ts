@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { harnessClient } from '../../harness/clickhouse/client.ts';
+import { harnessClient } from '../../harness/cluster/client.ts';
 import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
 import { HarnessError } from '../../harness/errors.ts';
 import type { FaultProxyClient } from './fault-proxy-client.ts';

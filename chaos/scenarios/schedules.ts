@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { CRASH_POINTS, type CrashPoint } from '../../harness/flow/runtime/crash-points.ts';
+import { CRASH_POINTS, type CrashPoint } from '../../harness/flow/history/crash-point.ts';
 import { arbEveryOnce } from '../../properties/arbitraries/arb-every-once.ts';
 import { arbDynamicParameters } from '../../properties/arbitraries/arb-sink-spec.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';

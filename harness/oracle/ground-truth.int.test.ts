@@ -1,6 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harnessClient, queryRows } from '../clickhouse/client.ts';
+import { harnessClient, queryRows } from '../cluster/client.ts';
 import { distributedTableDdl } from '../clickhouse/ddl.ts';
 import { startEmbeddedCluster } from '../cluster/embedded/start-embedded.ts';
 import type { StartedLocalCluster } from '../cluster/local-cluster.ts';

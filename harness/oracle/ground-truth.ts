@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ClickHouseError, type ClickHouseClient } from '@clickhouse/client';
-import { queryRows } from '../clickhouse/client.ts';
+import { queryRows } from '../cluster/client.ts';
 import type { ClusterDescription } from '../cluster/description.ts';
 import { HarnessError } from '../errors.ts';
 import { layoutKey, rendezvousSql, type RoutingLayout } from './rendezvous-sql.ts';

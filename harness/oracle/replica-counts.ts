@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { queryRows } from '../clickhouse/client.ts';
+import { queryRows } from '../cluster/client.ts';
 import { ClusterAdmin } from '../clickhouse/cluster-admin.ts';
 import type { ClusterDescription } from '../cluster/description.ts';
 import { HarnessError } from '../errors.ts';

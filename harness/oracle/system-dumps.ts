@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { queryRows } from '../clickhouse/client.ts';
+import { queryRows } from '../cluster/client.ts';
 import { ClusterAdmin } from '../clickhouse/cluster-admin.ts';
 import type { ClusterDescription } from '../cluster/description.ts';
 import { namesDatabase } from './ground-truth.ts';

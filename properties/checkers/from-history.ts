@@ -1,6 +1,6 @@
 import { eventsOfType, insertAttempts } from '../../harness/flow/history/history-reader.ts';
 import type { Stamped } from '../../harness/flow/history/history-events.ts';
-import type { CrashPoint } from '../../harness/flow/runtime/crash-points.ts';
+import type { CrashPoint } from '../../harness/flow/history/crash-point.ts';
 import { formatMessageId } from '../../sinks/domain/message-id.ts';
 import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
 import type { AttemptRecord, GiveUpRecord, InsertBudget, RefusalRecord, WriteAfterGiveUp } from './observations.ts';

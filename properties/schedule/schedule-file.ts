@@ -1,5 +1,5 @@
 import { HarnessError } from '../../harness/errors.ts';
-import { CRASH_POINTS, type CrashPoint } from '../../harness/flow/runtime/crash-points.ts';
+import { CRASH_POINTS, type CrashPoint } from '../../harness/flow/history/crash-point.ts';
 import type { RawSinkSpec } from '../arbitraries/arb-sink-spec.ts';
 import type { Workload } from '../arbitraries/arb-workload.ts';
 import type { FaultSpec } from './fault-spec.ts';

@@ -1,4 +1,4 @@
-import type { CrashPoint } from '../../harness/flow/runtime/crash-points.ts';
+import type { CrashPoint } from '../../harness/flow/history/crash-point.ts';
 import type { RawSinkSpec } from '../arbitraries/arb-sink-spec.ts';
 import type { ChaosSystem } from './chaos-system.ts';
 import { describeFault, type FaultSpec } from './fault-spec.ts';

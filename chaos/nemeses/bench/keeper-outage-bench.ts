@@ -7,7 +7,7 @@
  */
 import { ClickHouseError } from '@clickhouse/client';
 import { parseArgs } from 'node:util';
-import { harnessClient } from '../../../harness/clickhouse/client.ts';
+import { harnessClient } from '../../../harness/cluster/client.ts';
 import { createShardedTable } from '../../../harness/clickhouse/ddl.ts';
 import { startEmbeddedCluster } from '../../../harness/cluster/embedded/start-embedded.ts';
 import { keeperRole } from '../../../harness/cluster/health.ts';

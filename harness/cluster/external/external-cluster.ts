@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { harnessClient, resolveCredentials } from '../../clickhouse/client.ts';
+import { harnessClient, resolveCredentials } from '../client.ts';
 import { HarnessError } from '../../errors.ts';
 import type { ClusterDescription } from '../description.ts';
 import { httpPing, keeperHealthy, waitUntil } from '../health.ts';

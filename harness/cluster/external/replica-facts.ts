@@ -1,5 +1,5 @@
 import { ClickHouseError, type ClickHouseClient } from '@clickhouse/client';
-import { harnessClient, queryRows } from '../../clickhouse/client.ts';
+import { harnessClient, queryRows } from '../client.ts';
 import { HarnessError } from '../../errors.ts';
 import type { ClusterCredentials, ClusterDescription, ReplicaDescription } from '../description.ts';
 

@@ -1,4 +1,5 @@
 import type { InsertAttempt, InsertOutcome } from '../../../sinks/api.ts';
+import type { GatedAttempt, GatePhase } from '../history/gated-attempt.ts';
 import type { HistorySink } from '../history/history-sink.ts';
 
 /**
@@ -20,20 +21,6 @@ export interface GatePlan {
    * replicated), and a fault that needs the server to do new work would meet nothing there.
    */
   readonly firstAttempt?: boolean;
-}
-
-export type GatePhase = 'request' | 'outcome';
-
-/** The attempt a gate caught, as the driver needs it to aim a fault. */
-export interface GatedAttempt {
-  readonly gate: number;
-  readonly partition: number;
-  readonly batch: number;
-  readonly shard: string | null;
-  /** `host:port` the attempt goes to. */
-  readonly endpoint: string;
-  readonly queryId: string;
-  readonly attempt: number;
 }
 
 /** How a held attempt reaches the driver; each call resolves when the driver opens the gate. */

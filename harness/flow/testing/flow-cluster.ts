@@ -2,7 +2,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { harnessClient } from '../../clickhouse/client.ts';
+import { harnessClient } from '../../cluster/client.ts';
 import { createShardedTable } from '../../clickhouse/ddl.ts';
 import { startEmbeddedCluster } from '../../cluster/embedded/start-embedded.ts';
 import type { StartedLocalCluster } from '../../cluster/local-cluster.ts';

@@ -3,10 +3,10 @@
  * a client proxy fetched by the sibling replica through the interserver proxies, the same dedup
  * token refused by the other replica, then down. Exit 0 only when all of it held.
  */
-import { harnessClient, queryValue } from '../clickhouse/client.ts';
+import { harnessClient, queryValue } from '../cluster/client.ts';
 import { createShardedTable } from '../clickhouse/ddl.ts';
 import { describeError } from '../errors.ts';
-import { startEmbeddedCluster } from './embedded/start-embedded.ts';
+import { startEmbeddedCluster } from '../cluster/embedded/start-embedded.ts';
 
 const started = performance.now();
 const cluster = await startEmbeddedCluster({ topology: { shards: 2, replicas: 2, keepers: 1 } });

@@ -1,5 +1,5 @@
 import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
-import type { ClusterCredentials } from '../cluster/description.ts';
+import type { ClusterCredentials } from './description.ts';
 import { HarnessError } from '../errors.ts';
 
 /** The user and password of a cluster's credentials, the password read from its variable now. */
