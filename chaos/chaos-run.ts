@@ -5,10 +5,10 @@ import { alsoOnForcedStop } from '../harness/cli/interrupt.ts';
 import { attachExternalCluster } from '../harness/cluster/external/external-cluster.ts';
 import { startCluster, type BackendName, type StartedCluster } from '../harness/cluster/index.ts';
 import type { StartedLocalCluster } from '../harness/cluster/local-cluster.ts';
-import { describeError } from '../harness/errors.ts';
+import { describeError } from '../harness/base/errors.ts';
 import type { Stamped } from '../harness/flow/history/history-events.ts';
 import { newRunId } from '../harness/cluster/run-dir.ts';
-import type { Seed } from '../harness/run-identity.ts';
+import type { Seed } from '../harness/base/run-identity.ts';
 import { UNDO_JOURNAL_FILE } from '../harness/cluster/run-marker.ts';
 import {
   classReport,
@@ -22,7 +22,7 @@ import {
   runTimelines,
   type TaggedEvent,
 } from '../reports/results/index.ts';
-import { writeRunReports } from '../reports/write-run.ts';
+import { writeRunReports } from '../reports/writers/write-run.ts';
 import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
 import { SINK_CLASSES } from '../sinks/sink-classes.ts';
 import { BUDGETS, type Profile, type ServerDedupMode } from './executor/run-budget.ts';

@@ -1,4 +1,4 @@
-import { HarnessError } from '../harness/errors.ts';
+import { HarnessError } from '../harness/base/errors.ts';
 import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
 
 /** One of `count` deterministic slices of the class x scenario matrix (`--shard 2/4`), 1-based. */

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { seedOf, type RunId } from '../harness/run-identity.ts';
-import type { Verdict } from '../properties/verdict.ts';
+import { seedOf, type RunId } from '../harness/base/run-identity.ts';
+import type { Verdict } from '../properties/base/verdict.ts';
 import {
   NO_TALLY,
   classReport,

@@ -11,8 +11,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { prepareWritableDir } from '../harness/cli/writable-dir.ts';
 import { newRunId } from '../harness/cluster/run-dir.ts';
-import { describeError, HarnessError } from '../harness/errors.ts';
-import { PROJECT_ROOT } from '../harness/project-root.ts';
+import { describeError, HarnessError } from '../harness/base/errors.ts';
+import { PROJECT_ROOT } from '../harness/base/project-root.ts';
 import {
   readJsonLines,
   exitStatusOf,
@@ -23,7 +23,7 @@ import {
   readJobReport,
   type TaggedEvent,
 } from '../reports/results/index.ts';
-import { writeRunReports } from '../reports/write-run.ts';
+import { writeRunReports } from '../reports/writers/write-run.ts';
 import { SINK_CLASS_NAMES } from '../sinks/domain/sink-class-name.ts';
 import { matrixPairs, parseSlice, slicePairs } from './matrix-slice.ts';
 import { findScenarios } from './scenarios/catalogue.ts';

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Anomaly } from '../properties/checkers/check-result.ts';
-import { mergeVerdicts, type Verdict } from '../properties/verdict.ts';
+import { mergeVerdicts, type Verdict } from '../properties/base/verdict.ts';
 import { isScenarioDirName, parseScenarioDirName, readJobReport } from '../reports/results/index.ts';
 import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
 import { judge, judgeScenario, type RunJudgement } from '../properties/judge/index.ts';

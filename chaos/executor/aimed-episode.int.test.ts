@@ -10,7 +10,7 @@ import { eventsOfType } from '../../harness/flow/history/history-reader.ts';
 import { HistoryWriter } from '../../harness/flow/history/history-writer.ts';
 import { columnsDdl, sourceConfig } from '../../harness/flow/source/source-config.ts';
 import { FlowSupervisor } from '../../harness/flow/supervisor.ts';
-import { componentLogger } from '../../harness/log.ts';
+import { componentLogger } from '../../harness/base/log.ts';
 import { collectGroundTruth } from '../../harness/oracle/ground-truth.ts';
 import { clientLinksOf, faultEvidence } from '../../properties/checkers/fault-evidence.ts';
 import { factsFromHistory } from '../../properties/checkers/from-history.ts';

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { HarnessError } from '../../harness/errors.ts';
+import { HarnessError } from '../../harness/base/errors.ts';
 import type { InsertGate } from '../../harness/flow/insert-gate.ts';
 import type { GatedAttempt } from '../../harness/flow/history/gated-attempt.ts';
 import type { StartedFlowWorker } from '../../harness/flow/started-worker.ts';

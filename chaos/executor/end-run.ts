@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { describeError } from '../../harness/errors.ts';
+import { describeError } from '../../harness/base/errors.ts';
 import type { RunUndo } from '../nemeses/run-undo.ts';
 import type { RunWorkers } from './run-workers.ts';
 

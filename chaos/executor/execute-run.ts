@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { Logger } from 'pino';
-import { describeError } from '../../harness/errors.ts';
+import { describeError } from '../../harness/base/errors.ts';
 import { RunUndo } from '../nemeses/run-undo.ts';
 import { abortable } from './background-write.ts';
 import { specPeriods, unverified, type RunJudgement } from '../../properties/judge/index.ts';

@@ -12,7 +12,7 @@ import type { CrashPoint } from '../../harness/flow/history/crash-point.ts';
 import type { StartedFlowWorker } from '../../harness/flow/started-worker.ts';
 import type { FlowSupervisor } from '../../harness/flow/supervisor.ts';
 import { WorkerExitedError, WorkerRefusedError } from '../../harness/flow/worker-errors.ts';
-import { HarnessError } from '../../harness/errors.ts';
+import { HarnessError } from '../../harness/base/errors.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
 import type { ChaosSystem } from '../../properties/schedule/chaos-system.ts';
 import type { FaultSpec } from '../../properties/schedule/fault-spec.ts';

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { startedByHarness } from '../../harness/cluster/started-cluster.ts';
-import { HarnessError } from '../../harness/errors.ts';
+import { HarnessError } from '../../harness/base/errors.ts';
 import { describedProxies, ensureProxiesClean } from '../nemeses/heal-proxies.ts';
 import type { RunUndo } from '../nemeses/run-undo.ts';
 import type { RunBinding } from './pipeline-system.ts';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { HarnessError } from '../../harness/errors.ts';
+import { HarnessError } from '../../harness/base/errors.ts';
 import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
 import type { ScenarioOutcome } from './executed-run.ts';
 import { executeRun } from './execute-run.ts';

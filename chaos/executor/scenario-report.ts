@@ -1,9 +1,9 @@
-import type { Seed } from '../../harness/run-identity.ts';
+import type { Seed } from '../../harness/base/run-identity.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
 import { NO_DELIVERIES } from '../../properties/checkers/total-queue-checker.ts';
-import { OWED_BY_CLASS } from '../../properties/owed-by-class.ts';
-import type { Verdict } from '../../properties/verdict.ts';
+import { OWED_BY_CLASS } from '../../properties/base/owed-by-class.ts';
+import type { Verdict } from '../../properties/base/verdict.ts';
 import { describeStep } from '../../properties/schedule/schedule-step.ts';
 import { judgeScenario, owedGuarantee, owedOnView } from '../../properties/judge/index.ts';
 import {

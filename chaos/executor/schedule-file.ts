@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClusterDescription } from '../../harness/cluster/description.ts';
-import { HarnessError } from '../../harness/errors.ts';
+import { HarnessError } from '../../harness/base/errors.ts';
 import { clusterEndpoints } from '../../properties/arbitraries/cluster-endpoints.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
 import type { Workload } from '../../properties/arbitraries/arb-workload.ts';

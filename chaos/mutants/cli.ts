@@ -17,9 +17,9 @@ import { installInterrupt } from '../../harness/cli/interrupt.ts';
 import { prepareWritableDir } from '../../harness/cli/writable-dir.ts';
 import { startCluster } from '../../harness/cluster/index.ts';
 import { newRunId } from '../../harness/cluster/run-dir.ts';
-import { describeError, HarnessError } from '../../harness/errors.ts';
-import { fileLogger } from '../../harness/log.ts';
-import { PROJECT_ROOT } from '../../harness/project-root.ts';
+import { describeError, HarnessError } from '../../harness/base/errors.ts';
+import { fileLogger } from '../../harness/base/log.ts';
+import { PROJECT_ROOT } from '../../harness/base/project-root.ts';
 import { matrixHtml, matrixJson, matrixJunit, matrixMarkdown } from '../../reports/writers/mutation-matrix.ts';
 import { matrixExitStatus, type Detection, type MatrixRow, type MutationMatrix } from '../../reports/results/index.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
@@ -31,7 +31,7 @@ import { isMutantName, MUTANTS, type MutantName } from './catalogue.ts';
 import { detection } from './detection.ts';
 import { sinkHostFor } from './mutant-host.ts';
 import { MUTANT_TARGETS } from './targets.ts';
-import { seedOf } from '../../harness/run-identity.ts';
+import { seedOf } from '../../harness/base/run-identity.ts';
 
 interface Subject {
   readonly name: MutantName | 'control';

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { PROJECT_ROOT } from '../../harness/project-root.ts';
+import { PROJECT_ROOT } from '../../harness/base/project-root.ts';
 import { REAL_SINK_HOST, type SinkHost } from '../executor/sink-host.ts';
 import type { MutantName } from './catalogue.ts';
 import { createMutatedTree } from './mutated-tree.ts';

@@ -2,7 +2,7 @@
  * A `SinkFactoryModule` for sink workers that hosts a mutant (`CHAOS_MUTANT`) around the real
  * sinks. Only the chaos self-tests point workers at it.
  */
-import { HarnessError } from '../../harness/errors.ts';
+import { HarnessError } from '../../harness/base/errors.ts';
 import { createSinkFactory as createRealSinkFactory } from '../../harness/flow/runtime/real-sink-factory.ts';
 import type { SinkFactory } from '../../harness/flow/runtime/sink-factory.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';

@@ -5,7 +5,7 @@ import { createShardedTable } from '../../harness/clickhouse/ddl.ts';
 import { startEmbeddedCluster } from '../../harness/cluster/embedded/start-embedded.ts';
 import { keeperRole, waitUntil } from '../../harness/cluster/health.ts';
 import type { StartedLocalCluster } from '../../harness/cluster/local-cluster.ts';
-import { componentLogger } from '../../harness/log.ts';
+import { componentLogger } from '../../harness/base/log.ts';
 import type { NemesisContext } from './fault.ts';
 import { RunUndo } from './run-undo.ts';
 import { startedClusterJournal, UndoJournal } from './undo-journal.ts';

@@ -1,5 +1,5 @@
 import { keeperRole, type KeeperRole } from '../../harness/cluster/health.ts';
-import { HarnessError } from '../../harness/errors.ts';
+import { HarnessError } from '../../harness/base/errors.ts';
 import type { FaultType } from '../../harness/flow/history/fault-type.ts';
 import type { Fault, FaultEffect, FaultWindow, NemesisContext } from './fault.ts';
 import { stopMember } from './process-fault.ts';

@@ -1,4 +1,4 @@
-import { describeError } from '../../harness/errors.ts';
+import { describeError } from '../../harness/base/errors.ts';
 import type { LinkCounters } from '../../harness/flow/history/history-events.ts';
 import { FaultProxyStatusError, type FaultProxyClient } from './fault-proxy-client.ts';
 

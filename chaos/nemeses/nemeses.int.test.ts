@@ -4,7 +4,7 @@ import { harnessClient, queryValue } from '../../harness/cluster/client.ts';
 import { createShardedTable } from '../../harness/clickhouse/ddl.ts';
 import type { StartedLocalCluster } from '../../harness/cluster/local-cluster.ts';
 import { startEmbeddedCluster } from '../../harness/cluster/embedded/start-embedded.ts';
-import { componentLogger } from '../../harness/log.ts';
+import { componentLogger } from '../../harness/base/log.ts';
 import { settleCluster } from '../executor/settle-cluster.ts';
 import type { NemesisContext } from './fault.ts';
 import { RunUndo } from './run-undo.ts';

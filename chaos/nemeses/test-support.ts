@@ -1,6 +1,6 @@
 import type { ClusterDescription } from '../../harness/cluster/description.ts';
 import type { MemberState, StartedCluster } from '../../harness/cluster/started-cluster.ts';
-import { HarnessError } from '../../harness/errors.ts';
+import { HarnessError } from '../../harness/base/errors.ts';
 
 type ProcessState = Exclude<MemberState, 'unknown'>;
 

@@ -1,7 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { harnessClient } from '../../harness/cluster/client.ts';
 import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
-import { HarnessError } from '../../harness/errors.ts';
+import { HarnessError } from '../../harness/base/errors.ts';
 import type { FaultProxyClient } from './fault-proxy-client.ts';
 
 /**

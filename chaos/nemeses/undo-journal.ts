@@ -7,7 +7,7 @@ import { isAlive } from '../../harness/cluster/process/local-process.ts';
 import { UNDO_JOURNAL_FILE } from '../../harness/cluster/run-marker.ts';
 import { selfAsOwner } from '../../harness/cluster/run-dir.ts';
 import { statePaths } from '../../harness/cluster/state-dir.ts';
-import { describeError, HarnessError } from '../../harness/errors.ts';
+import { describeError, HarnessError } from '../../harness/base/errors.ts';
 import { FaultProxyClient } from './fault-proxy-client.ts';
 import { describeAction, undoAction, type UndoAction, type UndoDeps } from './undo-actions.ts';
 

@@ -1,7 +1,7 @@
 import { rmSync, symlinkSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeError, HarnessError } from '../errors.ts';
+import { describeError, HarnessError } from '../base/errors.ts';
 import { installInterrupt } from './interrupt.ts';
 import { attachCluster, currentClusterDir, registeredRunDirs } from '../cluster/attach.ts';
 import { DEFAULT_TOPOLOGY, parseBackend, startCluster } from '../cluster/index.ts';

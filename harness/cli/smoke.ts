@@ -5,7 +5,7 @@
  */
 import { harnessClient, queryValue } from '../cluster/client.ts';
 import { createShardedTable } from '../clickhouse/ddl.ts';
-import { describeError } from '../errors.ts';
+import { describeError } from '../base/errors.ts';
 import { startEmbeddedCluster } from '../cluster/embedded/start-embedded.ts';
 
 const started = performance.now();

@@ -1,4 +1,4 @@
-import { HarnessError } from '../errors.ts';
+import { HarnessError } from '../base/errors.ts';
 import type { BackendName } from './cluster-state.ts';
 import type { LocalClusterOptions } from './embedded/start-embedded.ts';
 import type { StartedCluster } from './started-cluster.ts';

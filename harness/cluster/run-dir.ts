@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { HarnessError } from '../errors.ts';
-import type { RunId } from '../run-identity.ts';
+import { HarnessError } from '../base/errors.ts';
+import type { RunId } from '../base/run-identity.ts';
 import {
   readClusterState,
   stateProcesses,

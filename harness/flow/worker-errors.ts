@@ -1,4 +1,4 @@
-import { HarnessError } from '../errors.ts';
+import { HarnessError } from '../base/errors.ts';
 
 export interface WorkerExit {
   readonly code: number | null;

@@ -3,7 +3,7 @@ import { addressBook } from '../../sinks/session/address-book.ts';
 import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
 import type { SinkSpec } from '../../sinks/spec/sink-spec.ts';
 import { parseSinkSpec, validateDynamicParameters } from '../../sinks/spec/validate-spec.ts';
-import { HarnessError } from '../errors.ts';
+import { HarnessError } from '../base/errors.ts';
 import type { HistorySink } from './history/history-sink.ts';
 import { CrashSwitch, type CrashAction } from './runtime/crash-points.ts';
 import { InsertGates, type GateChannel, type GatePlan } from './runtime/insert-gates.ts';

@@ -6,8 +6,8 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { componentLogger, fileLogger } from '../log.ts';
-import { PROJECT_ROOT } from '../project-root.ts';
+import { componentLogger, fileLogger } from '../base/log.ts';
+import { PROJECT_ROOT } from '../base/project-root.ts';
 import { HistoryWriter } from './history/history-writer.ts';
 import type { CrashAction } from './runtime/crash-points.ts';
 import type { GatePhase } from './history/gated-attempt.ts';

@@ -2,7 +2,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { queryRows } from '../cluster/client.ts';
 import { ClusterAdmin } from '../clickhouse/cluster-admin.ts';
 import type { ClusterDescription } from '../cluster/description.ts';
-import { HarnessError } from '../errors.ts';
+import { HarnessError } from '../base/errors.ts';
 
 /** Row counts per message id as one replica holds them, read directly after SYSTEM SYNC REPLICA. */
 export interface ReplicaTruth {

@@ -1,4 +1,4 @@
-import { HarnessError } from '../../harness/errors.ts';
+import { HarnessError } from '../../harness/base/errors.ts';
 import type { ClusterDescription } from '../../harness/cluster/description.ts';
 
 /** The cluster as a sink spec sees it: shard name -> replica hosts, and the one client port. */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readHistory } from '../../harness/flow/history/history-reader.ts';
 import type { ServerInsert } from '../../harness/oracle/ground-truth.ts';
 import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
-import type { Verdict } from '../verdict.ts';
+import type { Verdict } from '../base/verdict.ts';
 import { checkScenario } from './check-scenario.ts';
 import { NO_EVIDENCE } from './coverage-ledger.ts';
 import type { ReplicaTruth } from './observations.ts';

@@ -1,5 +1,5 @@
 import type { Coverage } from '../checkers/coverage-checker.ts';
-import { OWED_BY_CLASS } from '../owed-by-class.ts';
+import { OWED_BY_CLASS } from '../base/owed-by-class.ts';
 import type { Schedule } from '../schedule/schedule-step.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 

@@ -13,7 +13,7 @@ import type { ExpectedRefusal, InsertBudget, RefusalRecord } from '../checkers/o
 import { observe } from '../checkers/observe.ts';
 import { sightingsOf } from '../checkers/sometimes-events.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
-import { OWED_BY_CLASS } from '../owed-by-class.ts';
+import { OWED_BY_CLASS } from '../base/owed-by-class.ts';
 import type { Schedule } from '../schedule/schedule-step.ts';
 import { declaredCoverage, type ScenarioCoverage } from './declared-coverage.ts';
 import { expectedShardOf } from './expected-shard.ts';

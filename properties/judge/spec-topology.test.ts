@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isHarnessError } from '../../harness/errors.ts';
+import { isHarnessError } from '../../harness/base/errors.ts';
 import type { RawSinkSpec } from '../arbitraries/arb-sink-spec.ts';
 import { specTopology } from './spec-topology.ts';
 

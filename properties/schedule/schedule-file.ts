@@ -1,4 +1,4 @@
-import { HarnessError } from '../../harness/errors.ts';
+import { HarnessError } from '../../harness/base/errors.ts';
 import { CRASH_POINTS, type CrashPoint } from '../../harness/flow/history/crash-point.ts';
 import type { RawSinkSpec } from '../arbitraries/arb-sink-spec.ts';
 import type { Workload } from '../arbitraries/arb-workload.ts';

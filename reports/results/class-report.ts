@@ -1,4 +1,4 @@
-import { mergeVerdicts, type Verdict } from '../../properties/verdict.ts';
+import { mergeVerdicts, type Verdict } from '../../properties/base/verdict.ts';
 import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
 import type { ClassReport, ConfigurationRow, ScenarioReport } from './job-report.ts';
 import type { InsertPerformance } from './performance.ts';

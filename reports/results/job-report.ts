@@ -1,7 +1,7 @@
-import type { RunId, Seed } from '../../harness/run-identity.ts';
+import type { RunId, Seed } from '../../harness/base/run-identity.ts';
 import type { ProcessMemory } from '../../harness/cluster/process/local-process.ts';
 import type { Anomaly } from '../../properties/checkers/check-result.ts';
-import type { Verdict } from '../../properties/verdict.ts';
+import type { Verdict } from '../../properties/base/verdict.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
 import type { InsertPerformance } from './performance.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seedOf, type RunId } from '../../harness/run-identity.ts';
+import { seedOf, type RunId } from '../../harness/base/run-identity.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
 import { classReport } from './class-report.ts';

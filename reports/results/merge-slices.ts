@@ -3,7 +3,7 @@ import { classReport, jobVerdict } from './class-report.ts';
 import { insertPerformance } from './performance.ts';
 import type { JobReport, JobSelection, ScenarioReport } from './job-report.ts';
 import { runTimelines, type RunTimeline, type TaggedEvent } from './timeline.ts';
-import type { RunId } from '../../harness/run-identity.ts';
+import type { RunId } from '../../harness/base/run-identity.ts';
 
 export interface SliceRun {
   readonly run: JobReport;

@@ -1,4 +1,4 @@
-import { storedSinkClass } from '../../harness/stored-sink-class.ts';
+import { storedSinkClass } from '../../harness/base/stored-sink-class.ts';
 import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
 
 const SEPARATOR = '__';

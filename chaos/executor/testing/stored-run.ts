@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readHistory } from '../../../harness/flow/history/history-reader.ts';
 import { sourceConfig } from '../../../harness/flow/source/source-config.ts';
-import type { Verdict } from '../../../properties/verdict.ts';
+import type { Verdict } from '../../../properties/base/verdict.ts';
 import { step } from '../../../properties/schedule/schedule-step.ts';
 import type { StoredRun } from '../../../properties/judge/index.ts';
 import { writeCheckRecord } from '../check-record.ts';

@@ -4,7 +4,7 @@ import { harnessClient } from '../../../harness/cluster/client.ts';
 import { createShardedTable } from '../../../harness/clickhouse/ddl.ts';
 import { startEmbeddedCluster } from '../../../harness/cluster/embedded/start-embedded.ts';
 import type { StartedLocalCluster } from '../../../harness/cluster/local-cluster.ts';
-import { componentLogger } from '../../../harness/log.ts';
+import { componentLogger } from '../../../harness/base/log.ts';
 import { collectGroundTruth } from '../../../harness/oracle/ground-truth.ts';
 import type { NemesisContext } from '../fault.ts';
 import { aimTarget } from '../fault-plan.ts';

@@ -1,4 +1,4 @@
-import { HarnessError } from '../../../harness/errors.ts';
+import { HarnessError } from '../../../harness/base/errors.ts';
 import {
   describeFault,
   HEAL_MOMENTS,

@@ -1,12 +1,12 @@
 import { join, resolve } from 'node:path';
-import { HarnessError } from '../../errors.ts';
+import { HarnessError } from '../../base/errors.ts';
 import type { ClusterDescription } from '../description.ts';
 import type { LocalClusterOptions } from '../embedded/start-embedded.ts';
 import { isAlive, spawnLocal, tailOfFile, terminate } from '../process/local-process.ts';
 import { registerRun, removeRunFiles, type RunDirFate } from '../reaper.ts';
 import { claimRunDir, newRunId } from '../run-dir.ts';
 import { statePaths } from '../state-dir.ts';
-import { PROJECT_ROOT } from '../../project-root.ts';
+import { PROJECT_ROOT } from '../../base/project-root.ts';
 import { writeHolder, type HolderState } from './holder-file.ts';
 import { requireDocker } from './start-docker.ts';
 

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HarnessError } from '../../errors.ts';
-import { storedSinkClass } from '../../stored-sink-class.ts';
+import { HarnessError } from '../../base/errors.ts';
+import { storedSinkClass } from '../../base/stored-sink-class.ts';
 import { storedFaultType } from './fault-type.ts';
 import {
   FAULT_PROOFS,

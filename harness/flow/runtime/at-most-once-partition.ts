@@ -1,6 +1,6 @@
 import type { AtMostOnceAck, AtMostOnceSink, SinkMessage } from '../../../sinks/api.ts';
 import type { DynamicParameters } from '../../../sinks/spec/sink-spec.ts';
-import { HarnessError } from '../../errors.ts';
+import { HarnessError } from '../../base/errors.ts';
 import type { OutputMessages } from './output-messages.ts';
 import {
   errorFields,

@@ -1,4 +1,4 @@
-import { HarnessError } from '../../errors.ts';
+import { HarnessError } from '../../base/errors.ts';
 import { CRASH_POINTS, type CrashPlan, type CrashPoint } from '../history/crash-point.ts';
 
 /** One hit of an armed point (the points: `../history/crash-point.ts`). */

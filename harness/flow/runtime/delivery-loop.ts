@@ -1,5 +1,5 @@
 import type { BatchingSink, OutboxBatch } from '../../../sinks/api.ts';
-import { HarnessError } from '../../errors.ts';
+import { HarnessError } from '../../base/errors.ts';
 import {
   errorFields,
   giveUpClaim,

@@ -1,6 +1,6 @@
 import type { InsertAttempt, InsertObserver, SinkMessage } from '../../../sinks/api.ts';
 import type { MessageId } from '../../../sinks/domain/message-id.ts';
-import { HarnessError } from '../../errors.ts';
+import { HarnessError } from '../../base/errors.ts';
 import type { PendingOutput, StateStore } from '../store/state-store.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { HarnessError } from '../../errors.ts';
+import { HarnessError } from '../../base/errors.ts';
 import type { StreamColumn } from '../../../sinks/types/stream-type.ts';
 
 /** What a source column carries; several `key` columns draw independent keys (salted by name). */

@@ -1,7 +1,7 @@
 import type { SinkMessage } from '../../../sinks/api.ts';
 import type { MessageId } from '../../../sinks/domain/message-id.ts';
 import type { Row, RowValue } from '../../../sinks/routing/routing-key.ts';
-import { HarnessError } from '../../errors.ts';
+import { HarnessError } from '../../base/errors.ts';
 
 /**
  * JSON for outbox messages. Row values JSON cannot hold exactly (bigint, Date, bytes) are tagged,

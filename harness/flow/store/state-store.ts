@@ -4,7 +4,7 @@ import type { BatchToken } from '../../../sinks/domain/batch-token.ts';
 import { parseMessageId, type MessageId } from '../../../sinks/domain/message-id.ts';
 import type { SinkClassName } from '../../../sinks/domain/sink-class-name.ts';
 import type { TopologyFingerprints } from '../../../sinks/topology/topology-guard.ts';
-import { HarnessError } from '../../errors.ts';
+import { HarnessError } from '../../base/errors.ts';
 import { decodeFingerprints, encodeTargets } from './fingerprint-codec.ts';
 import { decodeMessages, encodeMessages } from './row-codec.ts';
 import { openStateFile } from './store-file.ts';

@@ -17,7 +17,7 @@ import { routingKeyFor } from '../../../sinks/routing/routing-key.ts';
 import type { DynamicParameters, SinkSpec } from '../../../sinks/spec/sink-spec.ts';
 import { currentFingerprints, targetSlotsOf } from '../../../sinks/topology/spec-topology.ts';
 import { checkTopologyGuard, type TopologyFingerprints } from '../../../sinks/topology/topology-guard.ts';
-import { HarnessError } from '../../errors.ts';
+import { HarnessError } from '../../base/errors.ts';
 import type { FakeTable } from './fake-table.ts';
 
 /** Faults the fakes inject: the next `failInserts` attempts fail (nothing lands); the next `refuseReconfigures` reconfigurations and `failCuts` cuts throw. */

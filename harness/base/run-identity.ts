@@ -1,4 +1,4 @@
-import type { Brand } from '../sinks/domain/brand.ts';
+import type { Brand } from '../../sinks/domain/brand.ts';
 import { HarnessError } from './errors.ts';
 
 /** The seed a chaos job generates every case from (`--seed`); with a path it names one case exactly. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newRunId } from './cluster/run-dir.ts';
+import { newRunId } from '../cluster/run-dir.ts';
 import { runIdOf, seedOf } from './run-identity.ts';
 
 describe('the run identity brands', () => {

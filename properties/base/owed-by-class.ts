@@ -1,5 +1,5 @@
-import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
-import type { DeliveryGuarantee } from '../sinks/sink-classes.ts';
+import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
+import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
 
 /** What the seed makes a class owe, as the checkers hold it against the class. */
 export interface OwedByClass {
