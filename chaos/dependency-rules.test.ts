@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../harness/base/project-root.ts';
+import { PROJECT_ROOT } from '../harness/base/index.ts';
 
 // One direction of dependency (README, top): sinks ← harness ← properties ← chaos, and reports
 // reads what a run stored. The sinks are a library that knows nothing of the rig around them.

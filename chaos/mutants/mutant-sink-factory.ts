@@ -2,10 +2,9 @@
  * A `SinkFactoryModule` for sink workers that hosts a mutant (`CHAOS_MUTANT`) around the real
  * sinks. Only the chaos self-tests point workers at it.
  */
-import { HarnessError } from '../../harness/base/errors.ts';
-import { createSinkFactory as createRealSinkFactory } from '../../harness/flow/runtime/real-sink-factory.ts';
-import type { SinkFactory } from '../../harness/flow/runtime/sink-factory.ts';
-import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
+import { HarnessError } from '../../harness/base/index.ts';
+import { createSinkFactory as createRealSinkFactory, type SinkFactory } from '../../harness/flow/index.ts';
+import type { SinkClassName } from '../../sinks/index.ts';
 import { isWrapperMutantName, mutate, SuffixDroppedShardedSink } from './mutants.ts';
 
 export function createSinkFactory(options: { readonly without: readonly SinkClassName[] }): SinkFactory {

@@ -1,7 +1,16 @@
-import type { AnySink, AtLeastOnceSink, AtMostOnceSink, BatchingSink, OutboxBatch } from '../../sinks/api.ts';
-import { ShardedClickHouseBatchingSink } from '../../sinks/classes/batching-sink.ts';
-import { dedupToken, type BatchToken, type DedupToken } from '../../sinks/domain/batch-token.ts';
-import { formatMessageId, parseMessageId } from '../../sinks/domain/message-id.ts';
+import {
+  type AnySink,
+  type AtLeastOnceSink,
+  type AtMostOnceSink,
+  type BatchingSink,
+  type BatchToken,
+  dedupToken,
+  type DedupToken,
+  formatMessageId,
+  type OutboxBatch,
+  parseMessageId,
+  ShardedClickHouseBatchingSink,
+} from '../../sinks/index.ts';
 
 /**
  * Deliberately broken sinks built by wrapping the real ones (the other kind edits the source:

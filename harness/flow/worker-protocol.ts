@@ -1,5 +1,5 @@
-import type { InsertOutcome } from '../../sinks/api.ts';
-import type { GatedAttempt, GatePhase } from './history/gated-attempt.ts';
+import type { InsertOutcome } from '../../sinks/index.ts';
+import type { GatedAttempt, GatePhase } from './history/index.ts';
 import type { GatePlan } from './runtime/insert-gates.ts';
 import type { EpochOutcome, PartitionStatus } from './runtime/partition-runtime.ts';
 import type { WorkerConfig } from './worker-config.ts';

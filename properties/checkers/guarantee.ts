@@ -1,4 +1,4 @@
-import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
+import type { DeliveryGuarantee } from '../../sinks/index.ts';
 import type { AnomalyKind } from './anomaly-category.ts';
 
 /** The anomalies of a delivery history a guarantee may tolerate (after Jepsen's total-queue checker). */

@@ -1,4 +1,4 @@
-import { isMessageId, parseMessageId } from '../../sinks/domain/message-id.ts';
+import { isMessageId, parseMessageId } from '../../sinks/index.ts';
 import { POLICIES, type DeliveryAnomaly } from './guarantee.ts';
 import { anomaly, type CheckResult } from './check-result.ts';
 import { deliveryDiff } from './delivery-diff.ts';

@@ -1,4 +1,4 @@
-import type { Verdict } from '../../properties/base/verdict.ts';
+import type { Verdict } from '../../properties/base/index.ts';
 import type { TrendLine } from '../results/index.ts';
 import { escapeHtml, VERDICT_COLOUR } from './figures.ts';
 

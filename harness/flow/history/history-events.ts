@@ -1,5 +1,4 @@
-import type { AtMostOnceAck, InsertOutcome, SinkWarningKind } from '../../../sinks/api.ts';
-import type { SinkClassName } from '../../../sinks/domain/sink-class-name.ts';
+import type { AtMostOnceAck, InsertOutcome, SinkClassName, SinkWarningKind } from '../../../sinks/index.ts';
 import type { CrashPlan, CrashPoint } from './crash-point.ts';
 import type { FaultType } from './fault-type.ts';
 import type { GatedAttempt, GatePhase } from './gated-attempt.ts';

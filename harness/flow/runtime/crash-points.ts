@@ -1,5 +1,5 @@
-import { HarnessError } from '../../base/errors.ts';
-import { CRASH_POINTS, type CrashPlan, type CrashPoint } from '../history/crash-point.ts';
+import { HarnessError } from '../../base/index.ts';
+import { CRASH_POINTS, type CrashPlan, type CrashPoint } from '../history/index.ts';
 
 /** One hit of an armed point (the points: `../history/crash-point.ts`). */
 export interface CrashHit {

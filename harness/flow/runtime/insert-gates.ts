@@ -1,6 +1,5 @@
-import type { InsertAttempt, InsertOutcome } from '../../../sinks/api.ts';
-import type { GatedAttempt, GatePhase } from '../history/gated-attempt.ts';
-import type { HistorySink } from '../history/history-sink.ts';
+import type { InsertAttempt, InsertOutcome } from '../../../sinks/index.ts';
+import type { GatedAttempt, GatePhase, HistorySink } from '../history/index.ts';
 
 /**
  * Gates let a driver (the chaos executor) act at an exact moment of the sink's work instead of

@@ -1,5 +1,4 @@
-import { createSink, SINK_IMPLEMENTATIONS } from '../../../sinks/classes/create-sink.ts';
-import type { SinkClassName } from '../../../sinks/domain/sink-class-name.ts';
+import { createSink, SINK_IMPLEMENTATIONS, type SinkClassName } from '../../../sinks/index.ts';
 import type { SinkFactory } from './sink-factory.ts';
 
 /** The workers' default `SinkFactoryModule`: the real sink classes, minus the ones an older binary lacks. */
