@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../harness/base/index.ts';
@@ -18,7 +18,8 @@ const EXEMPT = [/\.test\.ts$/, /\/testing\//, /\/bench\//];
 /**
  * The rooms inside the five folders (README, "What is here"). A file belongs to the room of its
  * nearest enclosing folder listed here; its sub-folders that are not listed are part of it. Other
- * rooms enter a room only through its face, `index.ts`. A new room is a line here and a face.
+ * rooms enter a room only through its face, `index.ts`. A new room is a line here, a face and a
+ * README with the four headings below.
  */
 const ROOMS = [
   'sinks',
@@ -43,6 +44,10 @@ const ROOMS = [
   'reports/results',
   'reports/writers',
 ];
+/** Rooms of entry points only (the chaos commands, the mutation matrix): nothing imports them, so they have no face. */
+const ENTRY_POINTS_ONLY = ['chaos', 'chaos/mutants'];
+/** What every room's README says, each under a heading of its own (`## Face` and `## How to add one more: a toxic` count). */
+const README_HEADINGS = ['Purpose', 'Face', 'Invariants', 'How to add one more'];
 
 function* sources(dir: string): Generator<string> {
   for (const entry of readdirSync(dir)) {
@@ -128,6 +133,22 @@ function cycles(edges: Map<string, Set<string>>): string[] {
   return found;
 }
 
+/** What a room lacks: its face (unless it holds entry points only), its README, a heading of the README. */
+function missingParts(root: string): string[] {
+  return ROOMS.flatMap((room) => {
+    const missing: string[] = [];
+    const hasFace = existsSync(join(root, faceOf(room)));
+    if (ENTRY_POINTS_ONLY.includes(room) === hasFace)
+      missing.push(hasFace ? `${faceOf(room)} (declared entry points only)` : faceOf(room));
+    const readme = join(root, room, 'README.md');
+    if (!existsSync(readme)) return [...missing, `${room}/README.md`];
+    const text = readFileSync(readme, 'utf8');
+    for (const heading of README_HEADINGS)
+      if (!new RegExp(`^#{2,3} ${heading}\\b`, 'm').test(text)) missing.push(`${room}/README.md: ## ${heading}`);
+    return missing;
+  });
+}
+
 describe('the dependency direction', () => {
   it('has no back-edge between the five folders in production code', () => {
     expect(backEdges(PROJECT_ROOT)).toEqual([]);
@@ -145,5 +166,9 @@ describe('the rooms', () => {
 
   it('depend on each other without a cycle', () => {
     expect(cycles(roomEdges(PROJECT_ROOT))).toEqual([]);
+  });
+
+  it('each have a face (but the entry-point rooms) and a README saying purpose, face, invariants and how to add one more', () => {
+    expect(missingParts(PROJECT_ROOT)).toEqual([]);
   });
 });
