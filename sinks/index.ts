@@ -15,8 +15,7 @@ export type {
   SinkMessage,
   SinkWarningKind,
 } from './api.ts';
-export { ShardedClickHouseBatchingSink } from './classes/batching-sink.ts';
-export { createSink, SINK_IMPLEMENTATIONS } from './classes/create-sink.ts';
+export type { SinkConstructor } from './classes/create-sink.ts';
 export { type BatchToken, dedupToken, type DedupToken } from './domain/batch-token.ts';
 export type { Brand } from './domain/brand.ts';
 export type { RoutingFingerprint, TargetFingerprint } from './domain/fingerprint.ts';
@@ -24,6 +23,7 @@ export { formatMessageId, isMessageId, type MessageId, parseMessageId } from './
 export { isSinkClassName, SINK_CLASS_NAMES, type SinkClassName } from './domain/sink-class-name.ts';
 export { CodedError, hasErrorCode } from './errors.ts';
 export type { SinkRegistry } from './registry.ts';
+export { loadSinkClasses } from './load-sink-classes.ts';
 export { InsertGaveUpError } from './retry/insert-give-up.ts';
 export type { Row, RowValue } from './routing/routing-key.ts';
 export { addressBook } from './session/address-book.ts';

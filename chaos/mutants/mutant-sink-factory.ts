@@ -5,16 +5,17 @@
 import { HarnessError } from '../../harness/base/index.ts';
 import { createSinkFactory as createRealSinkFactory, type SinkFactory } from '../../harness/flow/index.ts';
 import type { SinkClassName } from '../../sinks/index.ts';
-import { isWrapperMutantName, mutate, SuffixDroppedShardedSink } from './mutants.ts';
+import { isWrapperMutantName, mutate, suffixDroppedShardedSink } from './mutants.ts';
 
-export function createSinkFactory(options: { readonly without: readonly SinkClassName[] }): SinkFactory {
+export async function createSinkFactory(options: { readonly without: readonly SinkClassName[] }): Promise<SinkFactory> {
   const name = process.env.CHAOS_MUTANT ?? '';
   if (!isWrapperMutantName(name))
     throw new HarnessError(
       'CHAOS_MUTANT_UNKNOWN',
       `CHAOS_MUTANT='${name}' names no mutant (see chaos/mutants/mutants.ts)`,
     );
-  const real = createRealSinkFactory(options);
+  const real = await createRealSinkFactory(options);
+  const SuffixDroppedShardedSink = await suffixDroppedShardedSink();
   return {
     registry: real.registry,
     create: async (spec, context) =>

@@ -7,9 +7,10 @@ import {
   dedupToken,
   type DedupToken,
   formatMessageId,
+  loadSinkClasses,
   type OutboxBatch,
   parseMessageId,
-  ShardedClickHouseBatchingSink,
+  type SinkConstructor,
 } from '../../sinks/index.ts';
 
 /**
@@ -53,10 +54,13 @@ export function isWrapperMutantName(name: string): name is WrapperMutantName {
 }
 
 /** `shard-suffix-dropped`: every shard of a batch gets the bare batch token. */
-export class SuffixDroppedShardedSink extends ShardedClickHouseBatchingSink {
-  protected override shardToken(batchToken: BatchToken): DedupToken {
-    return dedupToken(batchToken);
-  }
+export async function suffixDroppedShardedSink(): Promise<SinkConstructor> {
+  const { ShardedClickHouseBatchingSink } = await loadSinkClasses();
+  return class SuffixDroppedShardedSink extends ShardedClickHouseBatchingSink {
+    protected override shardToken(batchToken: BatchToken): DedupToken {
+      return dedupToken(batchToken);
+    }
+  };
 }
 
 const SALT = 1 + Math.floor(Math.random() * 1_000_000);
