@@ -1,15 +1,17 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { alsoOnForcedStop } from '../harness/cli/interrupt.ts';
-import { attachExternalCluster } from '../harness/cluster/external/external-cluster.ts';
-import { startCluster, type BackendName, type StartedCluster } from '../harness/cluster/index.ts';
-import type { StartedLocalCluster } from '../harness/cluster/local-cluster.ts';
-import { describeError } from '../harness/errors.ts';
-import type { Stamped } from '../harness/flow/history/history-events.ts';
-import { newRunId } from '../harness/cluster/run-dir.ts';
-import type { Seed } from '../harness/run-identity.ts';
-import { UNDO_JOURNAL_FILE } from '../harness/cluster/run-marker.ts';
+import { alsoOnForcedStop } from '../harness/cli/index.ts';
+import {
+  attachExternalCluster,
+  type BackendName,
+  startCluster,
+  type StartedCluster,
+  type StartedLocalCluster,
+  UNDO_JOURNAL_FILE,
+} from '../harness/cluster/index.ts';
+import { describeError, newRunId, type Seed } from '../harness/base/index.ts';
+import type { Stamped } from '../harness/flow/history/index.ts';
 import {
   classReport,
   jobVerdict,
@@ -22,27 +24,31 @@ import {
   runTimelines,
   type TaggedEvent,
 } from '../reports/results/index.ts';
-import { writeRunReports } from '../reports/write-run.ts';
-import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
-import { SINK_CLASSES } from '../sinks/sink-classes.ts';
-import { BUDGETS, type Profile, type ServerDedupMode } from './executor/run-budget.ts';
+import { writeRunReports } from '../reports/writers/index.ts';
+import { SINK_CLASSES, type SinkClassName } from '../sinks/index.ts';
+import {
+  BUDGETS,
+  type Profile,
+  REAL_SINK_HOST,
+  replayCommand,
+  type RunInput,
+  runScenario,
+  scenarioReport,
+  type ServerDedupMode,
+} from './executor/index.ts';
 import { formatSlice, matrixPairs, slicePairs, type MatrixSlice } from './matrix-slice.ts';
-import { runScenario } from './executor/run-scenario.ts';
-import type { RunInput } from './executor/run-input.ts';
-import { REAL_SINK_HOST } from './executor/sink-host.ts';
 import {
   describeOutcome,
   externalClusterJournal,
   requireUndone,
   startedClusterJournal,
   UndoJournal,
-} from './nemeses/undo-journal.ts';
+} from './nemeses/index.ts';
 import { reapExternalCluster } from './reap-external.ts';
-import { replayCommand, scenarioReport } from './executor/scenario-report.ts';
-import type { ScenarioDefinition } from './scenarios/scenario.ts';
+import type { ScenarioDefinition } from './scenarios/index.ts';
 import { sourceCommit } from './source-commit.ts';
 
-export type { Profile } from './executor/run-budget.ts';
+export type { Profile } from './executor/index.ts';
 
 /** Where the chaos job runs: a cluster it starts, or one it attaches to (`external`, described by `clusterFile`). */
 export type ChaosBackend = BackendName | 'external';

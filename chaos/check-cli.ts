@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { describeError, HarnessError } from '../harness/errors.ts';
+import { describeError, HarnessError } from '../harness/base/index.ts';
 import { agrees, recheckReport } from './recheck.ts';
 
 function main(argv: readonly string[]): number {

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { PROJECT_ROOT } from '../harness/project-root.ts';
+import { PROJECT_ROOT } from '../harness/base/index.ts';
 
 // The CI recipe shipped in the repository must keep working as the project changes: every npm
 // script it runs exists, every file it runs exists, its matrix slices cover the matrix, and a

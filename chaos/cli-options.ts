@@ -1,16 +1,12 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { readClusterFile } from '../harness/cluster/external/external-cluster.ts';
-import { parseBackend } from '../harness/cluster/index.ts';
-import { HarnessError } from '../harness/errors.ts';
-import { seedOf, type Seed } from '../harness/run-identity.ts';
-import { SINK_CLASS_NAMES, type SinkClassName } from '../sinks/domain/sink-class-name.ts';
+import { parseBackend, readClusterFile } from '../harness/cluster/index.ts';
+import { HarnessError, type Seed, seedOf } from '../harness/base/index.ts';
+import { SINK_CLASS_NAMES, type SinkClassName } from '../sinks/index.ts';
 import type { ChaosBackend } from './chaos-run.ts';
-import { SERVER_DEDUP_MODES, type Profile, type ServerDedupMode } from './executor/run-budget.ts';
-import { readScheduleFile } from './executor/schedule-file.ts';
-import type { ScheduleFile } from '../properties/schedule/schedule-file.ts';
-import { findScenarios } from './scenarios/catalogue.ts';
-import type { ScenarioDefinition } from './scenarios/scenario.ts';
+import { type Profile, readScheduleFile, SERVER_DEDUP_MODES, type ServerDedupMode } from './executor/index.ts';
+import type { ScheduleFile } from '../properties/schedule/index.ts';
+import { findScenarios, type ScenarioDefinition } from './scenarios/index.ts';
 
 /** The options `npm run chaos` and `npm run soak` share, as `parseArgs` definitions. */
 export const SELECTION_OPTIONS = {

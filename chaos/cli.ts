@@ -1,14 +1,11 @@
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { installInterrupt } from '../harness/cli/interrupt.ts';
-import { prepareWritableDir } from '../harness/cli/writable-dir.ts';
-import { describeError, HarnessError } from '../harness/errors.ts';
-import { componentLogger, fileLogger } from '../harness/log.ts';
-import { PROJECT_ROOT } from '../harness/project-root.ts';
+import { installInterrupt, prepareWritableDir } from '../harness/cli/index.ts';
+import { componentLogger, describeError, fileLogger, HarnessError, PROJECT_ROOT } from '../harness/base/index.ts';
 import { exitStatusOf, resultExitStatus, scenarioDirName } from '../reports/results/index.ts';
 import { runChaos } from './chaos-run.ts';
 import { parseSlice } from './matrix-slice.ts';
-import { describeOutcome } from './nemeses/undo-journal.ts';
+import { describeOutcome } from './nemeses/index.ts';
 import { reapExternalCluster } from './reap-external.ts';
 import {
   parseProfile,
@@ -17,8 +14,7 @@ import {
   parseSelection,
   SELECTION_OPTIONS,
 } from './cli-options.ts';
-import { runInputOf } from './executor/schedule-file.ts';
-import { compareSignatures, readSignature } from './executor/signature-file.ts';
+import { compareSignatures, readSignature, runInputOf } from './executor/index.ts';
 
 const USAGE = `usage: npm run chaos -- [--profile ci|full] [--backend embedded|docker|binary|external --cluster FILE] [--seed N] [--path P]
                       [--sink CLASS[,CLASS]] [--scenario NAME[,NAME]] [--report-dir DIR] [--keep-cluster]

@@ -1,11 +1,11 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../harness/project-root.ts';
+import { PROJECT_ROOT } from '../harness/base/index.ts';
 
 // One direction of dependency (README, top): sinks ← harness ← properties ← chaos, and reports
 // reads what a run stored. The sinks are a library that knows nothing of the rig around them.
-// Tests, benches and test support assemble layers on purpose and are exempt.
+// Tests, benches and test support assemble layers and rooms on purpose and are exempt.
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   sinks: ['sinks'],
   harness: ['harness', 'sinks'],
@@ -15,6 +15,40 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
 };
 const EXEMPT = [/\.test\.ts$/, /\/testing\//, /\/bench\//];
 
+/**
+ * The rooms inside the five folders (README, "What is here"). A file belongs to the room of its
+ * nearest enclosing folder listed here; its sub-folders that are not listed are part of it. Other
+ * rooms enter a room only through its face, `index.ts`. A new room is a line here, a face and a
+ * README with the four headings below.
+ */
+const ROOMS = [
+  'sinks',
+  'harness/base',
+  'harness/cluster',
+  'harness/clickhouse',
+  'harness/cli',
+  'harness/flow',
+  'harness/flow/history',
+  'harness/oracle',
+  'properties/base',
+  'properties/arbitraries',
+  'properties/schedule',
+  'properties/checkers',
+  'properties/judge',
+  'chaos',
+  'chaos/toxiproxy',
+  'chaos/nemeses',
+  'chaos/scenarios',
+  'chaos/executor',
+  'chaos/mutants',
+  'reports/results',
+  'reports/writers',
+];
+/** Rooms of entry points only (the chaos commands, the mutation matrix): nothing imports them, so they have no face. */
+const ENTRY_POINTS_ONLY = ['chaos', 'chaos/mutants'];
+/** What every room's README says, each under a heading of its own (`## Face` and `## How to add one more: a toxic` count). */
+const README_HEADINGS = ['Purpose', 'Face', 'Invariants', 'How to add one more'];
+
 function* sources(dir: string): Generator<string> {
   for (const entry of readdirSync(dir)) {
     const path = join(dir, entry);
@@ -23,44 +57,70 @@ function* sources(dir: string): Generator<string> {
   }
 }
 
+/** `file -> imported file` for every relative import, re-export and dynamic import of the production files under `folder`. */
+function importsOf(root: string, folder: string): { own: string; target: string }[] {
+  const found: { own: string; target: string }[] = [];
+  for (const file of sources(join(root, folder))) {
+    const own = relative(root, file);
+    if (EXEMPT.some((pattern) => pattern.test(own))) continue;
+    for (const match of readFileSync(file, 'utf8').matchAll(
+      /\b(?:from|import)\s+['"](\.{1,2}\/[^'"]+)['"]|\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g,
+    ))
+      found.push({ own, target: relative(root, resolve(dirname(file), match[1] ?? match[2] ?? '')) });
+  }
+  return found;
+}
+
+const productionImports = (root: string) => Object.keys(ALLOWED).flatMap((folder) => importsOf(root, folder));
+
 /** `file -> imported file` for every relative import that crosses into a folder its own may not import. */
 function backEdges(root: string): string[] {
-  const edges: string[] = [];
-  for (const folder of Object.keys(ALLOWED)) {
-    for (const file of sources(join(root, folder))) {
-      const own = relative(root, file);
-      if (EXEMPT.some((pattern) => pattern.test(own))) continue;
-      const text = readFileSync(file, 'utf8');
-      for (const match of text.matchAll(
-        /\bfrom\s+['"](\.{1,2}\/[^'"]+)['"]|\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g,
-      )) {
-        const target = relative(root, resolve(dirname(file), match[1] ?? match[2] ?? ''));
-        const top = target.split('/')[0] ?? '';
-        if (top in ALLOWED && !(ALLOWED[folder] ?? []).includes(top)) edges.push(`${own} -> ${target}`);
-      }
-    }
-  }
-  return edges;
+  return productionImports(root)
+    .filter(({ own, target }) => {
+      const from = own.split('/')[0] ?? '';
+      const to = target.split('/')[0] ?? '';
+      return to in ALLOWED && !(ALLOWED[from] ?? []).includes(to);
+    })
+    .map(({ own, target }) => `${own} -> ${target}`);
 }
 
-/** The rooms of `chaos/` (its sub-folders, `.` for the files at its top) each room's production code imports. */
-function chaosRoomEdges(root: string): Map<string, Set<string>> {
-  const chaos = join(root, 'chaos');
-  const roomOf = (path: string) => (path.includes('/') ? (path.split('/')[0] ?? '') : '.');
+/** The room a file belongs to: its nearest enclosing folder that is a room. */
+function roomOf(file: string): string | undefined {
+  return ROOMS.filter((room) => file.startsWith(`${room}/`)).sort((a, b) => b.length - a.length)[0];
+}
+const faceOf = (room: string) => `${room}/index.ts`;
+
+/** Production files that belong to no room. */
+function homeless(root: string): string[] {
+  return Object.keys(ALLOWED)
+    .flatMap((folder) => [...sources(join(root, folder))].map((file) => relative(root, file)))
+    .filter((own) => !EXEMPT.some((pattern) => pattern.test(own)) && roomOf(own) === undefined);
+}
+
+/** Imports that do not go through a door: into another room past its face, or from a room into its own face (a cycle through the face waiting to happen). */
+function doorViolations(root: string): string[] {
+  return productionImports(root)
+    .filter(({ own, target }) => {
+      const from = roomOf(own);
+      const to = roomOf(target);
+      return from === to ? target === faceOf(to ?? '') : to !== undefined && target !== faceOf(to);
+    })
+    .map(({ own, target }) => `${own} -> ${target}`);
+}
+
+/** Which rooms each room's production code imports. */
+function roomEdges(root: string): Map<string, Set<string>> {
   const edges = new Map<string, Set<string>>();
-  for (const file of sources(chaos)) {
-    const own = relative(chaos, file);
-    if (EXEMPT.some((pattern) => pattern.test(own))) continue;
-    for (const match of readFileSync(file, 'utf8').matchAll(/\bfrom\s+['"](\.{1,2}\/[^'"]+)['"]/g)) {
-      const target = relative(chaos, resolve(dirname(file), match[1] ?? ''));
-      if (target.startsWith('..') || roomOf(target) === roomOf(own)) continue;
-      edges.set(roomOf(own), (edges.get(roomOf(own)) ?? new Set()).add(roomOf(target)));
-    }
+  for (const { own, target } of productionImports(root)) {
+    const from = roomOf(own);
+    const to = roomOf(target);
+    if (from === undefined || to === undefined || from === to) continue;
+    edges.set(from, (edges.get(from) ?? new Set()).add(to));
   }
   return edges;
 }
 
-/** Every cycle of rooms, as `a -> b -> a`. */
+/** Every cycle of rooms, as `a -> b -> a` (each once, from its smallest room). */
 function cycles(edges: Map<string, Set<string>>): string[] {
   const found: string[] = [];
   const walk = (path: readonly string[]) => {
@@ -73,59 +133,42 @@ function cycles(edges: Map<string, Set<string>>): string[] {
   return found;
 }
 
-/** `file -> imported file` for every relative import of a production file under `folder`. */
-function importsOf(root: string, folder: string): { own: string; target: string }[] {
-  const found: { own: string; target: string }[] = [];
-  for (const file of sources(join(root, folder))) {
-    const own = relative(root, file);
-    if (EXEMPT.some((pattern) => pattern.test(own))) continue;
-    for (const match of readFileSync(file, 'utf8').matchAll(
-      /\bfrom\s+['"](\.{1,2}\/[^'"]+)['"]|\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g,
-    ))
-      found.push({ own, target: relative(root, resolve(dirname(file), match[1] ?? match[2] ?? '')) });
-  }
-  return found;
-}
-
-const RESULTS = 'reports/results';
-const RESULTS_FACE = `${RESULTS}/index.ts`;
-
-/** Imports of a renderer (`reports/writers/`) that reach past the results room's face, or into `chaos/`. */
-function rendererLeaks(root: string): string[] {
-  return importsOf(root, 'reports/writers')
-    .filter(
-      ({ target }) =>
-        target.startsWith('chaos/') ||
-        (target.startsWith('reports/') && target !== RESULTS_FACE && !target.startsWith('reports/writers/')),
-    )
-    .map(({ own, target }) => `${own} -> ${target}`);
-}
-
-/** Imports from outside the results room of a file in it other than its face. */
-function resultsRoomDeepImports(root: string): string[] {
-  return ['chaos', 'reports', 'harness', 'properties']
-    .flatMap((folder) => importsOf(root, folder))
-    .filter(
-      ({ own, target }) =>
-        !own.startsWith(`${RESULTS}/`) && target.startsWith(`${RESULTS}/`) && target !== RESULTS_FACE,
-    )
-    .map(({ own, target }) => `${own} -> ${target}`);
+/** What a room lacks: its face (unless it holds entry points only), its README, a heading of the README. */
+function missingParts(root: string): string[] {
+  return ROOMS.flatMap((room) => {
+    const missing: string[] = [];
+    const hasFace = existsSync(join(root, faceOf(room)));
+    if (ENTRY_POINTS_ONLY.includes(room) === hasFace)
+      missing.push(hasFace ? `${faceOf(room)} (declared entry points only)` : faceOf(room));
+    const readme = join(root, room, 'README.md');
+    if (!existsSync(readme)) return [...missing, `${room}/README.md`];
+    const text = readFileSync(readme, 'utf8');
+    for (const heading of README_HEADINGS)
+      if (!new RegExp(`^#{2,3} ${heading}\\b`, 'm').test(text)) missing.push(`${room}/README.md: ## ${heading}`);
+    return missing;
+  });
 }
 
 describe('the dependency direction', () => {
-  it('has no back-edge in production code', () => {
+  it('has no back-edge between the five folders in production code', () => {
     expect(backEdges(PROJECT_ROOT)).toEqual([]);
   });
+});
 
-  it('lets the renderers import only the results room (its face) from reports, and nothing from chaos', () => {
-    expect(rendererLeaks(PROJECT_ROOT)).toEqual([]);
+describe('the rooms', () => {
+  it('hold every production file', () => {
+    expect(homeless(PROJECT_ROOT)).toEqual([]);
   });
 
-  it('lets nothing outside the results room reach past its face', () => {
-    expect(resultsRoomDeepImports(PROJECT_ROOT)).toEqual([]);
+  it('are entered only through their face: no deep import from another room, no import of its own face', () => {
+    expect(doorViolations(PROJECT_ROOT)).toEqual([]);
   });
 
-  it('has no cycle between the rooms of chaos/', () => {
-    expect(cycles(chaosRoomEdges(PROJECT_ROOT))).toEqual([]);
+  it('depend on each other without a cycle', () => {
+    expect(cycles(roomEdges(PROJECT_ROOT))).toEqual([]);
+  });
+
+  it('each have a face (but the entry-point rooms) and a README saying purpose, face, invariants and how to add one more', () => {
+    expect(missingParts(PROJECT_ROOT)).toEqual([]);
   });
 });

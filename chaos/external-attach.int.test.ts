@@ -2,9 +2,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harnessClient, queryRows } from '../harness/clickhouse/client.ts';
+import {
+  type ClusterDescription,
+  harnessClient,
+  queryRows,
+  type ReplicaDescription,
+} from '../harness/cluster/index.ts';
 import { STATE_FILE, type ClusterState } from '../harness/cluster/cluster-state.ts';
-import type { ClusterDescription, ReplicaDescription } from '../harness/cluster/description.ts';
 import { runTs } from '../harness/cluster/testing/run-cli.ts';
 
 // Attaching holds the cluster file against the cluster before anything runs. A cluster started

@@ -2,10 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harnessClient, queryRows } from '../harness/clickhouse/client.ts';
-import type { ClusterDescription } from '../harness/cluster/description.ts';
+import { type ClusterDescription, harnessClient, queryRows } from '../harness/cluster/index.ts';
 import { runTs } from '../harness/cluster/testing/run-cli.ts';
-import { PROJECT_ROOT } from '../harness/project-root.ts';
+import { PROJECT_ROOT } from '../harness/base/index.ts';
 
 // The external backend used the way a team with its own cluster uses it: a cluster started
 // elsewhere (here by `npm run cluster -- up`, in another process), reached through its cluster

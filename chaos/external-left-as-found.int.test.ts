@@ -4,20 +4,20 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harnessClient, queryRows } from '../harness/clickhouse/client.ts';
+import {
+  type ClusterDescription,
+  ExternalCluster,
+  harnessClient,
+  queryRows,
+  readClusterFile,
+} from '../harness/cluster/index.ts';
 import { readClusterState, stateProcesses } from '../harness/cluster/cluster-state.ts';
-import type { ClusterDescription } from '../harness/cluster/description.ts';
-import { ExternalCluster, readClusterFile } from '../harness/cluster/external/external-cluster.ts';
 import { processState } from '../harness/cluster/process/local-process.ts';
 import { runTs } from '../harness/cluster/testing/run-cli.ts';
-import { componentLogger } from '../harness/log.ts';
-import { PROJECT_ROOT } from '../harness/project-root.ts';
-import type { FaultWindow } from './nemeses/fault.ts';
+import { componentLogger, PROJECT_ROOT } from '../harness/base/index.ts';
+import { describedProxies, type FaultWindow, RunUndo, UndoJournal } from './nemeses/index.ts';
 import { FaultProxyClient } from './nemeses/fault-proxy-client.ts';
-import { describedProxies } from './nemeses/heal-proxies.ts';
 import { keeperPause } from './nemeses/process-fault.ts';
-import { RunUndo } from './nemeses/run-undo.ts';
-import { UndoJournal } from './nemeses/undo-journal.ts';
 
 // A user's cluster, attached through a file with pause / resume / kill / start templates and no
 // `status` template (the README allows that), must be left exactly as it was found however the

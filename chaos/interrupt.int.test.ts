@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readClusterState, stateProcesses } from '../harness/cluster/cluster-state.ts';
 import { isAlive, type ProcessRecord } from '../harness/cluster/process/local-process.ts';
-import { PROJECT_ROOT } from '../harness/project-root.ts';
+import { PROJECT_ROOT } from '../harness/base/index.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'chaos-interrupt-state-'));
 const reportDir = mkdtempSync(join(tmpdir(), 'chaos-interrupt-reports-'));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { matrixPairs, parseSlice, slicePairs } from './matrix-slice.ts';
-import { findScenarios } from './scenarios/catalogue.ts';
+import { findScenarios } from './scenarios/index.ts';
 
 describe('matrix slices', () => {
   const pairs = Array.from({ length: 27 }, (_, i) => `pair-${i}`);

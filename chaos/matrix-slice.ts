@@ -1,5 +1,5 @@
-import { HarnessError } from '../harness/errors.ts';
-import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
+import { HarnessError } from '../harness/base/index.ts';
+import type { SinkClassName } from '../sinks/index.ts';
 
 /** One of `count` deterministic slices of the class x scenario matrix (`--shard 2/4`), 1-based. */
 export interface MatrixSlice {

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { seedOf, type RunId } from '../harness/run-identity.ts';
-import type { Verdict } from '../properties/verdict.ts';
+import { type RunId, seedOf } from '../harness/base/index.ts';
+import type { Verdict } from '../properties/base/index.ts';
 import {
   NO_TALLY,
   classReport,
@@ -14,7 +14,7 @@ import {
   type JobReport,
   type ScenarioReport,
 } from '../reports/results/index.ts';
-import { NO_DELIVERIES } from '../properties/checkers/total-queue-checker.ts';
+import { NO_DELIVERIES } from '../properties/checkers/index.ts';
 
 const MERGE = fileURLToPath(new URL('./merge-cli.ts', import.meta.url));
 const SINK = 'AtMostOnceClickHouseSink';

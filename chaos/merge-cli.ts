@@ -9,10 +9,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { prepareWritableDir } from '../harness/cli/writable-dir.ts';
-import { newRunId } from '../harness/cluster/run-dir.ts';
-import { describeError, HarnessError } from '../harness/errors.ts';
-import { PROJECT_ROOT } from '../harness/project-root.ts';
+import { prepareWritableDir } from '../harness/cli/index.ts';
+import { describeError, HarnessError, newRunId, PROJECT_ROOT } from '../harness/base/index.ts';
 import {
   readJsonLines,
   exitStatusOf,
@@ -23,10 +21,10 @@ import {
   readJobReport,
   type TaggedEvent,
 } from '../reports/results/index.ts';
-import { writeRunReports } from '../reports/write-run.ts';
-import { SINK_CLASS_NAMES } from '../sinks/domain/sink-class-name.ts';
+import { writeRunReports } from '../reports/writers/index.ts';
+import { SINK_CLASS_NAMES } from '../sinks/index.ts';
 import { matrixPairs, parseSlice, slicePairs } from './matrix-slice.ts';
-import { findScenarios } from './scenarios/catalogue.ts';
+import { findScenarios } from './scenarios/index.ts';
 
 const CATALOGUE_ORDER = findScenarios(undefined).map((scenario) => scenario.name);
 

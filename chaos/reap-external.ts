@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import { ExternalCluster, readClusterFile } from '../harness/cluster/external/external-cluster.ts';
-import { externalClusterJournal, UndoJournal, type UndoOutcome } from './nemeses/undo-journal.ts';
+import { ExternalCluster, readClusterFile } from '../harness/cluster/index.ts';
+import { externalClusterJournal, UndoJournal, type UndoOutcome } from './nemeses/index.ts';
 
 /**
  * Undoes what runners of this machine that are gone (SIGKILLed) left in force on an attached

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NO_EVIDENCE } from '../properties/checkers/coverage-ledger.ts';
-import type { Verdict } from '../properties/verdict.ts';
+import type { Verdict } from '../properties/base/index.ts';
 import { scenarioDirName } from '../reports/results/index.ts';
 import { storedOneScenarioJob } from '../reports/results/test-support.ts';
 import { judge, type RunJudgement } from '../properties/judge/index.ts';

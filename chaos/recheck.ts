@@ -1,11 +1,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Anomaly } from '../properties/checkers/check-result.ts';
-import { mergeVerdicts, type Verdict } from '../properties/verdict.ts';
+import type { Anomaly } from '../properties/checkers/index.ts';
+import { mergeVerdicts, type Verdict } from '../properties/base/index.ts';
 import { isScenarioDirName, parseScenarioDirName, readJobReport } from '../reports/results/index.ts';
-import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
+import type { SinkClassName } from '../sinks/index.ts';
 import { judge, judgeScenario, type RunJudgement } from '../properties/judge/index.ts';
-import { CHECK_INPUT_FILE, readCheckRecord } from './executor/check-record.ts';
+import { CHECK_INPUT_FILE, readCheckRecord } from './executor/index.ts';
 
 export interface RunRecheck {
   readonly run: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seedOf, type RunId } from '../harness/run-identity.ts';
+import { type RunId, seedOf } from '../harness/base/index.ts';
 import { classReport, insertPerformance, type JobReport, runTimelines } from '../reports/results/index.ts';
 import { sampleEvents } from '../reports/results/test-support.ts';
 import { parseDuration, trendLine } from './soak-trend.ts';

@@ -1,4 +1,4 @@
-import { HarnessError } from '../harness/errors.ts';
+import { HarnessError } from '../harness/base/index.ts';
 import { TREND_LINE_VERSION, type JobReport } from '../reports/results/index.ts';
 
 export function parseDuration(text: string): number {

@@ -13,20 +13,16 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Logger } from 'pino';
-import { installInterrupt } from '../harness/cli/interrupt.ts';
-import { prepareWritableDir } from '../harness/cli/writable-dir.ts';
-import { describeError } from '../harness/errors.ts';
-import { fileLogger } from '../harness/log.ts';
-import { PROJECT_ROOT } from '../harness/project-root.ts';
-import { mergeVerdicts, type Verdict } from '../properties/verdict.ts';
+import { installInterrupt, prepareWritableDir } from '../harness/cli/index.ts';
+import { describeError, fileLogger, PROJECT_ROOT, seedOf } from '../harness/base/index.ts';
+import { mergeVerdicts, type Verdict } from '../properties/base/index.ts';
 import { exitStatusOf, readTrendLines, type JobReport } from '../reports/results/index.ts';
-import { soakTrendHtml } from '../reports/writers/soak-trend-html.ts';
-import { SINK_CLASS_NAMES } from '../sinks/domain/sink-class-name.ts';
+import { soakTrendHtml } from '../reports/writers/index.ts';
+import { SINK_CLASS_NAMES } from '../sinks/index.ts';
 import { runChaos, type ChaosRunOptions } from './chaos-run.ts';
 import { parseProfile, parseSelection, SELECTION_OPTIONS } from './cli-options.ts';
-import { findScenarios } from './scenarios/catalogue.ts';
+import { findScenarios } from './scenarios/index.ts';
 import { parseDuration, trendLine } from './soak-trend.ts';
-import { seedOf } from '../harness/run-identity.ts';
 
 /**
  * Re-runs every scenario of the iteration that did not pass, alone, with its seed and shrunk

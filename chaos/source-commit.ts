@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { PROJECT_ROOT } from '../harness/project-root.ts';
+import { PROJECT_ROOT } from '../harness/base/index.ts';
 
 const git = (args: readonly string[]): string =>
   execFileSync('git', args, { cwd: PROJECT_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();

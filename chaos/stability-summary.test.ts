@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seedOf, type RunId } from '../harness/run-identity.ts';
+import { type RunId, seedOf } from '../harness/base/index.ts';
 import { NO_TALLY, type ClassReport, type JobReport, type ScenarioReport } from '../reports/results/index.ts';
 import { stabilityTable, summarizeStability } from './stability-summary.ts';
 

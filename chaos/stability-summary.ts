@@ -1,4 +1,4 @@
-import type { Verdict } from '../properties/verdict.ts';
+import type { Verdict } from '../properties/base/index.ts';
 import type { JobReport } from '../reports/results/index.ts';
 
 export interface ClassStability {

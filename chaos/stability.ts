@@ -8,18 +8,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { installInterrupt } from '../harness/cli/interrupt.ts';
-import { prepareWritableDir } from '../harness/cli/writable-dir.ts';
-import { describeError, HarnessError } from '../harness/errors.ts';
-import { fileLogger } from '../harness/log.ts';
-import { PROJECT_ROOT } from '../harness/project-root.ts';
-import { mergeVerdicts } from '../properties/verdict.ts';
+import { installInterrupt, prepareWritableDir } from '../harness/cli/index.ts';
+import { describeError, fileLogger, HarnessError, PROJECT_ROOT, seedOf } from '../harness/base/index.ts';
+import { mergeVerdicts } from '../properties/base/index.ts';
 import { exitStatusOf, type JobReport } from '../reports/results/index.ts';
 import { runChaos } from './chaos-run.ts';
 import { parseProfile, parseSelection, SELECTION_OPTIONS } from './cli-options.ts';
-import { findScenarios } from './scenarios/catalogue.ts';
+import { findScenarios } from './scenarios/index.ts';
 import { stabilityTable, summarizeStability } from './stability-summary.ts';
-import { seedOf } from '../harness/run-identity.ts';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { seedOf, type RunId } from '../harness/run-identity.ts';
+import { type RunId, seedOf } from '../harness/base/index.ts';
 import {
   classReport,
   insertPerformance,
@@ -13,7 +13,7 @@ import {
   type Tally,
 } from './results/index.ts';
 import { sampleEvents } from './results/test-support.ts';
-import { writeRunReports } from './write-run.ts';
+import { writeRunReports } from './writers/index.ts';
 
 const timelines = runTimelines(sampleEvents('ClickHouseBatchingSink__reset-peer-on-insert'));
 

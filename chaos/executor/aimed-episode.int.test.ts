@@ -2,25 +2,26 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harnessClient } from '../../harness/clickhouse/client.ts';
-import { createShardedTable } from '../../harness/clickhouse/ddl.ts';
+import { harnessClient, type StartedLocalCluster } from '../../harness/cluster/index.ts';
+import { createShardedTable } from '../../harness/clickhouse/index.ts';
 import { startEmbeddedCluster } from '../../harness/cluster/embedded/start-embedded.ts';
-import type { StartedLocalCluster } from '../../harness/cluster/local-cluster.ts';
-import { eventsOfType } from '../../harness/flow/history/history-reader.ts';
-import { HistoryWriter } from '../../harness/flow/history/history-writer.ts';
-import { columnsDdl, sourceConfig } from '../../harness/flow/source/source-config.ts';
-import { FlowSupervisor } from '../../harness/flow/supervisor.ts';
-import { componentLogger } from '../../harness/log.ts';
-import { collectGroundTruth } from '../../harness/oracle/ground-truth.ts';
-import { clientLinksOf, faultEvidence } from '../../properties/checkers/fault-evidence.ts';
+import { eventsOfType, HistoryWriter } from '../../harness/flow/history/index.ts';
+import { columnsDdl, FlowSupervisor, sourceConfig } from '../../harness/flow/index.ts';
+import { componentLogger } from '../../harness/base/index.ts';
+import { collectGroundTruth } from '../../harness/oracle/index.ts';
+import { clientLinksOf, faultEvidence } from '../../properties/checkers/index.ts';
 import { factsFromHistory } from '../../properties/checkers/from-history.ts';
 import { resolveUnknownOutcomes } from '../../properties/checkers/server-log.ts';
-import type { NemesisContext } from '../nemeses/fault.ts';
-import { REQUEST_TIMEOUT, RESET_PEER } from '../nemeses/families/client-link.ts';
-import { faultSpec } from '../nemeses/families/family.ts';
-import { planOf } from '../nemeses/families/registry.ts';
-import { RunUndo } from '../nemeses/run-undo.ts';
-import { startedClusterJournal, UndoJournal } from '../nemeses/undo-journal.ts';
+import {
+  faultSpec,
+  type NemesisContext,
+  planOf,
+  REQUEST_TIMEOUT,
+  RESET_PEER,
+  RunUndo,
+  startedClusterJournal,
+  UndoJournal,
+} from '../nemeses/index.ts';
 import { aimedEpisode } from './aimed-episode.ts';
 import { NemesisRecord } from './nemesis-record.ts';
 

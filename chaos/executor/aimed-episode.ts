@@ -1,10 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { HarnessError } from '../../harness/errors.ts';
-import type { InsertGate } from '../../harness/flow/insert-gate.ts';
-import type { GatedAttempt } from '../../harness/flow/runtime/insert-gates.ts';
-import type { StartedFlowWorker } from '../../harness/flow/started-worker.ts';
-import type { Fault, FaultWindow, NemesisContext } from '../nemeses/fault.ts';
-import { aimTarget, type FaultPlan } from '../nemeses/fault-plan.ts';
+import { HarnessError } from '../../harness/base/index.ts';
+import type { InsertGate, StartedFlowWorker } from '../../harness/flow/index.ts';
+import type { GatedAttempt } from '../../harness/flow/history/index.ts';
+import { aimTarget, type Fault, type FaultPlan, type FaultWindow, type NemesisContext } from '../nemeses/index.ts';
 import { BackgroundWrite } from './background-write.ts';
 import type { NemesisRecord } from './nemesis-record.ts';
 

@@ -1,5 +1,5 @@
-import type { StartedFlowWorker } from '../../harness/flow/started-worker.ts';
-import { HarnessError, isHarnessError } from '../../harness/errors.ts';
+import type { StartedFlowWorker } from '../../harness/flow/index.ts';
+import { HarnessError, isHarnessError } from '../../harness/base/index.ts';
 
 const WRITE_LIMIT_MS = 120_000;
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isHarnessError } from '../../harness/errors.ts';
+import { isHarnessError } from '../../harness/base/index.ts';
 import type { StoredRun } from '../../properties/judge/index.ts';
 import { CHECK_INPUT_FILE, readCheckRecord } from './check-record.ts';
 import { storeRun } from './testing/stored-run.ts';

@@ -1,14 +1,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { redactDescription } from '../../harness/cluster/external/redact.ts';
-import { HarnessError } from '../../harness/errors.ts';
-import type { Stamped } from '../../harness/flow/history/history-events.ts';
-import { readHistory } from '../../harness/flow/history/history-reader.ts';
-import type { GroundTruth } from '../../harness/oracle/ground-truth.ts';
-import type { ReplicaTruth } from '../../harness/oracle/replica-counts.ts';
-import type { Anomaly } from '../../properties/checkers/check-result.ts';
-import type { Verdict } from '../../properties/verdict.ts';
+import { redactDescription } from '../../harness/cluster/index.ts';
+import { HarnessError } from '../../harness/base/index.ts';
+import { readHistory, type Stamped } from '../../harness/flow/history/index.ts';
+import type { GroundTruth, ReplicaTruth } from '../../harness/oracle/index.ts';
+import type { Anomaly } from '../../properties/checkers/index.ts';
+import type { Verdict } from '../../properties/base/index.ts';
 import type { StoredRun } from '../../properties/judge/index.ts';
 
 export const CHECK_INPUT_FILE = 'check-input.json';

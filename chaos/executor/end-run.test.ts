@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { History } from '../../harness/flow/history/history-reader.ts';
+import type { History } from '../../harness/flow/history/index.ts';
 import { endRun } from './end-run.ts';
 import { RunWorkers, type SettlingSystem } from './run-workers.ts';
 

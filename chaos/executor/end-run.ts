@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import { describeError } from '../../harness/errors.ts';
-import type { RunUndo } from '../nemeses/run-undo.ts';
+import { describeError } from '../../harness/base/index.ts';
+import type { RunUndo } from '../nemeses/index.ts';
 import type { RunWorkers } from './run-workers.ts';
 
 /**

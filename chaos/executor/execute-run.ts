@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Logger } from 'pino';
-import { describeError } from '../../harness/errors.ts';
-import { RunUndo } from '../nemeses/run-undo.ts';
+import { describeError } from '../../harness/base/index.ts';
+import { RunUndo } from '../nemeses/index.ts';
 import { abortable } from './background-write.ts';
 import { specPeriods, unverified, type RunJudgement } from '../../properties/judge/index.ts';
 import { endRun } from './end-run.ts';

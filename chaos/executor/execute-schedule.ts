@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import { FlowSupervisor } from '../../harness/flow/supervisor.ts';
-import { runStep } from '../../properties/schedule/schedule-step.ts';
-import type { RunUndo } from '../nemeses/run-undo.ts';
+import { FlowSupervisor } from '../../harness/flow/index.ts';
+import { runStep } from '../../properties/schedule/index.ts';
+import type { RunUndo } from '../nemeses/index.ts';
 import { PipelineSystem, type RunBinding } from './pipeline-system.ts';
 import type { RunContext, RunPlan } from './run-plan.ts';
 import type { RunWorkers } from './run-workers.ts';

@@ -1,6 +1,6 @@
 import type fc from 'fast-check';
-import type { SettingProfile } from '../../harness/cluster/config/setting-profiles.ts';
-import type { CoverageLedger } from '../../properties/checkers/coverage-ledger.ts';
+import type { SettingProfile } from '../../harness/cluster/index.ts';
+import type { CoverageLedger } from '../../properties/checkers/index.ts';
 import type { RunJudgement } from '../../properties/judge/index.ts';
 import type { ExploreDecision } from './run-budget.ts';
 import type { RunInput } from './run-input.ts';

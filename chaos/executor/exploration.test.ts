@@ -1,8 +1,8 @@
 import type fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Coverage, Evidence } from '../../properties/checkers/coverage-checker.ts';
+import type { Coverage, Evidence } from '../../properties/checkers/index.ts';
 import { NO_EVIDENCE } from '../../properties/checkers/coverage-ledger.ts';
-import type { Verdict } from '../../properties/verdict.ts';
+import type { Verdict } from '../../properties/base/index.ts';
 import type { RunJudgement } from '../../properties/judge/index.ts';
 import type { ExecutedRun } from './executed-run.ts';
 import { Exploration, type ExplorationOptions, type NextRun, type RunTicket } from './exploration.ts';

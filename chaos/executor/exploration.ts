@@ -1,5 +1,5 @@
 import type fc from 'fast-check';
-import { CoverageLedger } from '../../properties/checkers/coverage-ledger.ts';
+import { CoverageLedger } from '../../properties/checkers/index.ts';
 import type { ExecutedRun, ScenarioOutcome } from './executed-run.ts';
 import {
   exploreDecision,

@@ -1,6 +1,6 @@
-import type { ClusterDescription } from '../../harness/cluster/description.ts';
-import type { History } from '../../harness/flow/history/history-reader.ts';
-import type { GroundTruth } from '../../harness/oracle/ground-truth.ts';
+import type { ClusterDescription } from '../../harness/cluster/index.ts';
+import type { History } from '../../harness/flow/history/index.ts';
+import type { GroundTruth } from '../../harness/oracle/index.ts';
 import { judge, type RunJudgement, type StoredRun } from '../../properties/judge/index.ts';
 import type { RunPlan } from './run-plan.ts';
 

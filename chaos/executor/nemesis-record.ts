@@ -1,7 +1,5 @@
-import type { HistoryWriter } from '../../harness/flow/history/history-writer.ts';
-import type { GatedAttempt } from '../../harness/flow/runtime/insert-gates.ts';
-import type { Fault, FaultWindow } from '../nemeses/fault.ts';
-import type { FaultPlan } from '../nemeses/fault-plan.ts';
+import type { GatedAttempt, HistoryWriter } from '../../harness/flow/history/index.ts';
+import type { Fault, FaultPlan, FaultWindow } from '../nemeses/index.ts';
 
 /**
  * The nemesis's part of the run's history: what was applied, at which INSERT it was aimed, what

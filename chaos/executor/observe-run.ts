@@ -1,5 +1,5 @@
-import type { ClusterDescription } from '../../harness/cluster/description.ts';
-import { collectGroundTruth, type GroundTruth } from '../../harness/oracle/ground-truth.ts';
+import type { ClusterDescription } from '../../harness/cluster/index.ts';
+import { collectGroundTruth, type GroundTruth } from '../../harness/oracle/index.ts';
 import { routingLayouts, type SpecPeriod } from '../../properties/judge/index.ts';
 import type { RunPlan } from './run-plan.ts';
 import { singleHosts, VIEW_TABLE } from './target-table.ts';

@@ -1,21 +1,17 @@
 import type { Logger } from 'pino';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { NemesisContext } from '../nemeses/fault.ts';
-import { LATENCY } from '../nemeses/families/client-link.ts';
-import { faultSpec } from '../nemeses/families/family.ts';
-import { planOf } from '../nemeses/families/registry.ts';
-import type { RunUndo } from '../nemeses/run-undo.ts';
-import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
-import type { History } from '../../harness/flow/history/history-reader.ts';
-import { HistoryWriter } from '../../harness/flow/history/history-writer.ts';
-import type { CrashPoint } from '../../harness/flow/runtime/crash-points.ts';
-import type { StartedFlowWorker } from '../../harness/flow/started-worker.ts';
-import type { FlowSupervisor } from '../../harness/flow/supervisor.ts';
-import { WorkerExitedError, WorkerRefusedError } from '../../harness/flow/worker-errors.ts';
-import { HarnessError } from '../../harness/errors.ts';
-import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
-import type { ChaosSystem } from '../../properties/schedule/chaos-system.ts';
-import type { FaultSpec } from '../../properties/schedule/fault-spec.ts';
+import { faultSpec, LATENCY, type NemesisContext, planOf, type RunUndo } from '../nemeses/index.ts';
+import type { StartedCluster } from '../../harness/cluster/index.ts';
+import { type CrashPoint, type History, HistoryWriter } from '../../harness/flow/history/index.ts';
+import {
+  type FlowSupervisor,
+  type StartedFlowWorker,
+  WorkerExitedError,
+  WorkerRefusedError,
+} from '../../harness/flow/index.ts';
+import { HarnessError } from '../../harness/base/index.ts';
+import type { RawSinkSpec } from '../../properties/arbitraries/index.ts';
+import type { ChaosSystem, FaultSpec } from '../../properties/schedule/index.ts';
 import { aimedEpisode } from './aimed-episode.ts';
 import { drainRunning, withTimeout } from './background-write.ts';
 import { NemesisRecord } from './nemesis-record.ts';

@@ -1,8 +1,7 @@
 import type { Logger } from 'pino';
-import { startedByHarness } from '../../harness/cluster/started-cluster.ts';
-import { HarnessError } from '../../harness/errors.ts';
-import { describedProxies, ensureProxiesClean } from '../nemeses/heal-proxies.ts';
-import type { RunUndo } from '../nemeses/run-undo.ts';
+import { startedByHarness } from '../../harness/cluster/index.ts';
+import { HarnessError } from '../../harness/base/index.ts';
+import { describedProxies, ensureProxiesClean, type RunUndo } from '../nemeses/index.ts';
 import type { RunBinding } from './pipeline-system.ts';
 import type { RunContext, RunPlan } from './run-plan.ts';
 import { createRunTables } from './run-tables.ts';

@@ -1,4 +1,4 @@
-import type { Profile } from '../scenarios/scenario.ts';
+import type { Profile } from '../scenarios/index.ts';
 
 /** The job's profiles, named by the scenarios, re-exported beside their budgets. */
 export type { Profile };

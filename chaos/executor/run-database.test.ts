@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SINK_CLASS_NAMES } from '../../sinks/domain/sink-class-name.ts';
+import { SINK_CLASS_NAMES } from '../../sinks/index.ts';
 import { CATALOGUE } from '../scenarios/catalogue.ts';
 import { runDatabaseName } from './run-database.ts';
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
+import type { SinkClassName } from '../../sinks/index.ts';
 
 /**
  * A run's own database name: the job's tag (`chaos_<run id>` from the chaos job), 48 random bits,

@@ -3,15 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeError, HarnessError } from '../../harness/errors.ts';
-import { componentLogger } from '../../harness/log.ts';
+import { componentLogger, describeError, HarnessError } from '../../harness/base/index.ts';
 import { startToxiproxyServer } from '../toxiproxy/index.ts';
 import { Upstream } from '../toxiproxy/test-support.ts';
 import { FaultProxyClient } from '../nemeses/fault-proxy-client.ts';
-import { RunUndo } from '../nemeses/run-undo.ts';
+import { RunUndo, UndoJournal } from '../nemeses/index.ts';
 import { FakeCluster } from '../nemeses/test-support.ts';
 import { latency } from '../nemeses/toxic-fault.ts';
-import { UndoJournal } from '../nemeses/undo-journal.ts';
 import { abortable } from './background-write.ts';
 import { RunInFlight } from './run-in-flight.ts';
 

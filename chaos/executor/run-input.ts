@@ -1,11 +1,15 @@
 import fc from 'fast-check';
-import { startedByHarness } from '../../harness/cluster/started-cluster.ts';
-import { arbSinkSpec, type RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
-import { arbWorkload, type Workload } from '../../properties/arbitraries/arb-workload.ts';
-import { chainTailFirst } from '../../properties/arbitraries/chain-tail-first.ts';
-import { clusterEndpoints } from '../../properties/arbitraries/cluster-endpoints.ts';
-import type { Schedule } from '../../properties/schedule/schedule-step.ts';
-import type { ScenarioContext } from '../scenarios/scenario.ts';
+import { startedByHarness } from '../../harness/cluster/index.ts';
+import {
+  arbSinkSpec,
+  arbWorkload,
+  chainTailFirst,
+  clusterEndpoints,
+  type RawSinkSpec,
+  type Workload,
+} from '../../properties/arbitraries/index.ts';
+import type { Schedule } from '../../properties/schedule/index.ts';
+import type { ScenarioContext } from '../scenarios/index.ts';
 import type { ScenarioRunOptions } from './run-options.ts';
 import { TABLE, targetEndpoints } from './target-table.ts';
 

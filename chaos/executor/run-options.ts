@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
-import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
-import type { UndoJournal } from '../nemeses/undo-journal.ts';
-import type { ScenarioDefinition } from '../scenarios/scenario.ts';
+import type { StartedCluster } from '../../harness/cluster/index.ts';
+import type { SinkClassName } from '../../sinks/index.ts';
+import type { UndoJournal } from '../nemeses/index.ts';
+import type { ScenarioDefinition } from '../scenarios/index.ts';
 import type { RunBudget, ServerDedupMode } from './run-budget.ts';
 import type { RunInput } from './run-input.ts';
 import type { SinkHost } from './sink-host.ts';

@@ -1,11 +1,10 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { SettingProfile } from '../../harness/cluster/config/setting-profiles.ts';
-import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
-import { sourceConfig, type SourceConfig } from '../../harness/flow/source/source-config.ts';
-import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
-import type { UndoJournal } from '../nemeses/undo-journal.ts';
-import type { ScenarioDefinition, TargetTable } from '../scenarios/scenario.ts';
+import type { SettingProfile, StartedCluster } from '../../harness/cluster/index.ts';
+import { sourceConfig, type SourceConfig } from '../../harness/flow/index.ts';
+import type { SinkClassName } from '../../sinks/index.ts';
+import type { UndoJournal } from '../nemeses/index.ts';
+import type { ScenarioDefinition, TargetTable } from '../scenarios/index.ts';
 import type { RunTicket } from './exploration.ts';
 import type { RunInput } from './run-input.ts';
 import type { ScenarioRunOptions } from './run-options.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { HarnessError } from '../../harness/errors.ts';
-import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
+import { HarnessError } from '../../harness/base/index.ts';
+import { SINK_CLASSES } from '../../sinks/index.ts';
 import type { ScenarioOutcome } from './executed-run.ts';
 import { executeRun } from './execute-run.ts';
 import { Exploration } from './exploration.ts';

@@ -1,8 +1,7 @@
-import { ClusterAdmin } from '../../harness/clickhouse/cluster-admin.ts';
-import { createDatabaseDdl, createTables, materializedViewDdl } from '../../harness/clickhouse/ddl.ts';
-import type { ClusterDescription } from '../../harness/cluster/description.ts';
-import { columnsDdl } from '../../harness/flow/source/source-config.ts';
-import type { RunUndo } from '../nemeses/run-undo.ts';
+import { ClusterAdmin, createDatabaseDdl, createTables, materializedViewDdl } from '../../harness/clickhouse/index.ts';
+import type { ClusterDescription } from '../../harness/cluster/index.ts';
+import { columnsDdl } from '../../harness/flow/index.ts';
+import type { RunUndo } from '../nemeses/index.ts';
 import { databaseTaken } from './run-database.ts';
 import type { RunPlan } from './run-plan.ts';
 import { tableEngine, VIEW_TABLE } from './target-table.ts';

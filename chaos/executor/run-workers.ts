@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { History } from '../../harness/flow/history/history-reader.ts';
-import { describeError, HarnessError } from '../../harness/errors.ts';
+import type { History } from '../../harness/flow/history/index.ts';
+import { describeError, HarnessError } from '../../harness/base/index.ts';
 import { withTimeout } from './background-write.ts';
 
 /** How long closing a stopped run's workers may take (each is killed). */

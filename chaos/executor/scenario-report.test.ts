@@ -1,12 +1,11 @@
 import type fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { seedOf } from '../../harness/run-identity.ts';
-import type { FaultType } from '../../harness/flow/history/fault-type.ts';
-import type { Coverage, Evidence } from '../../properties/checkers/coverage-checker.ts';
+import { seedOf } from '../../harness/base/index.ts';
+import type { FaultType } from '../../harness/flow/history/index.ts';
+import type { Coverage, DeliveryCounts, Evidence } from '../../properties/checkers/index.ts';
 import { CoverageLedger, NO_EVIDENCE } from '../../properties/checkers/coverage-ledger.ts';
-import type { DeliveryCounts } from '../../properties/checkers/total-queue-checker.ts';
-import type { Verdict } from '../../properties/verdict.ts';
-import type { ScenarioDefinition } from '../scenarios/scenario.ts';
+import type { Verdict } from '../../properties/base/index.ts';
+import type { ScenarioDefinition } from '../scenarios/index.ts';
 import type { RunJudgement } from '../../properties/judge/index.ts';
 import type { ExecutedRun, ScenarioOutcome } from './executed-run.ts';
 import type { RunInput } from './run-input.ts';

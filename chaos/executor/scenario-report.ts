@@ -1,10 +1,8 @@
-import type { Seed } from '../../harness/run-identity.ts';
-import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
-import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
-import { NO_DELIVERIES } from '../../properties/checkers/total-queue-checker.ts';
-import { OWED_BY_CLASS } from '../../properties/owed-by-class.ts';
-import type { Verdict } from '../../properties/verdict.ts';
-import { describeStep } from '../../properties/schedule/schedule-step.ts';
+import type { Seed } from '../../harness/base/index.ts';
+import type { DeliveryGuarantee, SinkClassName } from '../../sinks/index.ts';
+import { NO_DELIVERIES } from '../../properties/checkers/index.ts';
+import { OWED_BY_CLASS, type Verdict } from '../../properties/base/index.ts';
+import { describeStep } from '../../properties/schedule/index.ts';
 import { judgeScenario, owedGuarantee, owedOnView } from '../../properties/judge/index.ts';
 import {
   mergeConfigurationRows,
@@ -14,7 +12,7 @@ import {
   type ConfigurationRow,
   type ScenarioReport,
 } from '../../reports/results/index.ts';
-import type { ScenarioDefinition, TargetTable } from '../scenarios/scenario.ts';
+import type { ScenarioDefinition, TargetTable } from '../scenarios/index.ts';
 import type { ExecutedRun, ScenarioOutcome } from './executed-run.ts';
 import { configurationOf, dedupMayBeOff } from './target-table.ts';
 

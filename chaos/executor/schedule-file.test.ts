@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ClusterDescription } from '../../harness/cluster/description.ts';
-import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
-import { step } from '../../properties/schedule/schedule-step.ts';
+import type { ClusterDescription } from '../../harness/cluster/index.ts';
+import type { RawSinkSpec } from '../../properties/arbitraries/index.ts';
+import { step } from '../../properties/schedule/index.ts';
 import { onCluster, readScheduleFile, runInputOf, scheduleReplayCommand, writeScheduleFile } from './schedule-file.ts';
 
 /** A cluster started anew: the same hosts, another client port. */

@@ -1,19 +1,18 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ClusterDescription } from '../../harness/cluster/description.ts';
-import { HarnessError } from '../../harness/errors.ts';
-import { clusterEndpoints } from '../../properties/arbitraries/cluster-endpoints.ts';
-import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
-import type { Workload } from '../../properties/arbitraries/arb-workload.ts';
+import type { ClusterDescription } from '../../harness/cluster/index.ts';
+import { HarnessError } from '../../harness/base/index.ts';
+import { clusterEndpoints, type RawSinkSpec, type Workload } from '../../properties/arbitraries/index.ts';
 import {
   parseScheduleFile,
+  type Schedule,
   SCHEDULE_FILE,
   SCHEDULE_FILE_VERSION,
   type ScheduleFile,
-} from '../../properties/schedule/schedule-file.ts';
-import type { Schedule, ScheduleStep } from '../../properties/schedule/schedule-step.ts';
-import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
-import { checkFaultSpec } from '../nemeses/families/registry.ts';
+  type ScheduleStep,
+} from '../../properties/schedule/index.ts';
+import type { SinkClassName } from '../../sinks/index.ts';
+import { checkFaultSpec } from '../nemeses/index.ts';
 
 /** A run's input as the executor holds it (`RunInput`). */
 interface RunInputOf {

@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FaultProxyClient } from '../nemeses/fault-proxy-client.ts';
 import { stopMember } from '../nemeses/process-fault.ts';
-import { RunUndo } from '../nemeses/run-undo.ts';
+import { RunUndo, UndoJournal } from '../nemeses/index.ts';
 import { FakeCluster } from '../nemeses/test-support.ts';
-import { UndoJournal } from '../nemeses/undo-journal.ts';
 import { settleCluster } from './settle-cluster.ts';
 
 // Settling acts on what the harness itself stopped (the undo journal says what, and how to undo

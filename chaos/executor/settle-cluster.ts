@@ -1,8 +1,7 @@
-import { queryValue } from '../../harness/clickhouse/client.ts';
-import { ClusterAdmin } from '../../harness/clickhouse/cluster-admin.ts';
-import { startedByHarness, type StartedCluster } from '../../harness/cluster/started-cluster.ts';
-import { HarnessError } from '../../harness/errors.ts';
-import { requireUndone, type UndoJournal } from '../nemeses/undo-journal.ts';
+import { queryValue, startedByHarness, type StartedCluster } from '../../harness/cluster/index.ts';
+import { ClusterAdmin } from '../../harness/clickhouse/index.ts';
+import { HarnessError } from '../../harness/base/index.ts';
+import { requireUndone, type UndoJournal } from '../nemeses/index.ts';
 
 const STOPPED = new Set(['member-paused', 'member-killed']);
 

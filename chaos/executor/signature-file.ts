@@ -1,7 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Stamped } from '../../harness/flow/history/history-events.ts';
-import { historySignature, SIGNATURE_VERSION } from '../../harness/flow/history/history-signature.ts';
+import { historySignature, SIGNATURE_VERSION, type Stamped } from '../../harness/flow/history/index.ts';
 
 /** Beside a run's `schedule.json`: the signature of the history that input produced (`harness/flow/history/history-signature.ts`). */
 export const SIGNATURE_FILE = 'signature.json';

@@ -1,4 +1,4 @@
-import type { SupervisorOptions } from '../../harness/flow/supervisor.ts';
+import type { SupervisorOptions } from '../../harness/flow/index.ts';
 
 /** How a scenario's sink workers are hosted: from which source tree, with which sink factory and environment. */
 export type WorkerHosting = Pick<SupervisorOptions, 'factoryModule' | 'env' | 'workerRoot'>;

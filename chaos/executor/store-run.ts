@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import type { ClusterDescription } from '../../harness/cluster/description.ts';
-import { dumpSystemTables } from '../../harness/oracle/system-dumps.ts';
+import type { ClusterDescription } from '../../harness/cluster/index.ts';
+import { dumpSystemTables } from '../../harness/oracle/index.ts';
 import { writeCheckRecord } from './check-record.ts';
 import type { JudgedRun } from './judge-run.ts';
 import type { RunPlan } from './run-plan.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ClusterDescription } from '../../harness/cluster/description.ts';
+import type { ClusterDescription } from '../../harness/cluster/index.ts';
 import { dedupMayBeOff, singleHosts, tableEngine, targetEndpoints } from './target-table.ts';
 
 const endpoints = {

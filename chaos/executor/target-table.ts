@@ -1,9 +1,7 @@
-import { describeProfile, type SettingProfile } from '../../harness/cluster/config/setting-profiles.ts';
-import type { ClusterDescription } from '../../harness/cluster/description.ts';
-import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
-import type { ClusterEndpoints } from '../../properties/arbitraries/cluster-endpoints.ts';
+import { type ClusterDescription, describeProfile, type SettingProfile } from '../../harness/cluster/index.ts';
+import type { ClusterEndpoints, RawSinkSpec } from '../../properties/arbitraries/index.ts';
 import type { TargetTable } from '../../properties/judge/index.ts';
-import { SHORT_DEDUP_WINDOW_S } from '../scenarios/scenario.ts';
+import { SHORT_DEDUP_WINDOW_S } from '../scenarios/index.ts';
 
 /** The window a single-host run sets when it keeps block dedup (any value > 0 keeps the token's dedup). */
 const NON_REPLICATED_WINDOW = 1000;

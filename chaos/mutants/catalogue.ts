@@ -1,5 +1,5 @@
-import type { AnomalyKind } from '../../properties/checkers/anomaly-category.ts';
-import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
+import type { AnomalyKind } from '../../properties/checkers/index.ts';
+import type { SinkClassName } from '../../sinks/index.ts';
 import { WRAPPER_MUTANTS, type WrapperMutantName } from './mutants.ts';
 import { SOURCE_MUTANTS, type SourceMutantName } from './source-mutants.ts';
 

@@ -13,25 +13,19 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { installInterrupt } from '../../harness/cli/interrupt.ts';
-import { prepareWritableDir } from '../../harness/cli/writable-dir.ts';
+import { installInterrupt, prepareWritableDir } from '../../harness/cli/index.ts';
 import { startCluster } from '../../harness/cluster/index.ts';
-import { newRunId } from '../../harness/cluster/run-dir.ts';
-import { describeError, HarnessError } from '../../harness/errors.ts';
-import { fileLogger } from '../../harness/log.ts';
-import { PROJECT_ROOT } from '../../harness/project-root.ts';
-import { matrixHtml, matrixJson, matrixJunit, matrixMarkdown } from '../../reports/writers/mutation-matrix.ts';
+import { describeError, fileLogger, HarnessError, newRunId, PROJECT_ROOT, seedOf } from '../../harness/base/index.ts';
+import { matrixHtml, matrixJson, matrixJunit, matrixMarkdown } from '../../reports/writers/index.ts';
 import { matrixExitStatus, type Detection, type MatrixRow, type MutationMatrix } from '../../reports/results/index.ts';
-import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
-import { BUDGETS } from '../executor/run-budget.ts';
-import { runScenario } from '../executor/run-scenario.ts';
-import { startedClusterJournal, UndoJournal } from '../nemeses/undo-journal.ts';
-import type { ScenarioDefinition } from '../scenarios/scenario.ts';
+import type { SinkClassName } from '../../sinks/index.ts';
+import { BUDGETS, runScenario } from '../executor/index.ts';
+import { startedClusterJournal, UndoJournal } from '../nemeses/index.ts';
+import type { ScenarioDefinition } from '../scenarios/index.ts';
 import { isMutantName, MUTANTS, type MutantName } from './catalogue.ts';
 import { detection } from './detection.ts';
 import { sinkHostFor } from './mutant-host.ts';
 import { MUTANT_TARGETS } from './targets.ts';
-import { seedOf } from '../../harness/run-identity.ts';
 
 interface Subject {
   readonly name: MutantName | 'control';

@@ -1,12 +1,11 @@
-import { anomalyKind, type AnomalyCategory, type AnomalyKind } from '../../properties/checkers/anomaly-category.ts';
-import type { Verdict } from '../../properties/verdict.ts';
-import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
+import { type AnomalyCategory, anomalyKind, type AnomalyKind } from '../../properties/checkers/index.ts';
+import type { Verdict } from '../../properties/base/index.ts';
+import type { SinkClassName } from '../../sinks/index.ts';
 import type { Detection } from '../../reports/results/index.ts';
-import type { ScenarioOutcome } from '../executor/executed-run.ts';
-import { scenarioReport } from '../executor/scenario-report.ts';
-import type { ScenarioDefinition } from '../scenarios/scenario.ts';
+import { type ScenarioOutcome, scenarioReport } from '../executor/index.ts';
+import type { ScenarioDefinition } from '../scenarios/index.ts';
 import { MUTANTS, type MutantName } from './catalogue.ts';
-import type { Seed } from '../../harness/run-identity.ts';
+import type { Seed } from '../../harness/base/index.ts';
 
 /**
  * The categories a mutant's counterexample may show beside its own, each because its breakage

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { PROJECT_ROOT } from '../../harness/project-root.ts';
-import { REAL_SINK_HOST, type SinkHost } from '../executor/sink-host.ts';
+import { PROJECT_ROOT } from '../../harness/base/index.ts';
+import { REAL_SINK_HOST, type SinkHost } from '../executor/index.ts';
 import type { MutantName } from './catalogue.ts';
 import { createMutatedTree } from './mutated-tree.ts';
 import { isSourceMutantName, SOURCE_MUTANTS } from './source-mutants.ts';

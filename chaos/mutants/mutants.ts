@@ -1,7 +1,17 @@
-import type { AnySink, AtLeastOnceSink, AtMostOnceSink, BatchingSink, OutboxBatch } from '../../sinks/api.ts';
-import { ShardedClickHouseBatchingSink } from '../../sinks/classes/batching-sink.ts';
-import { dedupToken, type BatchToken, type DedupToken } from '../../sinks/domain/batch-token.ts';
-import { formatMessageId, parseMessageId } from '../../sinks/domain/message-id.ts';
+import {
+  type AnySink,
+  type AtLeastOnceSink,
+  type AtMostOnceSink,
+  type BatchingSink,
+  type BatchToken,
+  dedupToken,
+  type DedupToken,
+  formatMessageId,
+  loadSinkClasses,
+  type OutboxBatch,
+  parseMessageId,
+  type SinkConstructor,
+} from '../../sinks/index.ts';
 
 /**
  * Deliberately broken sinks built by wrapping the real ones (the other kind edits the source:
@@ -44,10 +54,13 @@ export function isWrapperMutantName(name: string): name is WrapperMutantName {
 }
 
 /** `shard-suffix-dropped`: every shard of a batch gets the bare batch token. */
-export class SuffixDroppedShardedSink extends ShardedClickHouseBatchingSink {
-  protected override shardToken(batchToken: BatchToken): DedupToken {
-    return dedupToken(batchToken);
-  }
+export async function suffixDroppedShardedSink(): Promise<SinkConstructor> {
+  const { ShardedClickHouseBatchingSink } = await loadSinkClasses();
+  return class SuffixDroppedShardedSink extends ShardedClickHouseBatchingSink {
+    protected override shardToken(batchToken: BatchToken): DedupToken {
+      return dedupToken(batchToken);
+    }
+  };
 }
 
 const SALT = 1 + Math.floor(Math.random() * 1_000_000);

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../harness/project-root.ts';
+import { PROJECT_ROOT } from '../../harness/base/index.ts';
 import { createMutatedTree } from './mutated-tree.ts';
 import { SOURCE_MUTANTS } from './source-mutants.ts';
 

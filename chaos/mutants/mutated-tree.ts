@@ -1,7 +1,6 @@
 import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HarnessError } from '../../harness/errors.ts';
-import { PROJECT_ROOT } from '../../harness/project-root.ts';
+import { HarnessError, PROJECT_ROOT } from '../../harness/base/index.ts';
 import type { SourceMutant } from './source-mutants.ts';
 
 /** What a sink worker runs from: the runtime model and the sinks (the worker imports nothing else of ours). */

@@ -1,5 +1,5 @@
-import type { AnomalyKind } from '../../properties/checkers/anomaly-category.ts';
-import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
+import type { AnomalyKind } from '../../properties/checkers/index.ts';
+import type { SinkClassName } from '../../sinks/index.ts';
 
 /**
  * A bug as a person would ship it: one edit to the sinks' source, applied to a copy of the tree

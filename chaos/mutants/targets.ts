@@ -1,9 +1,8 @@
 import fc from 'fast-check';
-import { arbSinkSpec, type RawSinkSpec, type SpecTarget } from '../../properties/arbitraries/arb-sink-spec.ts';
-import { step } from '../../properties/schedule/schedule-step.ts';
-import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
-import { findScenarios } from '../scenarios/catalogue.ts';
-import type { ScenarioDefinition } from '../scenarios/scenario.ts';
+import { arbSinkSpec, type RawSinkSpec, type SpecTarget } from '../../properties/arbitraries/index.ts';
+import { step } from '../../properties/schedule/index.ts';
+import type { SinkClassName } from '../../sinks/index.ts';
+import { findScenarios, type ScenarioDefinition } from '../scenarios/index.ts';
 import type { MutantName } from './catalogue.ts';
 
 /** Two shard names over the two replicas of ONE table: only the `:<shard>` suffix keeps their tokens apart. */

@@ -1,8 +1,7 @@
-import type { ClusterDescription, ReplicaDescription } from '../../harness/cluster/description.ts';
-import type { FaultProof, UnknownKind } from '../../harness/flow/history/history-events.ts';
-import type { HealMoment } from '../../properties/schedule/fault-spec.ts';
+import type { ClusterDescription, ReplicaDescription } from '../../harness/cluster/index.ts';
+import type { FaultProof, FaultType, UnknownKind } from '../../harness/flow/history/index.ts';
+import type { HealMoment } from '../../properties/schedule/index.ts';
 import type { Fault } from './fault.ts';
-import type { FaultType } from '../../harness/flow/history/fault-type.ts';
 
 /** The INSERT a gate caught, placed in the cluster: what an aimed fault acts on. */
 export interface AimTarget {

@@ -1,4 +1,4 @@
-import { HarnessError } from '../../harness/errors.ts';
+import { HarnessError } from '../../harness/base/index.ts';
 
 export type ToxicStream = 'upstream' | 'downstream';
 

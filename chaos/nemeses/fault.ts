@@ -1,11 +1,10 @@
 import type { Logger } from 'pino';
-import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
-import type { FaultEffect, LinkCounters, ToxicSpec } from '../../harness/flow/history/history-events.ts';
-import type { FaultType } from '../../harness/flow/history/fault-type.ts';
+import type { StartedCluster } from '../../harness/cluster/index.ts';
+import type { FaultEffect, FaultType, LinkCounters, ToxicSpec } from '../../harness/flow/history/index.ts';
 import type { FaultProxyClient } from './fault-proxy-client.ts';
 import type { RunUndo } from './run-undo.ts';
 
-export type { FaultEffect } from '../../harness/flow/history/history-events.ts';
+export type { FaultEffect } from '../../harness/flow/history/index.ts';
 
 export interface NemesisContext {
   readonly cluster: StartedCluster;

@@ -1,5 +1,5 @@
-import type { ClusterDescription } from '../../harness/cluster/description.ts';
-import { HarnessError } from '../../harness/errors.ts';
+import type { ClusterDescription } from '../../harness/cluster/index.ts';
+import { HarnessError } from '../../harness/base/index.ts';
 import type { FaultProxyClient, ProxyState } from './fault-proxy-client.ts';
 
 /** Every proxy the cluster description names: each replica's client, interserver and Keeper links. */

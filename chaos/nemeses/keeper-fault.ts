@@ -1,6 +1,6 @@
-import { keeperRole, type KeeperRole } from '../../harness/cluster/health.ts';
-import { HarnessError } from '../../harness/errors.ts';
-import type { FaultType } from '../../harness/flow/history/fault-type.ts';
+import { keeperRole, type KeeperRole } from '../../harness/cluster/index.ts';
+import { HarnessError } from '../../harness/base/index.ts';
+import type { FaultType } from '../../harness/flow/history/index.ts';
 import type { Fault, FaultEffect, FaultWindow, NemesisContext } from './fault.ts';
 import { stopMember } from './process-fault.ts';
 import type { FaultUndo } from './run-undo.ts';

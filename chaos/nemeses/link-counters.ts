@@ -1,5 +1,5 @@
-import { describeError } from '../../harness/errors.ts';
-import type { LinkCounters } from '../../harness/flow/history/history-events.ts';
+import { describeError } from '../../harness/base/index.ts';
+import type { LinkCounters } from '../../harness/flow/history/index.ts';
 import { FaultProxyStatusError, type FaultProxyClient } from './fault-proxy-client.ts';
 
 /** The real Toxiproxy's counter of the bytes a proxy link read from its source (`-proxy-metrics`). */

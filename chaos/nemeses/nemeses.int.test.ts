@@ -1,10 +1,9 @@
 import { ClickHouseError, type ClickHouseClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harnessClient, queryValue } from '../../harness/clickhouse/client.ts';
-import { createShardedTable } from '../../harness/clickhouse/ddl.ts';
-import type { StartedLocalCluster } from '../../harness/cluster/local-cluster.ts';
+import { harnessClient, queryValue, type StartedLocalCluster } from '../../harness/cluster/index.ts';
+import { createShardedTable } from '../../harness/clickhouse/index.ts';
 import { startEmbeddedCluster } from '../../harness/cluster/embedded/start-embedded.ts';
-import { componentLogger } from '../../harness/log.ts';
+import { componentLogger } from '../../harness/base/index.ts';
 import { settleCluster } from '../executor/settle-cluster.ts';
 import type { NemesisContext } from './fault.ts';
 import { RunUndo } from './run-undo.ts';

@@ -1,6 +1,6 @@
-import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
+import type { StartedCluster } from '../../harness/cluster/index.ts';
 import type { Fault, FaultWindow, NemesisContext } from './fault.ts';
-import type { FaultType } from '../../harness/flow/history/fault-type.ts';
+import type { FaultType } from '../../harness/flow/history/index.ts';
 import type { FaultUndo } from './run-undo.ts';
 
 type ProcessFaultType = Extract<FaultType, 'replica_kill' | 'replica_pause' | 'keeper_pause' | 'keeper_kill'>;

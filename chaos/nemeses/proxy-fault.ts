@@ -1,6 +1,6 @@
-import { harnessClient, queryValue } from '../../harness/clickhouse/client.ts';
+import { harnessClient, queryValue } from '../../harness/cluster/index.ts';
 import type { Fault, FaultEffect, FaultWindow, NemesisContext } from './fault.ts';
-import type { FaultType } from '../../harness/flow/history/fault-type.ts';
+import type { FaultType } from '../../harness/flow/history/index.ts';
 import { refusedByFaultProxy } from './fault-proxy-client.ts';
 import type { FaultUndo } from './run-undo.ts';
 

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { describeError, HarnessError } from '../../harness/errors.ts';
+import { describeError, HarnessError } from '../../harness/base/index.ts';
 import { describeAction, type UndoAction, type UndoDeps } from './undo-actions.ts';
 import { IN_FLIGHT_WAIT_MS, requireUndone, type UndoJournal, type UndoOutcome } from './undo-journal.ts';
 

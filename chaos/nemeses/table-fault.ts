@@ -1,8 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { harnessClient } from '../../harness/clickhouse/client.ts';
-import type { ReplicaDescription } from '../../harness/cluster/description.ts';
+import { harnessClient, type ReplicaDescription } from '../../harness/cluster/index.ts';
 import type { Fault, FaultWindow, NemesisContext } from './fault.ts';
-import type { FaultType } from '../../harness/flow/history/fault-type.ts';
+import type { FaultType } from '../../harness/flow/history/index.ts';
 import type { FaultUndo } from './run-undo.ts';
 
 /**

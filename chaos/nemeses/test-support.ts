@@ -1,6 +1,5 @@
-import type { ClusterDescription } from '../../harness/cluster/description.ts';
-import type { MemberState, StartedCluster } from '../../harness/cluster/started-cluster.ts';
-import { HarnessError } from '../../harness/errors.ts';
+import type { ClusterDescription, MemberState, StartedCluster } from '../../harness/cluster/index.ts';
+import { HarnessError } from '../../harness/base/index.ts';
 
 type ProcessState = Exclude<MemberState, 'unknown'>;
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Fault, FaultEffect, FaultWindow, NemesisContext } from './fault.ts';
-import type { FaultType } from '../../harness/flow/history/fault-type.ts';
+import type { FaultType } from '../../harness/flow/history/index.ts';
 import { refusedByFaultProxy } from './fault-proxy-client.ts';
 import type { FaultUndo } from './run-undo.ts';
 import { readLinkCounters } from './link-counters.ts';

@@ -1,7 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { harnessClient } from '../../harness/clickhouse/client.ts';
-import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
-import { HarnessError } from '../../harness/errors.ts';
+import { harnessClient, type StartedCluster } from '../../harness/cluster/index.ts';
+import { HarnessError } from '../../harness/base/index.ts';
 import type { FaultProxyClient } from './fault-proxy-client.ts';
 
 /**

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { processStartTime } from '../../harness/cluster/process/local-process.ts';
-import { componentLogger } from '../../harness/log.ts';
+import { componentLogger } from '../../harness/base/index.ts';
 import { startToxiproxyServer } from '../toxiproxy/index.ts';
 import { Upstream } from '../toxiproxy/test-support.ts';
 import type { NemesisContext } from './fault.ts';

@@ -2,12 +2,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { StartedCluster } from '../../harness/cluster/started-cluster.ts';
-import { isAlive } from '../../harness/cluster/process/local-process.ts';
-import { UNDO_JOURNAL_FILE } from '../../harness/cluster/run-marker.ts';
-import { selfAsOwner } from '../../harness/cluster/run-dir.ts';
-import { statePaths } from '../../harness/cluster/state-dir.ts';
-import { describeError, HarnessError } from '../../harness/errors.ts';
+import {
+  isAlive,
+  selfAsOwner,
+  type StartedCluster,
+  statePaths,
+  UNDO_JOURNAL_FILE,
+} from '../../harness/cluster/index.ts';
+import { describeError, HarnessError } from '../../harness/base/index.ts';
 import { FaultProxyClient } from './fault-proxy-client.ts';
 import { describeAction, undoAction, type UndoAction, type UndoDeps } from './undo-actions.ts';
 

@@ -1,9 +1,7 @@
 import fc from 'fast-check';
-import { arbSinkSpec, type RawSinkSpec, type SpecTarget } from '../../properties/arbitraries/arb-sink-spec.ts';
-import { arbWorkload } from '../../properties/arbitraries/arb-workload.ts';
-import { step } from '../../properties/schedule/schedule-step.ts';
-import { SINK_CLASS_NAMES, type SinkClassName } from '../../sinks/domain/sink-class-name.ts';
-import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
+import { arbSinkSpec, arbWorkload, type RawSinkSpec, type SpecTarget } from '../../properties/arbitraries/index.ts';
+import { step } from '../../properties/schedule/index.ts';
+import { SINK_CLASS_NAMES, SINK_CLASSES, type SinkClassName } from '../../sinks/index.ts';
 import {
   arbDegradationFault,
   arbKeeperFault,

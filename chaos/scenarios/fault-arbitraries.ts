@@ -1,20 +1,26 @@
 import fc from 'fast-check';
-import type { FaultSpec } from '../../properties/schedule/fault-spec.ts';
+import type { FaultSpec } from '../../properties/schedule/index.ts';
 import {
+  arbFault,
   BANDWIDTH,
+  faultSpec,
+  INTERSERVER_CUT,
+  KEEPER_LINK_CUT,
+  KEEPER_LINK_LATENCY,
+  KEEPER_PAUSE,
   LATENCY,
   LIMIT_DATA,
   PROXY_DOWN,
+  QUORUM_INTERSERVER_CUT,
+  QUORUM_SIBLING_KILL,
+  QUORUM_SIBLING_PAUSE,
+  REPLICA_KILL,
+  REPLICA_PAUSE,
   REQUEST_TIMEOUT,
   RESET_PEER,
   RESPONSE_TIMEOUT,
   SLICER,
-} from '../nemeses/families/client-link.ts';
-import { arbFault, faultSpec } from '../nemeses/families/family.ts';
-import { KEEPER_LINK_CUT, KEEPER_PAUSE } from '../nemeses/families/keeper.ts';
-import { KEEPER_LINK_LATENCY } from '../nemeses/families/keeper-link-latency.ts';
-import { QUORUM_INTERSERVER_CUT, QUORUM_SIBLING_KILL, QUORUM_SIBLING_PAUSE } from '../nemeses/families/quorum.ts';
-import { INTERSERVER_CUT, REPLICA_KILL, REPLICA_PAUSE } from '../nemeses/families/replica.ts';
+} from '../nemeses/index.ts';
 import type { ScenarioContext } from './scenario.ts';
 
 /** The client-link families' generators need nothing of the cluster. */

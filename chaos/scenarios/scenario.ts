@@ -1,11 +1,8 @@
 import type fc from 'fast-check';
-import type { SettingProfile } from '../../harness/cluster/config/setting-profiles.ts';
-import type { ClusterDescription } from '../../harness/cluster/description.ts';
-import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
-import type { HostForm } from '../../sinks/sink-classes.ts';
-import type { RawSinkSpec, SpecTarget } from '../../properties/arbitraries/arb-sink-spec.ts';
-import type { Workload } from '../../properties/arbitraries/arb-workload.ts';
-import type { ScheduleStep } from '../../properties/schedule/schedule-step.ts';
+import type { ClusterDescription, SettingProfile } from '../../harness/cluster/index.ts';
+import type { HostForm, SinkClassName } from '../../sinks/index.ts';
+import type { RawSinkSpec, SpecTarget, Workload } from '../../properties/arbitraries/index.ts';
+import type { ScheduleStep } from '../../properties/schedule/index.ts';
 import type { ScenarioCoverage, TargetTable } from '../../properties/judge/index.ts';
 
 /** Which scenarios a job runs: `ci` the everyday set, `full` every scenario. */

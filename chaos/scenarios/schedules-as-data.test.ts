@@ -1,9 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ClusterDescription } from '../../harness/cluster/description.ts';
-import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
-import { describeFault } from '../../properties/schedule/fault-spec.ts';
-import { describeStep, type Schedule } from '../../properties/schedule/schedule-step.ts';
+import type { ClusterDescription } from '../../harness/cluster/index.ts';
+import type { RawSinkSpec } from '../../properties/arbitraries/index.ts';
+import { describeFault, describeStep, type Schedule } from '../../properties/schedule/index.ts';
 import { declaredCoverage } from '../../properties/judge/index.ts';
 import { faultFamily, planOf } from '../nemeses/families/registry.ts';
 import { CATALOGUE } from './catalogue.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
+import type { RawSinkSpec } from '../../properties/arbitraries/index.ts';
 import { arbServerErrorSchedule } from './schedules.ts';
 
 const spec = {

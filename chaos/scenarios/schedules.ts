@@ -1,16 +1,17 @@
 import fc from 'fast-check';
-import { CRASH_POINTS, type CrashPoint } from '../../harness/flow/runtime/crash-points.ts';
-import { arbEveryOnce } from '../../properties/arbitraries/arb-every-once.ts';
-import { arbDynamicParameters } from '../../properties/arbitraries/arb-sink-spec.ts';
-import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
-import type { FaultSpec } from '../../properties/schedule/fault-spec.ts';
-import { step, type ScheduleStep } from '../../properties/schedule/schedule-step.ts';
-import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
-import { RESET_PEER } from '../nemeses/families/client-link.ts';
-import { faultSpec } from '../nemeses/families/family.ts';
-import { KEEPER_LINK_CUT } from '../nemeses/families/keeper.ts';
-import { KEEPER_LEADER_KILL, KEEPER_LEADER_PAUSE, KEEPER_QUORUM_LOSS } from '../nemeses/families/keeper-ensemble.ts';
-import { SERVER_ERROR_FAMILIES } from '../nemeses/families/server-error.ts';
+import { CRASH_POINTS, type CrashPoint } from '../../harness/flow/history/index.ts';
+import { arbDynamicParameters, arbEveryOnce, type RawSinkSpec } from '../../properties/arbitraries/index.ts';
+import { type FaultSpec, type ScheduleStep, step } from '../../properties/schedule/index.ts';
+import type { SinkClassName } from '../../sinks/index.ts';
+import {
+  faultSpec,
+  KEEPER_LEADER_KILL,
+  KEEPER_LEADER_PAUSE,
+  KEEPER_LINK_CUT,
+  KEEPER_QUORUM_LOSS,
+  RESET_PEER,
+  SERVER_ERROR_FAMILIES,
+} from '../nemeses/index.ts';
 import { SHORT_DEDUP_WINDOW_S } from './scenario.ts';
 import { arbAbsentFault, arbLandedFault, arbUnknownOutcomeFault } from './fault-arbitraries.ts';
 

@@ -1,6 +1,5 @@
-import { arbEveryOnce } from '../../properties/arbitraries/arb-every-once.ts';
-import type { RawSinkSpec } from '../../properties/arbitraries/arb-sink-spec.ts';
-import { step, type ScheduleStep } from '../../properties/schedule/schedule-step.ts';
+import { arbEveryOnce, type RawSinkSpec } from '../../properties/arbitraries/index.ts';
+import { type ScheduleStep, step } from '../../properties/schedule/index.ts';
 import { specTopology } from '../../properties/judge/index.ts';
 import type { ScenarioContext, ScenarioDefinition } from './scenario.ts';
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { describeError, HarnessError } from '../../harness/errors.ts';
+import { describeError, HarnessError } from '../../harness/base/index.ts';
 import type { ProxyDefinition } from './proxy-collection.ts';
 import { startToxiproxyServer } from './server.ts';
 

@@ -1,6 +1,6 @@
 import { Toxiproxy } from 'toxiproxy-node-client';
 import { describe, expect, it } from 'vitest';
-import { isHarnessError } from '../../harness/errors.ts';
+import { isHarnessError } from '../../harness/base/index.ts';
 import { startToxiproxyServer } from './index.ts';
 import { connectOutcome, connectPeer, Upstream } from './test-support.ts';
 

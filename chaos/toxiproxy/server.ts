@@ -1,8 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { HarnessError } from '../../harness/errors.ts';
-import { componentLogger } from '../../harness/log.ts';
+import { componentLogger, HarnessError } from '../../harness/base/index.ts';
 import { joinHostPort } from './address.ts';
 import { createApiHandler } from './api.ts';
 import { ProxyCollection, type ProxyDefinition } from './proxy-collection.ts';

@@ -5,9 +5,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readClusterState, stateProcesses, type ClusterState } from '../cluster/cluster-state.ts';
-import type { ClusterDescription } from '../cluster/description.ts';
+import { type ClusterDescription, isAlive } from '../cluster/index.ts';
 import { canBind } from '../cluster/ports.ts';
-import { isAlive } from '../cluster/process/local-process.ts';
 import { PROJECT_ROOT, runTs } from '../cluster/testing/run-cli.ts';
 
 const CLI = 'harness/cli/cluster-cli.ts';

@@ -1,17 +1,25 @@
 import { rmSync, symlinkSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeError, HarnessError } from '../errors.ts';
+import { describeError, HarnessError } from '../base/index.ts';
 import { installInterrupt } from './interrupt.ts';
-import { attachCluster, currentClusterDir, registeredRunDirs } from '../cluster/attach.ts';
-import { DEFAULT_TOPOLOGY, parseBackend, startCluster } from '../cluster/index.ts';
-import { StartedLocalCluster } from '../cluster/local-cluster.ts';
-import type { ClusterDescription } from '../cluster/description.ts';
-import { readHolder } from '../cluster/docker/holder-file.ts';
-import { isAlive } from '../cluster/process/local-process.ts';
-import type { RunDirFate } from '../cluster/reaper.ts';
-import { checkRunDir } from '../cluster/run-dir.ts';
-import { statePaths } from '../cluster/state-dir.ts';
+import {
+  attachCluster,
+  checkRunDir,
+  type ClusterDescription,
+  currentClusterDir,
+  DEFAULT_TOPOLOGY,
+  downDetachedDocker,
+  isAlive,
+  parseBackend,
+  readHolder,
+  registeredRunDirs,
+  type RunDirFate,
+  startCluster,
+  StartedLocalCluster,
+  statePaths,
+  upDetachedDocker,
+} from '../cluster/index.ts';
 
 const USAGE = `usage: npm run cluster -- up [--shards N] [--replicas M] [--keepers K] [--backend embedded|docker|binary]
                               [--dir DIR] [--no-proxies] [--toxiproxy-port P] [--seed N]
@@ -47,8 +55,7 @@ async function up(values: Record<string, string | boolean | undefined>): Promise
   };
   let description: ClusterDescription;
   if (backend === 'docker') {
-    // Loaded only here: testcontainers costs every other command a second at start.
-    description = await (await import('../cluster/docker/detached-docker.ts')).upDetachedDocker(options);
+    description = await upDetachedDocker(options);
   } else {
     // Until the cluster is handed over, a signal tears down whatever part of it is up.
     const interrupt = installInterrupt({ name: 'cluster', graceMs: 0 });
@@ -87,7 +94,7 @@ async function down(dir: string | undefined, all: boolean): Promise<void> {
   for (const runDir of dirs) {
     const holder = readHolder(runDir);
     if (holder !== undefined) {
-      const directory = await (await import('../cluster/docker/detached-docker.ts')).downDetachedDocker(holder);
+      const directory = await downDetachedDocker(holder);
       process.stdout.write(
         `${JSON.stringify({ down: holder.runId, dir: runDir, directory: describeFate(directory) })}\n`,
       );

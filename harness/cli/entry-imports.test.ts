@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../project-root.ts';
+import { PROJECT_ROOT } from '../base/index.ts';
 
 /**
  * Every module an entry file loads at start: its static value imports, followed through the

@@ -1,4 +1,4 @@
-import { reapRunsOwnedBy } from '../cluster/reaper.ts';
+import { reapRunsOwnedBy } from '../cluster/index.ts';
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 export type InterruptSignal = (typeof SIGNALS)[number];

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { HarnessError } from '../errors.ts';
+import { HarnessError } from '../base/index.ts';
 
 const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 

@@ -1,6 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { describe, expect, it } from 'vitest';
-import type { ClusterDescription } from '../cluster/description.ts';
+import type { ClusterDescription } from '../cluster/index.ts';
 import { ClusterAdmin, type AdminClientFactory } from './cluster-admin.ts';
 
 const replica = (name: string) => ({

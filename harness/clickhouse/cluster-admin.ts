@@ -1,6 +1,10 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { ClusterCredentials, ClusterDescription, ReplicaDescription } from '../cluster/description.ts';
-import { harnessClient } from './client.ts';
+import {
+  type ClusterCredentials,
+  type ClusterDescription,
+  harnessClient,
+  type ReplicaDescription,
+} from '../cluster/index.ts';
 
 /** One replica with a harness client that reaches it directly (`direct_http`, never through its fault proxy). */
 export interface AdminReplica {

@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { CLUSTER_NAME } from '../cluster/topology.ts';
+import { CLUSTER_NAME } from '../cluster/index.ts';
 
 export interface TableDefinition {
   readonly database: string;

@@ -1,7 +1,6 @@
 import { readdirSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { HarnessError } from '../errors.ts';
-import { componentLogger } from '../log.ts';
+import { componentLogger, HarnessError } from '../base/index.ts';
 import { readClusterState } from './cluster-state.ts';
 import { StartedLocalCluster } from './local-cluster.ts';
 import { statePaths } from './state-dir.ts';

@@ -1,6 +1,6 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HarnessError } from '../errors.ts';
+import { HarnessError } from '../base/index.ts';
 import type { ProcessRecord } from './process/local-process.ts';
 import type { TopologySpec } from './topology.ts';
 

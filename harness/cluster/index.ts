@@ -1,33 +1,20 @@
-import { HarnessError } from '../errors.ts';
-import type { BackendName } from './cluster-state.ts';
-import type { LocalClusterOptions } from './embedded/start-embedded.ts';
-import type { StartedCluster } from './started-cluster.ts';
-
+export { attachCluster, currentClusterDir, registeredRunDirs } from './attach.ts';
+export { harnessClient, queryRows, queryValue } from './client.ts';
 export type { BackendName } from './cluster-state.ts';
-export type { ClusterDescription, ReplicaDescription } from './description.ts';
-export type { LocalClusterOptions as ClusterOptions } from './embedded/start-embedded.ts';
-export type { MemberState, StartedCluster } from './started-cluster.ts';
-export { DEFAULT_TOPOLOGY, type TopologySpec } from './topology.ts';
-
-/** The backends that start a cluster; `external` (the chaos job's `--cluster FILE`) attaches to one instead. */
-export const BACKENDS: readonly BackendName[] = ['embedded', 'docker', 'binary'];
-
-export function parseBackend(value: string): BackendName {
-  if ((BACKENDS as readonly string[]).includes(value)) return value as BackendName;
-  throw new HarnessError(
-    'BACKEND_UNKNOWN',
-    `unknown backend '${value}'; choose one of ${BACKENDS.join(', ')}, external (the chaos job on a cluster you run: --backend external --cluster FILE)`,
-  );
-}
-
-/** Starts a cluster on the chosen backend; every backend shares the topology and config generators. */
-export async function startCluster(backend: BackendName, options: LocalClusterOptions): Promise<StartedCluster> {
-  switch (backend) {
-    case 'embedded':
-      return (await import('./embedded/start-embedded.ts')).startEmbeddedCluster(options);
-    case 'binary':
-      return (await import('./binary/start-binary.ts')).startBinaryCluster(options);
-    case 'docker':
-      return (await import('./docker/start-docker.ts')).startDockerCluster(options);
-  }
-}
+export { describeProfile, type SettingProfile } from './config/setting-profiles.ts';
+export type { ClusterCredentials, ClusterDescription, ReplicaDescription } from './description.ts';
+export { downDetachedDocker, upDetachedDocker } from './docker/detached-docker.ts';
+export { readHolder } from './docker/holder-file.ts';
+export type { ProcessAction } from './external/cluster-file.ts';
+export { attachExternalCluster, ExternalCluster, readClusterFile } from './external/external-cluster.ts';
+export { redactDescription } from './external/redact.ts';
+export { keeperRole, type KeeperRole } from './health.ts';
+export { StartedLocalCluster } from './local-cluster.ts';
+export { isAlive, type ProcessMemory } from './process/local-process.ts';
+export { reapRunsOwnedBy, type RunDirFate } from './reaper.ts';
+export { checkRunDir, selfAsOwner } from './run-dir.ts';
+export { UNDO_JOURNAL_FILE } from './run-marker.ts';
+export { parseBackend, startCluster } from './start-cluster.ts';
+export { type MemberState, startedByHarness, type StartedCluster } from './started-cluster.ts';
+export { statePaths } from './state-dir.ts';
+export { CLUSTER_NAME, DEFAULT_TOPOLOGY } from './topology.ts';

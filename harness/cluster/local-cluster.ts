@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { HarnessError } from '../errors.ts';
+import { HarnessError } from '../base/index.ts';
 import { writeClusterState, type ClusterState, type KeeperState, type NodeState } from './cluster-state.ts';
 import { describeCluster, type ClusterDescription } from './description.ts';
 import { httpPing, keeperHealthy, waitUntil } from './health.ts';

@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { HarnessError } from '../errors.ts';
+import { HarnessError, PROJECT_ROOT } from '../base/index.ts';
 import { PROXY_ALLOCATOR_ENV } from './proxy-process-env.ts';
-import { PROJECT_ROOT } from '../project-root.ts';
 import { writeClusterState, type ClusterState } from './cluster-state.ts';
 import { describeLauncherExit } from './embedded/launcher.ts';
 import { httpPing, keeperHealthy, waitUntil } from './health.ts';

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isHarnessError } from '../errors.ts';
+import { isHarnessError } from '../base/index.ts';
 import { PortAllocator, releaseReservationsOf } from './ports.ts';
 
 const dirs: string[] = [];

@@ -1,7 +1,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { createServer } from 'node:net';
-import { HarnessError } from '../errors.ts';
+import { HarnessError } from '../base/index.ts';
 
 /**
  * Ports below the kernel's ephemeral range (32768+), so an outgoing connection never takes a

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../project-root.ts';
+import { PROJECT_ROOT } from '../base/index.ts';
 import { PROXY_ALLOCATOR_ENV } from './proxy-process-env.ts';
 
 describe('PROXY_ALLOCATOR_ENV', () => {

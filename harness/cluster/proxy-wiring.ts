@@ -1,5 +1,5 @@
 import { Toxiproxy } from 'toxiproxy-node-client';
-import { HarnessError } from '../errors.ts';
+import { HarnessError } from '../base/index.ts';
 import type { ClusterState } from './cluster-state.ts';
 import { proxyNames } from './topology.ts';
 

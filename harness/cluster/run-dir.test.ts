@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { isHarnessError } from '../errors.ts';
+import { isHarnessError } from '../base/index.ts';
 import { createRunDir } from './run-dir.ts';
 import { listing, loseOwner, tempStateDir, writeMemberFiles } from './testing/run-dir-fixture.ts';
 

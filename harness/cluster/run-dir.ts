@@ -1,8 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { HarnessError } from '../errors.ts';
-import type { RunId } from '../run-identity.ts';
+import { HarnessError, newRunId } from '../base/index.ts';
 import {
   readClusterState,
   stateProcesses,
@@ -16,11 +14,6 @@ import { registerRun, removeRunFiles } from './reaper.ts';
 import { readRunMarker, RUN_DIR_ENTRIES, RUN_MARKER, writeRunMarker, type RunMarker } from './run-marker.ts';
 import { statePaths } from './state-dir.ts';
 import type { TopologySpec } from './topology.ts';
-
-export function newRunId(now = new Date()): RunId {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  return `${stamp}-${randomBytes(2).toString('hex')}` as RunId;
-}
 
 export function selfAsOwner(): { pid: number; startTime: string } {
   return { pid: process.pid, startTime: processStartTime(process.pid) ?? 'unknown' };

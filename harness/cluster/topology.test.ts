@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isHarnessError } from '../errors.ts';
+import { isHarnessError } from '../base/index.ts';
 import { planTopology, proxyNames } from './topology.ts';
 
 describe('planTopology', () => {

@@ -1,4 +1,4 @@
-import { HarnessError } from '../errors.ts';
+import { HarnessError } from '../base/index.ts';
 
 /** What the user asks for: `--shards N --replicas M --keepers K`. */
 export interface TopologySpec {

@@ -1,8 +1,6 @@
 import { Toxiproxy, type Toxic } from 'toxiproxy-node-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventsOfType, insertAttempts } from './history/history-reader.ts';
-import type { Stamped } from './history/history-events.ts';
-import { CRASH_POINTS } from './runtime/crash-points.ts';
+import { CRASH_POINTS, eventsOfType, insertAttempts, type Stamped } from './history/index.ts';
 import { sourceConfig } from './source/source-config.ts';
 import { DATABASE, exactlyOnceProblems, FlowTestCluster, rendezvousShard, SPEC_PORT } from './testing/flow-cluster.ts';
 import { WorkerExitedError } from './worker-errors.ts';

@@ -1,5 +1,5 @@
-import type { InsertOutcome } from '../../sinks/api.ts';
-import type { GatedAttempt, GatePhase } from './runtime/insert-gates.ts';
+import type { InsertOutcome } from '../../sinks/index.ts';
+import type { GatedAttempt, GatePhase } from './history/index.ts';
 
 interface Deferred<T> {
   readonly promise: Promise<T>;

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { HarnessError } from '../errors.ts';
+import { HarnessError } from '../base/index.ts';
 import { InsertGate } from './insert-gate.ts';
 import type { EpochOutcome, PartitionStatus } from './runtime/partition-runtime.ts';
 import { WorkerExitedError, WorkerRefusedError, type WorkerExit } from './worker-errors.ts';

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { eventsOfType, insertAttempts } from './history/history-reader.ts';
+import { eventsOfType, insertAttempts } from './history/index.ts';
 import { sourceConfig } from './source/source-config.ts';
 import { FlowSupervisor } from './supervisor.ts';
 import { countIds, FileTable } from './testing/fake-table.ts';

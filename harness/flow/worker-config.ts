@@ -1,5 +1,5 @@
-import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
-import type { CrashPlan } from './runtime/crash-points.ts';
+import type { SinkClassName } from '../../sinks/index.ts';
+import type { CrashPlan } from './history/index.ts';
 import type { SourceConfig } from './source/source-config.ts';
 
 /** Everything a worker process is started with (sent over IPC as its first message). */

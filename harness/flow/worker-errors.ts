@@ -1,4 +1,4 @@
-import { HarnessError } from '../errors.ts';
+import { HarnessError } from '../base/index.ts';
 
 export interface WorkerExit {
   readonly code: number | null;

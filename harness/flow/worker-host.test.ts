@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import type { CrashPlan } from './runtime/crash-points.ts';
+import type { CrashPlan } from './history/index.ts';
 import type { SinkFactory } from './runtime/sink-factory.ts';
 import { sourceConfig } from './source/source-config.ts';
 import { StateStore } from './store/state-store.ts';

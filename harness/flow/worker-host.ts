@@ -1,10 +1,13 @@
 import type { Logger } from 'pino';
-import { addressBook } from '../../sinks/session/address-book.ts';
-import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
-import type { SinkSpec } from '../../sinks/spec/sink-spec.ts';
-import { parseSinkSpec, validateDynamicParameters } from '../../sinks/spec/validate-spec.ts';
-import { HarnessError } from '../errors.ts';
-import type { HistorySink } from './history/history-sink.ts';
+import {
+  addressBook,
+  parseSinkSpec,
+  SINK_CLASSES,
+  type SinkSpec,
+  validateDynamicParameters,
+} from '../../sinks/index.ts';
+import { HarnessError } from '../base/index.ts';
+import type { HistorySink } from './history/index.ts';
 import { CrashSwitch, type CrashAction } from './runtime/crash-points.ts';
 import { InsertGates, type GateChannel, type GatePlan } from './runtime/insert-gates.ts';
 import {

@@ -1,5 +1,6 @@
-import type { InsertOutcome } from '../../sinks/api.ts';
-import type { GatedAttempt, GatePhase, GatePlan } from './runtime/insert-gates.ts';
+import type { InsertOutcome } from '../../sinks/index.ts';
+import type { GatedAttempt, GatePhase } from './history/index.ts';
+import type { GatePlan } from './runtime/insert-gates.ts';
 import type { EpochOutcome, PartitionStatus } from './runtime/partition-runtime.ts';
 import type { WorkerConfig } from './worker-config.ts';
 import type { StartRefusal } from './worker-host.ts';

@@ -6,11 +6,10 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { componentLogger, fileLogger } from '../log.ts';
-import { PROJECT_ROOT } from '../project-root.ts';
-import { HistoryWriter } from './history/history-writer.ts';
+import { componentLogger, fileLogger, PROJECT_ROOT } from '../base/index.ts';
+import { type GatePhase, HistoryWriter } from './history/index.ts';
 import type { CrashAction } from './runtime/crash-points.ts';
-import type { GateChannel, GatePhase } from './runtime/insert-gates.ts';
+import type { GateChannel } from './runtime/insert-gates.ts';
 import { errorFields } from './runtime/partition-runtime.ts';
 import type { SinkFactoryModule } from './runtime/sink-factory.ts';
 import type { WorkerConfig } from './worker-config.ts';

@@ -1,15 +1,13 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harnessClient, queryRows } from '../clickhouse/client.ts';
+import { harnessClient, queryRows, type StartedLocalCluster } from '../cluster/index.ts';
 import { distributedTableDdl } from '../clickhouse/ddl.ts';
 import { startEmbeddedCluster } from '../cluster/embedded/start-embedded.ts';
-import type { StartedLocalCluster } from '../cluster/local-cluster.ts';
-import { DeterministicSource } from '../flow/source/deterministic-source.ts';
-import { columnsDdl, sourceConfig } from '../flow/source/source-config.ts';
+import { columnsDdl, DeterministicSource, sourceConfig } from '../flow/index.ts';
 import { RendezvousRouter } from '../../sinks/routing/rendezvous-router.ts';
 import { routingKeyFor } from '../../sinks/routing/routing-key.ts';
 import { shardName } from '../../sinks/domain/shard-name.ts';
-import { anomalyKind } from '../../properties/checkers/anomaly-category.ts';
+import { anomalyKind } from '../../properties/checkers/index.ts';
 import { placementChecker } from '../../properties/checkers/placement-checker.ts';
 import { replicaConvergenceChecker } from '../../properties/checkers/replica-convergence-checker.ts';
 import type { Observations } from '../../properties/checkers/observations.ts';

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ClickHouseError, type ClickHouseClient } from '@clickhouse/client';
-import { queryRows } from '../clickhouse/client.ts';
-import type { ClusterDescription } from '../cluster/description.ts';
-import { HarnessError } from '../errors.ts';
+import { type ClusterDescription, queryRows } from '../cluster/index.ts';
+import { HarnessError } from '../base/index.ts';
 import { layoutKey, rendezvousSql, type RoutingLayout } from './rendezvous-sql.ts';
 import { countsById, readCountsOf, withReadReplicas, type ReplicaTruth } from './replica-counts.ts';
 import { rowForm } from './row-form.ts';

@@ -1,8 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { queryRows } from '../clickhouse/client.ts';
-import { ClusterAdmin } from '../clickhouse/cluster-admin.ts';
-import type { ClusterDescription } from '../cluster/description.ts';
-import { HarnessError } from '../errors.ts';
+import { type ClusterDescription, queryRows } from '../cluster/index.ts';
+import { ClusterAdmin } from '../clickhouse/index.ts';
+import { HarnessError } from '../base/index.ts';
 
 /** Row counts per message id as one replica holds them, read directly after SYSTEM SYNC REPLICA. */
 export interface ReplicaTruth {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ClusterDescription } from '../cluster/description.ts';
+import type { ClusterDescription } from '../cluster/index.ts';
 import { dumpSystemTables } from './system-dumps.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'system-dumps-'));

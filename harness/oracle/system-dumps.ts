@@ -1,8 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { queryRows } from '../clickhouse/client.ts';
-import { ClusterAdmin } from '../clickhouse/cluster-admin.ts';
-import type { ClusterDescription } from '../cluster/description.ts';
+import { type ClusterDescription, queryRows } from '../cluster/index.ts';
+import { ClusterAdmin } from '../clickhouse/index.ts';
 import { namesDatabase } from './ground-truth.ts';
 
 const DUMPS: Readonly<Record<string, (database: string) => string>> = {

@@ -1,10 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SINK_CLASS_NAMES } from '../../sinks/domain/sink-class-name.ts';
+import { SINK_CLASS_NAMES, SINK_CLASSES, validateDynamicParameters } from '../../sinks/index.ts';
 import { SinkRegistry } from '../../sinks/registry.ts';
 import { validateSinkSpec } from '../../sinks/spec/validate-spec.ts';
-import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
-import { validateDynamicParameters } from '../../sinks/spec/validate-spec.ts';
 import { arbDynamicParameters, arbSinkSpec } from './arb-sink-spec.ts';
 import type { ClusterEndpoints } from './cluster-endpoints.ts';
 

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
-import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
-import { SINK_CLASSES, type HostForm } from '../../sinks/sink-classes.ts';
+import { type HostForm, SINK_CLASSES, type SinkClassName } from '../../sinks/index.ts';
 import type { ClusterEndpoints } from './cluster-endpoints.ts';
 
 /** A sink spec as a user writes it (JSON), before validation. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ClusterDescription } from '../../harness/cluster/description.ts';
+import type { ClusterDescription } from '../../harness/cluster/index.ts';
 import { clusterEndpoints } from './cluster-endpoints.ts';
 
 /** A 1x2 description whose replicas' client endpoints are these. */

@@ -1,5 +1,5 @@
-import { HarnessError } from '../../harness/errors.ts';
-import type { ClusterDescription } from '../../harness/cluster/description.ts';
+import { HarnessError } from '../../harness/base/index.ts';
+import type { ClusterDescription } from '../../harness/cluster/index.ts';
 
 /** The cluster as a sink spec sees it: shard name -> replica hosts, and the one client port. */
 export interface ClusterEndpoints {

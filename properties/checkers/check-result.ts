@@ -1,4 +1,4 @@
-import type { Verdict } from '../verdict.ts';
+import type { Verdict } from '../base/index.ts';
 import type { AnomalyCategory } from './anomaly-category.ts';
 
 export interface Anomaly {

@@ -1,4 +1,4 @@
-import { mergeVerdicts, type Verdict } from '../verdict.ts';
+import { mergeVerdicts, type Verdict } from '../base/index.ts';
 import type { CheckResult } from './check-result.ts';
 import { coverageChecker, type Coverage, type Evidence } from './coverage-checker.ts';
 import { giveUpChecker } from './give-up-checker.ts';

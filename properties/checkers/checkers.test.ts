@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
+import type { DeliveryGuarantee } from '../../sinks/index.ts';
 import { checkScenario } from './check-scenario.ts';
 import type { Coverage, Evidence } from './coverage-checker.ts';
 import { NO_EVIDENCE } from './coverage-ledger.ts';

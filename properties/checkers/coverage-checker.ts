@@ -1,5 +1,4 @@
-import type { FaultType } from '../../harness/flow/history/fault-type.ts';
-import type { CrashPoint } from '../../harness/flow/runtime/crash-points.ts';
+import type { CrashPoint, FaultType } from '../../harness/flow/history/index.ts';
 import type { CheckResult } from './check-result.ts';
 import type { MissedFault } from './fault-evidence.ts';
 import { SOMETIMES_EVENT_NAMES, SOMETIMES_EVENTS, type SometimesEventName } from './sometimes-events.ts';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { FaultType } from '../../harness/flow/history/fault-type.ts';
 import type {
   FaultEffect,
   FaultStartEvent,
+  FaultType,
   FlowEvent,
   LinkCounters,
   Stamped,
-} from '../../harness/flow/history/history-events.ts';
+} from '../../harness/flow/history/index.ts';
 import { faultEvidence, type ServerView } from './fault-evidence.ts';
 import type { AttemptRecord } from './observations.ts';
 

@@ -1,7 +1,12 @@
-import type { ClusterDescription } from '../../harness/cluster/description.ts';
-import { eventsOfType } from '../../harness/flow/history/history-reader.ts';
-import type { FaultEndEvent, FaultProof, FaultStartEvent, Stamped } from '../../harness/flow/history/history-events.ts';
-import type { FaultType } from '../../harness/flow/history/fault-type.ts';
+import type { ClusterDescription } from '../../harness/cluster/index.ts';
+import {
+  eventsOfType,
+  type FaultEndEvent,
+  type FaultProof,
+  type FaultStartEvent,
+  type FaultType,
+  type Stamped,
+} from '../../harness/flow/history/index.ts';
 import type { AttemptRecord } from './observations.ts';
 import type { UnknownResolution } from './server-log.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FlowEvent, Stamped } from '../../harness/flow/history/history-events.ts';
+import type { FlowEvent, Stamped } from '../../harness/flow/history/index.ts';
 import { factsFromHistory, GIVE_UP_TEXT, giveUpsFromHistory } from './from-history.ts';
 
 let seq = 0;

@@ -1,8 +1,5 @@
-import { eventsOfType, insertAttempts } from '../../harness/flow/history/history-reader.ts';
-import type { Stamped } from '../../harness/flow/history/history-events.ts';
-import type { CrashPoint } from '../../harness/flow/runtime/crash-points.ts';
-import { formatMessageId } from '../../sinks/domain/message-id.ts';
-import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
+import { type CrashPoint, eventsOfType, insertAttempts, type Stamped } from '../../harness/flow/history/index.ts';
+import { type DeliveryGuarantee, formatMessageId } from '../../sinks/index.ts';
 import type { AttemptRecord, GiveUpRecord, InsertBudget, RefusalRecord, WriteAfterGiveUp } from './observations.ts';
 
 /** The seed's text of a give-up; only a failure that says it, or that the sink coded as one, is a give-up. */

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readHistory } from '../../harness/flow/history/history-reader.ts';
-import type { ServerInsert } from '../../harness/oracle/ground-truth.ts';
-import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
-import type { Verdict } from '../verdict.ts';
+import { readHistory } from '../../harness/flow/history/index.ts';
+import type { ServerInsert } from '../../harness/oracle/index.ts';
+import type { DeliveryGuarantee } from '../../sinks/index.ts';
+import type { Verdict } from '../base/index.ts';
 import { checkScenario } from './check-scenario.ts';
 import { NO_EVIDENCE } from './coverage-ledger.ts';
 import type { ReplicaTruth } from './observations.ts';

@@ -1,8 +1,6 @@
-import type { SinkWarningKind } from '../../sinks/api.ts';
-import type { InsertOutcome } from '../../sinks/api.ts';
-import type { GiveUpClaim } from '../../harness/flow/history/history-events.ts';
-import type { ReplicaTruth } from '../../harness/oracle/replica-counts.ts';
-import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
+import type { DeliveryGuarantee, InsertOutcome, SinkWarningKind } from '../../sinks/index.ts';
+import type { GiveUpClaim } from '../../harness/flow/history/index.ts';
+import type { ReplicaTruth } from '../../harness/oracle/index.ts';
 
 /** One INSERT attempt as the history recorded it. */
 export interface AttemptRecord {
@@ -28,7 +26,7 @@ export interface AttemptRecord {
   readonly endedAt: number;
 }
 
-export type { ReplicaTruth } from '../../harness/oracle/replica-counts.ts';
+export type { ReplicaTruth } from '../../harness/oracle/index.ts';
 
 /**
  * A partition job that ended in the sink's give-up (`delivery-failed` for the batching classes,

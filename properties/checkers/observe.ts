@@ -1,8 +1,6 @@
-import { eventsOfType } from '../../harness/flow/history/history-reader.ts';
-import type { Stamped } from '../../harness/flow/history/history-events.ts';
-import type { GroundTruth } from '../../harness/oracle/ground-truth.ts';
-import type { SinkWarningKind } from '../../sinks/api.ts';
-import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
+import { eventsOfType, type Stamped } from '../../harness/flow/history/index.ts';
+import type { GroundTruth } from '../../harness/oracle/index.ts';
+import type { DeliveryGuarantee, SinkWarningKind } from '../../sinks/index.ts';
 import { factsFromHistory, giveUpsFromHistory, type HistoryFacts } from './from-history.ts';
 import type { ExpectedRefusal, InsertBudget, Observations } from './observations.ts';
 import { acceptedTwice, resolveUnknownOutcomes, unloggedAttempts, type UnknownResolution } from './server-log.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ServerInsert } from '../../harness/oracle/ground-truth.ts';
+import type { ServerInsert } from '../../harness/oracle/index.ts';
 import type { AttemptRecord, Observations } from './observations.ts';
 import { serverLogChecker } from './server-log-checker.ts';
 import {

@@ -1,4 +1,4 @@
-import type { ServerInsert } from '../../harness/oracle/ground-truth.ts';
+import type { ServerInsert } from '../../harness/oracle/index.ts';
 import type { AttemptRecord } from './observations.ts';
 
 export interface UnknownResolution {

@@ -1,4 +1,4 @@
-import type { GroundTruth } from '../../harness/oracle/ground-truth.ts';
+import type { GroundTruth } from '../../harness/oracle/index.ts';
 import type { HistoryFacts } from './from-history.ts';
 import type { Observations } from './observations.ts';
 import { dedupHits, tokensInsertedTwice, type UnknownResolution } from './server-log.ts';

@@ -1,5 +1,5 @@
-import { isMessageId, parseMessageId } from '../../sinks/domain/message-id.ts';
-import { POLICIES, type DeliveryAnomaly } from '../guarantee.ts';
+import { isMessageId, parseMessageId } from '../../sinks/index.ts';
+import { POLICIES, type DeliveryAnomaly } from './guarantee.ts';
 import { anomaly, type CheckResult } from './check-result.ts';
 import { deliveryDiff } from './delivery-diff.ts';
 import type { Observations } from './observations.ts';

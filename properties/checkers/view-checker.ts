@@ -1,4 +1,4 @@
-import { POLICIES } from '../guarantee.ts';
+import { POLICIES } from './guarantee.ts';
 import { anomaly, resultOf, type CheckResult } from './check-result.ts';
 import { deliveryDiff } from './delivery-diff.ts';
 import type { Observations, ReplicaTruth } from './observations.ts';

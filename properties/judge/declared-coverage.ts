@@ -1,7 +1,7 @@
-import type { Coverage } from '../checkers/coverage-checker.ts';
-import { OWED_BY_CLASS } from '../owed-by-class.ts';
-import type { Schedule } from '../schedule/schedule-step.ts';
-import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
+import type { Coverage } from '../checkers/index.ts';
+import { OWED_BY_CLASS } from '../base/index.ts';
+import type { Schedule } from '../schedule/index.ts';
+import type { SinkClassName } from '../../sinks/index.ts';
 
 /** The "sometimes" events a scenario declares for a class, beyond what its schedule holds. */
 export type ScenarioCoverage = Omit<Coverage, 'faults' | 'crashPoints' | 'refusedChanges'>;

@@ -1,7 +1,6 @@
-import type { ClusterDescription } from '../../harness/cluster/description.ts';
-import type { GroundTruth } from '../../harness/oracle/ground-truth.ts';
-import { layoutKey, type RoutingLayout } from '../../harness/oracle/rendezvous-sql.ts';
-import type { AttemptRecord } from '../checkers/observations.ts';
+import type { ClusterDescription } from '../../harness/cluster/index.ts';
+import { type GroundTruth, layoutKey, type RoutingLayout } from '../../harness/oracle/index.ts';
+import type { AttemptRecord } from '../checkers/index.ts';
 import type { SpecPeriod } from './spec-periods.ts';
 import { specTopology, type SpecTopology } from './spec-topology.ts';
 import { clusterShardOf } from './topology-key.ts';

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readHistory } from '../../harness/flow/history/history-reader.ts';
-import { sourceConfig } from '../../harness/flow/source/source-config.ts';
+import { readHistory } from '../../harness/flow/history/index.ts';
+import { sourceConfig } from '../../harness/flow/index.ts';
 import { judge, unverified, type StoredRun } from './judge-run.ts';
 
 const GOLDEN = fileURLToPath(new URL('../../properties/checkers/golden/exactly-once-replayed.jsonl', import.meta.url));

@@ -1,20 +1,23 @@
-import type { ClusterDescription } from '../../harness/cluster/description.ts';
-import type { Stamped } from '../../harness/flow/history/history-events.ts';
-import { eventsOfType } from '../../harness/flow/history/history-reader.ts';
-import { DeterministicSource } from '../../harness/flow/source/deterministic-source.ts';
-import type { SourceConfig } from '../../harness/flow/source/source-config.ts';
-import { rowForm } from '../../harness/oracle/row-form.ts';
-import { isMessageId, parseMessageId } from '../../sinks/domain/message-id.ts';
-import type { GroundTruth } from '../../harness/oracle/ground-truth.ts';
-import { checkScenario, type ScenarioCheck } from '../checkers/check-scenario.ts';
-import type { Coverage, Evidence } from '../checkers/coverage-checker.ts';
-import { clientLinksOf, faultEvidence } from '../checkers/fault-evidence.ts';
-import type { ExpectedRefusal, InsertBudget, RefusalRecord } from '../checkers/observations.ts';
-import { observe } from '../checkers/observe.ts';
-import { sightingsOf } from '../checkers/sometimes-events.ts';
-import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
-import { OWED_BY_CLASS } from '../owed-by-class.ts';
-import type { Schedule } from '../schedule/schedule-step.ts';
+import type { ClusterDescription } from '../../harness/cluster/index.ts';
+import { eventsOfType, type Stamped } from '../../harness/flow/history/index.ts';
+import { DeterministicSource, type SourceConfig } from '../../harness/flow/index.ts';
+import { type GroundTruth, rowForm } from '../../harness/oracle/index.ts';
+import { isMessageId, parseMessageId, type SinkClassName } from '../../sinks/index.ts';
+import {
+  checkScenario,
+  clientLinksOf,
+  type Coverage,
+  type Evidence,
+  type ExpectedRefusal,
+  faultEvidence,
+  type InsertBudget,
+  observe,
+  type RefusalRecord,
+  type ScenarioCheck,
+  sightingsOf,
+} from '../checkers/index.ts';
+import { OWED_BY_CLASS } from '../base/index.ts';
+import type { Schedule } from '../schedule/index.ts';
 import { declaredCoverage, type ScenarioCoverage } from './declared-coverage.ts';
 import { expectedShardOf } from './expected-shard.ts';
 import { judgedWarning, owedGuarantee, owedOnView, type TargetTable } from './owed.ts';

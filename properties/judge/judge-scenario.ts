@@ -1,5 +1,5 @@
-import { CoverageLedger } from '../checkers/coverage-ledger.ts';
-import type { Verdict } from '../verdict.ts';
+import { CoverageLedger } from '../checkers/index.ts';
+import type { Verdict } from '../base/index.ts';
 import type { RunJudgement } from './judge-run.ts';
 
 /** One run of a scenario as its judge sees it: its judgement, if it got one, and a harness failure, if it had one. */

@@ -1,5 +1,4 @@
-import type { SinkWarningKind } from '../../sinks/api.ts';
-import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
+import type { DeliveryGuarantee, SinkWarningKind } from '../../sinks/index.ts';
 
 /**
  * The table a scenario's sink writes to. `replicated` (the default): ReplicatedMergeTree on every

@@ -1,6 +1,5 @@
-import type { Stamped } from '../../harness/flow/history/history-events.ts';
-import { eventsOfType } from '../../harness/flow/history/history-reader.ts';
-import type { RawSinkSpec } from '../arbitraries/arb-sink-spec.ts';
+import { eventsOfType, type Stamped } from '../../harness/flow/history/index.ts';
+import type { RawSinkSpec } from '../arbitraries/index.ts';
 
 /** The spec in force from a moment on (placement is judged against the spec that delivered a row). */
 export interface SpecPeriod {

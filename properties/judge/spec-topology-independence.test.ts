@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { ClusterDescription } from '../../harness/cluster/description.ts';
-import type { RawSinkSpec } from '../arbitraries/arb-sink-spec.ts';
-import { SINK_CLASSES } from '../../sinks/sink-classes.ts';
+import type { ClusterDescription } from '../../harness/cluster/index.ts';
+import type { RawSinkSpec } from '../arbitraries/index.ts';
+import { SINK_CLASSES } from '../../sinks/index.ts';
 import { ObjectReader } from '../../sinks/spec/object-reader.ts';
 import { SpecProblems } from '../../sinks/spec/spec-problem.ts';
 import { validateHostForms } from '../../sinks/spec/validate-hosts.ts';

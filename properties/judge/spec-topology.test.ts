@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isHarnessError } from '../../harness/errors.ts';
-import type { RawSinkSpec } from '../arbitraries/arb-sink-spec.ts';
+import { isHarnessError } from '../../harness/base/index.ts';
+import type { RawSinkSpec } from '../arbitraries/index.ts';
 import { specTopology } from './spec-topology.ts';
 
 const spec = (parameters: Record<string, unknown>): RawSinkSpec => ({

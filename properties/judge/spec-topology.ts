@@ -1,5 +1,5 @@
-import { HarnessError } from '../../harness/errors.ts';
-import type { RawSinkSpec } from '../arbitraries/arb-sink-spec.ts';
+import { HarnessError } from '../../harness/base/index.ts';
+import type { RawSinkSpec } from '../arbitraries/index.ts';
 
 /**
  * Where a raw spec sends its rows, as the executor's models read it. Unsharded: the `host` or

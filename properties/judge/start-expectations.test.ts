@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ClusterDescription } from '../../harness/cluster/description.ts';
-import type { FlowEvent, Stamped } from '../../harness/flow/history/history-events.ts';
+import type { ClusterDescription } from '../../harness/cluster/index.ts';
+import type { FlowEvent, Stamped } from '../../harness/flow/history/index.ts';
 import { specPeriods } from './spec-periods.ts';
 import { startExpectations } from './start-expectations.ts';
 

@@ -1,7 +1,6 @@
-import type { ClusterDescription } from '../../harness/cluster/description.ts';
-import type { Stamped } from '../../harness/flow/history/history-events.ts';
-import { eventsOfType } from '../../harness/flow/history/history-reader.ts';
-import type { RawSinkSpec } from '../arbitraries/arb-sink-spec.ts';
+import type { ClusterDescription } from '../../harness/cluster/index.ts';
+import { eventsOfType, type Stamped } from '../../harness/flow/history/index.ts';
+import type { RawSinkSpec } from '../arbitraries/index.ts';
 import { GuardModel } from './guard-model.ts';
 import { topologyKey } from './topology-key.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ClusterDescription } from '../../harness/cluster/description.ts';
+import type { ClusterDescription } from '../../harness/cluster/index.ts';
 import { clusterShardOf } from './topology-key.ts';
 
 const description = {

@@ -1,5 +1,5 @@
-import type { ClusterDescription } from '../../harness/cluster/description.ts';
-import type { RawSinkSpec } from '../arbitraries/arb-sink-spec.ts';
+import type { ClusterDescription } from '../../harness/cluster/index.ts';
+import type { RawSinkSpec } from '../arbitraries/index.ts';
 import { specTopology } from './spec-topology.ts';
 
 /**

@@ -1,5 +1,4 @@
-import type { FaultType } from '../../harness/flow/history/fault-type.ts';
-import type { UnknownKind } from '../../harness/flow/history/history-events.ts';
+import type { FaultType, UnknownKind } from '../../harness/flow/history/index.ts';
 
 /**
  * When an aimed fault is healed: `insert-ended` — as soon as the INSERT it met ended, before the

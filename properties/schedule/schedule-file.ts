@@ -1,7 +1,6 @@
-import { HarnessError } from '../../harness/errors.ts';
-import { CRASH_POINTS, type CrashPoint } from '../../harness/flow/runtime/crash-points.ts';
-import type { RawSinkSpec } from '../arbitraries/arb-sink-spec.ts';
-import type { Workload } from '../arbitraries/arb-workload.ts';
+import { HarnessError } from '../../harness/base/index.ts';
+import { CRASH_POINTS, type CrashPoint } from '../../harness/flow/history/index.ts';
+import type { RawSinkSpec, Workload } from '../arbitraries/index.ts';
 import type { FaultSpec } from './fault-spec.ts';
 import type { Schedule, ScheduleStep, StepKind } from './schedule-step.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RawSinkSpec } from '../arbitraries/arb-sink-spec.ts';
+import type { RawSinkSpec } from '../arbitraries/index.ts';
 import type { ChaosSystem } from './chaos-system.ts';
 import type { FaultSpec } from './fault-spec.ts';
 import { describeStep, runStep, step, type Schedule } from './schedule-step.ts';

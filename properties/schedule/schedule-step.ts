@@ -1,5 +1,5 @@
-import type { CrashPoint } from '../../harness/flow/runtime/crash-points.ts';
-import type { RawSinkSpec } from '../arbitraries/arb-sink-spec.ts';
+import type { CrashPoint } from '../../harness/flow/history/index.ts';
+import type { RawSinkSpec } from '../arbitraries/index.ts';
 import type { ChaosSystem } from './chaos-system.ts';
 import { describeFault, type FaultSpec } from './fault-spec.ts';
 

@@ -1,5 +1,5 @@
-import { mergeVerdicts, type Verdict } from '../../properties/verdict.ts';
-import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
+import { mergeVerdicts, type Verdict } from '../../properties/base/index.ts';
+import type { DeliveryGuarantee } from '../../sinks/index.ts';
 import type { ClassReport, ConfigurationRow, ScenarioReport } from './job-report.ts';
 import type { InsertPerformance } from './performance.ts';
 import { addTally, sumTallies } from './tally.ts';

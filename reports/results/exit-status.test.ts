@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { mergeVerdicts, type Verdict } from '../../properties/verdict.ts';
+import { mergeVerdicts, type Verdict } from '../../properties/base/index.ts';
 import { exitStatusOf, exitStatusTable, resultExitStatus } from './exit-status.ts';
 
 describe('the exit status of the chaos commands', () => {

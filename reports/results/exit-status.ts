@@ -1,4 +1,4 @@
-import type { Verdict } from '../../properties/verdict.ts';
+import type { Verdict } from '../../properties/base/index.ts';
 
 /**
  * The exit status of the chaos commands (`chaos`, `soak`, `chaos:stability`, `chaos:merge`), for a

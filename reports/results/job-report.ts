@@ -1,9 +1,8 @@
-import type { RunId, Seed } from '../../harness/run-identity.ts';
-import type { ProcessMemory } from '../../harness/cluster/process/local-process.ts';
-import type { Anomaly } from '../../properties/checkers/check-result.ts';
-import type { Verdict } from '../../properties/verdict.ts';
-import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
-import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
+import type { RunId, Seed } from '../../harness/base/index.ts';
+import type { ProcessMemory } from '../../harness/cluster/index.ts';
+import type { Anomaly } from '../../properties/checkers/index.ts';
+import type { Verdict } from '../../properties/base/index.ts';
+import type { DeliveryGuarantee, SinkClassName } from '../../sinks/index.ts';
 import type { InsertPerformance } from './performance.ts';
 import type { Tally } from './tally.ts';
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { seedOf, type RunId } from '../../harness/run-identity.ts';
-import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
-import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
+import { type RunId, seedOf } from '../../harness/base/index.ts';
+import type { DeliveryGuarantee, SinkClassName } from '../../sinks/index.ts';
 import { classReport } from './class-report.ts';
 import { NO_TALLY } from './tally.ts';
 import { mergeSliceRuns, type MatrixCatalogue, type SliceRun } from './merge-slices.ts';

@@ -1,9 +1,9 @@
-import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
+import type { DeliveryGuarantee } from '../../sinks/index.ts';
 import { classReport, jobVerdict } from './class-report.ts';
 import { insertPerformance } from './performance.ts';
 import type { JobReport, JobSelection, ScenarioReport } from './job-report.ts';
 import { runTimelines, type RunTimeline, type TaggedEvent } from './timeline.ts';
-import type { RunId } from '../../harness/run-identity.ts';
+import type { RunId } from '../../harness/base/index.ts';
 
 export interface SliceRun {
   readonly run: JobReport;

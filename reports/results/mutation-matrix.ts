@@ -3,8 +3,8 @@
  * targets it, over several seeds, and the unmutated sink under the same scenarios as a control.
  * `writers/mutation-matrix.ts` turns it into the same four artifacts a chaos run has.
  */
-import type { AnomalyCategory, AnomalyKind } from '../../properties/checkers/anomaly-category.ts';
-import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
+import type { AnomalyCategory, AnomalyKind } from '../../properties/checkers/index.ts';
+import type { SinkClassName } from '../../sinks/index.ts';
 
 export interface Detection {
   readonly seed: number;

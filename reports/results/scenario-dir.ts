@@ -1,5 +1,5 @@
-import { storedSinkClass } from '../../harness/stored-sink-class.ts';
-import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
+import { storedSinkClass } from '../../harness/base/index.ts';
+import type { SinkClassName } from '../../sinks/index.ts';
 
 const SEPARATOR = '__';
 

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { HarnessError } from '../../harness/errors.ts';
-import { storedSinkClass } from '../../harness/stored-sink-class.ts';
-import type { Verdict } from '../../properties/verdict.ts';
-import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
+import { HarnessError, storedSinkClass } from '../../harness/base/index.ts';
+import type { Verdict } from '../../properties/base/index.ts';
+import type { DeliveryGuarantee } from '../../sinks/index.ts';
 import type { JobReport } from './job-report.ts';
 import { StoredShape } from './stored-shape.ts';
 

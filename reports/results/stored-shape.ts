@@ -1,4 +1,4 @@
-import { HarnessError } from '../../harness/errors.ts';
+import { HarnessError } from '../../harness/base/index.ts';
 
 /**
  * A small checker of a stored JSON file's shape: each function takes the value at `path` and

@@ -1,5 +1,5 @@
-import type { FaultType } from '../../harness/flow/history/fault-type.ts';
-import { NO_DELIVERIES, type DeliveryCounts } from '../../properties/checkers/total-queue-checker.ts';
+import type { FaultType } from '../../harness/flow/history/index.ts';
+import { type DeliveryCounts, NO_DELIVERIES } from '../../properties/checkers/index.ts';
 
 /**
  * Every count the reports show, for any set of runs: one run, a scenario's defining runs, a class,

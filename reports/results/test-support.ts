@@ -1,13 +1,13 @@
-import type { FlowEvent } from '../../harness/flow/history/history-events.ts';
-import type { Verdict } from '../../properties/verdict.ts';
-import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
+import type { FlowEvent } from '../../harness/flow/history/index.ts';
+import type { Verdict } from '../../properties/base/index.ts';
+import type { SinkClassName } from '../../sinks/index.ts';
 import { classReport, jobVerdict } from './class-report.ts';
 import type { ScenarioReport } from './job-report.ts';
 import { insertPerformance } from './performance.ts';
 import { storedJobReport } from './stored-job-report.ts';
 import { NO_TALLY } from './tally.ts';
 import type { TaggedEvent } from './timeline.ts';
-import { runIdOf, seedOf } from '../../harness/run-identity.ts';
+import { runIdOf, seedOf } from '../../harness/base/index.ts';
 
 /** Builds tagged history events the way the chaos job's merged `history.jsonl` holds them. */
 export function tagged(scenario: string, run: string, at: number, event: FlowEvent, writer = 'worker-1'): TaggedEvent {

@@ -1,7 +1,5 @@
-import { eventsOfType, insertAttempts } from '../../harness/flow/history/history-reader.ts';
-import type { Stamped } from '../../harness/flow/history/history-events.ts';
-import type { InsertOutcome } from '../../sinks/api.ts';
-import type { SinkClassName } from '../../sinks/domain/sink-class-name.ts';
+import { eventsOfType, insertAttempts, type Stamped } from '../../harness/flow/history/index.ts';
+import type { InsertOutcome, SinkClassName } from '../../sinks/index.ts';
 import { parseScenarioDirName } from './scenario-dir.ts';
 
 /** A history event of the chaos job's merged `history.jsonl`: tagged with its scenario directory and run. */

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import type { Verdict } from '../../properties/verdict.ts';
+import type { Verdict } from '../../properties/base/index.ts';
 import { StoredShape } from './stored-shape.ts';
 
 /** The version of a `soak-trend.jsonl` line: raised when a field changes meaning. */

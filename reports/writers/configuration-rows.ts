@@ -1,4 +1,4 @@
-import type { DeliveryGuarantee } from '../../sinks/sink-classes.ts';
+import type { DeliveryGuarantee } from '../../sinks/index.ts';
 import type { ConfigurationRow } from '../results/index.ts';
 
 const owedCell = (owed: DeliveryGuarantee, guarantee: DeliveryGuarantee) =>

@@ -1,4 +1,4 @@
-import type { Verdict } from '../../properties/verdict.ts';
+import type { Verdict } from '../../properties/base/index.ts';
 import type { Tally } from '../results/index.ts';
 
 /** One colour per verdict, shared by every HTML page. */

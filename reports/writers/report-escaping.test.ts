@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seedOf, type RunId } from '../../harness/run-identity.ts';
+import { type RunId, seedOf } from '../../harness/base/index.ts';
 import { NO_TALLY, classReport, insertPerformance, type JobReport, type ScenarioReport } from '../results/index.ts';
 import { junitXml } from './junit-xml.ts';
 import { codeSpan, tableCell } from './markdown-text.ts';

@@ -1,4 +1,4 @@
-import type { Verdict } from '../../properties/verdict.ts';
+import type { Verdict } from '../../properties/base/index.ts';
 import type { TrendLine } from '../results/index.ts';
 import { escapeHtml, VERDICT_COLOUR } from './figures.ts';
 

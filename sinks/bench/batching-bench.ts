@@ -9,8 +9,8 @@
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
-import { harnessClient } from '../../harness/clickhouse/client.ts';
-import { createShardedTable } from '../../harness/clickhouse/ddl.ts';
+import { harnessClient } from '../../harness/cluster/index.ts';
+import { createShardedTable } from '../../harness/clickhouse/index.ts';
 import { startEmbeddedCluster } from '../../harness/cluster/embedded/start-embedded.ts';
 import type { OutboxBatch, SinkMessage } from '../api.ts';
 import { createSink, SINK_IMPLEMENTATIONS } from '../classes/create-sink.ts';

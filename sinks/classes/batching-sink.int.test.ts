@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createShardedTable } from '../../harness/clickhouse/ddl.ts';
+import { createShardedTable } from '../../harness/clickhouse/index.ts';
 import type { BatchingSink, SinkContext } from '../api.ts';
 import { UNSHARDED_ROUTING_FINGERPRINT } from '../domain/fingerprint.ts';
 import { InsertGaveUpError } from '../retry/insert-give-up.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createShardedTable } from '../../harness/clickhouse/ddl.ts';
+import { createShardedTable } from '../../harness/clickhouse/index.ts';
 import type { AnySink, SinkMessage } from '../api.ts';
 import type { SinkClassName } from '../domain/sink-class-name.ts';
 import { SINK_CLASSES } from '../sink-classes.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createShardedTable } from '../../harness/clickhouse/ddl.ts';
+import { createShardedTable } from '../../harness/clickhouse/index.ts';
 import type { AtLeastOnceSink, AtMostOnceSink, SinkContext } from '../api.ts';
 import { messageId } from '../domain/message-id.ts';
 import { expectedShard, messagesFrom, SinkTestCluster } from '../testing/sink-cluster.ts';

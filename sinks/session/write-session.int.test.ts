@@ -1,8 +1,7 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harnessClient } from '../../harness/clickhouse/client.ts';
-import { createShardedTable } from '../../harness/clickhouse/ddl.ts';
-import type { StartedLocalCluster } from '../../harness/cluster/local-cluster.ts';
+import { harnessClient, type StartedLocalCluster } from '../../harness/cluster/index.ts';
+import { createShardedTable } from '../../harness/clickhouse/index.ts';
 import { startEmbeddedCluster } from '../../harness/cluster/embedded/start-embedded.ts';
 import { SINK_IMPLEMENTATIONS } from '../classes/create-sink.ts';
 import type { SinkWarning } from '../api.ts';

@@ -1,4 +1,4 @@
-import type { ClusterDescription } from '../../harness/cluster/description.ts';
+import type { ClusterDescription } from '../../harness/cluster/index.ts';
 import type { ResolveEndpoint } from '../api.ts';
 import { addressBook } from '../session/address-book.ts';
 

@@ -1,7 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { Toxiproxy, type Toxic } from 'toxiproxy-node-client';
-import { harnessClient } from '../../harness/clickhouse/client.ts';
-import type { StartedLocalCluster } from '../../harness/cluster/local-cluster.ts';
+import { harnessClient, type StartedLocalCluster } from '../../harness/cluster/index.ts';
 import { startEmbeddedCluster } from '../../harness/cluster/embedded/start-embedded.ts';
 import { readReplicaCounts } from '../../harness/oracle/replica-counts.ts';
 import type { SinkContext, SinkMessage } from '../api.ts';

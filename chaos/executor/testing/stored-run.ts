@@ -1,10 +1,10 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readHistory } from '../../../harness/flow/history/history-reader.ts';
-import { sourceConfig } from '../../../harness/flow/source/source-config.ts';
-import type { Verdict } from '../../../properties/verdict.ts';
-import { step } from '../../../properties/schedule/schedule-step.ts';
+import { readHistory } from '../../../harness/flow/history/index.ts';
+import { sourceConfig } from '../../../harness/flow/index.ts';
+import type { Verdict } from '../../../properties/base/index.ts';
+import { step } from '../../../properties/schedule/index.ts';
 import type { StoredRun } from '../../../properties/judge/index.ts';
 import { writeCheckRecord } from '../check-record.ts';
 import { RESPONSE_CUT } from '../../../properties/schedule/testing/fault-specs.ts';

@@ -7,10 +7,9 @@
  */
 import { ClickHouseError } from '@clickhouse/client';
 import { parseArgs } from 'node:util';
-import { harnessClient } from '../../../harness/clickhouse/client.ts';
-import { createShardedTable } from '../../../harness/clickhouse/ddl.ts';
+import { harnessClient, keeperRole } from '../../../harness/cluster/index.ts';
+import { createShardedTable } from '../../../harness/clickhouse/index.ts';
 import { startEmbeddedCluster } from '../../../harness/cluster/embedded/start-embedded.ts';
-import { keeperRole } from '../../../harness/cluster/health.ts';
 
 const { values } = parseArgs({ options: { inserts: { type: 'string', default: '6' } } });
 const count = Number(values.inserts);

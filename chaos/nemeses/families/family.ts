@@ -1,8 +1,7 @@
 import fc from 'fast-check';
-import type { ProcessAction } from '../../../harness/cluster/external/cluster-file.ts';
-import type { FaultType } from '../../../harness/flow/history/fault-type.ts';
-import type { FaultProof, UnknownKind } from '../../../harness/flow/history/history-events.ts';
-import type { FaultSpec, HealMoment } from '../../../properties/schedule/fault-spec.ts';
+import type { ProcessAction } from '../../../harness/cluster/index.ts';
+import type { FaultProof, FaultType, UnknownKind } from '../../../harness/flow/history/index.ts';
+import type { FaultSpec, HealMoment } from '../../../properties/schedule/index.ts';
 import type { Fault } from '../fault.ts';
 import type { AimTarget } from '../fault-plan.ts';
 

@@ -1,11 +1,10 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harnessClient } from '../../../harness/clickhouse/client.ts';
-import { createShardedTable } from '../../../harness/clickhouse/ddl.ts';
+import { harnessClient, type StartedLocalCluster } from '../../../harness/cluster/index.ts';
+import { createShardedTable } from '../../../harness/clickhouse/index.ts';
 import { startEmbeddedCluster } from '../../../harness/cluster/embedded/start-embedded.ts';
-import type { StartedLocalCluster } from '../../../harness/cluster/local-cluster.ts';
-import { componentLogger } from '../../../harness/log.ts';
-import { collectGroundTruth } from '../../../harness/oracle/ground-truth.ts';
+import { componentLogger } from '../../../harness/base/index.ts';
+import { collectGroundTruth } from '../../../harness/oracle/index.ts';
 import type { NemesisContext } from '../fault.ts';
 import { aimTarget } from '../fault-plan.ts';
 import { RunUndo } from '../run-undo.ts';

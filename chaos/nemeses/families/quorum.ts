@@ -1,4 +1,4 @@
-import { HarnessError } from '../../../harness/errors.ts';
+import { HarnessError } from '../../../harness/base/index.ts';
 import type { AimTarget } from '../fault-plan.ts';
 import { replicaKill, replicaPause } from '../process-fault.ts';
 import { quorumInterserverCut } from '../proxy-fault.ts';

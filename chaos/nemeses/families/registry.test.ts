@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeFault, type FaultSpec } from '../../../properties/schedule/fault-spec.ts';
+import { describeFault, type FaultSpec } from '../../../properties/schedule/index.ts';
 import { LATENCY } from './client-link.ts';
 import { faultSpec } from './family.ts';
 import { KEEPER_LINK_CUT } from './keeper.ts';

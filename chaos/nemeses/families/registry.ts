@@ -1,11 +1,11 @@
-import { HarnessError } from '../../../harness/errors.ts';
+import { HarnessError } from '../../../harness/base/index.ts';
 import {
   describeFault,
-  HEAL_MOMENTS,
+  type FaultCheck,
   type FaultSpec,
+  HEAL_MOMENTS,
   type HealMoment,
-} from '../../../properties/schedule/fault-spec.ts';
-import type { FaultCheck } from '../../../properties/schedule/schedule-file.ts';
+} from '../../../properties/schedule/index.ts';
 import type { FaultPlan } from '../fault-plan.ts';
 import {
   BANDWIDTH,

@@ -1,4 +1,4 @@
-import type { ReplicaDescription } from '../../../harness/cluster/description.ts';
+import type { ReplicaDescription } from '../../../harness/cluster/index.ts';
 import type { Fault } from '../fault.ts';
 import type { AimTarget } from '../fault-plan.ts';
 import {

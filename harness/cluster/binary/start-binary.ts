@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HarnessError } from '../../errors.ts';
-import { componentLogger } from '../../log.ts';
+import { componentLogger, HarnessError } from '../../base/index.ts';
 import { writeClusterState, type ClusterState, type KeeperState, type NodeState } from '../cluster-state.ts';
 import { clickhouseKeeperConfig } from '../config/keeper-config.ts';
 import { clickhouseNodeConfig } from '../config/clickhouse-config.ts';

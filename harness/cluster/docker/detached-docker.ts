@@ -1,18 +1,17 @@
 import { join, resolve } from 'node:path';
-import { HarnessError } from '../../errors.ts';
+import { HarnessError, newRunId, PROJECT_ROOT } from '../../base/index.ts';
 import type { ClusterDescription } from '../description.ts';
 import type { LocalClusterOptions } from '../embedded/start-embedded.ts';
 import { isAlive, spawnLocal, tailOfFile, terminate } from '../process/local-process.ts';
 import { registerRun, removeRunFiles, type RunDirFate } from '../reaper.ts';
-import { claimRunDir, newRunId } from '../run-dir.ts';
+import { claimRunDir } from '../run-dir.ts';
 import { statePaths } from '../state-dir.ts';
-import { PROJECT_ROOT } from '../../project-root.ts';
 import { writeHolder, type HolderState } from './holder-file.ts';
-import { requireDocker } from './start-docker.ts';
 
 /** `cluster up --backend docker`: starts a holder process, waits for its description, returns. */
 export async function upDetachedDocker(options: LocalClusterOptions): Promise<ClusterDescription> {
-  await requireDocker(options.proxies !== false);
+  // Loaded when used: testcontainers takes seconds to load, and every command loads the cluster's face.
+  await (await import('./start-docker.ts')).requireDocker(options.proxies !== false);
   const runId = newRunId();
   const dir = resolve(options.dir ?? join(statePaths().runs, runId));
   claimRunDir(dir, runId);

@@ -1,10 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { aimTarget } from '../../../chaos/nemeses/fault-plan.ts';
-import { arbSinkSpec } from '../../../properties/arbitraries/arb-sink-spec.ts';
-import { clusterEndpoints } from '../../../properties/arbitraries/cluster-endpoints.ts';
+import { aimTarget } from '../../../chaos/nemeses/index.ts';
+import { arbSinkSpec, clusterEndpoints } from '../../../properties/arbitraries/index.ts';
 import { runSinkCli } from '../../../sinks/cli-commands.ts';
-import { SINK_CLASS_NAMES } from '../../../sinks/domain/sink-class-name.ts';
+import { SINK_CLASS_NAMES } from '../../../sinks/index.ts';
 import { SinkRegistry } from '../../../sinks/registry.ts';
 import type { HostTopology } from '../../../sinks/spec/sink-spec.ts';
 import { validateSinkSpec } from '../../../sinks/spec/validate-spec.ts';

@@ -3,7 +3,7 @@
  * removes the containers when their process exits, so this detached process owns them until
  * `cluster down` sends it SIGTERM. Prints the description as one JSON line when ready.
  */
-import { describeError } from '../../errors.ts';
+import { describeError } from '../../base/index.ts';
 import { startDockerCluster } from './start-docker.ts';
 
 const [dir, runId, shards, replicas, keepers, proxies] = process.argv.slice(2);

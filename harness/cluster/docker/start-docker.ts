@@ -7,8 +7,7 @@ import {
   type StartedNetwork,
   type StartedTestContainer,
 } from 'testcontainers';
-import { HarnessError } from '../../errors.ts';
-import { componentLogger } from '../../log.ts';
+import { componentLogger, HarnessError } from '../../base/index.ts';
 import { writeClusterState, type ClusterState } from '../cluster-state.ts';
 import type { ClusterDescription } from '../description.ts';
 import type { LocalClusterOptions } from '../embedded/start-embedded.ts';

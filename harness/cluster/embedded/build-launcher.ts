@@ -1,4 +1,4 @@
-import { describeError } from '../../errors.ts';
+import { describeError } from '../../base/index.ts';
 import { ensureLauncher } from './launcher.ts';
 
 try {

@@ -1,7 +1,7 @@
 import { ClickHouseError, type ClickHouseClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { harnessClient, queryRows, queryValue } from '../../clickhouse/client.ts';
-import { createShardedTable } from '../../clickhouse/ddl.ts';
+import { harnessClient, queryRows, queryValue } from '../client.ts';
+import { createShardedTable } from '../../clickhouse/index.ts';
 import type { StartedLocalCluster } from '../local-cluster.ts';
 import { startEmbeddedCluster } from './start-embedded.ts';
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HarnessError } from '../../errors.ts';
+import { HarnessError } from '../../base/index.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const LAUNCHER_SOURCE = join(here, 'launcher', 'chdb-launcher.c');

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { HarnessError } from '../../errors.ts';
+import { HarnessError } from '../../base/index.ts';
 
 /** The one libchdb.so build whose functions the launcher redirects (ClickHouse 26.7.2.1). */
 export const EXPECTED_LIBRARY = {

@@ -1,6 +1,6 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { HarnessError } from '../../errors.ts';
+import { HarnessError } from '../../base/index.ts';
 
 export function findOnPath(command: string, pathVariable = process.env.PATH ?? ''): string | undefined {
   for (const dir of pathVariable.split(delimiter)) {

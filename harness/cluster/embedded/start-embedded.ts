@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { componentLogger } from '../../log.ts';
+import { componentLogger } from '../../base/index.ts';
 import { writeClusterState, type ClusterState, type KeeperState, type NodeState } from '../cluster-state.ts';
 import { clickhouseNodeConfig } from '../config/clickhouse-config.ts';
 import { usersConfig } from '../config/setting-profiles.ts';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { HarnessError } from '../../errors.ts';
+import { HarnessError } from '../../base/index.ts';
 import { SETTING_PROFILES } from '../config/setting-profiles.ts';
 import type { ClusterDescription } from '../description.ts';
 import { checkClientPorts, checkProxyOwners } from './file-layout.ts';

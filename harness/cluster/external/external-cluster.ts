@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import { harnessClient, resolveCredentials } from '../../clickhouse/client.ts';
-import { HarnessError } from '../../errors.ts';
+import { harnessClient, resolveCredentials } from '../client.ts';
+import { HarnessError } from '../../base/index.ts';
 import type { ClusterDescription } from '../description.ts';
 import { httpPing, keeperHealthy, waitUntil } from '../health.ts';
 import type { MemberState, StartedCluster } from '../started-cluster.ts';

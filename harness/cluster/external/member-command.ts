@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { HarnessError } from '../../errors.ts';
+import { HarnessError } from '../../base/index.ts';
 
 export interface MemberCommand {
   /** The `process_commands` entry it comes from, for the error line: `kill`, `status`. */

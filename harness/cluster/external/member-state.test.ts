@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { componentLogger } from '../../log.ts';
+import { componentLogger } from '../../base/index.ts';
 import type { ExternalClusterFile } from './cluster-file.ts';
 import { ExternalCluster } from './external-cluster.ts';
 

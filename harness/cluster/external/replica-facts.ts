@@ -1,6 +1,6 @@
 import { ClickHouseError, type ClickHouseClient } from '@clickhouse/client';
-import { harnessClient, queryRows } from '../../clickhouse/client.ts';
-import { HarnessError } from '../../errors.ts';
+import { harnessClient, queryRows } from '../client.ts';
+import { HarnessError } from '../../base/index.ts';
 import type { ClusterCredentials, ClusterDescription, ReplicaDescription } from '../description.ts';
 
 export interface HostPort {

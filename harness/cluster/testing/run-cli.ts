@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
-import { PROJECT_ROOT } from '../../project-root.ts';
+import { PROJECT_ROOT } from '../../base/index.ts';
 
 export { PROJECT_ROOT };
 

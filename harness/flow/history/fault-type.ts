@@ -1,4 +1,4 @@
-import { HarnessError } from '../../errors.ts';
+import { HarnessError } from '../../base/index.ts';
 
 /**
  * Every fault type of the chaos catalogue (`chaos/nemeses/README.md` describes each). The names

@@ -1,8 +1,7 @@
-import type { AtMostOnceAck, InsertOutcome, SinkWarningKind } from '../../../sinks/api.ts';
-import type { SinkClassName } from '../../../sinks/domain/sink-class-name.ts';
-import type { CrashPlan, CrashPoint } from '../runtime/crash-points.ts';
+import type { AtMostOnceAck, InsertOutcome, SinkClassName, SinkWarningKind } from '../../../sinks/index.ts';
+import type { CrashPlan, CrashPoint } from './crash-point.ts';
 import type { FaultType } from './fault-type.ts';
-import type { GatedAttempt, GatePhase } from '../runtime/insert-gates.ts';
+import type { GatedAttempt, GatePhase } from './gated-attempt.ts';
 
 /**
  * Every event of a run's history, one JSON object per line. The checkers compute acknowledged /

@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HarnessError } from '../../errors.ts';
-import { storedSinkClass } from '../../stored-sink-class.ts';
+import { HarnessError, storedSinkClass } from '../../base/index.ts';
 import { storedFaultType } from './fault-type.ts';
 import {
   FAULT_PROOFS,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { SINK_CLASSES } from '../../../sinks/sink-classes.ts';
+import { SINK_CLASSES } from '../../../sinks/index.ts';
 import type { FlowEvent, Stamped } from './history-events.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { closeSync, fdatasyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { HarnessError } from '../../errors.ts';
+import { HarnessError } from '../../base/index.ts';
 import type { FlowEvent, Stamped } from './history-events.ts';
 
 /**

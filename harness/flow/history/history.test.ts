@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../project-root.ts';
+import { PROJECT_ROOT } from '../../base/index.ts';
 import { eventsOfType, insertAttempts, mergeHistory, readHistory } from './history-reader.ts';
 import { HistoryWriter } from './history-writer.ts';
 

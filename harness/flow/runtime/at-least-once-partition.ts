@@ -1,5 +1,4 @@
-import type { AtLeastOnceSink } from '../../../sinks/api.ts';
-import type { DynamicParameters } from '../../../sinks/spec/sink-spec.ts';
+import type { AtLeastOnceSink, DynamicParameters } from '../../../sinks/index.ts';
 import {
   errorFields,
   giveUpClaim,

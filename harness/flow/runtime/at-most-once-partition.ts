@@ -1,6 +1,5 @@
-import type { AtMostOnceAck, AtMostOnceSink, SinkMessage } from '../../../sinks/api.ts';
-import type { DynamicParameters } from '../../../sinks/spec/sink-spec.ts';
-import { HarnessError } from '../../errors.ts';
+import type { AtMostOnceAck, AtMostOnceSink, DynamicParameters, SinkMessage } from '../../../sinks/index.ts';
+import { HarnessError } from '../../base/index.ts';
 import type { OutputMessages } from './output-messages.ts';
 import {
   errorFields,

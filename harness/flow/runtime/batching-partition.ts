@@ -1,6 +1,4 @@
-import type { BatchingSink } from '../../../sinks/api.ts';
-import type { TopologyFingerprints } from '../../../sinks/topology/topology-guard.ts';
-import type { DynamicParameters } from '../../../sinks/spec/sink-spec.ts';
+import type { BatchingSink, DynamicParameters, TopologyFingerprints } from '../../../sinks/index.ts';
 import { DeliveryLoop } from './delivery-loop.ts';
 import {
   errorFields,

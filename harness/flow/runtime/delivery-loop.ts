@@ -1,5 +1,5 @@
-import type { BatchingSink, OutboxBatch } from '../../../sinks/api.ts';
-import { HarnessError } from '../../errors.ts';
+import type { BatchingSink, OutboxBatch } from '../../../sinks/index.ts';
+import { HarnessError } from '../../base/index.ts';
 import {
   errorFields,
   giveUpClaim,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { InsertAttempt } from '../../../sinks/api.ts';
+import type { InsertAttempt } from '../../../sinks/index.ts';
 import { messageId } from '../../../sinks/domain/message-id.ts';
-import type { HistorySink } from '../history/history-sink.ts';
-import { InsertGates, type GatedAttempt } from './insert-gates.ts';
+import type { GatedAttempt, HistorySink } from '../history/index.ts';
+import { InsertGates } from './insert-gates.ts';
 
 const attempt = (batch: number, n: number): InsertAttempt => ({
   sink: 's',

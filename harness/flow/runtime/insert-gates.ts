@@ -1,5 +1,5 @@
-import type { InsertAttempt, InsertOutcome } from '../../../sinks/api.ts';
-import type { HistorySink } from '../history/history-sink.ts';
+import type { InsertAttempt, InsertOutcome } from '../../../sinks/index.ts';
+import type { GatedAttempt, GatePhase, HistorySink } from '../history/index.ts';
 
 /**
  * Gates let a driver (the chaos executor) act at an exact moment of the sink's work instead of
@@ -20,20 +20,6 @@ export interface GatePlan {
    * replicated), and a fault that needs the server to do new work would meet nothing there.
    */
   readonly firstAttempt?: boolean;
-}
-
-export type GatePhase = 'request' | 'outcome';
-
-/** The attempt a gate caught, as the driver needs it to aim a fault. */
-export interface GatedAttempt {
-  readonly gate: number;
-  readonly partition: number;
-  readonly batch: number;
-  readonly shard: string | null;
-  /** `host:port` the attempt goes to. */
-  readonly endpoint: string;
-  readonly queryId: string;
-  readonly attempt: number;
 }
 
 /** How a held attempt reaches the driver; each call resolves when the driver opens the gate. */

@@ -1,6 +1,5 @@
-import type { InsertAttempt, InsertObserver, SinkMessage } from '../../../sinks/api.ts';
-import type { MessageId } from '../../../sinks/domain/message-id.ts';
-import { HarnessError } from '../../errors.ts';
+import type { InsertAttempt, InsertObserver, MessageId, SinkMessage } from '../../../sinks/index.ts';
+import { HarnessError } from '../../base/index.ts';
 import type { PendingOutput, StateStore } from '../store/state-store.ts';
 
 /**

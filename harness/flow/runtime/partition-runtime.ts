@@ -1,10 +1,12 @@
 import type { Logger } from 'pino';
-import { hasErrorCode } from '../../../sinks/errors.ts';
-import { InsertGaveUpError } from '../../../sinks/retry/insert-give-up.ts';
-import type { SinkClassName } from '../../../sinks/domain/sink-class-name.ts';
-import type { DynamicParameters, SinkSpec } from '../../../sinks/spec/sink-spec.ts';
-import type { GiveUpClaim } from '../history/history-events.ts';
-import type { HistorySink } from '../history/history-sink.ts';
+import {
+  type DynamicParameters,
+  hasErrorCode,
+  InsertGaveUpError,
+  type SinkClassName,
+  type SinkSpec,
+} from '../../../sinks/index.ts';
+import type { GiveUpClaim, HistorySink } from '../history/index.ts';
 import type { DeterministicSource } from '../source/deterministic-source.ts';
 import type { PartitionProgress, StateStore } from '../store/state-store.ts';
 import type { CrashSwitch } from './crash-points.ts';

@@ -1,9 +1,9 @@
-import { createSink, SINK_IMPLEMENTATIONS } from '../../../sinks/classes/create-sink.ts';
-import type { SinkClassName } from '../../../sinks/domain/sink-class-name.ts';
+import { loadSinkClasses, type SinkClassName } from '../../../sinks/index.ts';
 import type { SinkFactory } from './sink-factory.ts';
 
 /** The workers' default `SinkFactoryModule`: the real sink classes, minus the ones an older binary lacks. */
-export function createSinkFactory(options: { readonly without: readonly SinkClassName[] }): SinkFactory {
+export async function createSinkFactory(options: { readonly without: readonly SinkClassName[] }): Promise<SinkFactory> {
+  const { createSink, SINK_IMPLEMENTATIONS } = await loadSinkClasses();
   const registry = SINK_IMPLEMENTATIONS.without(...options.without);
   return { registry, create: (spec, context) => createSink(spec, context, registry) };
 }

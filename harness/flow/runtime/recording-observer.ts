@@ -1,6 +1,5 @@
-import type { InsertAttempt, InsertObserver, InsertResult, SentRequest } from '../../../sinks/api.ts';
-import type { AttemptKey } from '../history/history-events.ts';
-import type { HistorySink } from '../history/history-sink.ts';
+import type { InsertAttempt, InsertObserver, InsertResult, SentRequest } from '../../../sinks/index.ts';
+import type { AttemptKey, HistorySink } from '../history/index.ts';
 import type { CrashSwitch } from './crash-points.ts';
 import type { InsertGates } from './insert-gates.ts';
 

@@ -1,7 +1,4 @@
-import type { AnySink, SinkContext } from '../../../sinks/api.ts';
-import type { SinkClassName } from '../../../sinks/domain/sink-class-name.ts';
-import type { SinkRegistry } from '../../../sinks/registry.ts';
-import type { SinkSpec } from '../../../sinks/spec/sink-spec.ts';
+import type { AnySink, SinkClassName, SinkContext, SinkRegistry, SinkSpec } from '../../../sinks/index.ts';
 
 /**
  * How the runtime gets sinks: the registry (a spec naming a class outside it is refused before

@@ -1,7 +1,11 @@
-import type { AnySink, ResolveEndpoint, SinkContext } from '../../../sinks/api.ts';
-import { SINK_CLASSES } from '../../../sinks/sink-classes.ts';
-import type { TopologyFingerprints } from '../../../sinks/topology/topology-guard.ts';
-import { HarnessError } from '../../errors.ts';
+import {
+  type AnySink,
+  type ResolveEndpoint,
+  SINK_CLASSES,
+  type SinkContext,
+  type TopologyFingerprints,
+} from '../../../sinks/index.ts';
+import { HarnessError } from '../../base/index.ts';
 import { streamSchema } from '../source/source-config.ts';
 import { AtLeastOncePartition } from './at-least-once-partition.ts';
 import { AtMostOncePartition } from './at-most-once-partition.ts';

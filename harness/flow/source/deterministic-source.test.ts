@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseMessageId } from '../../../sinks/domain/message-id.ts';
+import { parseMessageId } from '../../../sinks/index.ts';
 import { DeterministicSource } from './deterministic-source.ts';
 import { columnsDdl, sourceConfig, streamSchema } from './source-config.ts';
 

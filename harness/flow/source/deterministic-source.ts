@@ -1,7 +1,5 @@
-import { formatMessageId } from '../../../sinks/domain/message-id.ts';
-import type { SinkMessage } from '../../../sinks/api.ts';
-import type { Row, RowValue } from '../../../sinks/routing/routing-key.ts';
-import { HarnessError } from '../../errors.ts';
+import { formatMessageId, type Row, type RowValue, type SinkMessage } from '../../../sinks/index.ts';
+import { HarnessError } from '../../base/index.ts';
 import { hashText, mix32 } from './mix.ts';
 import type { SourceColumn, SourceConfig } from './source-config.ts';
 

@@ -1,5 +1,5 @@
-import { HarnessError } from '../../errors.ts';
-import type { StreamColumn } from '../../../sinks/types/stream-type.ts';
+import { HarnessError } from '../../base/index.ts';
+import type { StreamColumn } from '../../../sinks/index.ts';
 
 /** What a source column carries; several `key` columns draw independent keys (salted by name). */
 export type ColumnRole = 'message-id' | 'generation' | 'partition' | 'seq' | 'key' | 'payload';

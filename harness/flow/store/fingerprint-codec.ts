@@ -1,5 +1,4 @@
-import type { RoutingFingerprint, TargetFingerprint } from '../../../sinks/domain/fingerprint.ts';
-import type { TargetSlot, TopologyFingerprints } from '../../../sinks/topology/topology-guard.ts';
+import type { RoutingFingerprint, TargetFingerprint, TargetSlot, TopologyFingerprints } from '../../../sinks/index.ts';
 
 /** Target fingerprints as a JSON object, slots sorted so equal maps store equal text. */
 export function encodeTargets(targets: TopologyFingerprints['targets']): string {

@@ -1,7 +1,5 @@
-import type { SinkMessage } from '../../../sinks/api.ts';
-import type { MessageId } from '../../../sinks/domain/message-id.ts';
-import type { Row, RowValue } from '../../../sinks/routing/routing-key.ts';
-import { HarnessError } from '../../errors.ts';
+import type { MessageId, Row, RowValue, SinkMessage } from '../../../sinks/index.ts';
+import { HarnessError } from '../../base/index.ts';
 
 /**
  * JSON for outbox messages. Row values JSON cannot hold exactly (bigint, Date, bytes) are tagged,

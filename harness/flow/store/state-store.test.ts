@@ -4,11 +4,16 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { OutboxBatch, SinkMessage } from '../../../sinks/api.ts';
-import type { BatchToken } from '../../../sinks/domain/batch-token.ts';
-import type { RoutingFingerprint, TargetFingerprint } from '../../../sinks/domain/fingerprint.ts';
+import type {
+  BatchToken,
+  OutboxBatch,
+  RoutingFingerprint,
+  SinkMessage,
+  TargetFingerprint,
+  TargetSlot,
+  TopologyFingerprints,
+} from '../../../sinks/index.ts';
 import { messageId } from '../../../sinks/domain/message-id.ts';
-import type { TargetSlot, TopologyFingerprints } from '../../../sinks/topology/topology-guard.ts';
 import { StateStore } from './state-store.ts';
 
 let dir: string;

@@ -1,10 +1,14 @@
 import type Database from 'better-sqlite3';
-import type { OutboxBatch, SinkMessage } from '../../../sinks/api.ts';
-import type { BatchToken } from '../../../sinks/domain/batch-token.ts';
-import { parseMessageId, type MessageId } from '../../../sinks/domain/message-id.ts';
-import type { SinkClassName } from '../../../sinks/domain/sink-class-name.ts';
-import type { TopologyFingerprints } from '../../../sinks/topology/topology-guard.ts';
-import { HarnessError } from '../../errors.ts';
+import {
+  type BatchToken,
+  type MessageId,
+  type OutboxBatch,
+  parseMessageId,
+  type SinkClassName,
+  type SinkMessage,
+  type TopologyFingerprints,
+} from '../../../sinks/index.ts';
+import { HarnessError } from '../../base/index.ts';
 import { decodeFingerprints, encodeTargets } from './fingerprint-codec.ts';
 import { decodeMessages, encodeMessages } from './row-codec.ts';
 import { openStateFile } from './store-file.ts';

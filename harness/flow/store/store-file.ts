@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, linkSync, openSync, readSync, rmSync, statSync } from 'node:fs';
-import { HarnessError } from '../../errors.ts';
+import { HarnessError } from '../../base/index.ts';
 import { APPLICATION_ID, PRODUCT, SCHEMA_DDL, SCHEMA_VERSION } from './state-schema.ts';
 
 type Db = Database.Database;

@@ -1,5 +1,5 @@
 /** Test fixture: appends `count` large epoch-commit events as writer `name` to a history dir. */
-import { HistoryWriter } from '../history/history-writer.ts';
+import { HistoryWriter } from '../history/index.ts';
 
 const [dir = '', name = '', count = '0'] = process.argv.slice(2);
 const writer = HistoryWriter.open(dir, name);

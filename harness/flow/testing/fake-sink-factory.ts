@@ -1,4 +1,4 @@
-import type { SinkClassName } from '../../../sinks/domain/sink-class-name.ts';
+import type { SinkClassName } from '../../../sinks/index.ts';
 import { SinkRegistry } from '../../../sinks/registry.ts';
 import type { SinkFactory } from '../runtime/sink-factory.ts';
 import { FakeAtLeastOnceSink, FakeAtMostOnceSink, FakeBatchingSink, type FakeFaults } from './fake-sinks.ts';

@@ -10,14 +10,13 @@ import type {
   SinkMessage,
 } from '../../../sinks/api.ts';
 import { cutBatches } from '../../../sinks/batching/batch-cutter.ts';
-import { type BatchToken, dedupToken } from '../../../sinks/domain/batch-token.ts';
+import { type BatchToken, dedupToken, type DynamicParameters, type SinkSpec } from '../../../sinks/index.ts';
 import type { ShardName } from '../../../sinks/domain/shard-name.ts';
 import { RendezvousRouter } from '../../../sinks/routing/rendezvous-router.ts';
 import { routingKeyFor } from '../../../sinks/routing/routing-key.ts';
-import type { DynamicParameters, SinkSpec } from '../../../sinks/spec/sink-spec.ts';
 import { currentFingerprints, targetSlotsOf } from '../../../sinks/topology/spec-topology.ts';
 import { checkTopologyGuard, type TopologyFingerprints } from '../../../sinks/topology/topology-guard.ts';
-import { HarnessError } from '../../errors.ts';
+import { HarnessError } from '../../base/index.ts';
 import type { FakeTable } from './fake-table.ts';
 
 /** Faults the fakes inject: the next `failInserts` attempts fail (nothing lands); the next `refuseReconfigures` reconfigurations and `failCuts` cuts throw. */

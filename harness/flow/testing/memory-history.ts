@@ -1,5 +1,4 @@
-import type { FlowEvent } from '../history/history-events.ts';
-import type { HistorySink } from '../history/history-sink.ts';
+import type { FlowEvent, HistorySink } from '../history/index.ts';
 import type { CrashAction, CrashHit } from '../runtime/crash-points.ts';
 
 /** The history of an in-process test run. */

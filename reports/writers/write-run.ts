@@ -1,10 +1,10 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { storedJobReport, type JobReport, type RunTimeline } from './results/index.ts';
-import { reportHtml } from './writers/report-html.ts';
-import { junitXml } from './writers/junit-xml.ts';
-import { reportMarkdown } from './writers/report-md.ts';
-import { summaryJson } from './writers/summary-json.ts';
+import { storedJobReport, type JobReport, type RunTimeline } from '../results/index.ts';
+import { reportHtml } from './report-html.ts';
+import { junitXml } from './junit-xml.ts';
+import { reportMarkdown } from './report-md.ts';
+import { summaryJson } from './summary-json.ts';
 
 /** A reporter turns a finished run (and its runs' timelines, for the drawings) into one artifact file. */
 export interface Reporter {

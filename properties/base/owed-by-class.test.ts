@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SINK_CLASSES } from '../sinks/sink-classes.ts';
+import { SINK_CLASSES } from '../../sinks/index.ts';
 import { OWED_BY_CLASS } from './owed-by-class.ts';
 
 describe("the checkers' table of what each class owes", () => {

@@ -1,5 +1,4 @@
-import type { SinkClassName } from '../sinks/domain/sink-class-name.ts';
-import type { DeliveryGuarantee } from '../sinks/sink-classes.ts';
+import type { DeliveryGuarantee, SinkClassName } from '../../sinks/index.ts';
 
 /** What the seed makes a class owe, as the checkers hold it against the class. */
 export interface OwedByClass {

@@ -3,13 +3,12 @@
  * a client proxy fetched by the sibling replica through the interserver proxies, the same dedup
  * token refused by the other replica, then down. Exit 0 only when all of it held.
  */
-import { harnessClient, queryValue } from '../clickhouse/client.ts';
-import { createShardedTable } from '../clickhouse/ddl.ts';
-import { describeError } from '../errors.ts';
-import { startEmbeddedCluster } from './embedded/start-embedded.ts';
+import { harnessClient, queryValue, startCluster } from '../cluster/index.ts';
+import { createShardedTable } from '../clickhouse/index.ts';
+import { describeError } from '../base/index.ts';
 
 const started = performance.now();
-const cluster = await startEmbeddedCluster({ topology: { shards: 2, replicas: 2, keepers: 1 } });
+const cluster = await startCluster('embedded', { topology: { shards: 2, replicas: 2, keepers: 1 } });
 let failed = false;
 try {
   const replicas = cluster.description.shards.flatMap((shard) => shard.replicas);

@@ -1,4 +1,4 @@
-import { isSinkClassName, SINK_CLASS_NAMES, type SinkClassName } from '../sinks/domain/sink-class-name.ts';
+import { isSinkClassName, SINK_CLASS_NAMES, type SinkClassName } from '../../sinks/index.ts';
 import { HarnessError } from './errors.ts';
 
 /**

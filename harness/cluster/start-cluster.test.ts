@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseBackend } from './index.ts';
+import { parseBackend } from './start-cluster.ts';
 
 describe('the backend option', () => {
   it('names every backend when it refuses one, external included', () => {

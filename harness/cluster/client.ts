@@ -1,6 +1,6 @@
 import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
-import type { ClusterCredentials } from '../cluster/description.ts';
-import { HarnessError } from '../errors.ts';
+import type { ClusterCredentials } from './description.ts';
+import { HarnessError } from '../base/index.ts';
 
 /** The user and password of a cluster's credentials, the password read from its variable now. */
 export function resolveCredentials(

@@ -1,4 +1,4 @@
-import { CodedError, hasErrorCode } from '../sinks/errors.ts';
+import { CodedError, hasErrorCode } from '../../sinks/index.ts';
 
 /**
  * An error of the harness itself (cluster, runtime, executor, CLIs). It shares its base with the

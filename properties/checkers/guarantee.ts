@@ -1,5 +1,5 @@
-import type { DeliveryGuarantee } from '../sinks/sink-classes.ts';
-import type { AnomalyKind } from './checkers/anomaly-category.ts';
+import type { DeliveryGuarantee } from '../../sinks/index.ts';
+import type { AnomalyKind } from './anomaly-category.ts';
 
 /** The anomalies of a delivery history a guarantee may tolerate (after Jepsen's total-queue checker). */
 export type DeliveryAnomaly = Extract<AnomalyKind, 'lost' | 'duplicated' | 'unexpected'>;

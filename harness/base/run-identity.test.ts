@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newRunId } from './cluster/run-dir.ts';
-import { runIdOf, seedOf } from './run-identity.ts';
+import { newRunId, runIdOf, seedOf } from './run-identity.ts';
 
 describe('the run identity brands', () => {
   it('takes an integer seed and refuses anything else, naming where it came from', () => {

@@ -1,4 +1,5 @@
-import type { Brand } from '../sinks/domain/brand.ts';
+import { randomBytes } from 'node:crypto';
+import type { Brand } from '../../sinks/index.ts';
 import { HarnessError } from './errors.ts';
 
 /** The seed a chaos job generates every case from (`--seed`); with a path it names one case exactly. */
@@ -11,6 +12,12 @@ export type RunId = Brand<string, 'RunId'>;
 export function seedOf(value: number, where = 'a seed'): Seed {
   if (!Number.isSafeInteger(value)) throw new HarnessError('SEED_INVALID', `${where} must be an integer, got ${value}`);
   return value as Seed;
+}
+
+/** A new run id: the time it was made (UTC, to the second) and 16 random bits. */
+export function newRunId(now = new Date()): RunId {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${stamp}-${randomBytes(2).toString('hex')}` as RunId;
 }
 
 const RUN_ID = /^\d{8}-\d{6}-[0-9a-f]{4}$/;

@@ -1,0 +1,8 @@
+export { findScenarios } from './catalogue.ts';
+export {
+  type Profile,
+  type ScenarioContext,
+  type ScenarioDefinition,
+  SHORT_DEDUP_WINDOW_S,
+  type TargetTable,
+} from './scenario.ts';

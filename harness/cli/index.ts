@@ -1,0 +1,2 @@
+export { alsoOnForcedStop, installInterrupt } from './interrupt.ts';
+export { prepareWritableDir } from './writable-dir.ts';

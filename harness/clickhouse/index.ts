@@ -1,0 +1,2 @@
+export { ClusterAdmin } from './cluster-admin.ts';
+export { createDatabaseDdl, createShardedTable, createTables, materializedViewDdl } from './ddl.ts';

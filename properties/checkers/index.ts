@@ -1,0 +1,10 @@
+export { type AnomalyCategory, type AnomalyKind, anomalyKind } from './anomaly-category.ts';
+export type { Anomaly } from './check-result.ts';
+export { checkScenario, type ScenarioCheck } from './check-scenario.ts';
+export type { Coverage, Evidence } from './coverage-checker.ts';
+export { CoverageLedger } from './coverage-ledger.ts';
+export { clientLinksOf, faultEvidence } from './fault-evidence.ts';
+export type { AttemptRecord, ExpectedRefusal, InsertBudget, RefusalRecord } from './observations.ts';
+export { observe } from './observe.ts';
+export { sightingsOf } from './sometimes-events.ts';
+export { type DeliveryCounts, NO_DELIVERIES } from './total-queue-checker.ts';

@@ -1,0 +1,10 @@
+export type { ChaosSystem } from './chaos-system.ts';
+export { describeFault, type FaultSpec, HEAL_MOMENTS, type HealMoment } from './fault-spec.ts';
+export {
+  type FaultCheck,
+  parseScheduleFile,
+  SCHEDULE_FILE,
+  SCHEDULE_FILE_VERSION,
+  type ScheduleFile,
+} from './schedule-file.ts';
+export { describeStep, runStep, type Schedule, type ScheduleStep, step } from './schedule-step.ts';
