@@ -18,7 +18,7 @@ export interface SupervisorOptions {
   /** The run directory: `state.sqlite`, `history/` (one file per process), `logs/`, `history.jsonl` after `close`. */
   readonly dir: string;
   readonly source: SourceConfig;
-  /** A `SinkFactoryModule` for every worker (default: the real sinks). */
+  /** A `SinkFactoryModule` for every worker, absolute or relative to the worker root (default: the real sinks). */
   readonly factoryModule?: string;
   /** Passed to every worker's sinks (e.g. password variables). */
   readonly env?: Readonly<Record<string, string>>;
@@ -69,6 +69,7 @@ export class FlowSupervisor implements AsyncDisposable {
   /** Starts a worker and waits until each of its partitions started or refused; rejects with `WorkerRefusedError` if the spec or store was refused. */
   async launch(options: LaunchOptions): Promise<StartedFlowWorker> {
     if (options.crash) validateCrashPlan(options.crash);
+    const root = this.options.workerRoot ?? PROJECT_ROOT;
     this.launches += 1;
     const workerId = `w${process.pid}-${this.launches}`;
     const partitions = options.partitions ?? Array.from({ length: this.options.source.partitions }, (_, i) => i);
@@ -84,12 +85,11 @@ export class FlowSupervisor implements AsyncDisposable {
       without: options.without,
       env: { ...this.options.env, ...options.env },
       endpoints: this.options.endpoints,
-      factoryModule: this.options.factoryModule,
+      factoryModule: this.options.factoryModule && resolve(root, this.options.factoryModule),
       logPath: join(this.options.dir, 'logs', `${workerId}.jsonl`),
     };
     const outputFile = join(this.options.dir, 'logs', `${workerId}.out`);
     const output = openSync(outputFile, 'a');
-    const root = this.options.workerRoot ?? PROJECT_ROOT;
     const child = fork(resolve(root, WORKER_ENTRY), [], {
       cwd: root,
       execArgv: ['--import', 'tsx'],
