@@ -10,9 +10,8 @@ import { HistoryWriter } from './history/history-writer.ts';
 import { validateCrashPlan, type CrashPlan } from './runtime/crash-points.ts';
 import type { SourceConfig } from './source/source-config.ts';
 import { StartedFlowWorker } from './started-worker.ts';
+import { bundledWorker, WORKER_SOURCE } from './worker-bundle.ts';
 import type { WorkerConfig } from './worker-config.ts';
-
-const WORKER_ENTRY = 'harness/flow/worker.ts';
 
 export interface SupervisorOptions {
   /** The run directory: `state.sqlite`, `history/` (one file per process), `logs/`, `history.jsonl` after `close`. */
@@ -70,6 +69,7 @@ export class FlowSupervisor implements AsyncDisposable {
   async launch(options: LaunchOptions): Promise<StartedFlowWorker> {
     if (options.crash) validateCrashPlan(options.crash);
     const root = this.options.workerRoot ?? PROJECT_ROOT;
+    const entry = await this.workerEntry(root);
     this.launches += 1;
     const workerId = `w${process.pid}-${this.launches}`;
     const partitions = options.partitions ?? Array.from({ length: this.options.source.partitions }, (_, i) => i);
@@ -90,9 +90,9 @@ export class FlowSupervisor implements AsyncDisposable {
     };
     const outputFile = join(this.options.dir, 'logs', `${workerId}.out`);
     const output = openSync(outputFile, 'a');
-    const child = fork(resolve(root, WORKER_ENTRY), [], {
+    const child = fork(entry.module, [], {
       cwd: root,
-      execArgv: ['--import', 'tsx'],
+      execArgv: entry.execArgv,
       env: { ...process.env, ...config.env },
       stdio: ['ignore', output, output, 'ipc'],
       serialization: 'advanced',
@@ -132,6 +132,16 @@ export class FlowSupervisor implements AsyncDisposable {
     const started = worker.waitStarted();
     child.send({ type: 'start', config });
     return started;
+  }
+
+  /**
+   * The real sinks run from the bundled worker under plain `node` (a fifth of tsx's start-up
+   * cost); a fake factory or a mutated tree runs its source under tsx, as written.
+   */
+  private async workerEntry(root: string): Promise<{ readonly module: string; readonly execArgv: string[] }> {
+    if (this.options.factoryModule === undefined && this.options.workerRoot === undefined)
+      return { module: await bundledWorker(), execArgv: [] };
+    return { module: resolve(root, WORKER_SOURCE), execArgv: ['--import', 'tsx'] };
   }
 
   /** The history so far, every process's file merged. */
