@@ -135,8 +135,8 @@ export class FlowSupervisor implements AsyncDisposable {
   }
 
   /**
-   * The real sinks run from the bundled worker under plain `node` (a fifth of tsx's start-up
-   * cost); a fake factory or a mutated tree runs its source under tsx, as written.
+   * The real sinks run from the bundled worker under plain `node` (about a quarter of tsx's
+   * start-up CPU); a fake factory or a mutated tree runs its source under tsx, as written.
    */
   private async workerEntry(root: string): Promise<{ readonly module: string; readonly execArgv: string[] }> {
     if (this.options.factoryModule === undefined && this.options.workerRoot === undefined)

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { build, type BuildFailure } from 'esbuild';
@@ -92,7 +92,7 @@ async function bundleText(source: string): Promise<string> {
 
 /** esbuild's first error, on one line with its place (`sinks/x.ts:3: Could not resolve "./y.ts"`). */
 function firstProblem(error: unknown): string {
-  const [first] = (error as Partial<BuildFailure>).errors ?? [];
+  const [first] = (error as Partial<BuildFailure> | null)?.errors ?? [];
   if (first === undefined) return error instanceof Error ? error.message : String(error);
   return first.location ? `${first.location.file}:${first.location.line}: ${first.text}` : first.text;
 }
@@ -103,7 +103,8 @@ export function storeBundle(bundle: WorkerBundle): void {
     statSync(bundle.path);
   } catch {
     mkdirSync(dirname(bundle.path), { recursive: true });
-    const temp = `${bundle.path}.${process.pid}.tmp`;
+    // Unique per writer, threads of one process included: no two writers ever share a temp file.
+    const temp = `${bundle.path}.${process.pid}-${randomUUID()}.tmp`;
     try {
       writeFileSync(temp, bundle.text);
       renameSync(temp, bundle.path);
