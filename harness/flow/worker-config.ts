@@ -24,7 +24,7 @@ export interface WorkerConfig {
    * the sinks' `addressBook`; a host missing from it is refused, never looked up in DNS.
    */
   readonly endpoints?: Readonly<Record<string, string>>;
-  /** Module exporting `createSinkFactory` (a `SinkFactoryModule`); default: the real sinks. */
+  /** Absolute path of a module exporting `createSinkFactory` (a `SinkFactoryModule`); default: the real sinks. */
   readonly factoryModule?: string;
   /** pino JSON log of this worker. */
   readonly logPath?: string;

@@ -4,9 +4,8 @@
  * appends (and syncs) a `crash` event, then SIGKILLs itself, so nothing after the point runs and
  * nothing is cleaned up — exactly what a restart must recover from.
  */
-import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { componentLogger, fileLogger, PROJECT_ROOT } from '../base/index.ts';
+import { componentLogger, fileLogger } from '../base/index.ts';
 import { type GatePhase, HistoryWriter } from './history/index.ts';
 import type { CrashAction } from './runtime/crash-points.ts';
 import type { GateChannel } from './runtime/insert-gates.ts';
@@ -20,8 +19,6 @@ import {
   type WorkerCommand,
   type WorkerMessage,
 } from './worker-protocol.ts';
-
-const DEFAULT_FACTORY = 'harness/flow/runtime/real-sink-factory.ts';
 
 function send(message: WorkerMessage): Promise<void> {
   return new Promise((resolveSent) => {
@@ -65,10 +62,11 @@ async function main(config: WorkerConfig): Promise<void> {
     ? fileLogger(config.logPath, 'flow-worker')
     : componentLogger('flow-worker', { worker: config.workerId });
   const history = HistoryWriter.open(config.historyDir, config.workerId);
-  const modulePath = config.factoryModule ?? DEFAULT_FACTORY;
-  const factoryModule = (await import(
-    pathToFileURL(isAbsolute(modulePath) ? modulePath : resolve(PROJECT_ROOT, modulePath)).href
-  )) as SinkFactoryModule;
+  // The real factory's import is a literal, so the bundled worker (`worker-bundle.ts`) carries it
+  // inside; only an override is loaded by path, and only under tsx.
+  const factoryModule: SinkFactoryModule = config.factoryModule
+    ? ((await import(pathToFileURL(config.factoryModule).href)) as SinkFactoryModule)
+    : await import('./runtime/real-sink-factory.ts');
   const factory = await factoryModule.createSinkFactory({ without: config.without ?? [] });
 
   const started = await WorkerHost.start(config, factory, {
