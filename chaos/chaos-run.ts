@@ -48,8 +48,6 @@ import { reapExternalCluster } from './reap-external.ts';
 import type { ScenarioDefinition } from './scenarios/index.ts';
 import { sourceCommit } from './source-commit.ts';
 
-export type { Profile } from './executor/index.ts';
-
 /** Where the chaos job runs: a cluster it starts, or one it attaches to (`external`, described by `clusterFile`). */
 export type ChaosBackend = BackendName | 'external';
 
