@@ -3,6 +3,13 @@ import { dirname, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../base/index.ts';
 
+/** The package a bare specifier names: `@scope/name` or `name`, without a sub-path. */
+const packageOf = (specifier: string): string =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+
 /**
  * Every module an entry file loads at start: its static value imports, followed through the
  * tree (type imports are erased, `import()` waits until called). Bare specifiers are packages.
@@ -19,12 +26,7 @@ function loadedAtStart(entry: string): Set<string> {
       if (specifier.startsWith('.')) {
         const target = resolve(dirname(file), specifier);
         if (existsSync(target)) visit(target);
-      } else if (!specifier.startsWith('node:'))
-        seen.add(
-          specifier.split('/')[0]?.startsWith('@')
-            ? specifier.split('/').slice(0, 2).join('/')
-            : (specifier.split('/')[0] ?? specifier),
-        );
+      } else if (!specifier.startsWith('node:')) seen.add(packageOf(specifier));
     }
   };
   visit(resolve(PROJECT_ROOT, entry));
