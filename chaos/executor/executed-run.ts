@@ -35,6 +35,11 @@ export interface ScenarioOutcome {
   readonly stopped: ExploreDecision;
   /** The shrink budget ran out while fast-check still had smaller cases to try. */
   readonly shrinkTruncated: boolean;
+  /**
+   * The index (in `runs`) of the reported counterexample: the smallest case that showed the first
+   * violation's failure. Other violating runs are shrink steps that slipped to another failure.
+   */
+  readonly counterexample: number | undefined;
   /** fast-check's verdict: the shrunk counterexample when a run violated the guarantee. */
   readonly details: fc.RunDetails<[RunInput]>;
 }

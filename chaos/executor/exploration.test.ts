@@ -33,13 +33,14 @@ const ticketOf = (next: NextRun): RunTicket => {
   return next.ticket;
 };
 
-/** The run a ticket gives, judged `verdict`; `covered` when it showed the declared replay. */
-function ran(ticket: RunTicket, verdict: Verdict, covered: boolean): ExecutedRun {
+/** The run a ticket gives, judged `verdict` (showing `kinds`); `covered` when it showed the declared replay. */
+function ran(ticket: RunTicket, verdict: Verdict, covered: boolean, kinds: readonly string[] = ['lost']): ExecutedRun {
   const evidence: Evidence = { ...NO_EVIDENCE, sightings: { ...NO_EVIDENCE.sightings, replay: covered ? 1 : 0 } };
+  const anomalies = verdict === 'violation' ? kinds.map((category) => ({ category, count: 1, examples: [] })) : [];
   return {
     ...ticket,
     input: {} as RunInput,
-    check: { verdict, results: [], coverage: declared, evidence } as unknown as RunJudgement,
+    check: { verdict, results: [{ anomalies }], coverage: declared, evidence } as unknown as RunJudgement,
     durationMs: 1_000,
     phases: { trafficMs: 0, healMs: 0, checkMs: 0 },
   };
@@ -105,6 +106,21 @@ describe('Exploration', () => {
       'shrink',
       'shrink',
     ]);
+  });
+
+  it('shrinking keeps the failure: a step that loses one of its anomaly kinds is not taken as a counterexample', () => {
+    const { explored } = exploration();
+    expect(
+      explored.record(ran(ticketOf(explored.next(false)), 'violation', false, ['duplicated', 'token-not-as-owed'])),
+    ).toBe(false);
+    expect(explored.record(ran(ticketOf(explored.next(false)), 'violation', false, ['token-not-as-owed']))).toBe(true);
+    expect(
+      explored.record(
+        ran(ticketOf(explored.next(false)), 'violation', false, ['duplicated', 'token-not-as-owed', 'lost']),
+      ),
+    ).toBe(false);
+    expect(explored.record(ran(ticketOf(explored.next(false)), 'pass', false))).toBe(true);
+    expect(explored.outcome(DETAILS).counterexample).toBe(2);
   });
 
   it('past the shrink deadline the cases left are skipped and the shrink is reported truncated', () => {

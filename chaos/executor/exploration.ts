@@ -1,5 +1,5 @@
 import type fc from 'fast-check';
-import { CoverageLedger } from '../../properties/checkers/index.ts';
+import { anomalyKind, CoverageLedger, type AnomalyKind } from '../../properties/checkers/index.ts';
 import type { ExecutedRun, ScenarioOutcome } from './executed-run.ts';
 import {
   exploreDecision,
@@ -30,11 +30,20 @@ export interface ExplorationOptions {
   readonly now?: () => number;
 }
 
+/** The kinds of anomaly a violating run showed (a `diverged:<replica>` counts as `diverged`). */
+export function failureKinds(run: ExecutedRun): ReadonlySet<AnomalyKind> {
+  return new Set(run.check?.results.flatMap((result) => result.anomalies.map((a) => anomalyKind(a.category))) ?? []);
+}
+
 /**
  * The explore → shrink → replay state of one class × scenario. Exploring runs are generated
  * until the declared coverage happened or the budget is spent; the first violation starts
  * shrinking, every step under that run's server-dedup setting and within the shrink budget
  * (the cases left then are skipped: `shrinkTruncated`); a replay that held skips the rest.
+ * Shrinking keeps the failure it found: a smaller case is taken only when it shows every kind
+ * of anomaly the first violation showed. One that fails otherwise has slipped to another
+ * failure; it stays a violation of the scenario but is not taken as the counterexample, so
+ * shrinking cannot trade the bug it found for a different one.
  * fast-check only generates and shrinks: every decision is made here.
  */
 export class Exploration {
@@ -44,6 +53,10 @@ export class Exploration {
   private stopped: ExploreDecision = 'run';
   /** The server-dedup setting of the first violating run: every shrink step keeps it. */
   private failingDedupOff: boolean | undefined;
+  /** The anomaly kinds of the first violation: every counterexample taken while shrinking shows them all. */
+  private failure: ReadonlySet<AnomalyKind> = new Set();
+  /** The runs fast-check was told failed, in order: the last is the reported counterexample. */
+  private readonly failing: number[] = [];
   private shrinkUntil = Number.POSITIVE_INFINITY;
   private replayHeld = false;
   private shrinkTruncated = false;
@@ -86,18 +99,28 @@ export class Exploration {
   record(run: ExecutedRun): boolean {
     this.runs.push(run);
     if (run.phase === 'explore' && run.check !== undefined) this.ledger.add(run.check.coverage, run.check.evidence);
-    const held = run.check?.verdict !== 'violation';
-    if (this.options.replay && this.runs.length === 1 && held) this.replayHeld = true;
-    if (!held && this.failingDedupOff === undefined) {
+    const violated = run.check?.verdict === 'violation';
+    if (this.options.replay && this.runs.length === 1 && !violated) this.replayHeld = true;
+    if (violated && this.failingDedupOff === undefined) {
       this.failingDedupOff = run.serverDedupOff;
+      this.failure = failureKinds(run);
       this.shrinkUntil = this.now() + this.options.budget.shrinkMs;
     }
-    return held;
+    const sameFailure = violated && [...this.failure].every((kind) => failureKinds(run).has(kind));
+    if (sameFailure) this.failing.push(run.index);
+    return !sameFailure;
   }
 
   outcome(details: fc.RunDetails<[RunInput]>): ScenarioOutcome {
     const stopped = this.stopped !== 'run' ? this.stopped : this.covered() ? 'covered' : 'budget-spent';
-    return { runs: this.runs, ledger: this.ledger, stopped, shrinkTruncated: this.shrinkTruncated, details };
+    return {
+      runs: this.runs,
+      ledger: this.ledger,
+      stopped,
+      shrinkTruncated: this.shrinkTruncated,
+      counterexample: this.failing.at(-1),
+      details,
+    };
   }
 
   private covered(): boolean {

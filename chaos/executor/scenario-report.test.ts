@@ -29,13 +29,14 @@ function run(
   verdict: Verdict,
   evidence: Partial<Evidence> = {},
   n = 10,
+  category = 'lost',
 ): ExecutedRun {
   const check = {
     verdict,
     counts: counts(n),
     results:
       verdict === 'violation'
-        ? [{ checker: 'total-queue', verdict, anomalies: [{ category: 'lost', count: 1, examples: ['1-0-3'] }] }]
+        ? [{ checker: 'total-queue', verdict, anomalies: [{ category, count: 1, examples: ['1-0-3'] }] }]
         : [],
     coverage: declared,
     evidence: { ...NO_EVIDENCE, ...evidence },
@@ -52,7 +53,11 @@ function run(
   };
 }
 
-function outcome(runs: ExecutedRun[], details: Partial<fc.RunDetails<[RunInput]>> = {}): ScenarioOutcome {
+function outcome(
+  runs: ExecutedRun[],
+  details: Partial<fc.RunDetails<[RunInput]>> = {},
+  counterexample = runs.filter((r) => r.check?.verdict === 'violation').at(-1)?.index,
+): ScenarioOutcome {
   const ledger = new CoverageLedger();
   for (const r of runs.filter((x) => x.phase === 'explore'))
     if (r.check) ledger.add(r.check.coverage, r.check.evidence);
@@ -61,6 +66,7 @@ function outcome(runs: ExecutedRun[], details: Partial<fc.RunDetails<[RunInput]>
     ledger,
     stopped: ledger.complete ? 'covered' : 'budget-spent',
     shrinkTruncated: false,
+    counterexample,
     details: { failed: false, interrupted: false, counterexamplePath: null, ...details } as fc.RunDetails<[RunInput]>,
   };
 }
@@ -130,6 +136,21 @@ describe('scenarioReport', () => {
     expect(result.replayCommand).toBe(
       'npm run chaos -- --sink AtLeastOnceClickHouseSink --scenario unknown-outcome --seed 7 --path 1:0 --server-dedup off',
     );
+  });
+
+  it('reports the counterexample the exploration took, and a shrink step that failed otherwise as a note', () => {
+    const runs = [
+      run(0, 'explore', 'violation', fired, 20, 'duplicated'),
+      run(1, 'shrink', 'violation', fired, 5, 'lost'),
+      run(2, 'shrink', 'pass', fired, 7),
+    ];
+    const result = scenarioReport(scenario, 'AtLeastOnceClickHouseSink', outcome(runs, { failed: true }, 0), seedOf(7));
+    expect(result.verdict).toBe('violation');
+    expect(result.anomalies.map((a) => a.category)).toEqual(['duplicated']);
+    expect(result.tally.counts.attempted).toBe(20);
+    expect(result.notes).toEqual([
+      "shrink step run 1 failed otherwise (lost): not taken as the counterexample, which keeps the first violation's anomalies; its schedule is in run-1/schedule.json",
+    ]);
   });
 
   it('a harness failure of an exploring run is infra-error, never a pass', () => {

@@ -14,6 +14,7 @@ import {
 } from '../../reports/results/index.ts';
 import type { ScenarioDefinition, TargetTable } from '../scenarios/index.ts';
 import type { ExecutedRun, ScenarioOutcome } from './executed-run.ts';
+import { failureKinds } from './exploration.ts';
 import { configurationOf, dedupMayBeOff } from './target-table.ts';
 
 export interface ReplayLine {
@@ -30,8 +31,21 @@ export function replayCommand(line: ReplayLine): string {
   return `npm run chaos -- --sink ${line.sinkClass} --scenario ${line.scenario} --seed ${line.seed}${line.path ? ` --path ${line.path}` : ''}${dedup}`;
 }
 
-/** What the report says beside the verdict: the harness failures, or what never happened and why. */
+/** Shrink steps that violated the guarantee in another way than the counterexample: a second failure, said, not hidden. */
+function slippedNotes(outcome: ScenarioOutcome): string[] {
+  return outcome.runs
+    .filter(
+      (run) => run.phase === 'shrink' && run.check?.verdict === 'violation' && run.index !== outcome.counterexample,
+    )
+    .map(
+      (run) =>
+        `shrink step run ${run.index} failed otherwise (${[...failureKinds(run)].join(', ')}): not taken as the counterexample, which keeps the first violation's anomalies; its schedule is in run-${run.index}/schedule.json`,
+    );
+}
+
+/** What the report says beside the verdict: the harness failures, shrink steps that failed otherwise, or what never happened and why. */
 function notesOf(verdict: Verdict, outcome: ScenarioOutcome, explored: readonly ExecutedRun[]): string[] {
+  if (verdict === 'violation') return slippedNotes(outcome);
   if (verdict === 'infra-error')
     return explored.filter((run) => run.infraError !== undefined).map((run) => `run ${run.index}: ${run.infraError}`);
   if (verdict !== 'inconclusive') return [];
@@ -55,7 +69,7 @@ export function scenarioReport(
 ): ScenarioReport {
   const { runs, details } = outcome;
   const explored = runs.filter((run) => run.phase === 'explore');
-  const counterexample = runs.filter((run) => run.check?.verdict === 'violation').at(-1);
+  const counterexample = runs.find((run) => run.index === outcome.counterexample);
   const { verdict } = judgeScenario(
     runs.map((run) => ({ phase: run.phase, judgement: run.check, harnessFailed: run.infraError !== undefined })),
     { interrupted: false, harnessFailed: false, outlived: details.interrupted },
