@@ -70,9 +70,9 @@ describe('FlowSupervisor: the worker program it forks', { timeout: 60_000 }, () 
     expect(outcomes).toEqual(UNREACHABLE);
   });
 
-  it('a workerRoot (a mutated tree): that tree’s worker.ts under tsx, with the real sinks', async () => {
+  it('a workerRoot (a mutated tree): that tree’s own bundle under plain node, with the real sinks', async () => {
     const { argv, outcomes } = await firstEpoch({ workerRoot: PROJECT_ROOT });
-    expect(argv).toEqual([process.execPath, '--import', 'tsx', resolve(PROJECT_ROOT, 'harness/flow/worker.ts')]);
+    expect(argv).toEqual([process.execPath, expect.stringMatching(/\/[0-9a-f]{64}\.mjs$/)]);
     expect(outcomes).toEqual(UNREACHABLE);
   });
 

@@ -133,12 +133,12 @@ export class FlowSupervisor implements AsyncDisposable {
   }
 
   /**
-   * The real sinks run from the bundled worker under plain `node` (about a quarter of tsx's
-   * start-up CPU); a fake factory or a mutated tree runs its source under tsx, as written.
+   * The real sinks, of this checkout or of a mutated tree, run from their tree's bundled worker
+   * under plain `node` (about a quarter of tsx's start-up CPU); a fake factory, resolved against
+   * the worker root when the worker starts, runs its source under tsx, as written.
    */
   private async workerEntry(root: string): Promise<{ readonly module: string; readonly execArgv: string[] }> {
-    if (this.options.factoryModule === undefined && this.options.workerRoot === undefined)
-      return { module: await bundledWorker(), execArgv: [] };
+    if (this.options.factoryModule === undefined) return { module: await bundledWorker(root), execArgv: [] };
     return { module: resolve(root, WORKER_SOURCE), execArgv: ['--import', 'tsx'] };
   }
 

@@ -1,17 +1,20 @@
 import { createHash } from 'node:crypto';
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../base/index.ts';
 import { buildWorkerBundle, storeBundle, WORKER_SOURCE } from './worker-bundle.ts';
 
 let root: string;
@@ -33,6 +36,20 @@ describe('buildWorkerBundle', { timeout: 30_000 }, () => {
     expect(basename(bundle.path)).toBe(`${createHash('sha256').update(text).digest('hex')}.mjs`);
     expect((await buildWorkerBundle(WORKER_SOURCE, dir)).path).toBe(bundle.path);
     expect(readdirSync(dir)).toEqual([basename(bundle.path)]);
+  });
+
+  it('bundles a copy of the tree (a mutated tree) from its own source', async () => {
+    const copy = join(root, 'copy');
+    for (const entry of ['harness', 'sinks', 'package.json', 'tsconfig.json'])
+      cpSync(join(PROJECT_ROOT, entry), join(copy, entry), { recursive: true });
+    symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
+    const retry = join(copy, 'sinks/retry/retry-policy.ts');
+    writeFileSync(retry, `${readFileSync(retry, 'utf8')}\nconsole.log('the mutated copy');\n`);
+    const own = await buildWorkerBundle(WORKER_SOURCE, dir);
+    const mutated = await buildWorkerBundle(WORKER_SOURCE, dir, copy);
+    expect(mutated.path).not.toBe(own.path);
+    expect(mutated.text).toContain('the mutated copy');
+    expect(own.text).not.toContain('the mutated copy');
   });
 
   it('a failed build is one coded error and writes nothing', async () => {

@@ -23,30 +23,36 @@ export interface WorkerBundle {
   readonly text: string;
 }
 
-let built: Promise<WorkerBundle> | undefined;
+/** By the source tree bundled: this checkout, or a mutated copy of it. */
+const built = new Map<string, Promise<WorkerBundle>>();
 
 /**
- * The path of the sink worker bundled for plain `node` (no tsx): built once per process, on first
- * use. Every call makes sure the file is still there (another checkout's prune may have removed
- * it) and marks it used.
+ * The path of the sink worker of the tree at `root` (this checkout, or a mutated copy of it)
+ * bundled for plain `node` (no tsx): built once per tree and process, on first use. Every call
+ * makes sure the file is still there (another checkout's prune may have removed it) and marks it
+ * used.
  */
-export async function bundledWorker(): Promise<string> {
-  built ??= buildWorkerBundle(WORKER_SOURCE, WORKER_BUNDLE_DIR).catch((error: unknown) => {
-    built = undefined;
-    throw error;
-  });
-  const bundle = await built;
+export async function bundledWorker(root = PROJECT_ROOT): Promise<string> {
+  let building = built.get(root);
+  if (building === undefined) {
+    building = buildWorkerBundle(WORKER_SOURCE, WORKER_BUNDLE_DIR, root).catch((error: unknown) => {
+      built.delete(root);
+      throw error;
+    });
+    built.set(root, building);
+  }
+  const bundle = await building;
   storeBundle(bundle);
   return bundle.path;
 }
 
 /**
- * Bundles `source` in memory and stores it in `dir` under the SHA-256 of its content, so a file
- * there is never stale and processes storing the same bundle at once write the same bytes; then
- * prunes `dir`. A failed build writes nothing.
+ * Bundles `source` of the tree at `root` in memory and stores it in `dir` under the SHA-256 of
+ * its content, so a file there is never stale and processes storing the same bundle at once write
+ * the same bytes; then prunes `dir`. A failed build writes nothing.
  */
-export async function buildWorkerBundle(source: string, dir: string): Promise<WorkerBundle> {
-  const text = await bundleText(source);
+export async function buildWorkerBundle(source: string, dir: string, root = PROJECT_ROOT): Promise<WorkerBundle> {
+  const text = await bundleText(source, root);
   const sha = createHash('sha256').update(text).digest('hex');
   const bundle = { path: join(dir, `${sha}.mjs`), text };
   storeBundle(bundle);
@@ -56,25 +62,25 @@ export async function buildWorkerBundle(source: string, dir: string): Promise<Wo
 
 /**
  * The one module that finds the checkout from its own location: inside the bundle it is the
- * checkout's root as a literal (the bundle lives in this checkout's cache and is named by its
- * content, so the literal can never be another checkout's).
+ * bundled tree's root as a literal, what the module would have found there (the bundle is named
+ * by its content, so the literal can never be another tree's).
  */
-const projectRootAsLiteral: Plugin = {
+const projectRootAsLiteral = (root: string): Plugin => ({
   name: 'project-root-as-literal',
   setup(plugin) {
     plugin.onLoad({ filter: /harness[\\/]base[\\/]project-root\.ts$/ }, () => ({
-      contents: `export const PROJECT_ROOT = ${JSON.stringify(PROJECT_ROOT)};`,
+      contents: `export const PROJECT_ROOT = ${JSON.stringify(root)};`,
       loader: 'ts',
     }));
   },
-};
+});
 
-async function bundleText(source: string): Promise<string> {
+async function bundleText(source: string, root: string): Promise<string> {
   let text: string;
   try {
     const result = await build({
-      absWorkingDir: PROJECT_ROOT,
-      entryPoints: [resolve(PROJECT_ROOT, source)],
+      absWorkingDir: root,
+      entryPoints: [resolve(root, source)],
       bundle: true,
       platform: 'node',
       format: 'esm',
@@ -82,7 +88,7 @@ async function bundleText(source: string): Promise<string> {
       target: `node${process.versions.node}`,
       // Error classes name themselves after their class (`new.target.name`); bundling must not rename them.
       keepNames: true,
-      plugins: [projectRootAsLiteral],
+      plugins: [projectRootAsLiteral(root)],
       write: false,
       logLevel: 'silent',
     });
