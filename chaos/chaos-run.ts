@@ -303,6 +303,7 @@ async function runPair(
       `interrupted after ${((Date.now() - scenarioStarted) / 1000).toFixed(1)} s: ${String((options.signal?.reason as Error | undefined)?.message ?? 'aborted')}`,
     );
   try {
+    const dir = join(runDir, scenarioDirName(sinkClass, scenario.name));
     const outcome = await runScenario({
       cluster,
       journal,
@@ -313,13 +314,13 @@ async function runPair(
       seed: options.seed,
       path: options.path,
       schedule: options.schedule,
-      dir: join(runDir, scenarioDirName(sinkClass, scenario.name)),
+      dir,
       log: options.log.child({ sinkClass, scenario: scenario.name }),
       serverDedup: options.serverDedup,
       host: REAL_SINK_HOST,
       databasePrefix: `chaos_${runId.replace(/-/g, '_')}`,
     });
-    return aborted() ? interrupted() : scenarioReport(scenario, sinkClass, outcome, options.seed);
+    return aborted() ? interrupted() : scenarioReport(scenario, sinkClass, outcome, options.seed, dir);
   } catch (error) {
     if (aborted()) return interrupted();
     return infraResult(scenario, sinkClass, options.seed, describeError(error));

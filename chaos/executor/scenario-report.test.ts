@@ -129,8 +129,12 @@ describe('scenarioReport', () => {
       'AtLeastOnceClickHouseSink',
       outcome(runs, { failed: true, counterexamplePath: '1:0' }),
       seedOf(7),
+      'reports/r1/AtLeastOnceClickHouseSink__unknown-outcome',
     );
     expect(result.verdict).toBe('violation');
+    expect(result.scheduleReplayCommand).toBe(
+      'npm run chaos -- --sink AtLeastOnceClickHouseSink --scenario unknown-outcome --schedule reports/r1/AtLeastOnceClickHouseSink__unknown-outcome/run-2/schedule.json',
+    );
     expect([result.runs, result.shrinkRuns]).toEqual([2, 2]);
     expect(result.tally.counts.attempted).toBe(5);
     expect(result.replayCommand).toBe(

@@ -15,6 +15,7 @@ import {
 import type { ScenarioDefinition, TargetTable } from '../scenarios/index.ts';
 import type { ExecutedRun, ScenarioOutcome } from './executed-run.ts';
 import { failureKinds } from './exploration.ts';
+import { scheduleReplayCommand } from './schedule-file.ts';
 import { configurationOf, dedupMayBeOff } from './target-table.ts';
 
 export interface ReplayLine {
@@ -66,6 +67,8 @@ export function scenarioReport(
   sinkClass: SinkClassName,
   outcome: ScenarioOutcome,
   seed: Seed,
+  /** Where the runs were stored (`<report dir>/<run id>/<class>__<scenario>`): the counterexample's input is replayable from there. */
+  scenarioDir?: string,
 ): ScenarioReport {
   const { runs, details } = outcome;
   const explored = runs.filter((run) => run.phase === 'explore');
@@ -89,6 +92,10 @@ export function scenarioReport(
     seed,
     path,
     replayCommand: replayCommand({ sinkClass, scenario: scenario.name, seed, path, serverDedupOff }),
+    scheduleReplayCommand:
+      counterexample === undefined || scenarioDir === undefined
+        ? undefined
+        : scheduleReplayCommand({ sinkClass, scenario: scenario.name, scenarioDir, runIndex: counterexample.index }),
     runs: explored.length,
     shrinkRuns: runs.length - explored.length,
     stopped: outcome.stopped === 'covered' ? 'covered' : 'budget-spent',

@@ -31,6 +31,11 @@ export interface ScenarioReport {
   /** fast-check's shrink path of the reported counterexample, when there is one. */
   readonly path?: string | undefined;
   readonly replayCommand: string;
+  /**
+   * The command that replays the counterexample's stored input (`--schedule <its schedule.json>`):
+   * unlike the seed and path, it holds after the generators changed.
+   */
+  readonly scheduleReplayCommand?: string | undefined;
   /** Runs of the budget (not shrink steps). */
   readonly runs: number;
   /** Steps spent shrinking a violation (each a full run). */

@@ -26,6 +26,8 @@ function checkScenario(shape: StoredShape, value: unknown, path: string): void {
   shape.number(scenario.seed, `${path}.seed`);
   if (scenario.path !== undefined) shape.string(scenario.path, `${path}.path`);
   shape.string(scenario.replayCommand, `${path}.replayCommand`);
+  if (scenario.scheduleReplayCommand !== undefined)
+    shape.string(scenario.scheduleReplayCommand, `${path}.scheduleReplayCommand`);
   for (const field of ['runs', 'shrinkRuns', 'durationMs'] as const) shape.number(scenario[field], `${path}.${field}`);
   shape.oneOf(scenario.stopped, `${path}.stopped`, ['covered', 'budget-spent']);
   shape.counts(scenario.phases, `${path}.phases`);

@@ -24,6 +24,9 @@ export function junitXml(run: JobReport): string {
         ...scenario.anomalies.map((a) => `${a.category} (${a.count}): ${a.examples.join(', ')}`),
         ...scenario.notes,
         `replay: ${scenario.replayCommand}`,
+        ...(scenario.scheduleReplayCommand === undefined
+          ? []
+          : [`replay the input: ${scenario.scheduleReplayCommand}`]),
       ].join('\n');
       const open = `    <testcase classname="${xmlText(name)}" name="${xmlText(scenario.name)}" time="${(scenario.durationMs / 1000).toFixed(3)}"`;
       switch (scenario.verdict) {

@@ -158,7 +158,9 @@ function scenarioPanel(name: string, scenario: ScenarioReport, timelines: readon
     shown === undefined ? '' : timelineSvg(shown),
     notes.length === 0 ? '' : `<ul>${notes.map((note) => `<li>${escapeHtml(note)}</li>`).join('')}</ul>`,
     giveUps,
-    scenario.verdict === 'pass' ? '' : `<pre>${escapeHtml(scenario.replayCommand)}</pre>`,
+    scenario.verdict === 'pass'
+      ? ''
+      : `<pre>${escapeHtml([scenario.replayCommand, scenario.scheduleReplayCommand].filter((line) => line !== undefined).join('\n'))}</pre>`,
     '</section>',
   ].join('');
 }

@@ -24,6 +24,13 @@ function scenarioDetail(scenario: ScenarioReport): string[] {
     '',
     ...fencedBlock([scenario.replayCommand], 'sh'),
   ];
+  if (scenario.scheduleReplayCommand !== undefined)
+    lines.push(
+      '',
+      'The same input, even after the generators changed:',
+      '',
+      ...fencedBlock([scenario.scheduleReplayCommand], 'sh'),
+    );
   if (scenario.commands.length > 0) lines.push('', 'Commands that ran:', '', ...fencedBlock(scenario.commands));
   const c = scenario.tally.counts;
   lines.push(

@@ -58,6 +58,7 @@ export function summaryJson(run: JobReport): string {
           seed: scenario.seed,
           path: scenario.path ?? null,
           replay_command: scenario.replayCommand,
+          schedule_replay_command: scenario.scheduleReplayCommand ?? null,
           runs: scenario.runs,
           shrink_runs: scenario.shrinkRuns,
           stopped: scenario.stopped,
