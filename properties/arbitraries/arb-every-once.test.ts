@@ -18,4 +18,22 @@ describe('arbEveryOnce (seed 42)', () => {
     expect(details.failed).toBe(true);
     expect(details.counterexample?.[0]).toEqual([3]);
   });
+
+  it('drops in halves first: one item of sixteen is found in a few steps, not one step per item', () => {
+    const items = Array.from({ length: 16 }, (_, i) => i);
+    for (const seed of [1, 2, 3, 42]) {
+      let steps = 0;
+      let failed = false;
+      const details = fc.check(
+        fc.property(arbEveryOnce(items), (order) => {
+          if (failed) steps += 1;
+          failed ||= order.includes(11);
+          return !order.includes(11);
+        }),
+        { seed },
+      );
+      expect(details.counterexample?.[0]).toEqual([11]);
+      expect(steps).toBeLessThanOrEqual(10);
+    }
+  });
 });
