@@ -1,5 +1,13 @@
 import fc from 'fast-check';
-import { arbSinkSpec, arbWorkload, type RawSinkSpec, type SpecTarget } from '../../properties/arbitraries/index.ts';
+import {
+  arbSinkSpec,
+  arbWorkload,
+  boundariesOf,
+  boundarySpecs,
+  clusterEndpoints,
+  type RawSinkSpec,
+  type SpecTarget,
+} from '../../properties/arbitraries/index.ts';
 import { step } from '../../properties/schedule/index.ts';
 import { SINK_CLASS_NAMES, SINK_CLASSES, type SinkClassName } from '../../sinks/index.ts';
 import {
@@ -115,8 +123,18 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
     description:
       "every replica refuses INSERTs into the run's tables with each server error the seed calls unclassified in turn (TOO_MANY_PARTS, NOT_ENOUGH_SPACE, the table detached, a constraint no row meets, ClickHouse's part-writer failpoint), until the sink's retries ended: the batching and at-least-once classes give up after max_insert_attempts attempts and refuse the retry on the same instance, at-most-once acknowledges with an error; after each, the operator's restart (a new instance) delivers what was held back",
     classes: SINK_CLASS_NAMES,
-    commands: (context) => arbServerErrorSchedule(context.spec, context.ownsCluster),
-    coverage: (sinkClass) => ({ giveUp: SINK_CLASSES[sinkClass].guarantee !== 'at-most-once' }),
+    // Every run meets the errors on each spec boundary of the class too (a retry budget of one
+    // attempt, each host form, the batch limits' and the strategy's edges), never left to a draw.
+    commands: (context) => {
+      const endpoints = clusterEndpoints(context.description);
+      const sinkClass = context.spec.sink_class_name as SinkClassName;
+      const onBoundaries = boundarySpecs(context.spec, boundariesOf(sinkClass, endpoints), endpoints);
+      return arbServerErrorSchedule(context.spec, context.ownsCluster, onBoundaries);
+    },
+    coverage: (sinkClass) => ({
+      giveUp: SINK_CLASSES[sinkClass].guarantee !== 'at-most-once',
+      boundaries: boundariesOf(sinkClass),
+    }),
   },
   {
     name: 'plain-merge-tree',
