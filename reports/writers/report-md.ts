@@ -65,7 +65,7 @@ function configurationMatrix(run: JobReport): string[] {
 function boundaryTable(run: JobReport): string[] {
   const rows = Object.entries(run.classes).flatMap(([name, result]) =>
     result.scenarios.flatMap((s) => {
-      const seen = Object.entries(s.tally.boundaries).map(([boundary, writes]) => `${boundary} (${writes})`);
+      const seen = Object.entries(s.tally.boundaries ?? {}).map(([boundary, writes]) => `${boundary} (${writes})`);
       return seen.length === 0
         ? []
         : [`| ${tableCell(name)} | ${tableCell(s.name)} | ${tableCell(seen.join(' · '))} |`];
