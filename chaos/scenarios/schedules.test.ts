@@ -54,6 +54,14 @@ describe('arbServerErrorSchedule on spec boundaries', () => {
     }
   });
 
+  it('never restarts on the starting spec once it left it (a routing change over a given-up backlog would be refused)', () => {
+    for (const run of fc.sample(arbServerErrorSchedule(spec, false, boundaries), { numRuns: 20, seed: 7 })) {
+      const restarts = run.flatMap((each) => (each.kind === 'restart-with-spec' ? [each.spec] : []));
+      const left = restarts.findIndex((restarted) => restarted !== spec);
+      expect(restarts.slice(left)).not.toContain(spec);
+    }
+  });
+
   it('comes round the kinds again when there are more boundaries than kinds', () => {
     const many = [...boundaries, on('shard_hosts keyed', 4), on('shard_hosts unkeyed', 5)];
     for (const run of fc.sample(arbServerErrorSchedule(spec, false, many), { numRuns: 10, seed: 7 }))

@@ -144,9 +144,10 @@ const EVERY_PARTITION = [0, 1];
  * Every kind of server error once, in a drawn order: each refuses every INSERT into the run's
  * tables until the sink's retries ended (the sink gives up, or acknowledges with an error), then
  * the operator restarts the pipeline with the same spec — a new sink instance — and it goes on.
- * With `boundaries` (specs on the class's spec boundaries, `boundarySpecs`), the errors meet each
- * of them in a drawn order: the backlog drained, the sink restarted on the boundary, the error,
- * the operator's restart on it again; with more boundaries than kinds, kinds come round again.
+ * With `boundaries` (specs on the class's spec boundaries, `boundarySpecs`), the last errors meet
+ * each of them in a drawn order: the backlog drained, the sink restarted on the boundary, the
+ * error, the operator's restart on it again; with more boundaries than kinds, kinds come round
+ * again.
  * Shrinking drops kinds and boundaries alike, down to the one error on the one boundary that matters.
  */
 export function arbServerErrorSchedule(
@@ -170,7 +171,10 @@ export function arbServerErrorSchedule(
       before,
       ...Array.from({ length: Math.max(order.length, onBoundaries.length) }, (_, i) => {
         const kind = order[i % order.length] as keyof typeof SERVER_ERROR_FAMILIES;
-        const boundary = onBoundaries[i];
+        // The boundaries take the last errors: once the spec left the starting one, every
+        // operator's restart is on the spec in force (the starting spec again could change the
+        // routing over a given-up backlog, which the guard must refuse).
+        const boundary = onBoundaries[i - Math.max(order.length - onBoundaries.length, 0)];
         const label = boundary === undefined ? '' : ` on ${boundary.boundaries.join(', ')}`;
         return [
           ...(boundary === undefined
