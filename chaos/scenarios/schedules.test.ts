@@ -67,4 +67,19 @@ describe('arbServerErrorSchedule on spec boundaries', () => {
     for (const run of fc.sample(arbServerErrorSchedule(spec, false, many), { numRuns: 10, seed: 7 }))
       expect(run.filter((each) => each.kind === 'fault-episode')).toHaveLength(5);
   });
+
+  it('shrinks to the one error on the one boundary that matters, the boundary kept exact', () => {
+    const onSingleAttempt = (run: readonly { kind: string; spec?: RawSinkSpec }[]) =>
+      run.some((each, i) => each.spec === boundaries[2]?.spec && run[i + 1]?.kind === 'fault-episode');
+    const details = fc.check(
+      fc.property(arbServerErrorSchedule(spec, false, boundaries), (run) => !onSingleAttempt(run)),
+      { seed: 7, numRuns: 5 },
+    );
+    const [shrunk] = details.counterexample ?? [[]];
+    expect(shrunk.filter((each) => each.kind === 'fault-episode')).toHaveLength(1);
+    expect(shrunk.filter((each) => each.kind === 'restart-with-spec').map((each) => each.spec)).toEqual([
+      boundaries[2]?.spec,
+      boundaries[2]?.spec,
+    ]);
+  });
 });
