@@ -123,6 +123,15 @@ export const SOURCE_MUTANTS = {
     replace: "if (errorClass === 'unclassified' && attempts > policy.maxInsertAttempts) {",
     why: "Read as the number of retries, max_insert_attempts allows one attempt more than the seed does: the first try plus max_insert_attempts retries. Every give-up still comes, with the seed's text and after an unclassified error, one INSERT late against a server that was already refusing.",
   },
+  'single-attempt-read-as-unset': {
+    category: 'give-up-late',
+    classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink', 'AtLeastOnceClickHouseSink'],
+    file: 'sinks/retry/retry-policy.ts',
+    find: 'return { maxInsertAttempts: dynamic.max_insert_attempts, retryBackoffMs: dynamic.retry_backoff };',
+    replace:
+      'return { maxInsertAttempts: 1 + (dynamic.max_insert_attempts - 1 || 9), retryBackoffMs: dynamic.retry_backoff };',
+    why: "Retry loops are usually written in retries after the first try, and `|| 9` (the seed's ten attempts) reads as the default for a value nobody set. Zero retries is falsy too: max_insert_attempts = 1, the operator's way to say 'never retry an unclassified error', gets ten attempts, while every other budget is exact.",
+  },
   'output-taken-before-crash-point': {
     category: 'pending-dropped',
     classes: ['AtMostOnceClickHouseSink'],

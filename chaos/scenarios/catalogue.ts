@@ -1,5 +1,15 @@
 import fc from 'fast-check';
-import { arbSinkSpec, arbWorkload, type RawSinkSpec, type SpecTarget } from '../../properties/arbitraries/index.ts';
+import {
+  arbSinkSpec,
+  arbWorkload,
+  boundariesOf,
+  boundarySpecs,
+  clusterEndpoints,
+  type ClusterEndpoints,
+  type RawSinkSpec,
+  type SpecBoundary,
+  type SpecTarget,
+} from '../../properties/arbitraries/index.ts';
 import { step } from '../../properties/schedule/index.ts';
 import { SINK_CLASS_NAMES, SINK_CLASSES, type SinkClassName } from '../../sinks/index.ts';
 import {
@@ -37,6 +47,16 @@ const smallQueueSpecs = (target: SpecTarget): fc.Arbitrary<RawSinkSpec> =>
     parameters: { ...spec.parameters, at_most_once_strategy: { enabled: true } },
     dynamic_parameters: { ...spec.dynamic_parameters, at_most_once_strategy: { total_queue_bytes_limit: limit } },
   }));
+
+/**
+ * The spec boundaries a server error can meet: all of the class's but a queue of one byte, which
+ * drops every message before an INSERT could carry the error (so the error paired with it would
+ * fire nowhere).
+ */
+const serverErrorBoundaries = (sinkClass: SinkClassName, endpoints?: ClusterEndpoints): SpecBoundary[] =>
+  boundariesOf(sinkClass, endpoints).filter(
+    (boundary) => boundary !== 'at-most-once queue of 1 byte (below any message)',
+  );
 
 /** The core catalogue: every class against every fault family, plus the topology guard. */
 export const CATALOGUE: readonly ScenarioDefinition[] = [
@@ -115,8 +135,18 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
     description:
       "every replica refuses INSERTs into the run's tables with each server error the seed calls unclassified in turn (TOO_MANY_PARTS, NOT_ENOUGH_SPACE, the table detached, a constraint no row meets, ClickHouse's part-writer failpoint), until the sink's retries ended: the batching and at-least-once classes give up after max_insert_attempts attempts and refuse the retry on the same instance, at-most-once acknowledges with an error; after each, the operator's restart (a new instance) delivers what was held back",
     classes: SINK_CLASS_NAMES,
-    commands: (context) => arbServerErrorSchedule(context.spec, context.ownsCluster),
-    coverage: (sinkClass) => ({ giveUp: SINK_CLASSES[sinkClass].guarantee !== 'at-most-once' }),
+    // Every run meets the errors on each spec boundary of the class too (a retry budget of one
+    // attempt, each host form, the batch limits' and the strategy's edges), never left to a draw.
+    commands: (context) => {
+      const endpoints = clusterEndpoints(context.description);
+      const sinkClass = context.spec.sink_class_name as SinkClassName;
+      const onBoundaries = boundarySpecs(context.spec, serverErrorBoundaries(sinkClass, endpoints), endpoints);
+      return arbServerErrorSchedule(context.spec, context.ownsCluster, onBoundaries);
+    },
+    coverage: (sinkClass) => ({
+      giveUp: SINK_CLASSES[sinkClass].guarantee !== 'at-most-once',
+      boundaries: serverErrorBoundaries(sinkClass),
+    }),
   },
   {
     name: 'plain-merge-tree',

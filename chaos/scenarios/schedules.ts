@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { CRASH_POINTS, type CrashPoint } from '../../harness/flow/history/index.ts';
-import { arbDynamicParameters, arbEveryOnce, type RawSinkSpec } from '../../properties/arbitraries/index.ts';
+import {
+  arbDynamicParameters,
+  arbEveryOnce,
+  type BoundarySpec,
+  type RawSinkSpec,
+} from '../../properties/arbitraries/index.ts';
 import { type FaultSpec, type ScheduleStep, step } from '../../properties/schedule/index.ts';
 import type { SinkClassName } from '../../sinks/index.ts';
 import {
@@ -132,28 +137,53 @@ export function inBothStrategyModes(
     ]);
 }
 
+/** Every partition a drawn workload has (`arbWorkload`: at most two); a drain skips the ones a run lacks. */
+const EVERY_PARTITION = [0, 1];
+
 /**
  * Every kind of server error once, in a drawn order: each refuses every INSERT into the run's
  * tables until the sink's retries ended (the sink gives up, or acknowledges with an error), then
  * the operator restarts the pipeline with the same spec — a new sink instance — and it goes on.
+ * With `boundaries` (specs on the class's spec boundaries, `boundarySpecs`), the last errors meet
+ * each of them in a drawn order: the backlog drained, the sink restarted on the boundary, the
+ * error, the operator's restart on it again; with more boundaries than kinds, kinds come round
+ * again.
+ * Shrinking drops kinds and boundaries alike, down to the one error on the one boundary that matters.
  */
-export function arbServerErrorSchedule(spec: RawSinkSpec, ownsCluster: boolean): fc.Arbitrary<ScheduleStep[]> {
+export function arbServerErrorSchedule(
+  spec: RawSinkSpec,
+  ownsCluster: boolean,
+  boundaries: readonly BoundarySpec[] = [],
+): fc.Arbitrary<ScheduleStep[]> {
   const kinds = (Object.keys(SERVER_ERROR_FAMILIES) as (keyof typeof SERVER_ERROR_FAMILIES)[]).filter(
     (kind) => ownsCluster || kind !== 'part_writer_failpoint',
   );
+  const most = Math.max(kinds.length, boundaries.length);
   return fc
     .record({
       before: arbWrite,
       order: arbEveryOnce(kinds),
-      epochs: fc.array(fc.integer({ min: 1, max: 2 }), { minLength: kinds.length, maxLength: kinds.length }),
+      onBoundaries: arbEveryOnce(boundaries),
+      epochs: fc.array(fc.integer({ min: 1, max: 2 }), { minLength: most, maxLength: most }),
       after: arbWrite,
     })
-    .map(({ before, order, epochs, after }) => [
+    .map(({ before, order, onBoundaries, epochs, after }) => [
       before,
-      ...order.flatMap((kind, i) => [
-        step.faultEpisode(faultSpec(SERVER_ERROR_FAMILIES[kind], {}), epochs[i] ?? 1, 0),
-        step.restartWithSpec(spec, `the operator restarts after ${kind}`),
-      ]),
+      ...Array.from({ length: Math.max(order.length, onBoundaries.length) }, (_, i) => {
+        const kind = order[i % order.length] as keyof typeof SERVER_ERROR_FAMILIES;
+        // The boundaries take the last errors: once the spec left the starting one, every
+        // operator's restart is on the spec in force (the starting spec again could change the
+        // routing over a given-up backlog, which the guard must refuse).
+        const boundary = onBoundaries[i - Math.max(order.length - onBoundaries.length, 0)];
+        const label = boundary === undefined ? '' : ` on ${boundary.boundaries.join(', ')}`;
+        return [
+          ...(boundary === undefined
+            ? []
+            : [step.drain(EVERY_PARTITION), step.restartWithSpec(boundary.spec, boundary.boundaries.join(', '))]),
+          step.faultEpisode(faultSpec(SERVER_ERROR_FAMILIES[kind], {}), epochs[i] ?? 1, 0),
+          step.restartWithSpec(boundary?.spec ?? spec, `the operator restarts after ${kind}${label}`),
+        ];
+      }).flat(),
       after,
     ]);
 }

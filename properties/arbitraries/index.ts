@@ -3,3 +3,11 @@ export { arbDynamicParameters, arbSinkSpec, type RawSinkSpec, type SpecTarget } 
 export { arbWorkload, type Workload } from './arb-workload.ts';
 export { chainTailFirst } from './chain-tail-first.ts';
 export { clusterEndpoints, type ClusterEndpoints } from './cluster-endpoints.ts';
+export {
+  boundariesOf,
+  boundarySpecs,
+  meetsBoundary,
+  SPEC_BOUNDARIES,
+  type BoundarySpec,
+  type SpecBoundary,
+} from './spec-boundaries.ts';

@@ -13,6 +13,8 @@ export interface Evidence {
   readonly refusedChanges: ReadonlyMap<string, number>;
   /** Crash point -> times the sink process was killed there. */
   readonly crashes: ReadonlyMap<CrashPoint, number>;
+  /** Spec boundary -> the sink's writes (INSERT attempts, at-most-once acks) under a spec in force on it. */
+  readonly boundaries: ReadonlyMap<string, number>;
   /** Times each "sometimes" event happened (`sometimes-events.ts`). */
   readonly sightings: Readonly<Record<SometimesEventName, number>>;
   /** Unknown-outcome INSERTs in all: landed, absent, or unresolved. */
@@ -31,6 +33,8 @@ export type Coverage = {
   /** Each of these topology changes must have been refused at least once. */
   readonly refusedChanges?: readonly string[];
   readonly crashPoints?: readonly CrashPoint[];
+  /** Each of these spec boundaries must have had the sink write under a spec on it. */
+  readonly boundaries?: readonly string[];
 } & { readonly [Name in SometimesEventName]?: boolean };
 
 /** What of the declared coverage never happened, one line each (empty: all of it happened). */
@@ -45,6 +49,9 @@ export function missingCoverage(declared: Coverage, evidence: Evidence): string[
     if ((evidence.crashes.get(point) ?? 0) === 0) missing.push(`no crash at ${point}`);
   for (const change of declared.refusedChanges ?? [])
     if ((evidence.refusedChanges.get(change) ?? 0) === 0) missing.push(`no refusal under '${change}'`);
+  for (const boundary of declared.boundaries ?? [])
+    if ((evidence.boundaries.get(boundary) ?? 0) === 0)
+      missing.push(`the sink wrote nothing under a spec with ${boundary}`);
   for (const name of SOMETIMES_EVENT_NAMES)
     if (declared[name] === true && evidence.sightings[name] === 0) missing.push(SOMETIMES_EVENTS[name].missing);
   return missing;

@@ -30,6 +30,21 @@ describe('CoverageLedger', () => {
     expect(ledger.evidence.faultsFired.get('reset_peer')).toBe(1);
   });
 
+  it('owes a write under every declared spec boundary, from the evidence of any run', () => {
+    const ledger = new CoverageLedger();
+    const owed: Coverage = { faults: [], boundaries: ['host', 'max_insert_attempts = 1'] };
+    ledger.add(owed, evidence({ boundaries: new Map([['host', 3]]) }));
+    expect(ledger.missing()).toEqual(['the sink wrote nothing under a spec with max_insert_attempts = 1']);
+    ledger.add(
+      { faults: [], boundaries: ['hosts'] },
+      evidence({ boundaries: new Map([['max_insert_attempts = 1', 1]]) }),
+    );
+    expect(ledger.missing()).toEqual(['the sink wrote nothing under a spec with hosts']);
+    ledger.add({ faults: [] }, evidence({ boundaries: new Map([['hosts', 2]]) }));
+    expect(ledger.complete).toBe(true);
+    expect(ledger.evidence.boundaries.get('host')).toBe(3);
+  });
+
   it('owes the rest of the new events: a delivery, an expired dedup window, a run with dedup kept', () => {
     const ledger = new CoverageLedger();
     const owed: Coverage = { faults: [], delivered: true, windowExceeded: true, serverDedupOn: true };

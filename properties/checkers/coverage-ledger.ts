@@ -16,6 +16,7 @@ export const NO_EVIDENCE: Evidence = {
   faultsMissed: [],
   refusedChanges: new Map(),
   crashes: new Map(),
+  boundaries: new Map(),
   sightings: NO_SIGHTINGS,
   unknownOutcomes: 0,
   acceptedTwice: 0,
@@ -28,6 +29,7 @@ export function addEvidence(a: Evidence, b: Evidence): Evidence {
     faultsMissed: [...a.faultsMissed, ...b.faultsMissed],
     refusedChanges: addMaps(a.refusedChanges, b.refusedChanges),
     crashes: addMaps(a.crashes, b.crashes),
+    boundaries: addMaps(a.boundaries, b.boundaries),
     sightings: Object.fromEntries(
       SOMETIMES_EVENT_NAMES.map((name) => [name, a.sightings[name] + b.sightings[name]]),
     ) as Evidence['sightings'],
@@ -36,12 +38,13 @@ export function addEvidence(a: Evidence, b: Evidence): Evidence {
   };
 }
 
-/** Two declarations as one: every fault, point and change of either; an event either requires. */
+/** Two declarations as one: every fault, point, change and boundary of either; an event either requires. */
 function addCoverage(a: Coverage, b: Coverage): Coverage {
   return {
     faults: union(a.faults, b.faults),
     crashPoints: union(a.crashPoints, b.crashPoints),
     refusedChanges: union(a.refusedChanges, b.refusedChanges),
+    boundaries: union(a.boundaries, b.boundaries),
     ...Object.fromEntries(SOMETIMES_EVENT_NAMES.map((name) => [name, a[name] === true || b[name] === true])),
   };
 }

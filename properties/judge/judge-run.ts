@@ -18,6 +18,7 @@ import {
 } from '../checkers/index.ts';
 import { OWED_BY_CLASS } from '../base/index.ts';
 import type { Schedule } from '../schedule/index.ts';
+import { boundaryWrites } from './boundary-evidence.ts';
 import { declaredCoverage, type ScenarioCoverage } from './declared-coverage.ts';
 import { expectedShardOf } from './expected-shard.ts';
 import { judgedWarning, owedGuarantee, owedOnView, type TargetTable } from './owed.ts';
@@ -203,6 +204,7 @@ export function judge(input: StoredRun): RunJudgement {
     faultsMissed: faults.missed,
     refusedChanges: refusedChanges(expectations, facts.refusals),
     crashes: facts.crashes,
+    boundaries: boundaryWrites(events, specs),
     sightings: sightingsOf({ facts, observations, unknown, truth: input.truth, serverDedupOff: input.serverDedupOff }),
     unknownOutcomes: facts.unknownOutcomes,
     acceptedTwice: observations.acceptedTwice.size,

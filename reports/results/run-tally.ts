@@ -36,5 +36,6 @@ export function runTally(check: RunJudgement | undefined, serverDedupOff: boolea
     // Sink crashes under the catalogue's name for them.
     faults: { ...Object.fromEntries(evidence.faultsFired), ...(crashes > 0 ? { sink_crash: crashes } : {}) },
     giveUps: check.results.find((result) => result.checker === 'give-up')?.notes?.length ?? 0,
+    boundaries: Object.fromEntries(evidence.boundaries),
   };
 }

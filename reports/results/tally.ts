@@ -39,6 +39,11 @@ export interface Tally {
   readonly faults: Readonly<Partial<Record<FaultType | 'sink_crash', number>>>;
   /** Inserts the sink gave up ("Giving up insert into ClickHouse"). */
   readonly giveUps: number;
+  /**
+   * Spec boundary -> the sink's writes under a spec on it (`SPEC_BOUNDARIES`); a boundary never run
+   * is absent, and so is the whole field in a `run-result.json` written before boundaries were counted.
+   */
+  readonly boundaries?: Readonly<Record<string, number>>;
 }
 
 export const NO_TALLY: Tally = {
@@ -53,6 +58,7 @@ export const NO_TALLY: Tally = {
   serverDedup: null,
   faults: {},
   giveUps: 0,
+  boundaries: {},
 };
 
 type Counted = number | null | undefined | { readonly [field: string]: Counted };

@@ -68,6 +68,29 @@ function configurationMatrix(run: JobReport): string[] {
   ];
 }
 
+/** Which spec boundaries each scenario's runs wrote under (the ones it declares must all be here for a pass). */
+function boundaryTable(run: JobReport): string[] {
+  const rows = Object.entries(run.classes).flatMap(([name, result]) =>
+    result.scenarios.flatMap((s) => {
+      const seen = Object.entries(s.tally.boundaries ?? {}).map(([boundary, writes]) => `${boundary} (${writes})`);
+      return seen.length === 0
+        ? []
+        : [`| ${tableCell(name)} | ${tableCell(s.name)} | ${tableCell(seen.join(' · '))} |`];
+    }),
+  );
+  if (rows.length === 0) return [];
+  return [
+    '',
+    '### Spec boundaries run',
+    '',
+    'Each host form, limit edge and strategy mode a spec in force was on while the sink wrote (its writes under it):',
+    '',
+    '| class | scenario | boundaries (writes) |',
+    '|---|---|---|',
+    ...rows,
+  ];
+}
+
 /** `report.md`: headline, per-class table, then each non-passing scenario with its replay line. */
 export function reportMarkdown(run: JobReport): string {
   const exit = resultExitStatus(run);
@@ -109,7 +132,7 @@ export function reportMarkdown(run: JobReport): string {
       );
     }
   }
-  lines.push(...configurationMatrix(run));
+  lines.push(...configurationMatrix(run), ...boundaryTable(run));
   const giveUps = Object.entries(run.classes).flatMap(([name, result]) =>
     result.scenarios.flatMap((s) =>
       s.giveUps.map((line) => `- ${tableCell(name)} / ${tableCell(s.name)}: ${codeSpan(line)}`),

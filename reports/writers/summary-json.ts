@@ -79,6 +79,7 @@ export function summaryJson(run: JobReport): string {
                   accepted_twice: scenario.tally.serverDedup.acceptedTwice,
                 },
           faults: scenario.tally.faults,
+          boundaries: scenario.tally.boundaries,
           anomalies: scenario.anomalies,
           give_ups: scenario.giveUps,
           notes: scenario.notes,
