@@ -203,7 +203,14 @@ export function judge(input: StoredRun): RunJudgement {
     faultsMissed: faults.missed,
     refusedChanges: refusedChanges(expectations, facts.refusals),
     crashes: facts.crashes,
-    sightings: sightingsOf({ facts, observations, unknown, truth: input.truth, serverDedupOff: input.serverDedupOff }),
+    sightings: sightingsOf({
+      facts,
+      observations,
+      unknown,
+      truth: input.truth,
+      serverDedupOff: input.serverDedupOff,
+      faultMet: faults.metAttempts,
+    }),
     unknownOutcomes: facts.unknownOutcomes,
     acceptedTwice: observations.acceptedTwice.size,
   };
