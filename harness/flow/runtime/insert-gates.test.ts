@@ -9,7 +9,7 @@ const attempt = (batch: number, n: number, shard: string | null = null): InsertA
   batch,
   shard: shard as InsertAttempt['shard'],
   endpoint: 'a:1',
-  queryId: `q-${batch}-${n}${shard === null ? "" : `-${shard}`}`,
+  queryId: `q-${batch}-${n}${shard === null ? '' : `-${shard}`}`,
   messageIds: [messageId('1-0-1')],
   attempt: n,
 });
