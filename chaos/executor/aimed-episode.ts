@@ -7,7 +7,7 @@ import { BackgroundWrite } from './background-write.ts';
 import type { NemesisRecord } from './nemesis-record.ts';
 
 /** How long an armed fault waits for the sink's next INSERT before it counts as missed. */
-const ARM_DEADLINE_MS = 30_000;
+export const ARM_DEADLINE_MS = 30_000;
 /** A fault healed when its INSERT ended still gives up waiting after this (every wait has a deadline). */
 const UNTIL_ENDED_LIMIT_MS = 20_000;
 /** A fault healed once the writes ended gives up waiting after this: a retry budget of 10 × 1 s fits well inside. */
@@ -61,7 +61,7 @@ async function raceDeadline<T, U>(
 }
 
 /** The first INSERT the gate holds, or why none came: the writes ended, or the deadline passed. */
-function firstInsert(
+export function firstInsert(
   gate: InsertGate,
   writing: BackgroundWrite,
   deadlineMs: number,
@@ -76,7 +76,7 @@ function firstInsert(
 }
 
 /** Waits for the moment the plan heals at: the INSERT ended, the writes ended, the effect witnessed, or the hold passed. */
-async function untilHealTime(
+export async function untilHealTime(
   { nemesis, signal }: EpisodeDeps,
   episode: Episode,
   aimed: {

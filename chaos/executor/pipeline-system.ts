@@ -14,6 +14,7 @@ import type { RawSinkSpec } from '../../properties/arbitraries/index.ts';
 import type { ChaosSystem, FaultSpec } from '../../properties/schedule/index.ts';
 import { aimedEpisode } from './aimed-episode.ts';
 import { drainRunning, withTimeout } from './background-write.ts';
+import { faultChain } from './fault-chain.ts';
 import { NemesisRecord } from './nemesis-record.ts';
 import { settleCluster } from './settle-cluster.ts';
 
@@ -167,6 +168,10 @@ export class PipelineSystem implements ChaosSystem {
   async restartAfterGiveUp(): Promise<void> {
     if ((await this.running().status()).some((partition) => partition.state === 'failed'))
       await this.relaunch(this.spec, { label: RESTART_AFTER_GIVE_UP });
+  }
+
+  async faultChain(links: readonly FaultSpec[], epochs: number, holdMs: number): Promise<void> {
+    await faultChain(this.episodeDeps(), { links: links.map(planOf), epochs, holdMs });
   }
 
   /**

@@ -1,6 +1,7 @@
 /**
- * `npm run mutants -- [--seeds 10] [--seed N] [--mutant NAME[,NAME]] [--no-control] [--no-shrink]
- * [--report-dir DIR]`: every shipped mutant against the catalogue scenario that targets it, over
+ * `npm run mutants -- [--seeds 10] [--seed N] [--mutant NAME[,NAME]] [--scenario NAME] [--no-control]
+ * [--no-shrink] [--report-dir DIR]`: every shipped mutant against the catalogue scenario that targets
+ * it (or, with `--scenario`, against that one: to show which scenarios do NOT catch it), over
  * N seeds (random and printed, or N in a row from `--seed`), with the chaos job's defaults (the
  * `ci` budget, server dedup alternating), plus the unmutated sink under the same scenarios and
  * seeds as a control. Writes the detection matrix as `summary.json`, `report.md`, `report.html`
@@ -21,7 +22,7 @@ import { matrixExitStatus, type Detection, type MatrixRow, type MutationMatrix }
 import type { SinkClassName } from '../../sinks/index.ts';
 import { BUDGETS, runScenario } from '../executor/index.ts';
 import { startedClusterJournal, UndoJournal } from '../nemeses/index.ts';
-import type { ScenarioDefinition } from '../scenarios/index.ts';
+import { findScenarios, type ScenarioDefinition } from '../scenarios/index.ts';
 import { isMutantName, MUTANTS, type MutantName } from './catalogue.ts';
 import { detection } from './detection.ts';
 import { sinkHostFor } from './mutant-host.ts';
@@ -40,6 +41,7 @@ function parseOptions() {
       seeds: { type: 'string', default: '10' },
       seed: { type: 'string' },
       mutant: { type: 'string' },
+      scenario: { type: 'string' },
       'no-control': { type: 'boolean', default: false },
       'no-shrink': { type: 'boolean', default: false },
       'report-dir': { type: 'string', default: join(PROJECT_ROOT, 'reports', 'mutants') },
@@ -61,8 +63,15 @@ function parseOptions() {
   const seeds = Array.from({ length: count }, (_, i) =>
     seedOf(values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed) + i, '--seed'),
   );
+  let scenario: ScenarioDefinition | undefined;
+  try {
+    scenario = values.scenario === undefined ? undefined : findScenarios([values.scenario])[0];
+  } catch (error) {
+    throw new HarnessError('CLI_USAGE', (error as Error).message);
+  }
   return {
     mutants,
+    scenario,
     seeds,
     control: !values['no-control'],
     shrink: !values['no-shrink'],
@@ -71,8 +80,16 @@ function parseOptions() {
 }
 
 /** Each mutant at its target; the control once per distinct target (class x scenario). */
-function subjects(mutants: readonly MutantName[], control: boolean): Subject[] {
-  const own = mutants.map((name) => ({ name, ...MUTANT_TARGETS[name] }));
+function subjects(
+  mutants: readonly MutantName[],
+  control: boolean,
+  scenario: ScenarioDefinition | undefined,
+): Subject[] {
+  const own = mutants.map((name) => ({
+    name,
+    ...MUTANT_TARGETS[name],
+    ...(scenario === undefined ? {} : { scenario }),
+  }));
   const targets = new Map(own.map((subject) => [`${subject.sinkClass}/${subject.scenario.name}`, subject]));
   return [...own, ...(control ? [...targets.values()].map((target) => ({ ...target, name: 'control' as const })) : [])];
 }
@@ -93,7 +110,7 @@ async function main(): Promise<number> {
   const journal = new UndoJournal(startedClusterJournal(cluster), cluster);
   const rows: MatrixRow[] = [];
   try {
-    for (const subject of subjects(options.mutants, options.control)) {
+    for (const subject of subjects(options.mutants, options.control, options.scenario)) {
       const entry = subject.name === 'control' ? undefined : MUTANTS[subject.name];
       const detections: Detection[] = [];
       for (const seed of options.seeds) {

@@ -31,6 +31,10 @@ export const ALSO_CAUGHT_IN: Readonly<
     kinds: ['lost'],
     why: "a length prefix shorter than the string's bytes shifts the rest of the RowBinary body: the server reads the tail of one value as the next row's fields, so produced ids vanish under garbled ones (and a body cut off mid-row is refused, CANNOT_READ_ALL_DATA, until the sink stops)",
   },
+  'fresh-token-after-two-unknowns': {
+    kinds: ['token-not-as-owed'],
+    why: 'the retries after the second unknown outcome carry the fresh token, which is not the batch bound the class owes',
+  },
   'routing-fingerprint-with-hosts': {
     kinds: ['lost'],
     why: 'a partition refused without cause keeps its undelivered batches: their rows are missing when the run ends',

@@ -187,6 +187,18 @@ export const SOURCE_MUTANTS = {
     replace: '',
     why: 'The window comparison depends on replay_horizon, a dynamic parameter, so it reads naturally as something to do when the dynamic section changes. A sink that starts against a short window then never says that its exactly-once does not cover a late replay.',
   },
+  'fresh-token-after-two-unknowns': {
+    category: 'duplicated',
+    classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink'],
+    file: 'sinks/insert/insert-runner.ts',
+    find: '    const decision = attempts.fail(report.error);\n',
+    replace: `    const decision = attempts.fail(report.error);
+    const owed = request.settings.insert_deduplication_token;
+    if (report.result.outcome === 'unknown' && attempts.failures.transient === 2 && owed !== undefined)
+      request = { ...request, settings: { ...request.settings, insert_deduplication_token: \`\${owed}:\${number}\` } };
+`,
+    why: 'ClickHouse silently drops an INSERT whose token it already holds, so after a second unknown outcome on one batch an engineer suspects the token itself: the first attempt may have left it in the dedup log without its part, and every retry under it would be dropped for ever. The fallback retries under a fresh token to make sure the rows land. One unknown outcome is still retried under the owed token, so every test that faults one attempt passes; when the first attempt had in fact committed, the retry under the fresh token writes the batch a second time.',
+  },
 } as const satisfies Readonly<Record<string, SourceMutant>>;
 
 export type SourceMutantName = keyof typeof SOURCE_MUTANTS;

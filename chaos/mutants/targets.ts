@@ -70,6 +70,8 @@ export const MUTANT_TARGETS: Readonly<
   'output-messages-not-kept': { sinkClass: 'AtMostOnceClickHouseSink', scenario: catalogue('sink-crash') },
   // ClickHouseBatchingSink has no shard_hosts form: every run is one slot.
   'plain-merge-tree-unwarned': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('plain-merge-tree') },
+  // Every chain starts with an answer cut after the commit, then one or two more unknown outcomes on the retries.
+  'fresh-token-after-two-unknowns': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('retry-under-fault') },
   'dedup-window-checked-on-reconfigure-only': {
     sinkClass: 'ShardedClickHouseBatchingSink',
     scenario: catalogue('dedup-window'),

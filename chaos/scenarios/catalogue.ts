@@ -30,6 +30,7 @@ import {
   arbReconfigureSchedule,
   arbUnknownOutcomeSchedule,
   inBothStrategyModes,
+  arbRetryChainSchedule,
 } from './schedules.ts';
 import { topologyGuardScenario } from './topology-guard.ts';
 
@@ -76,6 +77,20 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
       replay: replays(sinkClass),
       dedupHit: exactlyOnce(sinkClass),
       unknownRetriedSameToken: exactlyOnce(sinkClass),
+    }),
+  },
+  {
+    name: 'retry-under-fault',
+    description:
+      "faults on consecutive attempts of one INSERT: its answer cut after it committed, then one or two more unknown outcomes (the answer cut, or the request swallowed) on the sink's retries of that same batch, each healed before the sink saw its outcome",
+    // At-most-once never retries an INSERT that started: it has no retry for a later link to meet.
+    classes: SINK_CLASS_NAMES.filter(replays),
+    commands: () => arbRetryChainSchedule(),
+    coverage: (sinkClass) => ({
+      retryMetFault: true,
+      unknownLanded: true,
+      replay: true,
+      dedupHit: exactlyOnce(sinkClass),
     }),
   },
   {

@@ -46,14 +46,17 @@ describe('every catalogue schedule is plain data', () => {
         expect(declaredCoverage(scenario.coverage(sinkClass), sinkClass, stored)).toEqual(
           declaredCoverage(scenario.coverage(sinkClass), sinkClass, schedule),
         );
-        for (const step of stored)
-          if (step.kind === 'fault-episode' || step.kind === 'replay-after-dedup-window') {
-            expect(planOf(step.fault).toString()).toBe(describeFault(step.fault));
-            // A cluster without the process actions its families take must not run the scenario half-way.
-            expect(scenario.processActions ?? []).toEqual(
-              expect.arrayContaining([...(faultFamily(step.fault.family).processActions ?? [])]),
-            );
-          }
+        const faults = stored.flatMap((step) => {
+          if (step.kind === 'fault-episode' || step.kind === 'replay-after-dedup-window') return [step.fault];
+          return step.kind === 'fault-chain' ? step.links : [];
+        });
+        for (const fault of faults) {
+          expect(planOf(fault).toString()).toBe(describeFault(fault));
+          // A cluster without the process actions its families take must not run the scenario half-way.
+          expect(scenario.processActions ?? []).toEqual(
+            expect.arrayContaining([...(faultFamily(fault.family).processActions ?? [])]),
+          );
+        }
       }
     },
   );

@@ -229,3 +229,22 @@ export function arbDedupWindowSchedule(): fc.Arbitrary<ScheduleStep[]> {
       after,
     ]);
 }
+
+/**
+ * Faults on consecutive attempts of one INSERT: its answer cut after it committed, then one or
+ * two more unknown outcomes of either kind on its retries (a fast-check array, so a failure
+ * shrinks to fewer links), between writes; then up to one more chain or write.
+ */
+export function arbRetryChainSchedule(): fc.Arbitrary<ScheduleStep[]> {
+  const arbChain = fc
+    .record({
+      first: arbLandedFault,
+      later: fc.array(arbUnknownOutcomeFault, { minLength: 1, maxLength: 2 }),
+      epochs: fc.integer({ min: 1, max: 2 }),
+      holdMs: fc.integer({ min: 600, max: 2000 }),
+    })
+    .map(({ first, later, epochs, holdMs }) => step.faultChain([first, ...later], epochs, holdMs));
+  return fc
+    .tuple(arbWrite, arbChain, fc.array(fc.oneof(arbWrite, arbChain), { maxLength: 1 }))
+    .map(([write, chain, rest]) => [write, chain, ...rest]);
+}

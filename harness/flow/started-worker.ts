@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { HarnessError } from '../base/index.ts';
 import { InsertGate } from './insert-gate.ts';
+import type { RetriedAttempt } from './runtime/insert-gates.ts';
 import type { EpochOutcome, PartitionStatus } from './runtime/partition-runtime.ts';
 import { WorkerExitedError, WorkerRefusedError, type WorkerExit } from './worker-errors.ts';
 import type { CommandResults, WorkerCommand, WorkerMessage } from './worker-protocol.ts';
@@ -81,10 +82,13 @@ export class StartedFlowWorker {
 
   /**
    * Arms a one-shot gate on the next INSERT attempt (of `partition`, or of any; only a batch's
-   * first attempt with `firstAttempt`): the attempt is held before its request and after its
-   * outcome until the returned gate opens each phase.
+   * first attempt with `firstAttempt`; only a retry of one attempt with `retryOf`): the attempt is
+   * held before its request and after its outcome until the returned gate opens each phase.
    */
-  async armGate(partition?: number, options: { readonly firstAttempt?: boolean } = {}): Promise<InsertGate> {
+  async armGate(
+    partition?: number,
+    options: { readonly firstAttempt?: boolean; readonly retryOf?: RetriedAttempt } = {},
+  ): Promise<InsertGate> {
     const id = this.nextGate++;
     const gate = new InsertGate(
       id,

@@ -109,6 +109,8 @@ describe('faultEvidence', () => {
       'limit_data(x): the aimed INSERT q2 still succeeded',
       "timeout(x): the aimed INSERT q4's unknown outcome resolved landed, the plan expected absent",
     ]);
+    // The attempts a fault was proven on, by query id: what `retryMetFault` pairs up.
+    expect([...result.metAttempts]).toEqual(['q1', 'q3']);
   });
 
   it('counts a server-error fault only on its own ClickHouse code, answered to the INSERT and in its query_log', () => {

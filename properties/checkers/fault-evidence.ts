@@ -20,6 +20,8 @@ export interface FaultEvidence {
   /** Fault type -> times it met the INSERT it was aimed at (or was witnessed on the cluster). */
   readonly fired: ReadonlyMap<FaultType, number>;
   readonly missed: readonly MissedFault[];
+  /** The query ids of the attempts an aimed fault demonstrably met. */
+  readonly metAttempts: ReadonlySet<string>;
 }
 
 /** What the servers' logs said of the run's INSERTs, as far as fault evidence needs it. */
@@ -99,16 +101,19 @@ export function faultEvidence(
   const ends = new Map(eventsOfType(events, 'fault-end').map((end) => [end.window, end]));
   const fired = new Map<FaultType, number>();
   const missed: MissedFault[] = [];
+  const metAttempts = new Set<string>();
   for (const start of eventsOfType(events, 'fault-start')) {
     const end = ends.get(start.window);
     const aimed = start.aimedAt === undefined ? undefined : byQuery.get(start.aimedAt.queryId);
     const reason = notFired(start, end, aimed, attempts, server);
-    if (reason === undefined) fired.set(start.fault, (fired.get(start.fault) ?? 0) + 1);
-    else missed.push({ fault: start.fault, reason: `${start.description}: ${reason}` });
+    if (reason === undefined) {
+      fired.set(start.fault, (fired.get(start.fault) ?? 0) + 1);
+      if (aimed !== undefined) metAttempts.add(aimed.queryId);
+    } else missed.push({ fault: start.fault, reason: `${start.description}: ${reason}` });
   }
   for (const miss of eventsOfType(events, 'fault-missed'))
     missed.push({ fault: miss.fault, reason: `${miss.description}: ${miss.reason}` });
-  return { fired, missed };
+  return { fired, missed, metAttempts };
 }
 
 function notFired(

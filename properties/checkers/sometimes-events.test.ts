@@ -42,4 +42,24 @@ describe('the "sometimes" events', () => {
     expect(sightings([attempt({ invokedAt: 5 }), unknown])).toBe(0);
     expect(sightings([attempt({ outcome: 'failed', invokedAt: 10 }), attempt({ invokedAt: 20 })])).toBe(0);
   });
+
+  it('counts a fault met on a later attempt of an INSERT a fault already met, and nothing else', () => {
+    const met = (attempts: AttemptRecord[], faultMet: readonly string[]) =>
+      SOMETIMES_EVENTS.retryMetFault.count({
+        facts: { attempts } as unknown as HistoryFacts,
+        faultMet: new Set(faultMet),
+      } as unknown as RunSightings);
+    const first = attempt({ queryId: 'a1', outcome: 'unknown', invokedAt: 10 });
+    const retry = attempt({ queryId: 'a2', outcome: 'unknown', invokedAt: 20 });
+    expect(met([first, retry], ['a1', 'a2'])).toBe(1);
+    // A replay by the next worker after a crash counts too: same batch, a later attempt.
+    expect(met([first, { ...retry, writer: 'w2' }], ['a1', 'a2'])).toBe(1);
+    // The retry itself must have met its fault, and so must the attempt before it.
+    expect(met([first, retry], ['a1'])).toBe(0);
+    expect(met([first, retry], ['a2'])).toBe(0);
+    // Another batch, shard or partition is another INSERT.
+    expect(met([first, { ...retry, batch: 2 }], ['a1', 'a2'])).toBe(0);
+    expect(met([first, { ...retry, shard: 's2' }], ['a1', 'a2'])).toBe(0);
+    expect(met([first, { ...retry, partition: 1 }], ['a1', 'a2'])).toBe(0);
+  });
 });

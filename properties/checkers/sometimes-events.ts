@@ -12,6 +12,8 @@ export interface RunSightings {
   readonly truth: GroundTruth;
   /** The run's target had ClickHouse's block dedup off (or short). */
   readonly serverDedupOff: boolean;
+  /** The query ids of the attempts an aimed fault demonstrably met (`fault-evidence.ts`). */
+  readonly faultMet: ReadonlySet<string>;
 }
 
 /**
@@ -112,6 +114,27 @@ export const SOMETIMES_EVENTS = {
               retry.invokedAt > unknown.invokedAt,
           ),
       ).length,
+  },
+  /**
+   * A fault demonstrably met a later attempt (a retry, or a replay) of an INSERT an earlier fault
+   * had demonstrably met: the same partition, batch and shard, by the attempts' own records. Only
+   * a fault aimed at the nth attempt of an INSERT shows it; a pass without it never ran a retry
+   * on a faulty link.
+   */
+  retryMetFault: {
+    missing: 'no fault met a retry or replay of an INSERT a fault had already met',
+    count: ({ facts, faultMet }) => {
+      const met = facts.attempts.filter((attempt) => faultMet.has(attempt.queryId));
+      return met.filter((later) =>
+        met.some(
+          (earlier) =>
+            earlier.partition === later.partition &&
+            earlier.batch === later.batch &&
+            earlier.shard === later.shard &&
+            earlier.invokedAt < later.invokedAt,
+        ),
+      ).length;
+    },
   },
 } as const satisfies Record<string, SometimesEvent>;
 

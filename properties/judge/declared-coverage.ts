@@ -15,9 +15,10 @@ export type ScenarioCoverage = Omit<Coverage, 'faults' | 'crashPoints' | 'refuse
 export function declaredCoverage(scenario: ScenarioCoverage, sinkClass: SinkClassName, schedule: Schedule): Coverage {
   const faults = [
     ...new Set(
-      schedule.flatMap((step) =>
-        step.kind === 'fault-episode' || step.kind === 'replay-after-dedup-window' ? [step.fault.type] : [],
-      ),
+      schedule.flatMap((step) => {
+        if (step.kind === 'fault-episode' || step.kind === 'replay-after-dedup-window') return [step.fault.type];
+        return step.kind === 'fault-chain' ? step.links.map((link) => link.type) : [];
+      }),
     ),
   ];
   const crashPoints = [...new Set(schedule.flatMap((step) => (step.kind === 'crash' ? [step.point] : [])))];

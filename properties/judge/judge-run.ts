@@ -205,7 +205,14 @@ export function judge(input: StoredRun): RunJudgement {
     refusedChanges: refusedChanges(expectations, facts.refusals),
     crashes: facts.crashes,
     boundaries: boundaryWrites(events, specs),
-    sightings: sightingsOf({ facts, observations, unknown, truth: input.truth, serverDedupOff: input.serverDedupOff }),
+    sightings: sightingsOf({
+      facts,
+      observations,
+      unknown,
+      truth: input.truth,
+      serverDedupOff: input.serverDedupOff,
+      faultMet: faults.metAttempts,
+    }),
     unknownOutcomes: facts.unknownOutcomes,
     acceptedTwice: observations.acceptedTwice.size,
   };

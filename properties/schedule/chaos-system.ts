@@ -40,4 +40,10 @@ export interface ChaosSystem {
   drain(partitions: readonly number[]): Promise<void>;
   /** Restarts the sink with its spec if a partition gave up (the seed's operator); otherwise nothing. */
   restartAfterGiveUp(): Promise<void>;
+  /**
+   * Processes and delivers `epochs` epochs with `links[0]` aimed at their first INSERT and each
+   * later link at that INSERT's next attempt (its retry: same batch and shard), each healed before
+   * the sink acts on its outcome. A retry that never comes ends its link, and the rest, as missed.
+   */
+  faultChain(links: readonly FaultSpec[], epochs: number, holdMs: number): Promise<void>;
 }

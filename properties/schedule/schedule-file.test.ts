@@ -26,6 +26,7 @@ const FILE: ScheduleFile = {
     step.replayAfterDedupWindow(cut, 1, 1500),
     step.restartAfterGiveUp(),
     step.drain([0, 1]),
+    step.faultChain([cut, cut], 1, 600),
   ],
 };
 /** The registry's part, stubbed: one family known. */
@@ -81,6 +82,16 @@ describe('schedule.json', () => {
       'spec.sink_class_name must be a string, got 3',
     ],
     ['no steps', { ...FILE, steps: {} }, 'steps must be a list of steps'],
+    [
+      'a chain without links',
+      withStep(9, { ...FILE.steps[9], links: [] }),
+      'steps[9].links must be a non-empty list of faults',
+    ],
+    [
+      'a chain link of an unknown family',
+      withStep(9, { ...FILE.steps[9], links: [cut, { ...cut, family: 'x' }] }),
+      'steps[9].links[1].family is unknown',
+    ],
   ])('refuses %s with one line naming the field', (_what, file, message) => {
     expect(() => parse(file)).toThrow(message);
     try {

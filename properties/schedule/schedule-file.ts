@@ -156,6 +156,15 @@ const STEP_FIELDS: {
       partitions: (s.partitions as unknown[]).map((p, i) => read.integer(p, `${f}.partitions[${i}]`)),
     };
   },
+  'fault-chain': (read, s, f, fault) => {
+    if (!Array.isArray(s.links) || s.links.length === 0) read.fail(`${f}.links`, 'must be a non-empty list of faults');
+    return {
+      kind: 'fault-chain',
+      links: (s.links as unknown[]).map((link, i) => read.fault(link, `${f}.links[${i}]`, fault)),
+      epochs: read.integer(s.epochs, `${f}.epochs`),
+      holdMs: read.integer(s.holdMs, `${f}.holdMs`),
+    };
+  },
 };
 
 /** The keys each kind of step has besides `kind`. */
@@ -169,6 +178,7 @@ const STEP_KEYS: Readonly<Record<StepKind, readonly string[]>> = {
   'hold-and-write': ['epochs', 'spec', 'label'],
   'restart-after-give-up': [],
   drain: ['partitions'],
+  'fault-chain': ['links', 'epochs', 'holdMs'],
 };
 
 const isKind = (value: unknown): value is StepKind => typeof value === 'string' && value in STEP_FIELDS;

@@ -51,6 +51,10 @@ const EVERY_KIND: readonly [Schedule[number], string][] = [
   [step.restartAfterGiveUp(), 'restart if the sink gave up'],
   [step.drain([0]), 'drain partition 0'],
   [step.drain([0, 1]), 'drain partitions 0, 1'],
+  [
+    step.faultChain([cut, fault('after-hold')], 2, 800),
+    "reset_peer(the INSERT's response), then on its retry latency(the INSERT's link, 300ms±20) for 800ms at the first INSERT of write(2)",
+  ],
 ];
 const schedule: Schedule = EVERY_KIND.map(([each]) => each);
 
@@ -71,6 +75,7 @@ function recordingSystem(calls: unknown[][]): ChaosSystem {
     holdAndWrite: record('holdAndWrite'),
     drain: record('drain'),
     restartAfterGiveUp: record('restartAfterGiveUp'),
+    faultChain: record('faultChain'),
   };
 }
 
@@ -105,8 +110,11 @@ describe('a schedule as data', () => {
       'restartAfterGiveUp',
       'drain',
       'drain',
+      'faultChain',
     ]);
     expect(calls[1]).toEqual(['faultEpisode', fault('insert-ended'), 1, 900]);
     expect(calls[7]).toEqual(['restartWithSpec', spec, 'shard s2 added']);
+    // The links in their order: the first at the INSERT, each later one at its retry.
+    expect(calls[12]).toEqual(['faultChain', [cut, fault('after-hold')], 2, 800]);
   });
 });

@@ -50,7 +50,19 @@ export type ScheduleStep =
    */
   | { readonly kind: 'restart-after-give-up' }
   /** Drains the given partitions only. */
-  | { readonly kind: 'drain'; readonly partitions: readonly number[] };
+  | { readonly kind: 'drain'; readonly partitions: readonly number[] }
+  /**
+   * Faults on consecutive attempts of ONE INSERT: `links[0]` at the first INSERT of `epochs`
+   * epochs, each later link at the retry the previous link's outcome caused (same batch and
+   * shard), each healed before the sink sees its attempt's outcome (or after `holdMs`, for a
+   * fault that blocks it).
+   */
+  | {
+      readonly kind: 'fault-chain';
+      readonly links: readonly FaultSpec[];
+      readonly epochs: number;
+      readonly holdMs: number;
+    };
 
 export type Schedule = readonly ScheduleStep[];
 export type StepKind = ScheduleStep['kind'];
@@ -76,6 +88,8 @@ export async function runStep(system: ChaosSystem, step: ScheduleStep): Promise<
       return system.restartAfterGiveUp();
     case 'drain':
       return system.drain(step.partitions);
+    case 'fault-chain':
+      return system.faultChain(step.links, step.epochs, step.holdMs);
   }
 }
 
@@ -105,6 +119,8 @@ export function describeStep(step: ScheduleStep): string {
       return 'restart if the sink gave up';
     case 'drain':
       return `drain partition${step.partitions.length === 1 ? '' : 's'} ${step.partitions.join(', ')}`;
+    case 'fault-chain':
+      return `${step.links.map((link) => `${describeFault(link)}${describeHeal({ fault: link, holdMs: step.holdMs })}`).join(', then on its retry ')} at the first INSERT of write(${step.epochs})`;
   }
 }
 
@@ -143,4 +159,10 @@ export const step = {
   }),
   restartAfterGiveUp: (): ScheduleStep => ({ kind: 'restart-after-give-up' }),
   drain: (partitions: readonly number[]): ScheduleStep => ({ kind: 'drain', partitions }),
+  faultChain: (links: readonly FaultSpec[], epochs: number, holdMs: number): ScheduleStep => ({
+    kind: 'fault-chain',
+    links,
+    epochs,
+    holdMs,
+  }),
 } as const;

@@ -4,12 +4,12 @@ import { messageId } from '../../../sinks/domain/message-id.ts';
 import type { GatedAttempt, HistorySink } from '../history/index.ts';
 import { InsertGates } from './insert-gates.ts';
 
-const attempt = (batch: number, n: number): InsertAttempt => ({
+const attempt = (batch: number, n: number, shard: string | null = null): InsertAttempt => ({
   sink: 's',
   batch,
-  shard: null,
+  shard: shard as InsertAttempt['shard'],
   endpoint: 'a:1',
-  queryId: `q-${batch}-${n}`,
+  queryId: `q-${batch}-${n}${shard === null ? '' : `-${shard}`}`,
   messageIds: [messageId('1-0-1')],
   attempt: n,
 });
@@ -30,5 +30,20 @@ describe('InsertGates', () => {
       [1, 'q-4-1'],
       [2, 'q-4-2'],
     ]);
+  });
+
+  it('a retry gate catches only a later attempt of the same batch and shard on its partition', async () => {
+    const caught: GatedAttempt[] = [];
+    const gates = new InsertGates({ hold: async (phase, gated) => void (phase === 'request' && caught.push(gated)) }, {
+      append: () => undefined,
+    } as unknown as HistorySink);
+    gates.arm({ id: 1, partition: 0, retryOf: { batch: 3, shard: 's1', attempt: 2 } });
+    await gates.beforeRequest(1, attempt(3, 3, 's1'));
+    await gates.beforeRequest(0, attempt(3, 2, 's1'));
+    await gates.beforeRequest(0, attempt(3, 3, 's2'));
+    await gates.beforeRequest(0, attempt(4, 3, 's1'));
+    await gates.beforeRequest(0, attempt(3, 3, 's1'));
+    await gates.beforeRequest(0, attempt(3, 4, 's1'));
+    expect(caught.map((gated) => [gated.partition, gated.queryId])).toEqual([[0, 'q-3-3-s1']]);
   });
 });

@@ -10,7 +10,8 @@ import type { GatedAttempt, GatePhase, HistorySink } from '../history/index.ts';
  * - `outcome`: once the attempt ended, before the sink acts on the outcome — the driver heals,
  *   then opens it, so the sink's retry never meets the fault and the schedule stays deterministic.
  * A gate is one-shot. Every hold has a deadline: a driver that never answers delays the sink,
- * never blocks it.
+ * never blocks it. A chain of faults on one INSERT arms its next gate with `retryOf` while the
+ * previous attempt is held at `outcome`, so the retry that outcome causes is the one caught.
  */
 export interface GatePlan {
   readonly id: number;
@@ -20,6 +21,29 @@ export interface GatePlan {
    * replicated), and a fault that needs the server to do new work would meet nothing there.
    */
   readonly firstAttempt?: boolean;
+  /**
+   * Catch only a later attempt of the INSERT an earlier gate caught: the same batch and shard
+   * (with `partition`), a higher attempt number — its retry, never another INSERT.
+   */
+  readonly retryOf?: RetriedAttempt;
+}
+
+/** The INSERT attempt a `retryOf` gate waits for a retry of. */
+export interface RetriedAttempt {
+  readonly batch: number;
+  readonly shard: string | null;
+  readonly attempt: number;
+}
+
+/** Whether a gate armed with `plan` catches this attempt of `partition`. */
+export function gateCatches(plan: GatePlan, partition: number, attempt: InsertAttempt): boolean {
+  const { retryOf } = plan;
+  return (
+    (plan.partition === undefined || plan.partition === partition) &&
+    (plan.firstAttempt !== true || attempt.attempt === 1) &&
+    (retryOf === undefined ||
+      (attempt.batch === retryOf.batch && attempt.shard === retryOf.shard && attempt.attempt > retryOf.attempt))
+  );
 }
 
 /** How a held attempt reaches the driver; each call resolves when the driver opens the gate. */
@@ -51,11 +75,7 @@ export class InsertGates {
 
   async beforeRequest(partition: number, attempt: InsertAttempt): Promise<void> {
     if (this.channel === undefined) return;
-    const plan = [...this.armed.values()].find(
-      (candidate) =>
-        (candidate.partition === undefined || candidate.partition === partition) &&
-        (candidate.firstAttempt !== true || attempt.attempt === 1),
-    );
+    const plan = [...this.armed.values()].find((candidate) => gateCatches(candidate, partition, attempt));
     if (plan === undefined) return;
     this.armed.delete(plan.id);
     const gated: GatedAttempt = {
