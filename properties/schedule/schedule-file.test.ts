@@ -26,6 +26,7 @@ const FILE: ScheduleFile = {
     step.replayAfterDedupWindow(cut, 1, 1500),
     step.restartAfterGiveUp(),
     step.drain([0, 1]),
+    step.overlappingFaults([cut, { ...cut, label: 'the other' }], 0, 2, 900),
   ],
 };
 /** The registry's part, stubbed: one family known. */
@@ -81,6 +82,21 @@ describe('schedule.json', () => {
       'spec.sink_class_name must be a string, got 3',
     ],
     ['no steps', { ...FILE, steps: {} }, 'steps must be a list of steps'],
+    [
+      'an overlapping pair of one fault',
+      withStep(9, { ...FILE.steps[9], faults: [cut] }),
+      'steps[9].faults must be a list of two faults',
+    ],
+    [
+      'an overlapping pair with an unknown family',
+      withStep(9, { ...FILE.steps[9], faults: [cut, { ...cut, family: 'x' }] }),
+      'steps[9].faults[1].family is unknown',
+    ],
+    [
+      'an overlapping pair healed in no order',
+      withStep(9, { ...FILE.steps[9], healFirst: 2 }),
+      'steps[9].healFirst must be 0 or 1, got 2',
+    ],
   ])('refuses %s with one line naming the field', (_what, file, message) => {
     expect(() => parse(file)).toThrow(message);
     try {

@@ -51,6 +51,10 @@ const EVERY_KIND: readonly [Schedule[number], string][] = [
   [step.restartAfterGiveUp(), 'restart if the sink gave up'],
   [step.drain([0]), 'drain partition 0'],
   [step.drain([0, 1]), 'drain partitions 0, 1'],
+  [
+    step.overlappingFaults([cut, fault('after-hold')], 1, 2, 800),
+    "reset_peer(the INSERT's response) and latency(the INSERT's link, 300ms±20) for 800ms at once, latency(the INSERT's link, 300ms±20) healed first, at the first INSERT of write(2)",
+  ],
 ];
 const schedule: Schedule = EVERY_KIND.map(([each]) => each);
 
@@ -71,6 +75,7 @@ function recordingSystem(calls: unknown[][]): ChaosSystem {
     holdAndWrite: record('holdAndWrite'),
     drain: record('drain'),
     restartAfterGiveUp: record('restartAfterGiveUp'),
+    overlappingFaults: record('overlappingFaults'),
   };
 }
 
@@ -105,7 +110,9 @@ describe('a schedule as data', () => {
       'restartAfterGiveUp',
       'drain',
       'drain',
+      'overlappingFaults',
     ]);
+    expect(calls[12]).toEqual(['overlappingFaults', [cut, fault('after-hold')], 1, 2, 800]);
     expect(calls[1]).toEqual(['faultEpisode', fault('insert-ended'), 1, 900]);
     expect(calls[7]).toEqual(['restartWithSpec', spec, 'shard s2 added']);
   });

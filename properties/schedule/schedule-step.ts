@@ -50,7 +50,22 @@ export type ScheduleStep =
    */
   | { readonly kind: 'restart-after-give-up' }
   /** Drains the given partitions only. */
-  | { readonly kind: 'drain'; readonly partitions: readonly number[] };
+  | { readonly kind: 'drain'; readonly partitions: readonly number[] }
+  /**
+   * Two faults in force on the first INSERT of `epochs` epochs at once: `faults` applied in that
+   * order before its request goes, each healed at its own moment (`holdMs` for one that blocks
+   * it), `faults[healFirst]` first — the other waits for that heal too.
+   */
+  | {
+      readonly kind: 'overlapping-faults';
+      readonly faults: OverlappingPair;
+      readonly healFirst: 0 | 1;
+      readonly epochs: number;
+      readonly holdMs: number;
+    };
+
+/** The two faults of an overlapping episode, in the order they are applied. */
+export type OverlappingPair = readonly [FaultSpec, FaultSpec];
 
 export type Schedule = readonly ScheduleStep[];
 export type StepKind = ScheduleStep['kind'];
@@ -76,6 +91,8 @@ export async function runStep(system: ChaosSystem, step: ScheduleStep): Promise<
       return system.restartAfterGiveUp();
     case 'drain':
       return system.drain(step.partitions);
+    case 'overlapping-faults':
+      return system.overlappingFaults(step.faults, step.healFirst, step.epochs, step.holdMs);
   }
 }
 
@@ -105,7 +122,17 @@ export function describeStep(step: ScheduleStep): string {
       return 'restart if the sink gave up';
     case 'drain':
       return `drain partition${step.partitions.length === 1 ? '' : 's'} ${step.partitions.join(', ')}`;
+    case 'overlapping-faults':
+      return describeOverlap(step);
   }
+}
+
+function describeOverlap(step: Extract<ScheduleStep, { kind: 'overlapping-faults' }>): string {
+  const [first, second] = step.faults.map(
+    (fault) => `${describeFault(fault)}${describeHeal({ fault, holdMs: step.holdMs })}`,
+  );
+  const healed = describeFault(step.faults[step.healFirst]);
+  return `${first} and ${second} at once, ${healed} healed first, at the first INSERT of write(${step.epochs})`;
 }
 
 /** Step constructors: the generators build records through these, so every field is set. */
@@ -143,4 +170,11 @@ export const step = {
   }),
   restartAfterGiveUp: (): ScheduleStep => ({ kind: 'restart-after-give-up' }),
   drain: (partitions: readonly number[]): ScheduleStep => ({ kind: 'drain', partitions }),
+  overlappingFaults: (faults: OverlappingPair, healFirst: 0 | 1, epochs: number, holdMs: number): ScheduleStep => ({
+    kind: 'overlapping-faults',
+    faults,
+    healFirst,
+    epochs,
+    holdMs,
+  }),
 } as const;
