@@ -21,6 +21,7 @@ import {
   arbUnknownOutcomeSchedule,
   inBothStrategyModes,
 } from './schedules.ts';
+import { overlappingFaultsScenario } from './overlapping-faults.ts';
 import { topologyGuardScenario } from './topology-guard.ts';
 
 const exactlyOnce = (sinkClass: SinkClassName) => SINK_CLASSES[sinkClass].guarantee === 'exactly-once';
@@ -173,6 +174,7 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
   },
   quorumScenario('quorum_sequential'),
   quorumScenario('quorum_parallel'),
+  overlappingFaultsScenario,
   {
     name: 'materialized-view',
     description:

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ClusterDescription } from '../../harness/cluster/index.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/index.ts';
-import { describeFault, describeStep, type Schedule } from '../../properties/schedule/index.ts';
+import { describeFault, describeStep, type FaultSpec, type Schedule } from '../../properties/schedule/index.ts';
 import { declaredCoverage } from '../../properties/judge/index.ts';
 import { faultFamily, planOf } from '../nemeses/families/registry.ts';
 import { CATALOGUE } from './catalogue.ts';
@@ -32,6 +32,11 @@ const specOf = (sinkClass: string): RawSinkSpec =>
     dynamic_parameters: {},
   }) as RawSinkSpec;
 
+const faultsOf = (step: Schedule[number]): readonly FaultSpec[] => {
+  if (step.kind === 'overlapping-faults') return step.faults;
+  return step.kind === 'fault-episode' || step.kind === 'replay-after-dedup-window' ? [step.fault] : [];
+};
+
 const pairs = CATALOGUE.flatMap((scenario) => scenario.classes.map((sinkClass) => ({ scenario, sinkClass })));
 
 describe('every catalogue schedule is plain data', () => {
@@ -47,11 +52,11 @@ describe('every catalogue schedule is plain data', () => {
           declaredCoverage(scenario.coverage(sinkClass), sinkClass, schedule),
         );
         for (const step of stored)
-          if (step.kind === 'fault-episode' || step.kind === 'replay-after-dedup-window') {
-            expect(planOf(step.fault).toString()).toBe(describeFault(step.fault));
+          for (const fault of faultsOf(step)) {
+            expect(planOf(fault).toString()).toBe(describeFault(fault));
             // A cluster without the process actions its families take must not run the scenario half-way.
             expect(scenario.processActions ?? []).toEqual(
-              expect.arrayContaining([...(faultFamily(step.fault.family).processActions ?? [])]),
+              expect.arrayContaining([...(faultFamily(fault.family).processActions ?? [])]),
             );
           }
       }

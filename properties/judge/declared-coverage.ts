@@ -15,9 +15,10 @@ export type ScenarioCoverage = Omit<Coverage, 'faults' | 'crashPoints' | 'refuse
 export function declaredCoverage(scenario: ScenarioCoverage, sinkClass: SinkClassName, schedule: Schedule): Coverage {
   const faults = [
     ...new Set(
-      schedule.flatMap((step) =>
-        step.kind === 'fault-episode' || step.kind === 'replay-after-dedup-window' ? [step.fault.type] : [],
-      ),
+      schedule.flatMap((step) => {
+        if (step.kind === 'overlapping-faults') return step.faults.map((fault) => fault.type);
+        return step.kind === 'fault-episode' || step.kind === 'replay-after-dedup-window' ? [step.fault.type] : [];
+      }),
     ),
   ];
   const crashPoints = [...new Set(schedule.flatMap((step) => (step.kind === 'crash' ? [step.point] : [])))];
