@@ -123,6 +123,14 @@ export const SOURCE_MUTANTS = {
     replace: "if (errorClass === 'unclassified' && attempts > policy.maxInsertAttempts) {",
     why: "Read as the number of retries, max_insert_attempts allows one attempt more than the seed does: the first try plus max_insert_attempts retries. Every give-up still comes, with the seed's text and after an unclassified error, one INSERT late against a server that was already refusing.",
   },
+  'transient-failures-not-counted': {
+    category: 'give-up-late',
+    classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink', 'AtLeastOnceClickHouseSink'],
+    file: 'sinks/retry/retry-policy.ts',
+    find: 'return { ...decideRetry(errorClass, this.attempts, this.policy), errorClass };',
+    replace: 'return { ...decideRetry(errorClass, this.counts.unclassified, this.policy), errorClass };',
+    why: 'Transient failures are retried without limit and max_insert_attempts bounds the unclassified ones, so counting only the unclassified failures against the budget reads like keeping the two rules apart. The seed counts every attempt in total: an INSERT whose first attempt lost its connection and whose retries then met a refusing server makes one attempt more than the budget allows before it gives up — a path no single fault reaches, since every retry after a transport fault runs on a healed link.',
+  },
   'output-taken-before-crash-point': {
     category: 'pending-dropped',
     classes: ['AtMostOnceClickHouseSink'],
