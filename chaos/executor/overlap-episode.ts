@@ -127,5 +127,12 @@ async function untilHealMoment(
     await abortable(settledWithin(writing.over, UNTIL_WRITES_END_LIMIT_MS, true, false), signal);
   } else if (fault.effect === 'witness' && fault.probe !== undefined)
     await fault.probe(nemesis, window, Date.now() + Math.max(episode.holdMs, WITNESS_LIMIT_MS));
-  else await delay(Math.max(0, releasedAt + episode.holdMs - Date.now()), undefined, { signal });
+  else
+    await delay(Math.max(0, releasedAt + episode.holdMs - Date.now()), undefined, { signal }).catch(
+      (error: unknown) => {
+        // The run's stop reason, not the timer's AbortError, is what the run unwinds with.
+        if (signal.aborted) throw signal.reason;
+        throw error;
+      },
+    );
 }
