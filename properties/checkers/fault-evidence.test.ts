@@ -381,7 +381,7 @@ describe('faultEvidence of two faults in force on one INSERT at once', () => {
     healed(2, 'too_many_parts', serverHealAt),
   ];
   const cutThenRefused = [
-    attempt('q1', { outcome: 'unknown' }),
+    attempt('q1', { outcome: 'unknown', errorCode: 'ECONNRESET' }),
     attempt('q2', { outcome: 'failed', errorCode: '252', invokedAt: 300, startedAt: 310, endedAt: 330 }),
   ];
   const server: ServerView = {
@@ -405,7 +405,7 @@ describe('faultEvidence of two faults in force on one INSERT at once', () => {
     const healedBefore = evidence(pair(300), cutThenRefused, server);
     expect(healedBefore.fired.get('too_many_parts')).toBeUndefined();
     expect(healedBefore.missed.map((miss) => miss.reason)).toEqual([
-      "too_many_parts(x): the aimed INSERT q1 ended unknown, not with the plan's ClickHouse code 252, nor did any of the 0 later attempt(s) while it was in force show it",
+      "too_many_parts(x): the aimed INSERT q1 ended unknown with ECONNRESET, not with the plan's ClickHouse code 252, nor did any of the 0 later attempt(s) while it was in force show it",
     ]);
     const unlogged = evidence(pair(), cutThenRefused, { ...server, exceptionCodes: new Map() });
     expect(unlogged.fired.get('too_many_parts')).toBeUndefined();
@@ -438,6 +438,19 @@ describe('faultEvidence of two faults in force on one INSERT at once', () => {
       server,
     );
     expect(twoCuts.fired.size).toBe(0);
+  });
+
+  it("does not count a cut whose INSERT ended by the sink's own timeout, which a slow partner could cause", () => {
+    const timedOut = [
+      { ...(cutThenRefused[0] as AttemptRecord), errorCode: undefined },
+      cutThenRefused[1] as AttemptRecord,
+    ];
+    const result = evidence(pair(), timedOut, {
+      ...server,
+      unknown: { ...server.unknown, absent: [timedOut[0] as AttemptRecord] },
+    });
+    expect(result.fired.get('timeout')).toBeUndefined();
+    expect(result.fired.get('too_many_parts')).toBe(1);
   });
 
   it('counts nothing for a fault whose partner is not in the history', () => {

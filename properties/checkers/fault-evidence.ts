@@ -157,16 +157,29 @@ function overlapNotFired(
   const [own, theirs] = [shownBy(start), shownBy(partner)];
   if (own === theirs || GENERIC.includes(own) || GENERIC.includes(theirs))
     return `it rests on ${own} and its partner ${partner.description} on ${theirs}: either could have shown the other's`;
-  const onAimed = notFired(start, end, aimed, attempts, server);
+  const shows = (attempt: AttemptRecord | undefined) =>
+    notFired(start, end, attempt, attempts, server) ??
+    (own.startsWith('an unknown outcome') ? cutNotShown(attempt) : undefined);
+  const onAimed = shows(aimed);
   if (onAimed === undefined || aimed === undefined || end === undefined) return onAimed;
   const healAt = end.healStartedAt ?? end.at;
   const later = attempts.filter(
     (attempt) => attempt !== aimed && attempt.startedAt > aimed.startedAt && attempt.startedAt < healAt,
   );
-  return later.some((attempt) => notFired(start, end, attempt, attempts, server) === undefined)
+  return later.some((attempt) => shows(attempt) === undefined)
     ? undefined
     : `${onAimed}, nor did any of the ${later.length} later attempt(s) while it was in force show it`;
 }
+
+/**
+ * A cut's unknown outcome in an overlap must be a broken connection (the attempt's error has a
+ * code: ECONNRESET), not the sink's own request timeout (no code), which a partner that only
+ * delays the INSERT could have caused.
+ */
+const cutNotShown = (attempt: AttemptRecord | undefined): string | undefined =>
+  attempt === undefined || attempt.errorCode !== undefined
+    ? undefined
+    : `the aimed INSERT ${attempt.queryId} ended without a connection error (the sink's own timeout?), which its partner could have caused`;
 
 /** Evidence any fault that hinders an INSERT can leave: it cannot tell two faults in force at once apart. */
 const GENERIC: readonly string[] = ['an INSERT that did not end ok', 'the time an INSERT took'];
