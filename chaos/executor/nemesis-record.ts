@@ -1,6 +1,13 @@
 import type { GatedAttempt, HistoryWriter } from '../../harness/flow/history/index.ts';
 import type { Fault, FaultPlan, FaultWindow } from '../nemeses/index.ts';
 
+/** A fault applied from its plan, and the window it opened. */
+export interface AppliedFault {
+  readonly plan: FaultPlan;
+  readonly fault: Fault;
+  readonly window: FaultWindow;
+}
+
 /**
  * The nemesis's part of the run's history: what was applied, at which INSERT it was aimed, what
  * the nemesis itself verified, and what never met anything. The checkers judge from these
@@ -11,7 +18,13 @@ export class NemesisRecord {
 
   constructor(private readonly history: HistoryWriter) {}
 
-  start(fault: Fault, window: FaultWindow, aimedAt: GatedAttempt, plan: Pick<FaultPlan, 'expects' | 'proofs'>): number {
+  start(
+    fault: Fault,
+    window: FaultWindow,
+    aimedAt: GatedAttempt,
+    plan: Pick<FaultPlan, 'expects' | 'proofs'>,
+    overlaps?: number,
+  ): number {
     this.windows += 1;
     this.history.append({
       type: 'fault-start',
@@ -27,8 +40,19 @@ export class NemesisRecord {
       ...(window.toxic === undefined ? {} : { toxic: window.toxic }),
       ...(window.serverCode === undefined ? {} : { serverCode: window.serverCode }),
       ...(window.links === undefined ? {} : { links: window.links }),
+      ...(overlaps === undefined ? {} : { overlaps }),
     });
     return this.windows;
+  }
+
+  /** Two faults in force on one INSERT at once: each `fault-start` names the other's window. */
+  startPair(pair: readonly [AppliedFault, AppliedFault], aimedAt: GatedAttempt): readonly [number, number] {
+    const first = this.windows + 1;
+    const [a, b] = pair;
+    return [
+      this.start(a.fault, a.window, aimedAt, a.plan, first + 1),
+      this.start(b.fault, b.window, aimedAt, b.plan, first),
+    ];
   }
 
   end(id: number, window: FaultWindow, healStartedAt: number): void {

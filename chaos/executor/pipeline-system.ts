@@ -11,11 +11,12 @@ import {
 } from '../../harness/flow/index.ts';
 import { HarnessError } from '../../harness/base/index.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/index.ts';
-import type { ChaosSystem, FaultSpec } from '../../properties/schedule/index.ts';
+import type { ChaosSystem, FaultSpec, OverlappingPair } from '../../properties/schedule/index.ts';
 import { aimedEpisode } from './aimed-episode.ts';
 import { drainRunning, withTimeout } from './background-write.ts';
 import { faultChain } from './fault-chain.ts';
 import { NemesisRecord } from './nemesis-record.ts';
+import { overlapEpisode } from './overlap-episode.ts';
 import { settleCluster } from './settle-cluster.ts';
 
 const STOP_TIMEOUT_MS = 15_000;
@@ -172,6 +173,15 @@ export class PipelineSystem implements ChaosSystem {
 
   async faultChain(links: readonly FaultSpec[], epochs: number, holdMs: number): Promise<void> {
     await faultChain(this.episodeDeps(), { links: links.map(planOf), epochs, holdMs });
+  }
+
+  async overlappingFaults(faults: OverlappingPair, healFirst: 0 | 1, epochs: number, holdMs: number): Promise<void> {
+    await overlapEpisode(this.episodeDeps(), {
+      plans: [planOf(faults[0]), planOf(faults[1])],
+      healFirst,
+      epochs,
+      holdMs,
+    });
   }
 
   /**

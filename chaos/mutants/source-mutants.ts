@@ -132,6 +132,14 @@ export const SOURCE_MUTANTS = {
       'return { maxInsertAttempts: 1 + (dynamic.max_insert_attempts - 1 || 9), retryBackoffMs: dynamic.retry_backoff };',
     why: "Retry loops are usually written in retries after the first try, and `|| 9` (the seed's ten attempts) reads as the default for a value nobody set. Zero retries is falsy too: max_insert_attempts = 1, the operator's way to say 'never retry an unclassified error', gets ten attempts, while every other budget is exact.",
   },
+  'transient-failures-not-counted': {
+    category: 'give-up-late',
+    classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink', 'AtLeastOnceClickHouseSink'],
+    file: 'sinks/retry/retry-policy.ts',
+    find: 'return { ...decideRetry(errorClass, this.attempts, this.policy), errorClass };',
+    replace: 'return { ...decideRetry(errorClass, this.counts.unclassified, this.policy), errorClass };',
+    why: 'Transient failures are retried without limit and max_insert_attempts bounds the unclassified ones, so counting only the unclassified failures against the budget reads like keeping the two rules apart. The seed counts every attempt in total: an INSERT whose first attempt lost its connection and whose retries then met a refusing server makes one attempt more than the budget allows before it gives up — a path no single fault reaches, since every retry after a transport fault runs on a healed link.',
+  },
   'output-taken-before-crash-point': {
     category: 'pending-dropped',
     classes: ['AtMostOnceClickHouseSink'],

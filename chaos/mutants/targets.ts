@@ -64,6 +64,8 @@ export const MUTANT_TARGETS: Readonly<
   'retries-one-past-budget': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('server-errors') },
   // Every run restarts the sink with max_insert_attempts = 1 before a server error (its boundaries).
   'single-attempt-read-as-unset': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('server-errors') },
+  // Every run cuts a first attempt's request while every replica refuses its retries: one pair in every schedule.
+  'transient-failures-not-counted': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('overlapping-faults') },
   // Every run crashes the ordered mode at before-insert (every crash point, both strategy modes).
   'output-taken-before-crash-point': { sinkClass: 'AtMostOnceClickHouseSink', scenario: catalogue('sink-crash') },
   // The crash schedule runs at-most-once in both strategy modes, so every run crashes an ordered-mode sink after a commit.

@@ -32,6 +32,7 @@ import {
   inBothStrategyModes,
   arbRetryChainSchedule,
 } from './schedules.ts';
+import { overlappingFaultsScenario } from './overlapping-faults.ts';
 import { topologyGuardScenario } from './topology-guard.ts';
 
 const exactlyOnce = (sinkClass: SinkClassName) => SINK_CLASSES[sinkClass].guarantee === 'exactly-once';
@@ -218,6 +219,7 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
   },
   quorumScenario('quorum_sequential'),
   quorumScenario('quorum_parallel'),
+  overlappingFaultsScenario,
   {
     name: 'materialized-view',
     description:

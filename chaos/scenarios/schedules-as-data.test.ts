@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ClusterDescription } from '../../harness/cluster/index.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/index.ts';
-import { describeFault, describeStep, type Schedule } from '../../properties/schedule/index.ts';
+import { describeFault, describeStep, stepFaults, type Schedule } from '../../properties/schedule/index.ts';
 import { declaredCoverage } from '../../properties/judge/index.ts';
 import { faultFamily, planOf } from '../nemeses/families/registry.ts';
 import { CATALOGUE } from './catalogue.ts';
@@ -46,17 +46,14 @@ describe('every catalogue schedule is plain data', () => {
         expect(declaredCoverage(scenario.coverage(sinkClass), sinkClass, stored)).toEqual(
           declaredCoverage(scenario.coverage(sinkClass), sinkClass, schedule),
         );
-        const faults = stored.flatMap((step) => {
-          if (step.kind === 'fault-episode' || step.kind === 'replay-after-dedup-window') return [step.fault];
-          return step.kind === 'fault-chain' ? step.links : [];
-        });
-        for (const fault of faults) {
-          expect(planOf(fault).toString()).toBe(describeFault(fault));
-          // A cluster without the process actions its families take must not run the scenario half-way.
-          expect(scenario.processActions ?? []).toEqual(
-            expect.arrayContaining([...(faultFamily(fault.family).processActions ?? [])]),
-          );
-        }
+        for (const step of stored)
+          for (const fault of stepFaults(step)) {
+            expect(planOf(fault).toString()).toBe(describeFault(fault));
+            // A cluster without the process actions its families take must not run the scenario half-way.
+            expect(scenario.processActions ?? []).toEqual(
+              expect.arrayContaining([...(faultFamily(fault.family).processActions ?? [])]),
+            );
+          }
       }
     },
   );

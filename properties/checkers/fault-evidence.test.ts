@@ -373,3 +373,93 @@ describe('faultEvidence', () => {
     ]);
   });
 });
+
+describe('faultEvidence of two faults in force on one INSERT at once', () => {
+  /** A request cut (window 1) and a server error on every replica (window 2), both aimed at q1. */
+  const pair = (serverHealAt = 900) => [
+    aimed(1, 'timeout', 'error', 'q1', { expects: 'absent', overlaps: 2 }),
+    aimed(2, 'too_many_parts', 'error', 'q1', { serverCode: '252', overlaps: 1 }),
+    healed(1, 'timeout', 140),
+    healed(2, 'too_many_parts', serverHealAt),
+  ];
+  const cutThenRefused = [
+    attempt('q1', { outcome: 'unknown', errorCode: 'ECONNRESET' }),
+    attempt('q2', { outcome: 'failed', errorCode: '252', invokedAt: 300, startedAt: 310, endedAt: 330 }),
+  ];
+  const server: ServerView = {
+    ...noServer,
+    exceptionCodes: new Map([['q2', 252]]),
+    unknown: { landed: [], absent: [cutThenRefused[0] as AttemptRecord], unresolved: [] },
+  };
+
+  it('counts each on its own evidence: the cut on the aimed attempt, the server error on the retry that met it', () => {
+    const result = evidence(pair(), cutThenRefused, server);
+    expect(result.missed).toEqual([]);
+    expect(result.fired).toEqual(
+      new Map([
+        ['timeout', 1],
+        ['too_many_parts', 1],
+      ]),
+    );
+  });
+
+  it('does not take a later attempt as evidence once the fault was healed, nor one the server did not log', () => {
+    const healedBefore = evidence(pair(300), cutThenRefused, server);
+    expect(healedBefore.fired.get('too_many_parts')).toBeUndefined();
+    expect(healedBefore.missed.map((miss) => miss.reason)).toEqual([
+      "too_many_parts(x): the aimed INSERT q1 ended unknown with ECONNRESET, not with the plan's ClickHouse code 252, nor did any of the 0 later attempt(s) while it was in force show it",
+    ]);
+    const unlogged = evidence(pair(), cutThenRefused, { ...server, exceptionCodes: new Map() });
+    expect(unlogged.fired.get('too_many_parts')).toBeUndefined();
+    expect(unlogged.fired.get('timeout')).toBe(1);
+  });
+
+  it('counts neither when what one rests on could have come from the other', () => {
+    const blocked = evidence(
+      [
+        aimed(1, 'replica_kill', 'blocked', 'q1', { overlaps: 2 }),
+        aimed(2, 'keeper_pause', 'blocked', 'q1', { overlaps: 1 }),
+        healed(1, 'replica_kill', 900, true),
+        healed(2, 'keeper_pause', 900, true),
+      ],
+      [attempt('q1', { outcome: 'failed', errorCode: 'ECONNREFUSED' })],
+    );
+    expect(blocked.fired.size).toBe(0);
+    expect(blocked.missed.map((miss) => miss.reason)).toEqual([
+      "replica_kill(x): it rests on an INSERT that did not end ok and its partner keeper_pause(x) on an INSERT that did not end ok: either could have shown the other's",
+      "keeper_pause(x): it rests on an INSERT that did not end ok and its partner replica_kill(x) on an INSERT that did not end ok: either could have shown the other's",
+    ]);
+    const twoCuts = evidence(
+      [
+        aimed(1, 'timeout', 'error', 'q1', { expects: 'absent', overlaps: 2 }),
+        aimed(2, 'reset_peer', 'error', 'q1', { expects: 'absent', overlaps: 1 }),
+        healed(1, 'timeout', 140),
+        healed(2, 'reset_peer', 140),
+      ],
+      cutThenRefused,
+      server,
+    );
+    expect(twoCuts.fired.size).toBe(0);
+  });
+
+  it("does not count a cut whose INSERT ended by the sink's own timeout, which a slow partner could cause", () => {
+    const timedOut = [
+      { ...(cutThenRefused[0] as AttemptRecord), errorCode: undefined },
+      cutThenRefused[1] as AttemptRecord,
+    ];
+    const result = evidence(pair(), timedOut, {
+      ...server,
+      unknown: { ...server.unknown, absent: [timedOut[0] as AttemptRecord] },
+    });
+    expect(result.fired.get('timeout')).toBeUndefined();
+    expect(result.fired.get('too_many_parts')).toBe(1);
+  });
+
+  it('counts nothing for a fault whose partner is not in the history', () => {
+    const [cut, , cutHealed] = pair();
+    const result = evidence([cut as Stamped, cutHealed as Stamped], cutThenRefused, server);
+    expect(result.missed.map((miss) => miss.reason)).toEqual([
+      'timeout(x): its partner, window 2, is not in the history',
+    ]);
+  });
+});

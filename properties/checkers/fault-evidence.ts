@@ -99,13 +99,18 @@ export function faultEvidence(
 ): FaultEvidence {
   const byQuery = new Map(attempts.map((attempt) => [attempt.queryId, attempt]));
   const ends = new Map(eventsOfType(events, 'fault-end').map((end) => [end.window, end]));
+  const starts = new Map(eventsOfType(events, 'fault-start').map((start) => [start.window, start]));
   const fired = new Map<FaultType, number>();
   const missed: MissedFault[] = [];
   const metAttempts = new Set<string>();
-  for (const start of eventsOfType(events, 'fault-start')) {
+  for (const start of starts.values()) {
     const end = ends.get(start.window);
     const aimed = start.aimedAt === undefined ? undefined : byQuery.get(start.aimedAt.queryId);
-    const reason = notFired(start, end, aimed, attempts, server);
+    const partner = start.overlaps === undefined ? undefined : starts.get(start.overlaps);
+    const reason =
+      start.overlaps === undefined
+        ? notFired(start, end, aimed, attempts, server)
+        : overlapNotFired(start, partner, end, aimed, attempts, server);
     if (reason === undefined) {
       fired.set(start.fault, (fired.get(start.fault) ?? 0) + 1);
       if (aimed !== undefined) metAttempts.add(aimed.queryId);
@@ -137,6 +142,64 @@ function notFired(
     (proofs.includes('links-active') ? trafficNotShown(start, end) : undefined) ??
     (proofs.includes('keeper-wait') ? keeperWaitNotShown(start, aimed, server) : undefined)
   );
+}
+
+/**
+ * A fault in force on one INSERT together with another (`overlaps`): its own rule holds on the
+ * aimed attempt, or on an attempt that started after it while this fault was still in force (the
+ * sink's retries and later INSERTs meet a fault that outlasts the aimed one); and what it rests on
+ * is something its partner cannot show, so neither fault's evidence stands in for the other's.
+ */
+function overlapNotFired(
+  start: Stamped<FaultStartEvent>,
+  partner: Stamped<FaultStartEvent> | undefined,
+  end: Stamped<FaultEndEvent> | undefined,
+  aimed: AttemptRecord | undefined,
+  attempts: readonly AttemptRecord[],
+  server: ServerView,
+): string | undefined {
+  if (partner === undefined) return `its partner, window ${start.overlaps}, is not in the history`;
+  const [own, theirs] = [shownBy(start), shownBy(partner)];
+  if (own === theirs || GENERIC.includes(own) || GENERIC.includes(theirs))
+    return `it rests on ${own} and its partner ${partner.description} on ${theirs}: either could have shown the other's`;
+  const shows = (attempt: AttemptRecord | undefined) =>
+    notFired(start, end, attempt, attempts, server) ??
+    (own.startsWith('an unknown outcome') ? cutNotShown(attempt) : undefined);
+  const onAimed = shows(aimed);
+  if (onAimed === undefined || aimed === undefined || end === undefined) return onAimed;
+  const healAt = end.healStartedAt ?? end.at;
+  const later = attempts.filter(
+    (attempt) => attempt !== aimed && attempt.startedAt > aimed.startedAt && attempt.startedAt < healAt,
+  );
+  return later.some((attempt) => shows(attempt) === undefined)
+    ? undefined
+    : `${onAimed}, nor did any of the ${later.length} later attempt(s) while it was in force show it`;
+}
+
+/**
+ * A cut's unknown outcome in an overlap must be a broken connection (the attempt's error has a
+ * code: ECONNRESET), not the sink's own request timeout (no code), which a partner that only
+ * delays the INSERT could have caused.
+ */
+const cutNotShown = (attempt: AttemptRecord | undefined): string | undefined =>
+  attempt === undefined || attempt.errorCode !== undefined
+    ? undefined
+    : `the aimed INSERT ${attempt.queryId} ended without a connection error (the sink's own timeout?), which its partner could have caused`;
+
+/** Evidence any fault that hinders an INSERT can leave: it cannot tell two faults in force at once apart. */
+const GENERIC: readonly string[] = ['an INSERT that did not end ok', 'the time an INSERT took'];
+
+/** What a fault's evidence rests on, as a partner in force at the same time would have to show it too. */
+function shownBy(start: FaultStartEvent): string {
+  const proofs = proofsOf(start);
+  if (proofs.includes('server-code')) return `the ClickHouse code ${start.serverCode ?? '?'}`;
+  if (proofs.includes('keeper-wait')) return 'a Keeper wait in zookeeper_log';
+  if (start.effect === 'witness') return 'an effect the nemesis witnessed';
+  if (start.expects !== undefined)
+    return `an unknown outcome that ${start.expects === 'landed' ? 'landed' : 'stayed absent'}`;
+  if (start.effect === 'slow' || start.effect === 'stalled' || start.effect === 'traffic')
+    return 'the time an INSERT took';
+  return 'an INSERT that did not end ok';
 }
 
 const took = (attempt: AttemptRecord) => attempt.endedAt - attempt.startedAt;

@@ -54,6 +54,40 @@ describe('factsFromHistory — reconfigurations in flight', () => {
   });
 });
 
+describe('factsFromHistory — two faults in force on one INSERT', () => {
+  const insert = [
+    stamp(100, { type: 'insert-invoke', ...key, shard: null, endpoint: 'h:1', messageIds: ['1-0-0'] }),
+    stamp(200, { type: 'insert-complete', ...key, outcome: 'unknown', startedAt: 110, endedAt: 200 }),
+  ];
+  const window = (id: number, from: number, healAt?: number): Stamped[] => [
+    stamp(from, {
+      type: 'fault-start',
+      window: id,
+      fault: 'latency',
+      description: `latency(${id})`,
+      targets: ['x'],
+      effect: 'slow',
+    }),
+    ...(healAt === undefined
+      ? []
+      : [stamp(healAt + 5, { type: 'fault-end', window: id, fault: 'latency', healStartedAt: healAt })]),
+  ];
+  const overlapping = (...windows: Stamped[][]) =>
+    factsFromHistory([...windows.flat(), ...insert], 'exactly-once', 1).overlappingFaults;
+
+  it('counts an attempt whose request began inside two windows at once, one never healed included', () => {
+    expect(overlapping(window(1, 100, 205), window(2, 105, 300))).toBe(1);
+    expect(overlapping(window(1, 100, 205), window(2, 105))).toBe(1);
+  });
+
+  it('does not count one window, nor two that follow each other, nor one healed before the request began', () => {
+    expect(overlapping(window(1, 100, 205))).toBe(0);
+    expect(overlapping(window(1, 20, 40), window(2, 105, 300))).toBe(0);
+    expect(overlapping(window(1, 100, 110), window(2, 105, 300))).toBe(0);
+    expect(overlapping(window(1, 100, 205), window(2, 150, 300))).toBe(0);
+  });
+});
+
 describe('giveUpsFromHistory — the retry on the instance that gave up', () => {
   const giveUpAt = (at: number) =>
     stamp(at, {

@@ -23,6 +23,8 @@ export interface HistoryFacts {
   readonly multiBatchEpochs: number;
   /** Batching classes: every message of a batch the runtime marked `delivered`. */
   readonly deliveredIds: ReadonlySet<string>;
+  /** INSERT attempts that started while two recorded fault windows were both in force. */
+  readonly overlappingFaults: number;
 }
 
 /**
@@ -113,7 +115,24 @@ export function factsFromHistory(
     ),
     multiBatchEpochs: eventsOfType(events, 'epoch-commit').filter((commit) => commit.batches.length > 1).length,
     deliveredIds: deliveredMessages(events, attempts),
+    overlappingFaults: underTwoFaults(events, attempts),
   };
+}
+
+/**
+ * The attempts whose request began inside two fault windows at once (applied before it, healed
+ * after it began), from the nemesis's recorded windows alone: a window never healed lasts to the
+ * end of the run.
+ */
+function underTwoFaults(events: readonly Stamped[], attempts: readonly AttemptRecord[]): number {
+  const ends = new Map(eventsOfType(events, 'fault-end').map((end) => [end.window, end.healStartedAt ?? end.at]));
+  const windows = eventsOfType(events, 'fault-start').map((start) => ({
+    from: start.at,
+    to: ends.get(start.window) ?? Number.POSITIVE_INFINITY,
+  }));
+  return attempts.filter(
+    (attempt) => windows.filter(({ from, to }) => from <= attempt.startedAt && attempt.startedAt < to).length >= 2,
+  ).length;
 }
 
 const batchKey = (partition: number, batch: number) => `${partition}|${batch}`;

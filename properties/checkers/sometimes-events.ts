@@ -136,6 +136,11 @@ export const SOMETIMES_EVENTS = {
       ).length;
     },
   },
+  /** An INSERT attempt began while two faults were in force at once (by the recorded windows). */
+  overlappingFaults: {
+    missing: 'no INSERT met two faults in force at once',
+    count: ({ facts }) => facts.overlappingFaults,
+  },
 } as const satisfies Record<string, SometimesEvent>;
 
 export type SometimesEventName = keyof typeof SOMETIMES_EVENTS;

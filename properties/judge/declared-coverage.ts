@@ -1,6 +1,6 @@
 import type { Coverage } from '../checkers/index.ts';
 import { OWED_BY_CLASS } from '../base/index.ts';
-import type { Schedule } from '../schedule/index.ts';
+import { stepFaults, type Schedule } from '../schedule/index.ts';
 import type { SinkClassName } from '../../sinks/index.ts';
 
 /** The "sometimes" events a scenario declares for a class, beyond what its schedule holds. */
@@ -13,14 +13,7 @@ export type ScenarioCoverage = Omit<Coverage, 'faults' | 'crashPoints' | 'refuse
  * something delivered, for every class.
  */
 export function declaredCoverage(scenario: ScenarioCoverage, sinkClass: SinkClassName, schedule: Schedule): Coverage {
-  const faults = [
-    ...new Set(
-      schedule.flatMap((step) => {
-        if (step.kind === 'fault-episode' || step.kind === 'replay-after-dedup-window') return [step.fault.type];
-        return step.kind === 'fault-chain' ? step.links.map((link) => link.type) : [];
-      }),
-    ),
-  ];
+  const faults = [...new Set(schedule.flatMap((step) => stepFaults(step).map((fault) => fault.type)))];
   const crashPoints = [...new Set(schedule.flatMap((step) => (step.kind === 'crash' ? [step.point] : [])))];
   const refusedChanges = [
     ...new Set(schedule.flatMap((step) => (step.kind === 'restart-with-spec' && step.refusal ? [step.label] : []))),

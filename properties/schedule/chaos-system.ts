@@ -1,6 +1,7 @@
 import type { CrashPoint } from '../../harness/flow/history/index.ts';
 import type { RawSinkSpec } from '../arbitraries/index.ts';
 import type { FaultSpec } from './fault-spec.ts';
+import type { OverlappingPair } from './schedule-step.ts';
 
 /**
  * The real system a chaos scenario drives: the pipeline (sink workers hosted by the runtime) and
@@ -46,4 +47,11 @@ export interface ChaosSystem {
    * the sink acts on its outcome. A retry that never comes ends its link, and the rest, as missed.
    */
   faultChain(links: readonly FaultSpec[], epochs: number, holdMs: number): Promise<void>;
+  /**
+   * Processes and delivers `epochs` epochs with both `faults` aimed at their first INSERT at once:
+   * applied in order right before its request, each healed at its own moment, `faults[healFirst]`
+   * first; the sink hears the outcome once both are healed, or at once when one lasts until the
+   * writes end (its retries meet the other's effect too). Bounded like `faultEpisode`.
+   */
+  overlappingFaults(faults: OverlappingPair, healFirst: 0 | 1, epochs: number, holdMs: number): Promise<void>;
 }

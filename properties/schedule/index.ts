@@ -7,4 +7,12 @@ export {
   SCHEDULE_FILE_VERSION,
   type ScheduleFile,
 } from './schedule-file.ts';
-export { describeStep, runStep, type Schedule, type ScheduleStep, step } from './schedule-step.ts';
+export {
+  describeStep,
+  type OverlappingPair,
+  runStep,
+  type Schedule,
+  type ScheduleStep,
+  step,
+  stepFaults,
+} from './schedule-step.ts';

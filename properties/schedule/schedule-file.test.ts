@@ -27,6 +27,7 @@ const FILE: ScheduleFile = {
     step.restartAfterGiveUp(),
     step.drain([0, 1]),
     step.faultChain([cut, cut], 1, 600),
+    step.overlappingFaults([cut, { ...cut, label: 'the other' }], 0, 2, 900),
   ],
 };
 /** The registry's part, stubbed: one family known. */
@@ -91,6 +92,21 @@ describe('schedule.json', () => {
       'a chain link of an unknown family',
       withStep(9, { ...FILE.steps[9], links: [cut, { ...cut, family: 'x' }] }),
       'steps[9].links[1].family is unknown',
+    ],
+    [
+      'an overlapping pair of one fault',
+      withStep(10, { ...FILE.steps[10], faults: [cut] }),
+      'steps[10].faults must be a list of two faults',
+    ],
+    [
+      'an overlapping pair with an unknown family',
+      withStep(10, { ...FILE.steps[10], faults: [cut, { ...cut, family: 'x' }] }),
+      'steps[10].faults[1].family is unknown',
+    ],
+    [
+      'an overlapping pair healed in no order',
+      withStep(10, { ...FILE.steps[10], healFirst: 2 }),
+      'steps[10].healFirst must be 0 or 1, got 2',
     ],
   ])('refuses %s with one line naming the field', (_what, file, message) => {
     expect(() => parse(file)).toThrow(message);

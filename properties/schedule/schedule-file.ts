@@ -165,6 +165,21 @@ const STEP_FIELDS: {
       holdMs: read.integer(s.holdMs, `${f}.holdMs`),
     };
   },
+  'overlapping-faults': (read, s, f, fault) => {
+    if (!Array.isArray(s.faults) || s.faults.length !== 2) read.fail(`${f}.faults`, 'must be a list of two faults');
+    const [first, second] = s.faults as unknown[];
+    const healFirst =
+      s.healFirst === 0 || s.healFirst === 1
+        ? s.healFirst
+        : read.fail(`${f}.healFirst`, `must be 0 or 1, got ${JSON.stringify(s.healFirst)}`);
+    return {
+      kind: 'overlapping-faults',
+      faults: [read.fault(first, `${f}.faults[0]`, fault), read.fault(second, `${f}.faults[1]`, fault)],
+      healFirst,
+      epochs: read.integer(s.epochs, `${f}.epochs`),
+      holdMs: read.integer(s.holdMs, `${f}.holdMs`),
+    };
+  },
 };
 
 /** The keys each kind of step has besides `kind`. */
@@ -179,6 +194,7 @@ const STEP_KEYS: Readonly<Record<StepKind, readonly string[]>> = {
   'restart-after-give-up': [],
   drain: ['partitions'],
   'fault-chain': ['links', 'epochs', 'holdMs'],
+  'overlapping-faults': ['faults', 'healFirst', 'epochs', 'holdMs'],
 };
 
 const isKind = (value: unknown): value is StepKind => typeof value === 'string' && value in STEP_FIELDS;

@@ -55,6 +55,10 @@ const EVERY_KIND: readonly [Schedule[number], string][] = [
     step.faultChain([cut, fault('after-hold')], 2, 800),
     "reset_peer(the INSERT's response), then on its retry latency(the INSERT's link, 300ms±20) for 800ms at the first INSERT of write(2)",
   ],
+  [
+    step.overlappingFaults([cut, fault('after-hold')], 1, 2, 800),
+    "reset_peer(the INSERT's response) and latency(the INSERT's link, 300ms±20) for 800ms at once, latency(the INSERT's link, 300ms±20) healed first, at the first INSERT of write(2)",
+  ],
 ];
 const schedule: Schedule = EVERY_KIND.map(([each]) => each);
 
@@ -76,6 +80,7 @@ function recordingSystem(calls: unknown[][]): ChaosSystem {
     drain: record('drain'),
     restartAfterGiveUp: record('restartAfterGiveUp'),
     faultChain: record('faultChain'),
+    overlappingFaults: record('overlappingFaults'),
   };
 }
 
@@ -111,7 +116,9 @@ describe('a schedule as data', () => {
       'drain',
       'drain',
       'faultChain',
+      'overlappingFaults',
     ]);
+    expect(calls[13]).toEqual(['overlappingFaults', [cut, fault('after-hold')], 1, 2, 800]);
     expect(calls[1]).toEqual(['faultEpisode', fault('insert-ended'), 1, 900]);
     expect(calls[7]).toEqual(['restartWithSpec', spec, 'shard s2 added']);
     // The links in their order: the first at the INSERT, each later one at its retry.

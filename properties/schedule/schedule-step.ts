@@ -62,9 +62,39 @@ export type ScheduleStep =
       readonly links: readonly FaultSpec[];
       readonly epochs: number;
       readonly holdMs: number;
+    }
+  /**
+   * Two faults in force on the first INSERT of `epochs` epochs at once: `faults` applied in that
+   * order before its request goes, each healed at its own moment (`holdMs` for one that blocks
+   * it), `faults[healFirst]` first — the other waits for that heal too.
+   */
+  | {
+      readonly kind: 'overlapping-faults';
+      readonly faults: OverlappingPair;
+      readonly healFirst: 0 | 1;
+      readonly epochs: number;
+      readonly holdMs: number;
     };
 
+/** The two faults of an overlapping episode, in the order they are applied. */
+export type OverlappingPair = readonly [FaultSpec, FaultSpec];
+
 export type Schedule = readonly ScheduleStep[];
+
+/** Every fault a step aims, in the order it applies them: one place that knows which kinds of step carry faults. */
+export function stepFaults(step: ScheduleStep): readonly FaultSpec[] {
+  switch (step.kind) {
+    case 'fault-episode':
+    case 'replay-after-dedup-window':
+      return [step.fault];
+    case 'fault-chain':
+      return step.links;
+    case 'overlapping-faults':
+      return step.faults;
+    default:
+      return [];
+  }
+}
 export type StepKind = ScheduleStep['kind'];
 
 /** Asks the real system to do one step. */
@@ -90,6 +120,8 @@ export async function runStep(system: ChaosSystem, step: ScheduleStep): Promise<
       return system.drain(step.partitions);
     case 'fault-chain':
       return system.faultChain(step.links, step.epochs, step.holdMs);
+    case 'overlapping-faults':
+      return system.overlappingFaults(step.faults, step.healFirst, step.epochs, step.holdMs);
   }
 }
 
@@ -121,7 +153,17 @@ export function describeStep(step: ScheduleStep): string {
       return `drain partition${step.partitions.length === 1 ? '' : 's'} ${step.partitions.join(', ')}`;
     case 'fault-chain':
       return `${step.links.map((link) => `${describeFault(link)}${describeHeal({ fault: link, holdMs: step.holdMs })}`).join(', then on its retry ')} at the first INSERT of write(${step.epochs})`;
+    case 'overlapping-faults':
+      return describeOverlap(step);
   }
+}
+
+function describeOverlap(step: Extract<ScheduleStep, { kind: 'overlapping-faults' }>): string {
+  const [first, second] = step.faults.map(
+    (fault) => `${describeFault(fault)}${describeHeal({ fault, holdMs: step.holdMs })}`,
+  );
+  const healed = describeFault(step.faults[step.healFirst]);
+  return `${first} and ${second} at once, ${healed} healed first, at the first INSERT of write(${step.epochs})`;
 }
 
 /** Step constructors: the generators build records through these, so every field is set. */
@@ -162,6 +204,13 @@ export const step = {
   faultChain: (links: readonly FaultSpec[], epochs: number, holdMs: number): ScheduleStep => ({
     kind: 'fault-chain',
     links,
+    epochs,
+    holdMs,
+  }),
+  overlappingFaults: (faults: OverlappingPair, healFirst: 0 | 1, epochs: number, holdMs: number): ScheduleStep => ({
+    kind: 'overlapping-faults',
+    faults,
+    healFirst,
     epochs,
     holdMs,
   }),

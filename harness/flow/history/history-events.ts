@@ -386,6 +386,11 @@ export interface FaultStartEvent {
   readonly serverCode?: string;
   /** A toxic fault: its proxies' counters when it was applied (before the toxic). */
   readonly links?: LinkCounters;
+  /**
+   * The window of the other fault in force on the same aimed INSERT at once (`overlapping-faults`):
+   * its evidence may come from the sink's later attempts while it is in force, not only the aimed one.
+   */
+  readonly overlaps?: number;
 }
 
 export interface FaultEndEvent {
