@@ -27,6 +27,7 @@ export class NemesisRecord {
       ...(window.toxic === undefined ? {} : { toxic: window.toxic }),
       ...(window.serverCode === undefined ? {} : { serverCode: window.serverCode }),
       ...(window.links === undefined ? {} : { links: window.links }),
+      ...(window.windows === undefined ? {} : { windows: window.windows }),
     });
     return this.windows;
   }
@@ -39,6 +40,7 @@ export class NemesisRecord {
       healStartedAt,
       ...(window.verified === undefined ? {} : { verified: window.verified }),
       ...(window.linksAfterHeal === undefined ? {} : { links: window.linksAfterHeal }),
+      ...(window.windowHit === undefined ? {} : { windowHit: window.windowHit }),
     });
   }
 
