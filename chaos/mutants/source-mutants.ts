@@ -178,6 +178,15 @@ export const SOURCE_MUTANTS = {
     replace: '',
     why: 'The window comparison depends on replay_horizon, a dynamic parameter, so it reads naturally as something to do when the dynamic section changes. A sink that starts against a short window then never says that its exactly-once does not cover a late replay.',
   },
+  'unknown-status-written-locally': {
+    category: 'lost',
+    classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink', 'AtLeastOnceClickHouseSink'],
+    file: 'sinks/insert/insert-runner.ts',
+    find: "if (report.result.outcome === 'ok') return { delivered: true, attempts: number };",
+    replace:
+      "if (report.result.outcome === 'ok' || /written locally/.test(report.result.error?.message ?? '')) return { delivered: true, attempts: number };",
+    why: 'UNKNOWN_STATUS_OF_INSERT says "Data was written locally" and that ClickHouse verifies the part itself, so retrying looks like asking for a duplicate: a sink that takes the words at face value marks the batch written. When the part never reached Keeper, ClickHouse drops it, and the batch is gone. The quorum path\'s 319 (part committed, quorum unverified) reads differently and always lands, so only a commit lost inside the server\'s own window shows it.',
+  },
 } as const satisfies Readonly<Record<string, SourceMutant>>;
 
 export type SourceMutantName = keyof typeof SOURCE_MUTANTS;

@@ -111,7 +111,11 @@ export class CommitKeeperCutFault implements Fault {
         .then(() => true)
         .catch(() => false);
       if (!paused) return result(`no INSERT paused at ${RETRY_PAUSE} within ${PAUSE_WAIT_MS} ms`);
-      hits.push({ window: 'commit-unconfirmed', queryIds: await runningInserts(client, context.database), at: Date.now() });
+      hits.push({
+        window: 'commit-unconfirmed',
+        queryIds: await runningInserts(client, context.database),
+        at: Date.now(),
+      });
       return result();
     } catch (error) {
       return result(`the replica stopped answering: ${error instanceof Error ? error.message : String(error)}`);
@@ -127,10 +131,16 @@ export class CommitKeeperCutFault implements Fault {
   private async restartTables(context: NemesisContext): Promise<void> {
     await this.direct(context, WRITABLE_WAIT_MS, async (client) => {
       const tables = await replicaTables(client, context.database);
-      await pollFor(async () => ((await readOnlyTables(client, context.database)) === 0 ? true : undefined), WRITABLE_WAIT_MS);
+      await pollFor(
+        async () => ((await readOnlyTables(client, context.database)) === 0 ? true : undefined),
+        WRITABLE_WAIT_MS,
+      );
       for (const table of tables)
         await client.command({ query: `SYSTEM RESTART REPLICA \`${context.database}\`.\`${table}\`` });
-      await pollFor(async () => ((await readOnlyTables(client, context.database)) === 0 ? true : undefined), WRITABLE_WAIT_MS);
+      await pollFor(
+        async () => ((await readOnlyTables(client, context.database)) === 0 ? true : undefined),
+        WRITABLE_WAIT_MS,
+      );
     });
   }
 
