@@ -7,7 +7,12 @@ import { toXml, type XmlElement } from './xml.ts';
  * harness starts has one user per profile, so a scenario picks the profile by the `user` its
  * spec names, with no restart (the embedded engine reads its users only at start).
  */
-export const SETTING_PROFILES = ['quorum_sequential', 'quorum_parallel', 'view_dedup_off', 'keeper_retries_short'] as const;
+export const SETTING_PROFILES = [
+  'quorum_sequential',
+  'quorum_parallel',
+  'view_dedup_off',
+  'keeper_retries_short',
+] as const;
 export type SettingProfile = (typeof SETTING_PROFILES)[number];
 
 /**

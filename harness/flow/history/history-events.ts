@@ -405,7 +405,11 @@ export const SERVER_WINDOWS: readonly ServerWindow[] = ['part-written', 'commit-
 export interface WindowHit {
   readonly replica: string;
   /** Each window reached, in order, with the query ids of the INSERTs running on the replica at that moment. */
-  readonly hits: readonly { readonly window: ServerWindow; readonly queryIds: readonly string[]; readonly at: number }[];
+  readonly hits: readonly {
+    readonly window: ServerWindow;
+    readonly queryIds: readonly string[];
+    readonly at: number;
+  }[];
   /** Why a window was not reached (a failpoint the engine lacks, a pause that never came), when one was not. */
   readonly missed?: string;
 }
