@@ -41,6 +41,7 @@ export class NemesisRecord {
       ...(window.serverCode === undefined ? {} : { serverCode: window.serverCode }),
       ...(window.links === undefined ? {} : { links: window.links }),
       ...(overlaps === undefined ? {} : { overlaps }),
+      ...(window.windows === undefined ? {} : { windows: window.windows }),
     });
     return this.windows;
   }
@@ -63,6 +64,7 @@ export class NemesisRecord {
       healStartedAt,
       ...(window.verified === undefined ? {} : { verified: window.verified }),
       ...(window.linksAfterHeal === undefined ? {} : { links: window.linksAfterHeal }),
+      ...(window.windowHit === undefined ? {} : { windowHit: window.windowHit }),
     });
   }
 

@@ -207,6 +207,15 @@ export const SOURCE_MUTANTS = {
 `,
     why: 'ClickHouse silently drops an INSERT whose token it already holds, so after a second unknown outcome on one batch an engineer suspects the token itself: the first attempt may have left it in the dedup log without its part, and every retry under it would be dropped for ever. The fallback retries under a fresh token to make sure the rows land. One unknown outcome is still retried under the owed token, so every test that faults one attempt passes; when the first attempt had in fact committed, the retry under the fresh token writes the batch a second time.',
   },
+  'unknown-status-written-locally': {
+    category: 'lost',
+    classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink', 'AtLeastOnceClickHouseSink'],
+    file: 'sinks/insert/insert-runner.ts',
+    find: "if (report.result.outcome === 'ok') return { delivered: true, attempts: number };",
+    replace:
+      "if (report.result.outcome === 'ok' || /written locally/.test(report.result.error?.message ?? '')) return { delivered: true, attempts: number };",
+    why: 'UNKNOWN_STATUS_OF_INSERT says "Data was written locally" and that ClickHouse verifies the part itself, so retrying looks like asking for a duplicate: a sink that takes the words at face value marks the batch written. When the part never reached Keeper, ClickHouse drops it, and the batch is gone. The quorum path\'s 319 (part committed, quorum unverified) reads differently and always lands, so only a commit lost inside the server\'s own window shows it.',
+  },
 } as const satisfies Readonly<Record<string, SourceMutant>>;
 
 export type SourceMutantName = keyof typeof SOURCE_MUTANTS;

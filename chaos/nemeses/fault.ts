@@ -1,6 +1,13 @@
 import type { Logger } from 'pino';
 import type { StartedCluster } from '../../harness/cluster/index.ts';
-import type { FaultEffect, FaultType, LinkCounters, ToxicSpec } from '../../harness/flow/history/index.ts';
+import type {
+  FaultEffect,
+  FaultType,
+  LinkCounters,
+  ServerWindow,
+  ToxicSpec,
+  WindowHit,
+} from '../../harness/flow/history/index.ts';
 import type { FaultProxyClient } from './fault-proxy-client.ts';
 import type { RunUndo } from './run-undo.ts';
 
@@ -35,6 +42,10 @@ export interface FaultWindow {
   /** Toxic faults: the targets' byte counters when applied, and once healed (`link-counters.ts`). */
   readonly links?: LinkCounters;
   linksAfterHeal?: LinkCounters;
+  /** Server-window faults: the windows of the INSERT path it must be seen acting in, in order. */
+  readonly windows?: readonly ServerWindow[];
+  /** Server-window faults: what the nemesis saw of them, set by the time it healed. */
+  windowHit?: WindowHit;
 }
 
 /**

@@ -16,6 +16,7 @@ export { QUORUM_INTERSERVER_CUT, QUORUM_SIBLING_KILL, QUORUM_SIBLING_PAUSE } fro
 export { checkFaultSpec, planOf } from './families/registry.ts';
 export { INTERSERVER_CUT, REPLICA_KILL, REPLICA_PAUSE } from './families/replica.ts';
 export { SERVER_ERROR_FAMILIES } from './families/server-error.ts';
+export { COMMIT_KEEPER_CUT } from './families/server-window.ts';
 export { aimTarget, type FaultPlan } from './fault-plan.ts';
 export type { Fault, FaultWindow, NemesisContext } from './fault.ts';
 export { describedProxies, ensureProxiesClean } from './heal-proxies.ts';

@@ -3,6 +3,7 @@ import type { FaultSpec } from '../../properties/schedule/index.ts';
 import {
   arbFault,
   BANDWIDTH,
+  COMMIT_KEEPER_CUT,
   faultSpec,
   INTERSERVER_CUT,
   KEEPER_LINK_CUT,
@@ -81,3 +82,6 @@ export const arbQuorumFault: fc.Arbitrary<FaultSpec> = fc.constantFrom(
 /** ZooKeeper paused, the Keeper links of the INSERT's replica (or of all replicas) cut, or slowed. */
 export const arbKeeperFault = (context: ScenarioContext): fc.Arbitrary<FaultSpec> =>
   fc.oneof(arbFault(KEEPER_PAUSE, context), arbFault(KEEPER_LINK_CUT, context), arbFault(KEEPER_LINK_LATENCY, context));
+
+/** Inside the server's INSERT path: the aimed INSERT's Keeper commit lost after its part was written (`../nemeses/FAILPOINTS.md`). */
+export const arbServerWindowFault: fc.Arbitrary<FaultSpec> = fc.constant(faultSpec(COMMIT_KEEPER_CUT, {}));

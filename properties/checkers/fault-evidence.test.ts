@@ -135,6 +135,47 @@ describe('faultEvidence', () => {
     ]);
   });
 
+  it('counts a server-window fault only when the aimed INSERT itself was seen in every window it names, in order', () => {
+    const windows = ['part-written', 'commit-unconfirmed'] as const;
+    const start = (window: number, queryId: string) =>
+      aimed(window, 'server_window', 'error', queryId, {
+        serverCode: '319',
+        proofs: ['server-code', 'window-hit'],
+        windows,
+      });
+    const end = (window: number, hits: { window: (typeof windows)[number]; queryIds: string[] }[], missed?: string) =>
+      stamped(140, {
+        type: 'fault-end',
+        window,
+        fault: 'server_window',
+        windowHit: {
+          replica: 's1r1',
+          hits: hits.map((hit) => ({ ...hit, at: 120 })),
+          ...(missed === undefined ? {} : { missed }),
+        },
+      });
+    const both = (queryIds: string[]) => windows.map((window) => ({ window, queryIds }));
+    const events = [
+      start(1, 'q1'),
+      end(1, both(['q0', 'q1'])),
+      start(2, 'q2'),
+      end(2, both(['q0'])),
+      start(3, 'q3'),
+      end(3, [{ window: 'part-written', queryIds: ['q3'] }], 'the engine lacks the failpoint x'),
+      start(4, 'q4'),
+      end(4, [...both(['q4'])].reverse()),
+    ];
+    const attempts = ['q1', 'q2', 'q3', 'q4'].map((id) => attempt(id, { outcome: 'unknown', errorCode: '319' }));
+    const exceptionCodes = new Map(['q1', 'q2', 'q3', 'q4'].map((id) => [id, 319]));
+    const result = evidence(events, attempts, { ...noServer, exceptionCodes });
+    expect(result.fired).toEqual(new Map([['server_window', 1]]));
+    expect(result.missed.map((miss) => miss.reason)).toEqual([
+      'server_window(x): the window part-written was reached on s1r1 by q0, not by the aimed INSERT q2',
+      'server_window(x): the window commit-unconfirmed was not reached on s1r1: the engine lacks the failpoint x',
+      'server_window(x): the window part-written was not reached on s1r1',
+    ]);
+  });
+
   it('counts the link down only when the INSERT failed at the link, not on the server', () => {
     const down = (errorCode: string) =>
       evidence(

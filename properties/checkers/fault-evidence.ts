@@ -134,6 +134,8 @@ function notFired(
   const proofs = proofsOf(start);
   if (proofs.includes('process-seen') && end.verified !== true) return 'the process was never seen stopped';
   return (
+    // The window first: a fault that never reached its window explains why its effect is missing too.
+    (proofs.includes('window-hit') ? windowNotShown(start, end, aimed) : undefined) ??
     effectNotShown(start, end, aimed, server) ??
     (start.expects === undefined ? undefined : resolutionNotShown(start.expects, aimed, server)) ??
     (proofs.includes('client-link-carried')
@@ -200,6 +202,29 @@ function shownBy(start: FaultStartEvent): string {
   if (start.effect === 'slow' || start.effect === 'stalled' || start.effect === 'traffic')
     return 'the time an INSERT took';
   return 'an INSERT that did not end ok';
+}
+
+/**
+ * The nemesis saw the aimed INSERT itself running on its replica at each server-side window the
+ * fault names, in order: a window reached by another INSERT on that replica does not count.
+ */
+function windowNotShown(
+  start: Stamped<FaultStartEvent>,
+  end: Stamped<FaultEndEvent>,
+  aimed: AttemptRecord,
+): string | undefined {
+  const wanted = start.windows ?? [];
+  if (wanted.length === 0) return 'its fault-start names no server-side window to look for';
+  const seen = end.windowHit;
+  if (seen === undefined) return 'its fault-end records no server-side window';
+  for (const [i, window] of wanted.entries()) {
+    const hit = seen.hits[i];
+    if (hit?.window !== window)
+      return `the window ${window} was not reached on ${seen.replica}${seen.missed === undefined ? '' : `: ${seen.missed}`}`;
+    if (!hit.queryIds.includes(aimed.queryId))
+      return `the window ${window} was reached on ${seen.replica} by ${hit.queryIds.join(', ') || 'no INSERT'}, not by the aimed INSERT ${aimed.queryId}`;
+  }
+  return undefined;
 }
 
 const took = (attempt: AttemptRecord) => attempt.endedAt - attempt.startedAt;

@@ -5,6 +5,7 @@ import { faultSpec } from './family.ts';
 import { KEEPER_LINK_CUT } from './keeper.ts';
 import { checkFaultSpec, FAULT_FAMILIES, planOf } from './registry.ts';
 import { KEEPER_LINK_LATENCY } from './keeper-link-latency.ts';
+import { COMMIT_KEEPER_CUT } from './server-window.ts';
 import type { AimTarget } from '../fault-plan.ts';
 
 /** A value of each parameter kind, so every family can build a spec. */
@@ -60,6 +61,7 @@ describe('the fault family registry', () => {
       table_detached: ['server-code'],
       constraint_violated: ['server-code'],
       part_writer_failpoint: ['server-code'],
+      commit_keeper_cut: ['server-code', 'window-hit'],
     });
   });
 
@@ -80,6 +82,25 @@ describe('the fault family registry', () => {
     expect(fault.toString()).toBe('latency(s1r2_k1+s1r2_k2, 300ms±20)');
     expect(describeFault(spec)).toBe("latency(the Keeper links of the INSERT's replica, 300ms±20)");
     expect(spec).toMatchObject({ family: 'keeper_link_latency', heals: 'insert-ended' });
+  });
+
+  it('aims commit_keeper_cut at the INSERT’s replica and its Keeper links, on a first attempt, expecting 319 and no rows', () => {
+    const target = {
+      replica: {
+        name: 's1r2',
+        proxies: { client: 's1r2_client', interserver: 's1r2_is', keepers: ['s1r2_k1', 's1r2_k2'] },
+      },
+      siblings: [],
+      description: { shards: [] },
+    } as unknown as AimTarget;
+    const spec = faultSpec(COMMIT_KEEPER_CUT, {});
+    const plan = planOf(spec);
+    const fault = plan.aimAt(target);
+    expect(fault.type).toBe('server_window');
+    expect(fault.effect).toBe('error');
+    expect(fault.targets).toEqual(['s1r2', 's1r2_k1', 's1r2_k2']);
+    expect(fault.toString()).toBe('commit_keeper_cut(s1r2)');
+    expect(plan).toMatchObject({ heals: 'insert-ended', expects: 'absent', firstAttempt: true });
   });
 
   const latency = faultSpec(LATENCY, { ms: 300, jitter: 10 });

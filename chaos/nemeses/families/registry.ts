@@ -24,6 +24,7 @@ import { KEEPER_LEADER_KILL, KEEPER_LEADER_PAUSE, KEEPER_QUORUM_LOSS } from './k
 import { QUORUM_INTERSERVER_CUT, QUORUM_SIBLING_KILL, QUORUM_SIBLING_PAUSE } from './quorum.ts';
 import { INTERSERVER_CUT, REPLICA_KILL, REPLICA_PAUSE } from './replica.ts';
 import { SERVER_ERROR_FAMILIES } from './server-error.ts';
+import { COMMIT_KEEPER_CUT } from './server-window.ts';
 
 /** Every fault family a schedule may name: one line each. */
 const FAMILIES: readonly FaultFamily[] = [
@@ -48,6 +49,7 @@ const FAMILIES: readonly FaultFamily[] = [
   KEEPER_LEADER_KILL,
   KEEPER_QUORUM_LOSS,
   ...Object.values(SERVER_ERROR_FAMILIES),
+  COMMIT_KEEPER_CUT,
 ];
 
 export const FAULT_FAMILIES: ReadonlyMap<string, FaultFamily> = new Map(FAMILIES.map((family) => [family.id, family]));

@@ -131,6 +131,10 @@ describe('setting-profile users', () => {
     expect(users).toMatch(
       /<view_dedup_off>\s*<deduplicate_blocks_in_dependent_materialized_views>0<\/deduplicate_blocks_in_dependent_materialized_views>/,
     );
+    // A commit that lost its Keeper session is answered 319 within the sink's timeout, not after ~143 s.
+    expect(users).toMatch(
+      /<keeper_retries_short>\s*<insert_keeper_max_retries>2<\/insert_keeper_max_retries>\s*<insert_keeper_retry_max_backoff_ms>200</,
+    );
   });
 
   it('leaves the official image its own users.xml and default user, adding the profile users beside them', () => {
@@ -147,6 +151,7 @@ describe('setting-profile users', () => {
       quorum_sequential: 'chaos_quorum_sequential',
       quorum_parallel: 'chaos_quorum_parallel',
       view_dedup_off: 'chaos_view_dedup_off',
+      keeper_retries_short: 'chaos_keeper_retries_short',
     });
     expect(describeProfile('quorum_parallel', 2)).toBe(
       'insert_quorum = 2, insert_quorum_parallel = 1, insert_quorum_timeout = 2000',

@@ -2,11 +2,17 @@ import { toXml, type XmlElement } from './xml.ts';
 
 /**
  * Server settings a sink cannot send (the seed's sinks have no parameter for them) but an operator
- * sets on the sink's user: quorum inserts and the dedup of dependent views. Every cluster the
+ * sets on the sink's user: quorum inserts, the dedup of dependent views, and how long an INSERT
+ * retries its Keeper operations. Every cluster the
  * harness starts has one user per profile, so a scenario picks the profile by the `user` its
  * spec names, with no restart (the embedded engine reads its users only at start).
  */
-export const SETTING_PROFILES = ['quorum_sequential', 'quorum_parallel', 'view_dedup_off'] as const;
+export const SETTING_PROFILES = [
+  'quorum_sequential',
+  'quorum_parallel',
+  'view_dedup_off',
+  'keeper_retries_short',
+] as const;
 export type SettingProfile = (typeof SETTING_PROFILES)[number];
 
 /**
@@ -34,6 +40,10 @@ export function profileSettings(profile: SettingProfile, replicas: number): Read
       };
     case 'view_dedup_off':
       return { deduplicate_blocks_in_dependent_materialized_views: 0 };
+    case 'keeper_retries_short':
+      // 26.7's defaults (20 retries, backoff to 10 s) answer a commit whose Keeper session was lost
+      // only after ~143 s (measured); with these, within a second, inside every sink's write_timeout.
+      return { insert_keeper_max_retries: 2, insert_keeper_retry_max_backoff_ms: 200 };
   }
 }
 

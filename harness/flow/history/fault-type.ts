@@ -25,6 +25,7 @@ export const FAULT_TYPES = [
   'table_detached',
   'constraint_violated',
   'part_writer_failpoint',
+  'server_window',
   'sink_crash',
 ] as const;
 export type FaultType = (typeof FAULT_TYPES)[number];

@@ -326,7 +326,8 @@ export type FaultEffect = 'error' | 'slow' | 'stalled' | 'blocked' | 'traffic' |
  * `failed-at-link` — it failed without a ClickHouse code (at the link, not on the server);
  * `keeper-wait` — the server recorded one of the INSERT's own Keeper requests waiting at least
  * `slowerThanMs` for its answer (its replica's zookeeper_log), which only a slow Keeper link or a
- * slow Keeper can cause.
+ * slow Keeper can cause; `window-hit` — the nemesis saw the aimed INSERT running inside every
+ * server-side window the fault names (`fault-start.windows`, `fault-end.windowHit`).
  */
 export const FAULT_PROOFS = [
   'process-seen',
@@ -335,6 +336,7 @@ export const FAULT_PROOFS = [
   'server-code',
   'failed-at-link',
   'keeper-wait',
+  'window-hit',
 ] as const;
 export type FaultProof = (typeof FAULT_PROOFS)[number];
 
@@ -391,6 +393,30 @@ export interface FaultStartEvent {
    * its evidence may come from the sink's later attempts while it is in force, not only the aimed one.
    */
   readonly overlaps?: number;
+  /** A server-window fault: the windows it must be seen acting in, in order. */
+  readonly windows?: readonly ServerWindow[];
+}
+
+/**
+ * A moment inside the server's INSERT path a fault acts in (`chaos/nemeses/FAILPOINTS.md`):
+ * `part-written` — the part is renamed into the table (PreActive) and its Keeper commit not yet
+ * sent; `commit-unconfirmed` — the Keeper commit failed on a lost session and the INSERT is held
+ * (a pausable failpoint) while it tries to learn whether the commit landed.
+ */
+export type ServerWindow = 'part-written' | 'commit-unconfirmed';
+export const SERVER_WINDOWS: readonly ServerWindow[] = ['part-written', 'commit-unconfirmed'];
+
+/** What the nemesis saw of the windows it aimed at: per window hit, the INSERTs running on the replica then. */
+export interface WindowHit {
+  readonly replica: string;
+  /** Each window reached, in order, with the query ids of the INSERTs running on the replica at that moment. */
+  readonly hits: readonly {
+    readonly window: ServerWindow;
+    readonly queryIds: readonly string[];
+    readonly at: number;
+  }[];
+  /** Why a window was not reached (a failpoint the engine lacks, a pause that never came), when one was not. */
+  readonly missed?: string;
 }
 
 export interface FaultEndEvent {
@@ -403,6 +429,8 @@ export interface FaultEndEvent {
   readonly verified?: boolean;
   /** A toxic fault: its proxies' counters once healed. */
   readonly links?: LinkCounters;
+  /** A server-window fault: the windows the nemesis saw the INSERT in. */
+  readonly windowHit?: WindowHit;
 }
 
 /** A fault was armed on the sink's next INSERT, and none came before the deadline: it never acted. */
