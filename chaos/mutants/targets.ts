@@ -68,6 +68,8 @@ export const MUTANT_TARGETS: Readonly<
   'output-messages-not-kept': { sinkClass: 'AtMostOnceClickHouseSink', scenario: catalogue('sink-crash') },
   // ClickHouseBatchingSink has no shard_hosts form: every run is one slot.
   'plain-merge-tree-unwarned': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('plain-merge-tree') },
+  // Every run cuts at least two INSERTs' outcomes, and each is retried after retry_backoff once healed.
+  'retry-backoff-read-as-seconds': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('unknown-outcome') },
   'dedup-window-checked-on-reconfigure-only': {
     sinkClass: 'ShardedClickHouseBatchingSink',
     scenario: catalogue('dedup-window'),
