@@ -16,7 +16,7 @@ import { aimedEpisode, type EpisodeHeal } from './aimed-episode.ts';
 import { type BackgroundWrite, drainRunning, withTimeout } from './background-write.ts';
 import { NemesisRecord } from './nemesis-record.ts';
 import { recoveryBound, watchRecovery } from './recovery-watch.ts';
-import { settleCluster } from './settle-cluster.ts';
+import { awaitWritableReplicas, settleCluster } from './settle-cluster.ts';
 
 const STOP_TIMEOUT_MS = 15_000;
 const CRASH_WAIT_MS = 30_000;
@@ -235,7 +235,8 @@ export class PipelineSystem implements ChaosSystem {
 
   private recoveryDeps() {
     const { cluster, record, log, signal } = this;
-    return { cluster, database: this.binding.database, record, log, signal };
+    const awaitHealthy = (timeoutMs: number) => awaitWritableReplicas(cluster, this.binding.database, timeoutMs);
+    return { awaitHealthy, record, log, signal };
   }
 
   /** After an episode's heal: the episode's writes drained within the recovery bound, or the stalled sink restarted. */

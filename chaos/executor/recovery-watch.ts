@@ -1,12 +1,10 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import type { StartedCluster } from '../../harness/cluster/index.ts';
 import { HarnessError } from '../../harness/base/index.ts';
 import type { RecoveryBound, RecoveryTrigger } from '../../harness/flow/history/index.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/index.ts';
 import { SINK_CLASSES, type SinkClassName, validateDynamicParameters } from '../../sinks/index.ts';
 import type { NemesisRecord } from './nemesis-record.ts';
-import { awaitWritableReplicas } from './settle-cluster.ts';
 
 /**
  * What a healthy cluster needs to take a chaos-sized backlog (two partitions, a few epochs, down
@@ -44,9 +42,9 @@ export function recoveryBound(specs: readonly RawSinkSpec[]): RecoveryBound {
 }
 
 export interface RecoveryDeps {
-  readonly cluster: Pick<StartedCluster, 'description'>;
-  readonly database: string;
-  readonly record: NemesisRecord;
+  /** Resolves once the cluster is healthy for the run's writes, rejects (naming what is not) past `timeoutMs`. */
+  readonly awaitHealthy: (timeoutMs: number) => Promise<void>;
+  readonly record: Pick<NemesisRecord, 'recovery'>;
   readonly log: Logger;
   readonly signal: AbortSignal;
 }
@@ -70,7 +68,7 @@ export interface Recovery {
 export async function watchRecovery(deps: RecoveryDeps, recovery: Recovery): Promise<'drained' | 'stalled'> {
   const { record, signal } = deps;
   recovery.drained.catch(() => undefined);
-  await awaitWritableReplicas(deps.cluster, deps.database, HEALTHY_LIMIT_MS);
+  await deps.awaitHealthy(HEALTHY_LIMIT_MS);
   const healthyAt = Date.now();
   const deadline = new AbortController();
   const outcome = await Promise.race([
@@ -86,7 +84,7 @@ export async function watchRecovery(deps: RecoveryDeps, recovery: Recovery): Pro
     ),
   ]).finally(() => deadline.abort());
   const endedAt = Date.now();
-  if (outcome === 'stalled') await awaitWritableReplicas(deps.cluster, deps.database, STILL_HEALTHY_LIMIT_MS);
+  if (outcome === 'stalled') await deps.awaitHealthy(STILL_HEALTHY_LIMIT_MS);
   record.recovery({
     trigger: recovery.trigger,
     ...(recovery.window === undefined ? {} : { window: recovery.window }),
