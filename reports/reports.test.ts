@@ -127,6 +127,20 @@ describe('run reports', () => {
       ok_attempts: 0,
       insert_latency_ms: null,
       rows_per_second: null,
+      recovery: {
+        heals: 0,
+        stalled: 0,
+        heal_to_first_ok_insert_ms: null,
+        heal_to_drained_ms: null,
+        largest_bound_ms: null,
+      },
+    });
+    expect(batching.performance.recovery).toEqual({
+      heals: 2,
+      stalled: 1,
+      heal_to_first_ok_insert_ms: { p50: 150, p95: 150 },
+      heal_to_drained_ms: { p50: 210, p95: 210 },
+      largest_bound_ms: 16_100,
     });
     expect(batching.scenarios[1]).toMatchObject({
       name: 'limit-data-on-insert',
@@ -158,6 +172,8 @@ describe('run reports', () => {
     expect(md).toContain('limit_data(s1r1_client, 20B)');
     expect(md).toContain('**`duplicated`** (3): `1-0-1`, `1-0-2`, `1-0-3`');
     expect(md).toContain('Peak RSS per cluster process (MiB): `s1r1` 210 · `toxiproxy` 95.');
+    expect(md).toContain('### Recovery after the heals');
+    expect(md).toContain('| ClickHouseBatchingSink | 2 | 1 | 0.1 / 0.1 | 0.2 / 0.2 | 16.1 |');
   });
 
   it('report.html draws the matrix and, per scenario, the most eventful run with its fault windows', () => {
@@ -167,6 +183,9 @@ describe('run reports', () => {
     // matrix: one verdict cell per class x scenario that exists, a dash where a class has none
     expect(html.match(/<td class="verdict"/g)).toHaveLength(2 + 3);
     expect(html).toContain('<td class="none">—</td>');
+    expect(html).toContain(
+      '<tr><td>ClickHouseBatchingSink</td><td>2</td><td>1</td><td>0.1 / 0.1</td><td>0.2 / 0.2</td><td>16.1</td></tr>',
+    );
     // the reset-peer-on-insert panel shows run-1: two fault windows, four attempts, three marks
     const panel = html.slice(html.indexOf('<h3>reset-peer-on-insert'), html.indexOf('<h3>limit-data-on-insert'));
     expect(panel).toContain('run-1 of 2');

@@ -21,6 +21,14 @@ export interface EpisodeDeps {
   readonly record: NemesisRecord;
   /** Aborted when the run is stopped (an interrupt, a budget's backstop): every wait ends, the fault is healed. */
   readonly signal: AbortSignal;
+  /** After the heal: the episode's writes awaited as a recovery (bounded, a stall recorded); without it, plainly. */
+  readonly recover?: (writing: BackgroundWrite, heal: EpisodeHeal, what: string) => Promise<void>;
+}
+
+/** The heal that ended an episode: its fault window, and when the heal began. */
+export interface EpisodeHeal {
+  readonly window: number;
+  readonly healedAt: number;
 }
 
 export interface Episode {
@@ -136,6 +144,7 @@ export async function aimedEpisode(deps: EpisodeDeps, episode: Episode, deadline
     await writing.finish(`write(${episode.epochs}) beside ${plan.toString()}`);
     return;
   }
+  let heal: EpisodeHeal | undefined;
   try {
     const target = aimTarget(nemesis.cluster.description, attempt.endpoint);
     if (target === undefined)
@@ -154,6 +163,7 @@ export async function aimedEpisode(deps: EpisodeDeps, episode: Episode, deadline
       const healStartedAt = Date.now();
       await fault.heal(nemesis, window);
       record.end(id, window, healStartedAt);
+      heal = { window: id, healedAt: healStartedAt };
       await episode.beforeOutcome?.();
     } catch (error) {
       await fault.heal(nemesis, window).catch(() => undefined);
@@ -163,5 +173,7 @@ export async function aimedEpisode(deps: EpisodeDeps, episode: Episode, deadline
     gate.openRequest();
     gate.openOutcome();
   }
-  await writing.finish(`write(${episode.epochs}) beside ${plan.toString()}`);
+  const what = `write(${episode.epochs}) beside ${plan.toString()}`;
+  if (heal !== undefined && deps.recover !== undefined) await deps.recover(writing, heal, what);
+  else await writing.finish(what);
 }

@@ -1,4 +1,4 @@
-import type { GatedAttempt, HistoryWriter } from '../../harness/flow/history/index.ts';
+import type { GatedAttempt, HistoryWriter, RecoveryEvent } from '../../harness/flow/history/index.ts';
 import type { Fault, FaultPlan, FaultWindow } from '../nemeses/index.ts';
 
 /** A fault applied from its plan, and the window it opened. */
@@ -70,6 +70,11 @@ export class NemesisRecord {
 
   missed(plan: FaultPlan, reason: string): void {
     this.history.append({ type: 'fault-missed', fault: plan.type, description: plan.toString(), reason });
+  }
+
+  /** A heal's recovery: when the clock started, the bound, and whether the sink drained within it. */
+  recovery(event: Omit<RecoveryEvent, 'type'>): void {
+    this.history.append({ type: 'recovery', ...event });
   }
 
   close(): void {

@@ -12,12 +12,13 @@ import {
 import { HarnessError } from '../../harness/base/index.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/index.ts';
 import type { ChaosSystem, FaultSpec, OverlappingPair } from '../../properties/schedule/index.ts';
-import { aimedEpisode } from './aimed-episode.ts';
-import { drainRunning, withTimeout } from './background-write.ts';
+import { aimedEpisode, type EpisodeHeal } from './aimed-episode.ts';
+import { type BackgroundWrite, drainRunning, withTimeout } from './background-write.ts';
 import { faultChain } from './fault-chain.ts';
 import { NemesisRecord } from './nemesis-record.ts';
 import { overlapEpisode } from './overlap-episode.ts';
-import { settleCluster } from './settle-cluster.ts';
+import { recoveryBound, watchRecovery } from './recovery-watch.ts';
+import { awaitWritableReplicas, settleCluster } from './settle-cluster.ts';
 
 const STOP_TIMEOUT_MS = 15_000;
 const CRASH_WAIT_MS = 30_000;
@@ -29,6 +30,8 @@ const RECONFIGURE_LATENCY_MS = 400;
 /** A short-window table's cleanup runs every second; a replay 1 s after it already met an expired token (measured on 26.7). */
 const DEDUP_CLEANUP_WAIT_MS = 2_500;
 const RESTART_AFTER_GIVE_UP = 'restarted after a give-up';
+const RESTART_AFTER_STALL = 'restarted after a stall';
+const DRAIN_LIMIT_MS = 120_000;
 
 /**
  * What every spec of a run is bound to: the run's own database (runs never see each other's rows)
@@ -49,6 +52,8 @@ export interface RunBinding {
 export class PipelineSystem implements ChaosSystem {
   private worker: StartedFlowWorker | undefined;
   private spec: RawSinkSpec;
+  /** The spec a reconfiguration in flight is changing to: its limits are in force as well until it ends. */
+  private reconfiguringTo: RawSinkSpec | undefined;
   private readonly nemesis: NemesisContext;
   /** The nemesis's own history file beside the workers' (fault-start / fault-end / fault-missed). */
   private readonly record: NemesisRecord;
@@ -133,15 +138,20 @@ export class PipelineSystem implements ChaosSystem {
       sent = true;
       await worker.reconfigure(next);
     };
-    await aimedEpisode(this.episodeDeps(), {
-      plan: planOf(faultSpec(LATENCY, { ms: RECONFIGURE_LATENCY_MS, jitter: 0 })),
-      epochs,
-      holdMs: 0,
-      meanwhile: async () => {
-        await delay(afterMs);
-        await reconfigure();
-      },
-    });
+    this.reconfiguringTo = { ...this.spec, dynamic_parameters: next };
+    try {
+      await aimedEpisode(this.episodeDeps(), {
+        plan: planOf(faultSpec(LATENCY, { ms: RECONFIGURE_LATENCY_MS, jitter: 0 })),
+        epochs,
+        holdMs: 0,
+        meanwhile: async () => {
+          await delay(afterMs);
+          await reconfigure();
+        },
+      });
+    } finally {
+      this.reconfiguringTo = undefined;
+    }
     // No INSERT came to aim at: the change still applies (the coverage check says it met none).
     if (!sent) await reconfigure();
     // A restart later in the run (a crash) starts from the spec as it now is, like a Flow pipeline would.
@@ -161,7 +171,7 @@ export class PipelineSystem implements ChaosSystem {
   async drain(partitions: readonly number[]): Promise<void> {
     await withTimeout(
       drainRunning(this.running(), partitions),
-      120_000,
+      DRAIN_LIMIT_MS,
       `drain of partitions ${partitions.join(', ')}`,
     );
   }
@@ -185,14 +195,17 @@ export class PipelineSystem implements ChaosSystem {
   }
 
   /**
-   * Settles the cluster, delivers everything that can be, stops, returns the history. A
-   * partition whose sink gave up is restarted once with a new instance, as the seed's operator
-   * does after a give-up, so its undelivered batches are judged after their replay.
+   * Settles the cluster, delivers everything that can be, stops, returns the history. The sink
+   * gets its recovery bound from the moment the cluster is verified healthy (`watchRecovery`); a
+   * sink that stalls past it is restarted, as an operator restarts a hung sink, and its history
+   * says so. A partition whose sink gave up is restarted once with a new instance, as the seed's
+   * operator does after a give-up, so its undelivered batches are judged after their replay.
    */
-  async finish(drainTimeoutMs = 120_000): Promise<History> {
-    this.closeHistory();
+  async finish(drainTimeoutMs = DRAIN_LIMIT_MS): Promise<History> {
+    const healedAt = Date.now();
     const died = await settleCluster(this.cluster, this.undo.journal, this.binding.database);
     if (died.length > 0) {
+      this.closeHistory();
       // Every fault was healed before this: a dead member died by itself, and the run proves nothing.
       await this.supervisor.close();
       throw new HarnessError(
@@ -201,12 +214,21 @@ export class PipelineSystem implements ChaosSystem {
       );
     }
     if (this.worker !== undefined) {
-      await withTimeout(drainRunning(this.worker), drainTimeoutMs, 'the final drain');
-      if ((await this.worker.status()).some((partition) => partition.state === 'failed')) {
+      const drained = drainRunning(this.worker);
+      const outcome = await watchRecovery(this.recoveryDeps(), {
+        trigger: 'settle',
+        healedAt,
+        bound: recoveryBound([this.spec]),
+        drained,
+      });
+      if (outcome === 'stalled') await this.restartAfterStall(drainTimeoutMs);
+      else await drained;
+      if ((await this.running().status()).some((partition) => partition.state === 'failed')) {
         await this.relaunch(this.spec, { label: RESTART_AFTER_GIVE_UP });
         await withTimeout(drainRunning(this.running()), drainTimeoutMs, 'the drain after a give-up');
       }
     }
+    this.closeHistory();
     await this.stopWorker();
     return this.supervisor.close();
   }
@@ -217,7 +239,39 @@ export class PipelineSystem implements ChaosSystem {
   }
 
   private episodeDeps() {
-    return { worker: this.running(), nemesis: this.nemesis, record: this.record, signal: this.signal };
+    return {
+      worker: this.running(),
+      nemesis: this.nemesis,
+      record: this.record,
+      signal: this.signal,
+      recover: (writing: BackgroundWrite, heal: EpisodeHeal, what: string) => this.recoverEpisode(writing, heal, what),
+    };
+  }
+
+  private recoveryDeps() {
+    const { cluster, record, log, signal } = this;
+    const awaitHealthy = (timeoutMs: number) => awaitWritableReplicas(cluster, this.binding.database, timeoutMs);
+    return { awaitHealthy, record, log, signal };
+  }
+
+  /** After an episode's heal: the episode's writes drained within the recovery bound, or the stalled sink restarted. */
+  private async recoverEpisode(writing: BackgroundWrite, heal: EpisodeHeal, what: string): Promise<void> {
+    const specs = this.reconfiguringTo === undefined ? [this.spec] : [this.spec, this.reconfiguringTo];
+    const outcome = await watchRecovery(this.recoveryDeps(), {
+      trigger: 'episode',
+      window: heal.window,
+      healedAt: heal.healedAt,
+      bound: recoveryBound(specs),
+      drained: writing.over,
+    });
+    if (outcome === 'drained') await writing.finish(what);
+    else await this.restartAfterStall(DRAIN_LIMIT_MS);
+  }
+
+  /** A stalled sink stopped (killed when it does not stop) and a new instance drains what it held. */
+  private async restartAfterStall(drainTimeoutMs: number): Promise<void> {
+    await this.relaunch(this.spec, { label: RESTART_AFTER_STALL });
+    await withTimeout(drainRunning(this.running()), drainTimeoutMs, 'the drain after a stall');
   }
 
   private running(): StartedFlowWorker {

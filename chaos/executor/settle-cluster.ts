@@ -39,6 +39,21 @@ export async function settleCluster(
       await cluster.start(name);
     }
   }
+  await awaitWritableReplicas(cluster, database, timeoutMs);
+  return revived;
+}
+
+/**
+ * Every replica of the run's database answers, with its Keeper session and no read-only table,
+ * within `timeoutMs` (a `HarnessError` naming the replica otherwise): the cluster is healthy for
+ * the run's writes. A recovery's clock starts only once this holds, so a stall the cluster causes
+ * is an infrastructure error, never the sink's.
+ */
+export async function awaitWritableReplicas(
+  cluster: Pick<StartedCluster, 'description'>,
+  database: string,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   await new ClusterAdmin(cluster.description).eachReplica(
     async ({ replica, client }) => {
@@ -59,5 +74,4 @@ export async function settleCluster(
     },
     { timeoutMs: 5000 },
   );
-  return revived;
 }

@@ -216,6 +216,19 @@ export const SOURCE_MUTANTS = {
       "if (report.result.outcome === 'ok' || /written locally/.test(report.result.error?.message ?? '')) return { delivered: true, attempts: number };",
     why: 'UNKNOWN_STATUS_OF_INSERT says "Data was written locally" and that ClickHouse verifies the part itself, so retrying looks like asking for a duplicate: a sink that takes the words at face value marks the batch written. When the part never reached Keeper, ClickHouse drops it, and the batch is gone. The quorum path\'s 319 (part committed, quorum unverified) reads differently and always lands, so only a commit lost inside the server\'s own window shows it.',
   },
+  'retry-backoff-read-as-seconds': {
+    category: 'stalled',
+    classes: [
+      'ClickHouseBatchingSink',
+      'ShardedClickHouseBatchingSink',
+      'AtLeastOnceClickHouseSink',
+      'AtMostOnceClickHouseSink',
+    ],
+    file: 'sinks/retry/retry-policy.ts',
+    find: 'return { maxInsertAttempts: dynamic.max_insert_attempts, retryBackoffMs: dynamic.retry_backoff };',
+    replace: 'return { maxInsertAttempts: dynamic.max_insert_attempts, retryBackoffMs: dynamic.retry_backoff * 1000 };',
+    why: "The seed's examples write retry_backoff as seconds ('1s'), and the policy gets a bare number, so converting it to milliseconds looks like the careful thing to do; but the spec reader already returns milliseconds. Every retry then waits 1000 times too long: the 20-150 ms of a chaos spec become 20-150 s (the default a quarter of an hour). Nothing is lost or written twice: after a timeout or a cut answer the batch is simply not retried until long after the cluster is healthy again, and a sink whose retries are minutes apart looks hung.",
+  },
 } as const satisfies Readonly<Record<string, SourceMutant>>;
 
 export type SourceMutantName = keyof typeof SOURCE_MUTANTS;

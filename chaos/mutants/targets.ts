@@ -74,6 +74,8 @@ export const MUTANT_TARGETS: Readonly<
   'plain-merge-tree-unwarned': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('plain-merge-tree') },
   // Every chain starts with an answer cut after the commit, then one or two more unknown outcomes on the retries.
   'fresh-token-after-two-unknowns': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('retry-under-fault') },
+  // Every run cuts at least two INSERTs' outcomes, and each is retried after retry_backoff once healed.
+  'retry-backoff-read-as-seconds': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('unknown-outcome') },
   'dedup-window-checked-on-reconfigure-only': {
     sinkClass: 'ShardedClickHouseBatchingSink',
     scenario: catalogue('dedup-window'),

@@ -20,6 +20,7 @@ export const QUICK_TIER: readonly MutantName[] = [
   'poison-only-on-permanent',
   'output-messages-not-kept',
   'plain-merge-tree-unwarned',
+  'retry-backoff-read-as-seconds',
 ];
 
 /** The rest of the catalogue, in its order. */

@@ -42,6 +42,8 @@ export const ANOMALY_KINDS = [
   'view-duplicated',
   'view-unexpected',
   'view-diverged',
+  // liveness: the sink did not drain within its bound after a heal, the cluster healthy
+  'stalled',
 ] as const;
 export type AnomalyKind = (typeof ANOMALY_KINDS)[number];
 

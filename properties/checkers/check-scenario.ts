@@ -2,6 +2,7 @@ import { mergeVerdicts, type Verdict } from '../base/index.ts';
 import type { CheckResult } from './check-result.ts';
 import { coverageChecker, type Coverage, type Evidence } from './coverage-checker.ts';
 import { giveUpChecker } from './give-up-checker.ts';
+import { livenessChecker } from './liveness-checker.ts';
 import type { Observations } from './observations.ts';
 import { outcomeChecker } from './outcome-checker.ts';
 import { placementChecker } from './placement-checker.ts';
@@ -38,6 +39,7 @@ export function checkScenario(observations: Observations, coverage: Coverage, ev
     refusalChecker(observations),
     giveUpChecker(observations),
     sinkContractChecker(observations),
+    livenessChecker(observations),
     view,
     coverageChecker(coverage, evidence),
   ];

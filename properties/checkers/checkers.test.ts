@@ -57,6 +57,7 @@ function cleanObservations(
     reconfigureFailures: [],
     epochFailures: [],
     pendingDropped: [],
+    recoveries: [],
   };
 }
 
@@ -348,6 +349,45 @@ describe('sink contract checker', () => {
     ]);
     expect(contract({ kind: 'dedup-window-short', expected: false, given: true })).toEqual([
       { category: 'warning-unfounded', count: 1, examples: ['dedup-window-short'] },
+    ]);
+  });
+});
+
+describe('liveness checker', () => {
+  const bound = { ms: 22_150, writeTimeoutMs: 6000, retryBackoffMs: 150, slackMs: 10_000 };
+  const recovery = (outcome: 'drained' | 'stalled', endedAt: number) => ({
+    trigger: 'episode' as const,
+    window: 2,
+    healedAt: 1000,
+    healthyAt: 1500,
+    bound,
+    outcome,
+    endedAt,
+    ...(outcome === 'drained' ? { drainedMs: endedAt - 1000 } : {}),
+  });
+  const liveness = (o: Observations) =>
+    checkScenario(o, coverage, evidence).results.find((r) => r.checker === 'liveness');
+
+  it('passes a sink that drained within its bound after every heal, and flags one that stalled past it', () => {
+    const drained = liveness({ ...cleanObservations(4), recoveries: [recovery('drained', 3000)] });
+    expect(drained?.verdict).toBe('pass');
+    expect(drained?.notes).toEqual([
+      'fault window 2: healthy after 0.5 s, no INSERT pending, drained 2.0 s after the heal (bound 22.1 s = 2 × write_timeout 6000 ms + retry_backoff 150 ms + slack 10000 ms)',
+    ]);
+    const stalled = checkScenario(
+      { ...cleanObservations(4), recoveries: [recovery('drained', 3000), recovery('stalled', 23_650)] },
+      coverage,
+      evidence,
+    );
+    expect(stalled.verdict).toBe('violation');
+    expect(stalled.results.find((r) => r.checker === 'liveness')?.anomalies).toEqual([
+      {
+        category: 'stalled',
+        count: 1,
+        examples: [
+          'fault window 2: not drained 22.1 s after the cluster was healthy (healthy after 0.5 s; no INSERT pending; bound 22.1 s = 2 × write_timeout 6000 ms + retry_backoff 150 ms + slack 10000 ms)',
+        ],
+      },
     ]);
   });
 });

@@ -58,6 +58,7 @@ const observations = (giveUps: GiveUpRecord[], over: Partial<Observations> = {})
   reconfigureFailures: [],
   epochFailures: [],
   pendingDropped: [],
+  recoveries: [],
   ...over,
 });
 

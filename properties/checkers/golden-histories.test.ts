@@ -182,6 +182,22 @@ const CASES: Record<string, Case> = {
     queueMode: true,
     flagged: [],
   },
+  // A Keeper outage timed out batch 1's INSERT; once healed and the cluster healthy, the sink
+  // retried and drained within its bound: figures, no anomaly.
+  'exactly-once-recovered-after-heal': {
+    guarantee: 'exactly-once',
+    rows: ONCE,
+    serverInserts: [logged('q1a2', '1-0-1'), logged('q2', '1-0-3')],
+    flagged: [],
+  },
+  // The same outage, and a sink that sent nothing more for its whole bound after the heal: the
+  // executor restarted it, the new instance delivered every row once. Only liveness can see it.
+  'exactly-once-stalled-after-heal': {
+    guarantee: 'exactly-once',
+    rows: ONCE,
+    serverInserts: [logged('q1b1', '1-0-1'), logged('q2', '1-0-3')],
+    flagged: ['stalled'],
+  },
 };
 
 describe('golden histories through the translation into every checker', () => {
@@ -223,5 +239,11 @@ describe('golden histories through the translation into every checker', () => {
       expect(unknown.unresolved.map((attempt) => attempt.queryId)).toEqual(['q1a1']);
     if (name === 'at-least-once-written-twice') expect(check.counts.duplicated).toBe(4);
     if (name === 'exactly-once-lost-then-gave-up') expect(check.counts).toMatchObject({ lost: 1, gaveUp: 2 });
+    if (name === 'exactly-once-recovered-after-heal')
+      expect(observations.recoveries).toMatchObject([{ outcome: 'drained', firstOkMs: 4130, drainedMs: 4200 }]);
+    if (name === 'exactly-once-stalled-after-heal') {
+      expect(observations.recoveries).toMatchObject([{ outcome: 'stalled' }]);
+      expect(observations.recoveries[0]?.firstOkMs).toBeUndefined();
+    }
   });
 });

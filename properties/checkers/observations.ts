@@ -1,6 +1,7 @@
 import type { DeliveryGuarantee, InsertOutcome, SinkWarningKind } from '../../sinks/index.ts';
 import type { GiveUpClaim } from '../../harness/flow/history/index.ts';
 import type { ReplicaTruth } from '../../harness/oracle/index.ts';
+import type { RecoveryRecord } from './recoveries.ts';
 
 /** One INSERT attempt as the history recorded it. */
 export interface AttemptRecord {
@@ -145,6 +146,8 @@ export interface Observations {
   readonly judgedWarning?: { readonly kind: SinkWarningKind; readonly expected: boolean; readonly given: boolean };
   /** A materialized view behind the target: what its table holds, and what the class owes there. */
   readonly view?: ViewObservations;
+  /** Every heal's recovery the executor watched: the bound, whether the sink drained within it, the figures. */
+  readonly recoveries: readonly RecoveryRecord[];
 }
 
 /** The table a materialized view fills from the sink's target, and the guarantee owed on it. */

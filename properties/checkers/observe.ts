@@ -3,6 +3,7 @@ import type { GroundTruth } from '../../harness/oracle/index.ts';
 import type { DeliveryGuarantee, SinkWarningKind } from '../../sinks/index.ts';
 import { factsFromHistory, giveUpsFromHistory, type HistoryFacts } from './from-history.ts';
 import type { ExpectedRefusal, InsertBudget, Observations } from './observations.ts';
+import { recoveriesOf } from './recoveries.ts';
 import { acceptedTwice, resolveUnknownOutcomes, unloggedAttempts, type UnknownResolution } from './server-log.ts';
 
 export interface ObserveInput {
@@ -88,6 +89,7 @@ export function observe(input: ObserveInput): Observed {
           },
     pendingDropped: input.guarantee === 'at-most-once' ? pendingDropped(input.events, facts, input.orderedModeAt) : [],
     ...giveUpsFromHistory(input.events, facts.attempts, input.generation, input.insertBudgetDuring),
+    recoveries: recoveriesOf(input.events),
     ...(input.truth.view === undefined || input.viewGuarantee === undefined
       ? {}
       : { view: { replicas: input.truth.view, guarantee: input.viewGuarantee } }),

@@ -10,7 +10,13 @@ export type {
 } from './job-report.ts';
 export { classConfigurations, classReport, classVerdict, jobVerdict, mergeConfigurationRows } from './class-report.ts';
 export { EXIT_STATUSES, exitStatusOf, exitStatusTable, resultExitStatus } from './exit-status.ts';
-export { insertPerformance, type InsertPerformance, type LatencyQuantiles } from './performance.ts';
+export {
+  insertPerformance,
+  type InsertPerformance,
+  type LatencyQuantiles,
+  type MedianAndTail,
+  type RecoveryFigures,
+} from './performance.ts';
 export { mostEventfulRun, runTimelines, type RunTimeline, type TaggedEvent } from './timeline.ts';
 export { mergeSliceRuns, MergeError, type MatrixCatalogue, type SliceRun } from './merge-slices.ts';
 export { isScenarioDirName, parseScenarioDirName, scenarioDirName } from './scenario-dir.ts';

@@ -18,6 +18,27 @@ export interface InsertPerformance {
   readonly okAttempts: number;
   readonly latencyMs: LatencyQuantiles | null;
   readonly rowsPerSecond: number | null;
+  readonly recovery: RecoveryFigures;
+}
+
+export interface MedianAndTail {
+  readonly p50: number;
+  readonly p95: number;
+}
+
+/**
+ * How fast a class made progress again after the faults healed, over every heal the executor
+ * watched (each episode's, and the settle phase's): heal → the first INSERT that ended `ok`
+ * (heals with something pending), heal → drained (heals it drained within its bound), and how
+ * many stalled past their bound.
+ */
+export interface RecoveryFigures {
+  readonly heals: number;
+  readonly stalled: number;
+  readonly firstOkMs: MedianAndTail | null;
+  readonly drainedMs: MedianAndTail | null;
+  /** The largest bound any of those heals gave the sink. */
+  readonly boundMs: number | null;
 }
 
 /** Nearest-rank quantile of an ascending list. */
@@ -50,5 +71,23 @@ export function insertPerformance(timelines: readonly RunTimeline[]): InsertPerf
             max: latencies[latencies.length - 1] ?? 0,
           },
     rowsPerSecond: activeMs > 0 ? (rows * 1000) / activeMs : null,
+    recovery: recoveryFigures(timelines),
+  };
+}
+
+function medianAndTail(values: readonly number[]): MedianAndTail | null {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? null : { p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95) };
+}
+
+export function recoveryFigures(timelines: readonly RunTimeline[]): RecoveryFigures {
+  const recoveries = timelines.flatMap((timeline) => timeline.recoveries);
+  const defined = (values: readonly (number | undefined)[]) => values.filter((value) => value !== undefined);
+  return {
+    heals: recoveries.length,
+    stalled: recoveries.filter((recovery) => recovery.outcome === 'stalled').length,
+    firstOkMs: medianAndTail(defined(recoveries.map((recovery) => recovery.firstOkMs))),
+    drainedMs: medianAndTail(defined(recoveries.map((recovery) => recovery.drainedMs))),
+    boundMs: recoveries.length === 0 ? null : Math.max(...recoveries.map((recovery) => recovery.bound.ms)),
   };
 }

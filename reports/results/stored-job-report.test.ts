@@ -31,9 +31,9 @@ describe('run-result.json read back', () => {
     [
       'an unversioned (older) file',
       (json) => delete json.version,
-      'version 1 (unversioned), this harness reads version 2',
+      'version 1 (unversioned), this harness reads version 3',
     ],
-    ['a newer file', (json) => (json.version = 3), 'version 3, this harness reads version 2'],
+    ['a newer file', (json) => (json.version = 4), 'version 4, this harness reads version 3'],
   ])('refuses %s by its version', (_label, edit, said) => {
     const file = stored(edit);
     expect(() => readJobReport(file)).toThrow(`${file}: ${said}`);

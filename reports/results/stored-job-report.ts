@@ -7,9 +7,10 @@ import { StoredShape } from './stored-shape.ts';
 
 /**
  * The version of `run-result.json` this harness writes and reads. 2: a `Tally` per scenario,
- * class and configuration row; a file of another version is refused, never read by guesswork.
+ * class and configuration row; 3: each class's recovery figures after the heals
+ * (`performance.recovery`); a file of another version is refused, never read by guesswork.
  */
-export const RUN_RESULT_VERSION = 2;
+export const RUN_RESULT_VERSION = 3;
 
 const GUARANTEES: readonly DeliveryGuarantee[] = ['exactly-once', 'at-least-once', 'at-most-once'];
 const VERDICTS: readonly Verdict[] = ['pass', 'violation', 'inconclusive', 'interrupted', 'infra-error'];
@@ -80,7 +81,7 @@ function checkJobReport(shape: StoredShape, value: unknown): JobReport {
     shape.oneOf(classReport.guarantee, `${at}.guarantee`, GUARANTEES);
     shape.oneOf(classReport.verdict, `${at}.verdict`, VERDICTS);
     shape.counts(classReport.tally, `${at}.tally`);
-    shape.object(classReport.performance, `${at}.performance`);
+    shape.object(shape.object(classReport.performance, `${at}.performance`).recovery, `${at}.performance.recovery`);
     shape
       .array(classReport.scenarios, `${at}.scenarios`)
       .forEach((scenario, i) => checkScenario(shape, scenario, `${at}.scenarios[${i}]`));

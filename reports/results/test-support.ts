@@ -55,8 +55,8 @@ export function attempt(
 
 /**
  * Two runs of one class x scenario: run-0 is calm (two ok INSERTs, a reconfiguration); run-1 has a healed
- * reset_peer window with an unknown INSERT and its ok retry, a crash cutting an attempt short,
- * a refusal, and a timeout window that was never healed.
+ * reset_peer window with an unknown INSERT and its ok retry (drained after the heal), a crash cutting an attempt short,
+ * a refusal, and a timeout window that was never healed, after which the settle phase's recovery stalled.
  */
 export function sampleEvents(scenario = 'ClickHouseBatchingSink__unknown-outcome'): TaggedEvent[] {
   return [
@@ -100,6 +100,13 @@ export function sampleEvents(scenario = 'ClickHouseBatchingSink__unknown-outcome
     ...attempt(scenario, 'run-1', 'q3', 1, 10_200, 10_210, 'unknown'),
     tagged(scenario, 'run-1', 10_500, { type: 'fault-end', window: 1, fault: 'reset_peer' }, 'nemesis'),
     ...attempt(scenario, 'run-1', 'q3', 2, 10_600, 10_640, 'ok'),
+    tagged(
+      scenario,
+      'run-1',
+      10_700,
+      { ...RECOVERY, window: 1, healedAt: 10_490, healthyAt: 10_520, endedAt: 10_700 },
+      'nemesis',
+    ),
     ...attempt(scenario, 'run-1', 'q4', 1, 11_000, undefined, 'unknown'),
     tagged(scenario, 'run-1', 11_001, {
       type: 'crash',
@@ -132,8 +139,23 @@ export function sampleEvents(scenario = 'ClickHouseBatchingSink__unknown-outcome
       'nemesis',
     ),
     ...attempt(scenario, 'run-1', 'q5', 1, 11_700, 12_000, 'failed'),
+    tagged(
+      scenario,
+      'run-1',
+      11_990,
+      { ...RECOVERY, trigger: 'settle', healedAt: 11_620, healthyAt: 11_650, outcome: 'stalled', endedAt: 11_990 },
+      'nemesis',
+    ),
   ];
 }
+
+/** A drained episode's recovery, its bound from a spec of write_timeout 3 s and retry_backoff 100 ms. */
+const RECOVERY = {
+  type: 'recovery',
+  trigger: 'episode',
+  bound: { ms: 16_100, writeTimeoutMs: 3000, retryBackoffMs: 100, slackMs: 10_000 },
+  outcome: 'drained',
+} as const;
 
 /** `run-result.json`'s text for a job of one class x scenario with the given verdict (what `npm run check` reads back). */
 export function storedOneScenarioJob(sinkClass: SinkClassName, scenario: string, verdict: Verdict): string {

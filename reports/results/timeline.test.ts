@@ -61,6 +61,23 @@ describe('insertPerformance', () => {
   });
 
   it('says null when nothing succeeded', () => {
-    expect(insertPerformance([])).toEqual({ attempts: 0, okAttempts: 0, latencyMs: null, rowsPerSecond: null });
+    expect(insertPerformance([])).toEqual({
+      attempts: 0,
+      okAttempts: 0,
+      latencyMs: null,
+      rowsPerSecond: null,
+      recovery: { heals: 0, stalled: 0, firstOkMs: null, drainedMs: null, boundMs: null },
+    });
+  });
+
+  it('measures each heal to the first ok INSERT after it and to the drained backlog, and counts a stall', () => {
+    // run-1: healed at 10 490, retried ok at 10 640, drained at 10 700; the settle phase stalled.
+    expect(insertPerformance(runTimelines(sampleEvents())).recovery).toEqual({
+      heals: 2,
+      stalled: 1,
+      firstOkMs: { p50: 150, p95: 150 },
+      drainedMs: { p50: 210, p95: 210 },
+      boundMs: 16_100,
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { eventsOfType, insertAttempts, type Stamped } from '../../harness/flow/history/index.ts';
+import { recoveriesOf, type RecoveryRecord } from '../../properties/checkers/index.ts';
 import type { InsertOutcome, SinkClassName } from '../../sinks/index.ts';
 import { parseScenarioDirName } from './scenario-dir.ts';
 
@@ -42,6 +43,8 @@ export interface RunTimeline {
   readonly inserts: readonly TimelineInsert[];
   readonly faults: readonly TimelineFault[];
   readonly marks: readonly TimelineMark[];
+  /** Every heal's recovery the executor watched, with its figures (wall-clock times, as recorded). */
+  readonly recoveries: readonly RecoveryRecord[];
 }
 
 /** The merged history cut into runs: one timeline per scenario directory (`<class>__<scenario>`) and run. */
@@ -108,7 +111,17 @@ function timelineOf(events: TaggedEvent[]): RunTimeline {
       label: `worker ${event.worker} started`,
     })),
   ];
-  return { sinkClass, scenario, run: first.run, origin, duration, inserts, faults, marks };
+  return {
+    sinkClass,
+    scenario,
+    run: first.run,
+    origin,
+    duration,
+    inserts,
+    faults,
+    marks,
+    recoveries: recoveriesOf(sorted),
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Verdict } from '../../properties/base/index.ts';
-import type { Tally } from '../results/index.ts';
+import type { MedianAndTail, RecoveryFigures, Tally } from '../results/index.ts';
 
 /** One colour per verdict, shared by every HTML page. */
 export const VERDICT_COLOUR: Readonly<Record<Verdict, string>> = {
@@ -23,3 +23,29 @@ export const dedupStatement = (dedup: Tally['serverDedup']) =>
   dedup === null
     ? 'token (window kept)'
     : `off in ${dedup.offRuns}/${dedup.offRuns + dedup.onRuns} runs; ${dedup.acceptedTwice} accepted twice`;
+
+const seconds = (figure: MedianAndTail | null) =>
+  figure === null ? '—' : `${(figure.p50 / 1000).toFixed(1)} / ${(figure.p95 / 1000).toFixed(1)}`;
+
+/** The recovery table's header and one class's cells, shared by report.md and report.html. */
+export const RECOVERY_HEADER = [
+  'class',
+  'heals watched',
+  'stalled',
+  'heal → first ok INSERT p50 / p95 s',
+  'heal → drained p50 / p95 s',
+  'largest bound s',
+] as const;
+
+export const recoveryCells = (name: string, recovery: RecoveryFigures): string[] => [
+  name,
+  String(recovery.heals),
+  String(recovery.stalled),
+  seconds(recovery.firstOkMs),
+  seconds(recovery.drainedMs),
+  recovery.boundMs === null ? '—' : (recovery.boundMs / 1000).toFixed(1),
+];
+
+/** What the recovery table says, once, beside it. */
+export const RECOVERY_CAPTION =
+  "After every heal (each fault episode's, and the settle phase's) the sink must drain what it held within a bound from its spec (2 × write_timeout + retry_backoff + 10 s slack), counted once the cluster is verified healthy again; past it the heal is `stalled` (a violation) and the sink is restarted. Times run from the heal.";

@@ -8,7 +8,15 @@ import {
 } from '../results/index.ts';
 import { configurationRows } from './configuration-rows.ts';
 import type { Verdict } from '../../properties/base/index.ts';
-import { dedupStatement, escapeHtml, unknownSplit, VERDICT_COLOUR } from './figures.ts';
+import {
+  dedupStatement,
+  escapeHtml,
+  RECOVERY_CAPTION,
+  RECOVERY_HEADER,
+  recoveryCells,
+  unknownSplit,
+  VERDICT_COLOUR,
+} from './figures.ts';
 
 const OUTCOME_COLOUR = { ok: '#2e7d32', failed: '#c62828', unknown: '#ef6c00' } as const;
 const MARK_COLOUR = {
@@ -56,6 +64,18 @@ function matrix(run: JobReport): string {
     return `<tr><th>${escapeHtml(name)}</th><td>${escapeHtml(result.guarantee)}</td>${verdictCell(result.verdict)}${cells.join('')}<td>${latency === null ? '—' : `${fixed(latency.p50)} / ${fixed(latency.p95)}`}</td><td>${rowsPerSecond === null ? '—' : rowsPerSecond.toFixed(0)}</td></tr>`;
   });
   return `<table class="matrix"><thead><tr>${header}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+/** Per class: how fast it made progress again after the heals. */
+function recoveryTable(run: JobReport): string {
+  const header = RECOVERY_HEADER.map((cell) => `<th>${escapeHtml(cell)}</th>`).join('');
+  const rows = Object.entries(run.classes).map(
+    ([name, result]) =>
+      `<tr>${recoveryCells(name, result.performance.recovery)
+        .map((cell) => `<td>${escapeHtml(cell)}</td>`)
+        .join('')}</tr>`,
+  );
+  return `<p class="caption">${escapeHtml(RECOVERY_CAPTION)}</p><table class="matrix"><thead><tr>${header}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 /** Latency on a log scale from 1 ms to the run's slowest attempt, so fast and stalled attempts both show. */
@@ -213,6 +233,7 @@ export function reportHtml(run: JobReport, timelines: readonly RunTimeline[]): s
 <body><h1>Sink guarantee report <span class="badge" style="background:${VERDICT_COLOUR[run.verdict]}">${escapeHtml(run.verdict)}</span></h1>
 <p>${escapeHtml(`run ${run.runId} · backend ${run.backend} · profile ${run.profile} · seed ${run.seed} · ${(run.durationMs / 1000).toFixed(1)} s`)}</p>
 ${matrix(run)}
+${recoveryTable(run)}
 <p class="legend">${legend}</p>
 ${Object.entries(run.classes)
   .map(([name, result]) => classSection(name, result, timelines))

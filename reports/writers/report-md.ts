@@ -6,7 +6,7 @@ import {
   resultExitStatus,
 } from '../results/index.ts';
 import { configurationRows } from './configuration-rows.ts';
-import { dedupStatement, unknownSplit } from './figures.ts';
+import { dedupStatement, RECOVERY_CAPTION, RECOVERY_HEADER, recoveryCells, unknownSplit } from './figures.ts';
 import { codeSpan, fencedBlock, tableCell } from './markdown-text.ts';
 
 const ICON: Readonly<Record<string, string>> = {
@@ -132,6 +132,18 @@ export function reportMarkdown(run: JobReport): string {
       );
     }
   }
+  lines.push(
+    '',
+    '### Recovery after the heals',
+    '',
+    RECOVERY_CAPTION,
+    '',
+    `| ${RECOVERY_HEADER.join(' | ')} |`,
+    `|${RECOVERY_HEADER.map(() => '---').join('|')}|`,
+    ...Object.entries(run.classes).map(
+      ([name, result]) => `| ${recoveryCells(tableCell(name), result.performance.recovery).join(' | ')} |`,
+    ),
+  );
   lines.push(...configurationMatrix(run), ...boundaryTable(run));
   const giveUps = Object.entries(run.classes).flatMap(([name, result]) =>
     result.scenarios.flatMap((s) =>

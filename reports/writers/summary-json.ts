@@ -51,6 +51,13 @@ export function summaryJson(run: JobReport): string {
           ok_attempts: result.performance.okAttempts,
           insert_latency_ms: result.performance.latencyMs,
           rows_per_second: result.performance.rowsPerSecond,
+          recovery: {
+            heals: result.performance.recovery.heals,
+            stalled: result.performance.recovery.stalled,
+            heal_to_first_ok_insert_ms: result.performance.recovery.firstOkMs,
+            heal_to_drained_ms: result.performance.recovery.drainedMs,
+            largest_bound_ms: result.performance.recovery.boundMs,
+          },
         },
         scenarios: result.scenarios.map((scenario) => ({
           name: scenario.name,

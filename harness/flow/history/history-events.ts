@@ -37,7 +37,8 @@ export type FlowEvent =
   | ReconfigureFailedEvent
   | FaultStartEvent
   | FaultEndEvent
-  | FaultMissedEvent;
+  | FaultMissedEvent
+  | RecoveryEvent;
 
 export type FlowEventType = FlowEvent['type'];
 
@@ -439,4 +440,43 @@ export interface FaultMissedEvent {
   readonly fault: FaultType;
   readonly description: string;
   readonly reason: string;
+}
+
+/**
+ * Why a recovery was watched: the heal that ended a fault episode (`window` names it), or the
+ * settle phase, once every fault of the run was healed.
+ */
+export type RecoveryTrigger = 'episode' | 'settle';
+
+/**
+ * What a healthy sink may take, once the cluster is healthy again, to deliver what it held: the
+ * attempt in flight then may need its whole `write_timeout` to end, the sink waits
+ * `retry_backoff`, and its next attempt may again need `write_timeout`; `slackMs` covers a
+ * chaos-sized backlog on a healthy cluster. `ms` is their sum, the bound a run is judged by.
+ */
+export interface RecoveryBound {
+  readonly ms: number;
+  readonly writeTimeoutMs: number;
+  readonly retryBackoffMs: number;
+  readonly slackMs: number;
+}
+
+/**
+ * The chaos executor's nemesis: after a heal, the clock started once the cluster was verified
+ * healthy (`healthyAt`: every member running, no replica of the run's database read-only or
+ * without its Keeper session), and the sink then drained what it held (`drained`) or did not
+ * within the bound (`stalled`: the executor restarted it, as an operator restarts a hung sink).
+ */
+export interface RecoveryEvent {
+  readonly type: 'recovery';
+  readonly trigger: RecoveryTrigger;
+  /** The episode's fault window (`trigger: 'episode'`). */
+  readonly window?: number;
+  /** When the heal began (the fault's heal, or the settle phase's start). */
+  readonly healedAt: number;
+  readonly healthyAt: number;
+  readonly bound: RecoveryBound;
+  readonly outcome: 'drained' | 'stalled';
+  /** When the drain ended (`drained`) or the bound ran out (`stalled`). */
+  readonly endedAt: number;
 }

@@ -37,6 +37,7 @@ const EVENT_TYPES: ReadonlySet<FlowEventType> = new Set<FlowEventType>([
   'fault-start',
   'fault-end',
   'fault-missed',
+  'recovery',
 ]);
 
 export interface History {

@@ -1,0 +1,18 @@
+import { anomaly, type CheckResult, resultOf } from './check-result.ts';
+import type { Observations } from './observations.ts';
+import { describeRecovery } from './recoveries.ts';
+
+/**
+ * After every heal the sink must drain what it held within the bound its spec allows, counted
+ * from the moment the cluster was verified healthy again (`stalled` when it did not; the
+ * executor then restarted it, so the other checkers judge the rows after that restart). Each
+ * recovery's figures are the result's notes.
+ */
+export function livenessChecker(observations: Observations): CheckResult {
+  const stalled = observations.recoveries.filter((recovery) => recovery.outcome === 'stalled');
+  return resultOf(
+    'liveness',
+    [anomaly('stalled', stalled.map(describeRecovery))],
+    observations.recoveries.map(describeRecovery),
+  );
+}
