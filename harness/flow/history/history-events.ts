@@ -405,7 +405,6 @@ export interface FaultStartEvent {
  * (a pausable failpoint) while it tries to learn whether the commit landed.
  */
 export type ServerWindow = 'part-written' | 'commit-unconfirmed';
-export const SERVER_WINDOWS: readonly ServerWindow[] = ['part-written', 'commit-unconfirmed'];
 
 /** What the nemesis saw of the windows it aimed at: per window hit, the INSERTs running on the replica then. */
 export interface WindowHit {

@@ -19,7 +19,6 @@ export type {
   UnknownKind,
   WindowHit,
 } from './history-events.ts';
-export { SERVER_WINDOWS } from './history-events.ts';
 export { eventsOfType, type History, insertAttempts, mergeHistory, readHistory } from './history-reader.ts';
 export { historySignature, SIGNATURE_VERSION } from './history-signature.ts';
 export type { HistorySink } from './history-sink.ts';
