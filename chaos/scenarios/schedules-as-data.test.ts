@@ -48,7 +48,7 @@ describe('every catalogue schedule is plain data', () => {
         );
         const faults = stored.flatMap((step) => {
           if (step.kind === 'fault-episode' || step.kind === 'replay-after-dedup-window') return [step.fault];
-          return step.kind === 'fault-chain' ? step.links : [];
+          return step.kind === 'fault-chain' ? [step.first, ...step.later.map((link) => link.fault)] : [];
         });
         for (const fault of faults) {
           expect(planOf(fault).toString()).toBe(describeFault(fault));

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { CRASH_POINTS, type CrashPoint } from '../../harness/flow/history/index.ts';
 import { arbDynamicParameters, arbEveryOnce, type RawSinkSpec } from '../../properties/arbitraries/index.ts';
-import { type FaultSpec, type ScheduleStep, step } from '../../properties/schedule/index.ts';
+import { type ChainLink, type FaultSpec, type ScheduleStep, step } from '../../properties/schedule/index.ts';
 import type { SinkClassName } from '../../sinks/index.ts';
 import {
   faultSpec,
@@ -202,18 +202,22 @@ export function arbDedupWindowSchedule(): fc.Arbitrary<ScheduleStep[]> {
 
 /**
  * Faults on consecutive attempts of one INSERT: its answer cut after it committed, then one or
- * two more unknown outcomes of either kind on its retries (a fast-check array, so a failure
- * shrinks to fewer links), between writes; then up to one more chain or write.
+ * two more unknown outcomes of either kind, each on the sink's retry or on the replay after the
+ * sink was killed waiting for the previous outcome (a fast-check array, so a failure shrinks to
+ * fewer links), between writes; then up to one more chain or write.
  */
 export function arbRetryChainSchedule(): fc.Arbitrary<ScheduleStep[]> {
+  const arbLink = fc
+    .tuple(arbUnknownOutcomeFault, fc.constantFrom<ChainLink['meets']>('retry', 'replay'))
+    .map(([fault, meets]): ChainLink => ({ fault, meets }));
   const arbChain = fc
     .record({
       first: arbLandedFault,
-      later: fc.array(arbUnknownOutcomeFault, { minLength: 1, maxLength: 2 }),
+      later: fc.array(arbLink, { minLength: 1, maxLength: 2 }),
       epochs: fc.integer({ min: 1, max: 2 }),
       holdMs: fc.integer({ min: 600, max: 2000 }),
     })
-    .map(({ first, later, epochs, holdMs }) => step.faultChain([first, ...later], epochs, holdMs));
+    .map(({ first, later, epochs, holdMs }) => step.faultChain(first, later, epochs, holdMs));
   return fc
     .tuple(arbWrite, arbChain, fc.array(fc.oneof(arbWrite, arbChain), { maxLength: 1 }))
     .map(([write, chain, rest]) => [write, chain, ...rest]);

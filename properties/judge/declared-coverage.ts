@@ -17,7 +17,7 @@ export function declaredCoverage(scenario: ScenarioCoverage, sinkClass: SinkClas
     ...new Set(
       schedule.flatMap((step) => {
         if (step.kind === 'fault-episode' || step.kind === 'replay-after-dedup-window') return [step.fault.type];
-        return step.kind === 'fault-chain' ? step.links.map((link) => link.type) : [];
+        return step.kind === 'fault-chain' ? [step.first.type, ...step.later.map((link) => link.fault.type)] : [];
       }),
     ),
   ];

@@ -7,4 +7,4 @@ export {
   SCHEDULE_FILE_VERSION,
   type ScheduleFile,
 } from './schedule-file.ts';
-export { describeStep, runStep, type Schedule, type ScheduleStep, step } from './schedule-step.ts';
+export { type ChainLink, describeStep, runStep, type Schedule, type ScheduleStep, step } from './schedule-step.ts';
