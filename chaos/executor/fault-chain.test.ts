@@ -6,8 +6,7 @@ import { gateCatches, type GatePlan } from '../../harness/flow/runtime/insert-ga
 import type { GatedAttempt } from '../../harness/flow/history/index.ts';
 import type { FaultPlan, NemesisContext } from '../nemeses/index.ts';
 import type { NemesisRecord } from './nemesis-record.ts';
-import type { EpisodeDeps } from './aimed-episode.ts';
-import { faultChain } from './fault-chain.ts';
+import { faultChain, type ChainDeps } from './fault-chain.ts';
 
 const ENDPOINT = '127.10.1.1:8123';
 
@@ -19,6 +18,7 @@ const ENDPOINT = '127.10.1.1:8123';
 class ScriptedWorker {
   private readonly armed: { plan: GatePlan; gate: InsertGate; open: Map<string, () => void> }[] = [];
   private nextGate = 1;
+  private dead = false;
 
   constructor(
     private readonly name: string,
@@ -73,6 +73,7 @@ class ScriptedWorker {
           hit.open.set('outcome', resolve);
           hit.gate.onHeld('outcome', gated, outcome);
         });
+      if (this.dead) return new Promise(() => undefined);
       this.log.push(`${this.name} saw attempt ${i + 1} ${outcome}`);
       if (outcome === 'ok') break;
     }
@@ -85,6 +86,11 @@ class ScriptedWorker {
 
   async drain(): Promise<null> {
     return null;
+  }
+
+  async kill(): Promise<void> {
+    this.dead = true;
+    this.log.push(`${this.name} killed`);
   }
 }
 
@@ -105,7 +111,7 @@ const plan = (name: string, log: string[]): FaultPlan => ({
     }) as unknown as ReturnType<FaultPlan['aimAt']>,
 });
 
-function deps(log: string[], first: ScriptedWorker): EpisodeDeps {
+function deps(log: string[], first: ScriptedWorker, restarted: ScriptedWorker): ChainDeps {
   const record = {
     start: () => 1,
     end: () => undefined,
@@ -120,15 +126,24 @@ function deps(log: string[], first: ScriptedWorker): EpisodeDeps {
     nemesis,
     record,
     signal: new AbortController().signal,
+    restart: async () => {
+      log.push('restarted');
+      return restarted as unknown as StartedFlowWorker;
+    },
   };
 }
 
 describe('faultChain', () => {
-  it("arms each link's gate for the retry before the sink sees the previous outcome", async () => {
+  it("arms each link's gate for the retry before the sink sees the outcome, and meets a replay after a kill", async () => {
     const log: string[] = [];
-    const worker = new ScriptedWorker('w1', log, ['unknown', 'unknown', 'unknown', 'ok']);
-    await faultChain(deps(log, worker), {
-      links: [plan('f1', log), plan('f2', log), plan('f3', log)],
+    const first = new ScriptedWorker('w1', log, ['unknown', 'unknown', 'ok']);
+    const second = new ScriptedWorker('w2', log, ['unknown', 'ok']);
+    await faultChain(deps(log, first, second), {
+      first: plan('f1', log),
+      later: [
+        { plan: plan('f2', log), meets: 'retry' },
+        { plan: plan('f3', log), meets: 'replay' },
+      ],
       epochs: 1,
       holdMs: 0,
     });
@@ -142,22 +157,28 @@ describe('faultChain', () => {
       'f2 applied',
       'w1 attempt 2 sent',
       'f2 healed',
-      'w1 armed for a later attempt than 2',
-      'w1 saw attempt 2 unknown',
+      // The sink never hears attempt 2's outcome: the replay is the next attempt of batch 7.
+      'w1 killed',
+      'restarted',
+      'w2 armed for a later attempt than 0',
       'f3 applied',
-      'w1 attempt 3 sent',
+      'w2 attempt 1 sent',
       'f3 healed',
-      'w1 saw attempt 3 unknown',
-      'w1 attempt 4 sent (no gate)',
-      'w1 saw attempt 4 ok',
+      'w2 saw attempt 1 unknown',
+      'w2 attempt 2 sent (no gate)',
+      'w2 saw attempt 2 ok',
     ]);
   });
 
   it('ends a link whose retry never comes, and the ones after it, as missed', async () => {
     const log: string[] = [];
-    const worker = new ScriptedWorker('w1', log, ['ok']);
-    await faultChain(deps(log, worker), {
-      links: [plan('f1', log), plan('f2', log), plan('f3', log)],
+    const first = new ScriptedWorker('w1', log, ['ok']);
+    await faultChain(deps(log, first, first), {
+      first: plan('f1', log),
+      later: [
+        { plan: plan('f2', log), meets: 'retry' },
+        { plan: plan('f3', log), meets: 'retry' },
+      ],
       epochs: 1,
       holdMs: 0,
     });

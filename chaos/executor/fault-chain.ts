@@ -1,21 +1,33 @@
 import { HarnessError } from '../../harness/base/index.ts';
-import type { InsertGate } from '../../harness/flow/index.ts';
+import type { InsertGate, StartedFlowWorker } from '../../harness/flow/index.ts';
 import type { GatedAttempt } from '../../harness/flow/history/index.ts';
 import { aimTarget, type FaultPlan } from '../nemeses/index.ts';
 import { ARM_DEADLINE_MS, type EpisodeDeps, firstInsert, untilHealTime } from './aimed-episode.ts';
 import { BackgroundWrite } from './background-write.ts';
 
+/** A later link: its plan, and whether it meets the sink's retry or the replay after a kill. */
+export interface PlannedLink {
+  readonly plan: FaultPlan;
+  readonly meets: 'retry' | 'replay';
+}
+
 export interface Chain {
-  /** The first link meets the next INSERT; each later one the retry of the attempt before it. */
-  readonly links: readonly FaultPlan[];
+  /** Meets the next INSERT (its first attempt where the plan needs one). */
+  readonly first: FaultPlan;
+  readonly later: readonly PlannedLink[];
   readonly epochs: number;
   /** How long a link healed `after-hold` stays. */
   readonly holdMs: number;
 }
 
+export interface ChainDeps extends EpisodeDeps {
+  /** Starts the sink again from its store after the chain killed it, delivery held until the next writes. */
+  readonly restart: () => Promise<StartedFlowWorker>;
+}
+
 /** One link on the attempt its gate holds: fault applied, request let go, healed when the plan says; the outcome stays held. */
 async function faultHeldAttempt(
-  deps: EpisodeDeps,
+  deps: ChainDeps,
   chain: Chain,
   plan: FaultPlan,
   held: { readonly gate: InsertGate; readonly writing: BackgroundWrite; readonly attempt: GatedAttempt },
@@ -45,39 +57,54 @@ async function faultHeldAttempt(
 }
 
 /**
- * Faults on consecutive attempts of ONE INSERT. The first link is aimed as an episode's fault is
- * (the next INSERT; its first attempt where the plan needs one). While a link's attempt is held
- * at its outcome, healed, the next link's gate is armed for that attempt's retry (same partition,
- * batch and shard, a higher attempt number), and only then does the sink see the outcome: so the
- * retry it causes is the attempt the next link holds, and every link stays as deterministic as
- * an episode. A retry that never comes (the attempt succeeded, the sink gave up, the writes
- * ended, the deadline passed) ends that link and the ones after it as `fault-missed`.
+ * Faults on consecutive attempts of ONE INSERT. The first link is aimed as an episode's fault is.
+ * While a link's attempt is held at its outcome, healed, the next link is set up before anything
+ * else can happen: for a `retry`, its gate is armed for that attempt's retry (same partition,
+ * batch and shard, a higher attempt number) and then the sink sees the outcome, so the retry it
+ * causes is the attempt the link holds; for a `replay`, the sink is killed without ever hearing
+ * the outcome, restarted from its store with delivery held, the gate armed for any attempt of the
+ * same batch and shard, and the writes started again, so the replay of that batch is the attempt
+ * it holds. Every link stays as deterministic as an episode. An attempt that never comes (the one
+ * before succeeded, the sink gave up, the writes ended, the deadline passed) ends that link and
+ * the ones after it as `fault-missed`.
  */
-export async function faultChain(deps: EpisodeDeps, chain: Chain, deadlineMs = ARM_DEADLINE_MS): Promise<void> {
-  const { worker, nemesis, record, signal } = deps;
-  const [first] = chain.links;
-  if (first === undefined) throw new HarnessError('CHAOS_EMPTY_CHAIN', 'a fault chain needs at least one link');
-  let gate = await worker.armGate(undefined, { firstAttempt: first.firstAttempt === true });
+export async function faultChain(deps: ChainDeps, chain: Chain, deadlineMs = ARM_DEADLINE_MS): Promise<void> {
+  const { nemesis, record, signal } = deps;
+  const links = [{ plan: chain.first, meets: 'first' as const }, ...chain.later];
+  let worker = deps.worker;
+  let gate = await worker.armGate(undefined, { firstAttempt: chain.first.firstAttempt === true });
   const gates = [gate];
-  const writing = new BackgroundWrite(worker, chain.epochs);
+  let writing = new BackgroundWrite(worker, chain.epochs);
   try {
-    for (const [i, plan] of chain.links.entries()) {
+    for (const [i, link] of links.entries()) {
       const attempt = await firstInsert(gate, writing, deadlineMs, signal);
       if (typeof attempt === 'string') {
         await gate.disarm().catch(() => undefined);
-        const aim = i === 0 ? 'the next INSERT' : `the retry after link ${i}`;
-        for (const missed of chain.links.slice(i)) record.missed(missed, `armed on ${aim} of a chain: ${attempt}`);
-        nemesis.log.warn({ fault: plan.toString(), link: i + 1, reason: attempt }, 'a chained fault met no INSERT');
+        const aim = i === 0 ? 'the next INSERT' : `the ${link.meets} after link ${i}`;
+        for (const missed of links.slice(i)) record.missed(missed.plan, `armed on ${aim} of a chain: ${attempt}`);
+        nemesis.log.warn(
+          { fault: link.plan.toString(), link: i + 1, reason: attempt },
+          'a chained fault met no INSERT',
+        );
         break;
       }
-      await faultHeldAttempt(deps, chain, plan, { gate, writing, attempt });
-      if (i + 1 === chain.links.length) break;
-      const healed = gate;
-      gate = await worker.armGate(attempt.partition, {
-        retryOf: { batch: attempt.batch, shard: attempt.shard, attempt: attempt.attempt },
-      });
-      gates.push(gate);
-      healed.openOutcome();
+      await faultHeldAttempt({ ...deps, worker }, chain, link.plan, { gate, writing, attempt });
+      const next = links[i + 1];
+      if (next === undefined) break;
+      const same = { batch: attempt.batch, shard: attempt.shard };
+      if (next.meets === 'retry') {
+        const healed = gate;
+        gate = await worker.armGate(attempt.partition, { retryOf: { ...same, attempt: attempt.attempt } });
+        gates.push(gate);
+        healed.openOutcome();
+      } else {
+        // The writes of the killed worker end with its exit; the restarted one writes anew.
+        await worker.kill();
+        worker = await deps.restart();
+        gate = await worker.armGate(attempt.partition, { retryOf: { ...same, attempt: 0 } });
+        gates.push(gate);
+        writing = new BackgroundWrite(worker, 1);
+      }
     }
   } finally {
     for (const each of gates) {
@@ -85,5 +112,5 @@ export async function faultChain(deps: EpisodeDeps, chain: Chain, deadlineMs = A
       each.openOutcome();
     }
   }
-  await writing.finish(`write(${chain.epochs}) beside a chain of ${chain.links.map(String).join(', ')}`);
+  await writing.finish(`write(${chain.epochs}) beside a chain from ${chain.first.toString()}`);
 }

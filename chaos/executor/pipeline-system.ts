@@ -11,7 +11,7 @@ import {
 } from '../../harness/flow/index.ts';
 import { HarnessError } from '../../harness/base/index.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/index.ts';
-import type { ChaosSystem, FaultSpec, OverlappingPair } from '../../properties/schedule/index.ts';
+import type { ChainLink, ChaosSystem, FaultSpec, OverlappingPair } from '../../properties/schedule/index.ts';
 import { aimedEpisode, type EpisodeHeal } from './aimed-episode.ts';
 import { type BackgroundWrite, drainRunning, withTimeout } from './background-write.ts';
 import { faultChain } from './fault-chain.ts';
@@ -181,8 +181,16 @@ export class PipelineSystem implements ChaosSystem {
       await this.relaunch(this.spec, { label: RESTART_AFTER_GIVE_UP });
   }
 
-  async faultChain(links: readonly FaultSpec[], epochs: number, holdMs: number): Promise<void> {
-    await faultChain(this.episodeDeps(), { links: links.map(planOf), epochs, holdMs });
+  async faultChain(first: FaultSpec, later: readonly ChainLink[], epochs: number, holdMs: number): Promise<void> {
+    await faultChain(
+      { ...this.episodeDeps(), restart: () => this.relaunch(this.spec, { deliveryPaused: true }) },
+      {
+        first: planOf(first),
+        later: later.map((link) => ({ plan: planOf(link.fault), meets: link.meets })),
+        epochs,
+        holdMs,
+      },
+    );
   }
 
   async overlappingFaults(faults: OverlappingPair, healFirst: 0 | 1, epochs: number, holdMs: number): Promise<void> {

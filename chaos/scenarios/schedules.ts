@@ -6,7 +6,7 @@ import {
   type BoundarySpec,
   type RawSinkSpec,
 } from '../../properties/arbitraries/index.ts';
-import { type FaultSpec, type ScheduleStep, step } from '../../properties/schedule/index.ts';
+import { type ChainLink, type FaultSpec, type ScheduleStep, step } from '../../properties/schedule/index.ts';
 import type { SinkClassName } from '../../sinks/index.ts';
 import {
   faultSpec,
@@ -230,21 +230,33 @@ export function arbDedupWindowSchedule(): fc.Arbitrary<ScheduleStep[]> {
     ]);
 }
 
-/**
- * Faults on consecutive attempts of one INSERT: its answer cut after it committed, then one or
- * two more unknown outcomes of either kind on its retries (a fast-check array, so a failure
- * shrinks to fewer links), between writes; then up to one more chain or write.
- */
-export function arbRetryChainSchedule(): fc.Arbitrary<ScheduleStep[]> {
-  const arbChain = fc
+/** A chain from an answer cut after the commit, then one or two more unknown outcomes whose links meet what `meets` draws. */
+function arbChain(meets: fc.Arbitrary<ChainLink['meets']>): fc.Arbitrary<ScheduleStep> {
+  const arbLink = fc.tuple(arbUnknownOutcomeFault, meets).map(([fault, on]): ChainLink => ({ fault, meets: on }));
+  return fc
     .record({
       first: arbLandedFault,
-      later: fc.array(arbUnknownOutcomeFault, { minLength: 1, maxLength: 2 }),
+      // An array: a failure shrinks to fewer links.
+      later: fc.array(arbLink, { minLength: 1, maxLength: 2 }),
       epochs: fc.integer({ min: 1, max: 2 }),
       holdMs: fc.integer({ min: 600, max: 2000 }),
     })
-    .map(({ first, later, epochs, holdMs }) => step.faultChain([first, ...later], epochs, holdMs));
+    .map(({ first, later, epochs, holdMs }) => step.faultChain(first, later, epochs, holdMs));
+}
+
+/**
+ * Faults on consecutive attempts of one INSERT, in every schedule: a chain on the sink's own
+ * retries (its answer cut after it committed, then one or two more unknown outcomes of either
+ * kind), and a chain whose later links meet either a retry or the replay after the sink was
+ * killed waiting for the previous outcome; between writes, then up to one more write.
+ */
+export function arbRetryChainSchedule(): fc.Arbitrary<ScheduleStep[]> {
   return fc
-    .tuple(arbWrite, arbChain, fc.array(fc.oneof(arbWrite, arbChain), { maxLength: 1 }))
-    .map(([write, chain, rest]) => [write, chain, ...rest]);
+    .tuple(
+      arbWrite,
+      arbChain(fc.constant('retry')),
+      arbChain(fc.constantFrom<ChainLink['meets']>('retry', 'replay')),
+      fc.array(arbWrite, { maxLength: 1 }),
+    )
+    .map(([write, retries, replays, rest]) => [write, retries, replays, ...rest]);
 }

@@ -1,7 +1,7 @@
 import type { CrashPoint } from '../../harness/flow/history/index.ts';
 import type { RawSinkSpec } from '../arbitraries/index.ts';
 import type { FaultSpec } from './fault-spec.ts';
-import type { OverlappingPair } from './schedule-step.ts';
+import type { ChainLink, OverlappingPair } from './schedule-step.ts';
 
 /**
  * The real system a chaos scenario drives: the pipeline (sink workers hosted by the runtime) and
@@ -42,11 +42,12 @@ export interface ChaosSystem {
   /** Restarts the sink with its spec if a partition gave up (the seed's operator); otherwise nothing. */
   restartAfterGiveUp(): Promise<void>;
   /**
-   * Processes and delivers `epochs` epochs with `links[0]` aimed at their first INSERT and each
-   * later link at that INSERT's next attempt (its retry: same batch and shard), each healed before
-   * the sink acts on its outcome. A retry that never comes ends its link, and the rest, as missed.
+   * Processes and delivers `epochs` epochs with `first` aimed at their first INSERT and each later
+   * link at that INSERT's next attempt (same batch and shard): the sink's retry, or the replay its
+   * restart makes after it was killed while waiting for the previous outcome; each healed before
+   * the sink acts on its outcome. An attempt that never comes ends its link, and the rest, as missed.
    */
-  faultChain(links: readonly FaultSpec[], epochs: number, holdMs: number): Promise<void>;
+  faultChain(first: FaultSpec, later: readonly ChainLink[], epochs: number, holdMs: number): Promise<void>;
   /**
    * Processes and delivers `epochs` epochs with both `faults` aimed at their first INSERT at once:
    * applied in order right before its request, each healed at its own moment, `faults[healFirst]`

@@ -8,6 +8,7 @@ export {
   type ScheduleFile,
 } from './schedule-file.ts';
 export {
+  type ChainLink,
   describeStep,
   type OverlappingPair,
   runStep,

@@ -26,7 +26,7 @@ const FILE: ScheduleFile = {
     step.replayAfterDedupWindow(cut, 1, 1500),
     step.restartAfterGiveUp(),
     step.drain([0, 1]),
-    step.faultChain([cut, cut], 1, 600),
+    step.faultChain(cut, [{ fault: cut, meets: 'replay' }], 1, 600),
     step.overlappingFaults([cut, { ...cut, label: 'the other' }], 0, 2, 900),
   ],
 };
@@ -84,14 +84,19 @@ describe('schedule.json', () => {
     ],
     ['no steps', { ...FILE, steps: {} }, 'steps must be a list of steps'],
     [
-      'a chain without links',
-      withStep(9, { ...FILE.steps[9], links: [] }),
-      'steps[9].links must be a non-empty list of faults',
+      'a chain whose later links are not a list',
+      withStep(9, { ...FILE.steps[9], later: {} }),
+      'steps[9].later must be a list of chain links',
     ],
     [
       'a chain link of an unknown family',
-      withStep(9, { ...FILE.steps[9], links: [cut, { ...cut, family: 'x' }] }),
-      'steps[9].links[1].family is unknown',
+      withStep(9, { ...FILE.steps[9], later: [{ fault: { ...cut, family: 'x' }, meets: 'retry' }] }),
+      'steps[9].later[0].fault.family is unknown',
+    ],
+    [
+      'a chain link that meets neither a retry nor a replay',
+      withStep(9, { ...FILE.steps[9], later: [{ fault: cut, meets: 'restart' }] }),
+      'steps[9].later[0].meets must be "retry" or "replay", got "restart"',
     ],
     [
       'an overlapping pair of one fault',

@@ -157,10 +157,18 @@ const STEP_FIELDS: {
     };
   },
   'fault-chain': (read, s, f, fault) => {
-    if (!Array.isArray(s.links) || s.links.length === 0) read.fail(`${f}.links`, 'must be a non-empty list of faults');
+    if (!Array.isArray(s.later)) read.fail(`${f}.later`, 'must be a list of chain links');
     return {
       kind: 'fault-chain',
-      links: (s.links as unknown[]).map((link, i) => read.fault(link, `${f}.links[${i}]`, fault)),
+      first: read.fault(s.first, `${f}.first`, fault),
+      later: (s.later as unknown[]).map((each, i) => {
+        const at = `${f}.later[${i}]`;
+        const link = read.object(each, at, ['fault', 'meets']);
+        const meets = link.meets === 'retry' || link.meets === 'replay' ? link.meets : undefined;
+        if (meets === undefined)
+          return read.fail(`${at}.meets`, `must be "retry" or "replay", got ${JSON.stringify(link.meets)}`);
+        return { fault: read.fault(link.fault, `${at}.fault`, fault), meets };
+      }),
       epochs: read.integer(s.epochs, `${f}.epochs`),
       holdMs: read.integer(s.holdMs, `${f}.holdMs`),
     };
@@ -193,7 +201,7 @@ const STEP_KEYS: Readonly<Record<StepKind, readonly string[]>> = {
   'hold-and-write': ['epochs', 'spec', 'label'],
   'restart-after-give-up': [],
   drain: ['partitions'],
-  'fault-chain': ['links', 'epochs', 'holdMs'],
+  'fault-chain': ['first', 'later', 'epochs', 'holdMs'],
   'overlapping-faults': ['faults', 'healFirst', 'epochs', 'holdMs'],
 };
 

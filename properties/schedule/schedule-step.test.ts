@@ -52,8 +52,16 @@ const EVERY_KIND: readonly [Schedule[number], string][] = [
   [step.drain([0]), 'drain partition 0'],
   [step.drain([0, 1]), 'drain partitions 0, 1'],
   [
-    step.faultChain([cut, fault('after-hold')], 2, 800),
-    "reset_peer(the INSERT's response), then on its retry latency(the INSERT's link, 300ms±20) for 800ms at the first INSERT of write(2)",
+    step.faultChain(
+      cut,
+      [
+        { fault: fault('after-hold'), meets: 'retry' },
+        { fault: cut, meets: 'replay' },
+      ],
+      2,
+      800,
+    ),
+    "reset_peer(the INSERT's response) at the first INSERT of write(2), then on its retry latency(the INSERT's link, 300ms±20) for 800ms, the sink killed, then on its replay reset_peer(the INSERT's response)",
   ],
   [
     step.overlappingFaults([cut, fault('after-hold')], 1, 2, 800),
@@ -122,6 +130,15 @@ describe('a schedule as data', () => {
     expect(calls[1]).toEqual(['faultEpisode', fault('insert-ended'), 1, 900]);
     expect(calls[7]).toEqual(['restartWithSpec', spec, 'shard s2 added']);
     // The links in their order: the first at the INSERT, each later one at its retry.
-    expect(calls[12]).toEqual(['faultChain', [cut, fault('after-hold')], 2, 800]);
+    expect(calls[12]).toEqual([
+      'faultChain',
+      cut,
+      [
+        { fault: fault('after-hold'), meets: 'retry' },
+        { fault: cut, meets: 'replay' },
+      ],
+      2,
+      800,
+    ]);
   });
 });

@@ -52,14 +52,15 @@ export type ScheduleStep =
   /** Drains the given partitions only. */
   | { readonly kind: 'drain'; readonly partitions: readonly number[] }
   /**
-   * Faults on consecutive attempts of ONE INSERT: `links[0]` at the first INSERT of `epochs`
-   * epochs, each later link at the retry the previous link's outcome caused (same batch and
-   * shard), each healed before the sink sees its attempt's outcome (or after `holdMs`, for a
-   * fault that blocks it).
+   * Faults on consecutive attempts of ONE INSERT: `first` at the first INSERT of `epochs` epochs,
+   * each later link at the next attempt of the same batch and shard (the sink's retry, or the
+   * replay after a kill), each healed before the sink sees its attempt's outcome (or after
+   * `holdMs`, for a fault that blocks it).
    */
   | {
       readonly kind: 'fault-chain';
-      readonly links: readonly FaultSpec[];
+      readonly first: FaultSpec;
+      readonly later: readonly ChainLink[];
       readonly epochs: number;
       readonly holdMs: number;
     }
@@ -78,6 +79,16 @@ export type ScheduleStep =
 
 /** The two faults of an overlapping episode, in the order they are applied. */
 export type OverlappingPair = readonly [FaultSpec, FaultSpec];
+/** A later link of a fault chain: its fault, and which later attempt of the chain's INSERT it meets. */
+export interface ChainLink {
+  readonly fault: FaultSpec;
+  /**
+   * `retry`: the sink's own retry after the previous link's outcome; `replay`: the sink process
+   * is killed while that outcome is held (it never hears it), and the link meets the replay of
+   * the same batch that its restart from the store makes.
+   */
+  readonly meets: 'retry' | 'replay';
+}
 
 export type Schedule = readonly ScheduleStep[];
 
@@ -88,7 +99,7 @@ export function stepFaults(step: ScheduleStep): readonly FaultSpec[] {
     case 'replay-after-dedup-window':
       return [step.fault];
     case 'fault-chain':
-      return step.links;
+      return [step.first, ...step.later.map((link) => link.fault)];
     case 'overlapping-faults':
       return step.faults;
     default:
@@ -119,7 +130,7 @@ export async function runStep(system: ChaosSystem, step: ScheduleStep): Promise<
     case 'drain':
       return system.drain(step.partitions);
     case 'fault-chain':
-      return system.faultChain(step.links, step.epochs, step.holdMs);
+      return system.faultChain(step.first, step.later, step.epochs, step.holdMs);
     case 'overlapping-faults':
       return system.overlappingFaults(step.faults, step.healFirst, step.epochs, step.holdMs);
   }
@@ -152,7 +163,13 @@ export function describeStep(step: ScheduleStep): string {
     case 'drain':
       return `drain partition${step.partitions.length === 1 ? '' : 's'} ${step.partitions.join(', ')}`;
     case 'fault-chain':
-      return `${step.links.map((link) => `${describeFault(link)}${describeHeal({ fault: link, holdMs: step.holdMs })}`).join(', then on its retry ')} at the first INSERT of write(${step.epochs})`;
+      return [
+        `${describeFault(step.first)}${describeHeal({ fault: step.first, holdMs: step.holdMs })} at the first INSERT of write(${step.epochs})`,
+        ...step.later.map(
+          (link) =>
+            `${link.meets === 'replay' ? 'the sink killed, then on its replay' : 'then on its retry'} ${describeFault(link.fault)}${describeHeal({ fault: link.fault, holdMs: step.holdMs })}`,
+        ),
+      ].join(', ');
     case 'overlapping-faults':
       return describeOverlap(step);
   }
@@ -201,9 +218,10 @@ export const step = {
   }),
   restartAfterGiveUp: (): ScheduleStep => ({ kind: 'restart-after-give-up' }),
   drain: (partitions: readonly number[]): ScheduleStep => ({ kind: 'drain', partitions }),
-  faultChain: (links: readonly FaultSpec[], epochs: number, holdMs: number): ScheduleStep => ({
+  faultChain: (first: FaultSpec, later: readonly ChainLink[], epochs: number, holdMs: number): ScheduleStep => ({
     kind: 'fault-chain',
-    links,
+    first,
+    later,
     epochs,
     holdMs,
   }),
