@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { scenarioDirName } from '../reports/results/index.ts';
+import { RUN_RESULT_VERSION, scenarioDirName } from '../reports/results/index.ts';
 import { storedOneScenarioJob } from '../reports/results/test-support.ts';
 import { storeRun } from './executor/testing/stored-run.ts';
 
@@ -53,7 +53,7 @@ describe('npm run check on a run-result.json of another version', () => {
     const old = spawnSync(process.execPath, ['--import', 'tsx', CHECK, report], { encoding: 'utf8', timeout: 30_000 });
     expect(old.status, old.stdout).toBe(2);
     expect(old.stderr.trim().split('\n')).toHaveLength(1);
-    expect(old.stderr).toContain(`${file}: version 1 (unversioned), this harness reads version 2`);
+    expect(old.stderr).toContain(`${file}: version 1 (unversioned), this harness reads version ${RUN_RESULT_VERSION}`);
     expect(old.stderr).toContain('[STORED_FILE_VERSION]');
   });
 });

@@ -8,6 +8,7 @@ import { type RunId, seedOf } from '../harness/base/index.ts';
 import type { Verdict } from '../properties/base/index.ts';
 import {
   NO_TALLY,
+  RUN_RESULT_VERSION,
   classReport,
   insertPerformance,
   storedJobReport,
@@ -122,7 +123,7 @@ describe('npm run chaos:merge', () => {
     const old = merge(first, second);
     expect(old.status).toBe(2);
     expect(old.stderr.trim().split('\n')).toHaveLength(1);
-    expect(old.stderr).toContain(`${file}: version 1 (unversioned), this harness reads version 2`);
+    expect(old.stderr).toContain(`${file}: version 1 (unversioned), this harness reads version ${RUN_RESULT_VERSION}`);
     stored.classes[SINK].scenarios[0].tally.counts.lost = 'none';
     writeFileSync(file, JSON.stringify(stored));
     const malformed = merge(first, second);
