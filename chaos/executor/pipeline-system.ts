@@ -228,6 +228,7 @@ export class PipelineSystem implements ChaosSystem {
         healedAt,
         bound: recoveryBound([this.spec]),
         drained,
+        progress: this.progressReading(),
       });
       if (outcome === 'stalled') await this.restartAfterStall(drainTimeoutMs);
       else await drained;
@@ -262,6 +263,18 @@ export class PipelineSystem implements ChaosSystem {
     return { awaitHealthy, record, log, signal };
   }
 
+  /** The running sink's progress and backlog per partition: what a stall is judged by. */
+  private progressReading(): () => Promise<unknown> {
+    const worker = this.running();
+    return async () =>
+      (await worker.status()).map(({ partition, state, progress, undelivered }) => ({
+        partition,
+        state,
+        progress,
+        undelivered,
+      }));
+  }
+
   /** After an episode's heal: the episode's writes drained within the recovery bound, or the stalled sink restarted. */
   private async recoverEpisode(writing: BackgroundWrite, heal: EpisodeHeal, what: string): Promise<void> {
     const specs = this.reconfiguringTo === undefined ? [this.spec] : [this.spec, this.reconfiguringTo];
@@ -271,6 +284,7 @@ export class PipelineSystem implements ChaosSystem {
       healedAt: heal.healedAt,
       bound: recoveryBound(specs),
       drained: writing.over,
+      progress: this.progressReading(),
     });
     if (outcome === 'drained') await writing.finish(what);
     else await this.restartAfterStall(DRAIN_LIMIT_MS);

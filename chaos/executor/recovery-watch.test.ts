@@ -11,7 +11,11 @@ const spec = (dynamic: Record<string, unknown>): RawSinkSpec => ({
   dynamic_parameters: dynamic,
 });
 
-function watch(drained: Promise<unknown>, healthy: (timeoutMs: number) => Promise<void> = async () => undefined) {
+function watch(
+  drained: Promise<unknown>,
+  healthy: (timeoutMs: number) => Promise<void> = async () => undefined,
+  progress?: () => Promise<unknown>,
+) {
   const recorded: Omit<RecoveryEvent, 'type'>[] = [];
   const checks: number[] = [];
   const deps = {
@@ -24,7 +28,14 @@ function watch(drained: Promise<unknown>, healthy: (timeoutMs: number) => Promis
     signal: new AbortController().signal,
   };
   const bound = { ms: 80, writeTimeoutMs: 20, retryBackoffMs: 10, slackMs: 30 };
-  const outcome = watchRecovery(deps, { trigger: 'episode', window: 3, healedAt: Date.now(), bound, drained });
+  const outcome = watchRecovery(deps, {
+    trigger: 'episode',
+    window: 3,
+    healedAt: Date.now(),
+    bound,
+    drained,
+    ...(progress === undefined ? {} : { progress }),
+  });
   return { outcome, recorded, checks };
 }
 
@@ -56,6 +67,24 @@ describe('watchRecovery', () => {
     expect(checks).toHaveLength(2);
     expect(recorded).toMatchObject([{ outcome: 'stalled' }]);
     expect(recorded[0]!.endedAt - recorded[0]!.healthyAt).toBeGreaterThanOrEqual(79);
+  });
+
+  it('a long drain that keeps making progress is no stall: the bound runs from the last progress seen', async () => {
+    const started = Date.now();
+    const moving = async () => Math.floor((Date.now() - started) / 20);
+    const { outcome, recorded } = watch(new Promise((resolve) => setTimeout(resolve, 300)), undefined, moving);
+    expect(await outcome).toBe('drained');
+    expect(recorded[0]!.endedAt - recorded[0]!.healthyAt).toBeGreaterThanOrEqual(290);
+  });
+
+  it('progress that stops is a stall once the bound passed since the last change', async () => {
+    const started = Date.now();
+    const untilStopped = async () => Math.min(Math.floor((Date.now() - started) / 20), 5);
+    const { outcome, recorded } = watch(new Promise(() => undefined), undefined, untilStopped);
+    expect(await outcome).toBe('stalled');
+    const [event] = recorded;
+    expect(event!.progressAt! - event!.healthyAt).toBeGreaterThanOrEqual(80);
+    expect(event!.endedAt - event!.progressAt!).toBeGreaterThanOrEqual(79);
   });
 
   it('never calls it a stall when the cluster is not healthy at that moment: the harness fails, nothing is recorded', async () => {

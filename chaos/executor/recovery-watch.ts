@@ -15,12 +15,15 @@ export const RECOVERY_SLACK_MS = 10_000;
 const HEALTHY_LIMIT_MS = 90_000;
 /** At a stall the cluster must still be healthy at once, or the stall is the cluster's. */
 const STILL_HEALTHY_LIMIT_MS = 5_000;
+/** How often the sink's progress is read while it drains (at least four times per bound). */
+const PROGRESS_POLL_MS = 1_000;
 
 /**
- * The bound a sink is given to drain once the cluster is healthy again, from what its specs in
- * force allow (the largest of each term over them): an attempt in flight may need its whole
+ * How long a sink may go without progress once the cluster is healthy again, from what its specs
+ * in force allow (the largest of each term over them): an attempt in flight may need its whole
  * `write_timeout` to end, then the sink waits `retry_backoff`, then its next attempt may need
- * `write_timeout` again; plus the slack for the backlog itself.
+ * `write_timeout` again; plus slack. The bound runs from the last progress seen, not from the
+ * heal, so it holds for any backlog.
  */
 export function recoveryBound(specs: readonly RawSinkSpec[]): RecoveryBound {
   const dynamics = specs.map((spec) => {
@@ -56,33 +59,62 @@ export interface Recovery {
   readonly bound: RecoveryBound;
   /** Settles when the sink delivered what it held (or gave up: its own outcome, judged elsewhere). */
   readonly drained: Promise<unknown>;
+  /**
+   * A reading of the sink's progress (its partitions' progress and backlog): any change between
+   * two readings is progress. Without it, only draining counts.
+   */
+  readonly progress?: () => Promise<unknown>;
+}
+
+/** A progress reading as a comparable value; a reading that failed is no progress. */
+async function readProgress(progress: Recovery['progress']): Promise<string> {
+  if (progress === undefined) return '';
+  try {
+    return JSON.stringify(await progress());
+  } catch {
+    return 'unreadable';
+  }
 }
 
 /**
  * After a heal: the clock starts once the cluster is verified healthy (a cluster that does not get
- * there is an infrastructure error), then the sink has `bound.ms` to drain. Recorded in the
- * history either way; `stalled` when it did not (the cluster verified healthy again at that
+ * there is an infrastructure error), then the sink may go `bound.ms` without progress before it
+ * drained; every change of its progress reading restarts the clock. Recorded in the history
+ * either way; `stalled` when the bound ran out (the cluster verified healthy again at that
  * moment, else the stall is the cluster's: an infrastructure error). The caller stops a stalled
  * sink; a drain that fails is the caller's to read.
  */
 export async function watchRecovery(deps: RecoveryDeps, recovery: Recovery): Promise<'drained' | 'stalled'> {
   const { record, signal } = deps;
-  recovery.drained.catch(() => undefined);
+  let drained = false;
+  const settled = recovery.drained.then(
+    () => (drained = true),
+    () => (drained = true),
+  );
   await deps.awaitHealthy(HEALTHY_LIMIT_MS);
   const healthyAt = Date.now();
-  const deadline = new AbortController();
-  const outcome = await Promise.race([
-    recovery.drained.then(
-      () => 'drained' as const,
-      () => 'drained' as const,
-    ),
-    delay(recovery.bound.ms, 'stalled' as const, { signal: AbortSignal.any([deadline.signal, signal]) }).catch(
-      (error: unknown) => {
+  let progressAt = healthyAt;
+  let reading = await readProgress(recovery.progress);
+  while (!drained) {
+    const left = progressAt + recovery.bound.ms - Date.now();
+    if (left <= 0) break;
+    const tick = new AbortController();
+    await Promise.race([
+      settled,
+      delay(Math.min(left, PROGRESS_POLL_MS, recovery.bound.ms / 4), undefined, {
+        signal: AbortSignal.any([tick.signal, signal]),
+      }).catch((error: unknown) => {
         if (signal.aborted) throw signal.reason;
         throw error;
-      },
-    ),
-  ]).finally(() => deadline.abort());
+      }),
+    ]).finally(() => tick.abort());
+    const next = await readProgress(recovery.progress);
+    if (next !== reading) {
+      reading = next;
+      progressAt = Date.now();
+    }
+  }
+  const outcome = drained ? ('drained' as const) : ('stalled' as const);
   const endedAt = Date.now();
   if (outcome === 'stalled') await deps.awaitHealthy(STILL_HEALTHY_LIMIT_MS);
   record.recovery({
@@ -92,12 +124,13 @@ export async function watchRecovery(deps: RecoveryDeps, recovery: Recovery): Pro
     healthyAt,
     bound: recovery.bound,
     outcome,
+    ...(recovery.progress === undefined ? {} : { progressAt }),
     endedAt,
   });
   if (outcome === 'stalled')
     deps.log.warn(
       { trigger: recovery.trigger, window: recovery.window, boundMs: recovery.bound.ms },
-      'the sink did not drain within its recovery bound; restarting it',
+      'the sink made no progress within its recovery bound; restarting it',
     );
   return outcome;
 }

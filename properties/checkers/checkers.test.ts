@@ -385,7 +385,7 @@ describe('liveness checker', () => {
         category: 'stalled',
         count: 1,
         examples: [
-          'fault window 2: not drained 22.1 s after the cluster was healthy (healthy after 0.5 s; no INSERT pending; bound 22.1 s = 2 × write_timeout 6000 ms + retry_backoff 150 ms + slack 10000 ms)',
+          'fault window 2: no progress for 22.1 s, not drained 22.1 s after the cluster was healthy (healthy after 0.5 s; no INSERT pending; bound 22.1 s = 2 × write_timeout 6000 ms + retry_backoff 150 ms + slack 10000 ms)',
         ],
       },
     ]);

@@ -38,7 +38,8 @@ export function describeRecovery(recovery: RecoveryRecord): string {
   const firstOk =
     recovery.firstOkMs === undefined ? 'no INSERT pending' : `first ok INSERT ${seconds(recovery.firstOkMs)}`;
   const healthy = `healthy after ${seconds(recovery.healthyAt - recovery.healedAt)}`;
+  const idle = recovery.endedAt - (recovery.progressAt ?? recovery.healthyAt);
   return recovery.outcome === 'stalled'
-    ? `${which}: not drained ${seconds(recovery.endedAt - recovery.healthyAt)} after the cluster was healthy (${healthy}; ${firstOk}; ${boundText})`
+    ? `${which}: no progress for ${seconds(idle)}, not drained ${seconds(recovery.endedAt - recovery.healthyAt)} after the cluster was healthy (${healthy}; ${firstOk}; ${boundText})`
     : `${which}: ${healthy}, ${firstOk}, drained ${seconds(recovery.drainedMs ?? 0)} after the heal (${boundText})`;
 }

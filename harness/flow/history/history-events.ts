@@ -476,6 +476,12 @@ export interface RecoveryEvent {
   readonly healthyAt: number;
   readonly bound: RecoveryBound;
   readonly outcome: 'drained' | 'stalled';
-  /** When the drain ended (`drained`) or the bound ran out (`stalled`). */
+  /**
+   * The last moment the sink was seen making progress (its partitions' progress or backlog
+   * changed), from `healthyAt` on: the bound runs from here, so a long backlog drained steadily
+   * never stalls. Absent in histories written before it (the bound then ran from `healthyAt`).
+   */
+  readonly progressAt?: number;
+  /** When the drain ended (`drained`) or the bound ran out with no progress (`stalled`). */
   readonly endedAt: number;
 }
