@@ -3,8 +3,9 @@ import type { Observations } from './observations.ts';
 import { describeRecovery } from './recoveries.ts';
 
 /**
- * After every heal the sink must drain what it held within the bound its spec allows, counted
- * from the moment the cluster was verified healthy again (`stalled` when it did not; the
+ * After every heal the sink must keep making progress until it drained what it held: no longer
+ * than the bound its spec allows without progress, counted from the moment the cluster was
+ * verified healthy again and from each progress after it (`stalled` when it did not; the
  * executor then restarted it, so the other checkers judge the rows after that restart). Each
  * recovery's figures are the result's notes.
  */
