@@ -123,6 +123,17 @@ export async function untilHealTime(
   else await delay(episode.holdMs, undefined, { signal });
 }
 
+/** The plan's fault aimed at the replica a held attempt goes to; an endpoint no replica has is a harness error. */
+export function aimAtAttempt(nemesis: NemesisContext, plan: FaultPlan, attempt: GatedAttempt): Fault {
+  const target = aimTarget(nemesis.cluster.description, attempt.endpoint);
+  if (target === undefined)
+    throw new HarnessError(
+      'CHAOS_AIM_UNKNOWN_ENDPOINT',
+      `the INSERT ${attempt.queryId} goes to ${attempt.endpoint}, which is no replica's client address in the cluster description`,
+    );
+  return plan.aimAt(target);
+}
+
 /**
  * One fault episode aimed at the sink's next INSERT: arm a gate, start the writes, and when the
  * gate holds an INSERT, apply the fault to that INSERT's link or replica, let the INSERT go,
@@ -146,13 +157,7 @@ export async function aimedEpisode(deps: EpisodeDeps, episode: Episode, deadline
   }
   let heal: EpisodeHeal | undefined;
   try {
-    const target = aimTarget(nemesis.cluster.description, attempt.endpoint);
-    if (target === undefined)
-      throw new HarnessError(
-        'CHAOS_AIM_UNKNOWN_ENDPOINT',
-        `the INSERT ${attempt.queryId} goes to ${attempt.endpoint}, which is no replica's client address in the cluster description`,
-      );
-    const fault = plan.aimAt(target);
+    const fault = aimAtAttempt(nemesis, plan, attempt);
     signal.throwIfAborted();
     const window = await fault.apply(nemesis);
     try {

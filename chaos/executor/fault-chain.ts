@@ -1,8 +1,7 @@
-import { HarnessError } from '../../harness/base/index.ts';
 import type { InsertGate, StartedFlowWorker } from '../../harness/flow/index.ts';
 import type { GatedAttempt } from '../../harness/flow/history/index.ts';
-import { aimTarget, type FaultPlan } from '../nemeses/index.ts';
-import { ARM_DEADLINE_MS, type EpisodeDeps, firstInsert, untilHealTime } from './aimed-episode.ts';
+import type { FaultPlan } from '../nemeses/index.ts';
+import { aimAtAttempt, ARM_DEADLINE_MS, type EpisodeDeps, firstInsert, untilHealTime } from './aimed-episode.ts';
 import { BackgroundWrite } from './background-write.ts';
 
 /** A later link: its plan, and whether it meets the sink's retry or the replay after a kill. */
@@ -34,13 +33,7 @@ async function faultHeldAttempt(
 ): Promise<void> {
   const { nemesis, record, signal } = deps;
   const { gate, attempt } = held;
-  const target = aimTarget(nemesis.cluster.description, attempt.endpoint);
-  if (target === undefined)
-    throw new HarnessError(
-      'CHAOS_AIM_UNKNOWN_ENDPOINT',
-      `the INSERT ${attempt.queryId} goes to ${attempt.endpoint}, which is no replica's client address in the cluster description`,
-    );
-  const fault = plan.aimAt(target);
+  const fault = aimAtAttempt(nemesis, plan, attempt);
   signal.throwIfAborted();
   const window = await fault.apply(nemesis);
   try {

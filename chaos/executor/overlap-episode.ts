@@ -1,9 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { HarnessError } from '../../harness/base/index.ts';
 import type { InsertGate } from '../../harness/flow/index.ts';
 import type { GatedAttempt } from '../../harness/flow/history/index.ts';
-import { aimTarget, type FaultPlan } from '../nemeses/index.ts';
-import type { EpisodeDeps } from './aimed-episode.ts';
+import type { FaultPlan } from '../nemeses/index.ts';
+import { aimAtAttempt, type EpisodeDeps } from './aimed-episode.ts';
 import { abortable, BackgroundWrite, withTimeout } from './background-write.ts';
 import type { AppliedFault } from './nemesis-record.ts';
 
@@ -70,15 +69,9 @@ export async function overlapEpisode(deps: EpisodeDeps, episode: OverlapEpisode)
   }
   const applied: AppliedFault[] = [];
   try {
-    const target = aimTarget(nemesis.cluster.description, attempt.endpoint);
-    if (target === undefined)
-      throw new HarnessError(
-        'CHAOS_AIM_UNKNOWN_ENDPOINT',
-        `the INSERT ${attempt.queryId} goes to ${attempt.endpoint}, which is no replica's client address in the cluster description`,
-      );
     for (const plan of episode.plans) {
       signal.throwIfAborted();
-      const fault = plan.aimAt(target);
+      const fault = aimAtAttempt(nemesis, plan, attempt);
       applied.push({ plan, fault, window: await fault.apply(nemesis) });
     }
     const [first, second] = applied as [AppliedFault, AppliedFault];
