@@ -81,8 +81,11 @@ function keepClusterLogs(cluster: StartedCluster, target: string): void {
   mkdirSync(target, { recursive: true });
   const nodes = join(dir, 'nodes');
   for (const node of existsSync(nodes) ? readdirSync(nodes) : []) {
-    const errorLog = join(nodes, node, 'log', 'clickhouse.err.log');
-    if (existsSync(errorLog)) copyFileSync(errorLog, join(target, `${node}.clickhouse.err.log`));
+    // stdout.log also holds the process's stderr: a crash's last words (std::terminate, a signal) land there.
+    for (const file of ['clickhouse.err.log', 'stdout.log']) {
+      const log = join(nodes, node, 'log', file);
+      if (existsSync(log)) copyFileSync(log, join(target, `${node}.${file}`));
+    }
   }
   for (const file of ['toxiproxy.log', UNDO_JOURNAL_FILE])
     if (existsSync(join(dir, file))) copyFileSync(join(dir, file), join(target, file));

@@ -111,7 +111,10 @@ describe('the ground-truth oracle on the real cluster', { timeout: 120_000 }, ()
     const observations = {
       replicas: truth.replicas,
       viaDistributed: truth.viaDistributed,
-      expectedShard: (id: string) => routed?.get(id) ?? null,
+      expectedShards: (id: string) => {
+        const shard = routed?.get(id);
+        return shard === undefined ? null : [shard];
+      },
     } as unknown as Observations;
     const diverged = replicaConvergenceChecker(observations).anomalies.filter(
       (a) => anomalyKind(a.category) === 'diverged',

@@ -42,7 +42,7 @@ function cleanObservations(
     replicas,
     viaDistributed: new Map(ids.map((id) => [id, 1])),
     acceptedTwice: new Set(),
-    expectedShard: shardOf,
+    expectedShards: (id: string) => [shardOf(id)],
     refusals: [],
     expectedRefusals: [],
     sendsToken: guarantee === 'exactly-once',
@@ -86,24 +86,24 @@ type Plant = (o: ReturnType<typeof cleanObservations>, id: string) => void;
 const PLANTS: Record<string, { plant: Plant; flagged: string }> = {
   lost: {
     plant: (o, id) =>
-      everyReplicaOf(o, o.expectedShard(id) ?? 's1').forEach((r) => (r.counts as Map<string, number>).delete(id)),
+      everyReplicaOf(o, o.expectedShards(id)?.[0] ?? 's1').forEach((r) => (r.counts as Map<string, number>).delete(id)),
     flagged: 'lost',
   },
   duplicated: {
-    plant: (o, id) => everyReplicaOf(o, o.expectedShard(id) ?? 's1').forEach((r) => setCount(r, id, 2)),
+    plant: (o, id) => everyReplicaOf(o, o.expectedShards(id)?.[0] ?? 's1').forEach((r) => setCount(r, id, 2)),
     flagged: 'duplicated',
   },
   unexpected: { plant: (o) => everyReplicaOf(o, 's1').forEach((r) => setCount(r, '9-9-9', 1)), flagged: 'unexpected' },
   altered: { plant: (o, id) => (o.altered as Set<string>).add(id), flagged: 'unexpected' },
   diverged: {
-    plant: (o, id) => setCount(everyReplicaOf(o, o.expectedShard(id) ?? 's1')[1]!, id, 0),
+    plant: (o, id) => setCount(everyReplicaOf(o, o.expectedShards(id)?.[0] ?? 's1')[1]!, id, 0),
     flagged: 'diverged:',
   },
   misplaced: {
     plant: (o, id) => {
-      const other = o.expectedShard(id) === 's1' ? 's2' : 's1';
+      const other = o.expectedShards(id)?.[0] === 's1' ? 's2' : 's1';
       everyReplicaOf(o, other).forEach((r) => setCount(r, id, 1));
-      everyReplicaOf(o, o.expectedShard(id) ?? 's1').forEach((r) => (r.counts as Map<string, number>).delete(id));
+      everyReplicaOf(o, o.expectedShards(id)?.[0] ?? 's1').forEach((r) => (r.counts as Map<string, number>).delete(id));
     },
     flagged: 'misplaced',
   },

@@ -37,7 +37,7 @@ const NONE = { lost: [], duplicated: [], unacknowledged: [], misplaced: [], dive
 
 describe('deliveryDiff', () => {
   it('finds nothing when every replica holds its shard’s acknowledged ids once', () => {
-    const diff = deliveryDiff({ replicas: exactlyOnce(IDS), acknowledged: IDS, expectedShard: shardOf });
+    const diff = deliveryDiff({ replicas: exactlyOnce(IDS), acknowledged: IDS, expectedShards: (id) => [shardOf(id)] });
     expect(anomalies(diff)).toEqual(NONE);
     expect(diff.present).toEqual(new Map(IDS.map((id) => [id, 1])));
   });
@@ -48,7 +48,7 @@ describe('deliveryDiff', () => {
     replicas = withCounts(replicas, 's2', { '1-0-1': 2, '1-0-4': 1 });
     replicas = withCounts(replicas, 's1', { '9-9-9': 1 });
     replicas = withCounts(replicas, 's1r2', { '1-0-2': 0 });
-    const diff = deliveryDiff({ replicas, acknowledged: IDS, expectedShard: shardOf });
+    const diff = deliveryDiff({ replicas, acknowledged: IDS, expectedShards: (id) => [shardOf(id)] });
     expect(anomalies(diff)).toEqual({
       lost: ['1-0-0'],
       duplicated: ['1-0-1', '1-0-4'],
@@ -65,7 +65,7 @@ describe('deliveryDiff', () => {
 
   it('places nothing when any shard is fine (unsharded forms)', () => {
     const replicas = withCounts(exactlyOnce([]), 's2r1', { '1-0-0': 1 });
-    expect(deliveryDiff({ replicas, acknowledged: [], expectedShard: () => null }).misplaced).toEqual([]);
+    expect(deliveryDiff({ replicas, acknowledged: [], expectedShards: () => null }).misplaced).toEqual([]);
   });
 
   // The integration tests judge by this diff alone: it must be empty exactly when each replica
@@ -107,7 +107,7 @@ describe('deliveryDiff', () => {
           const owed = acknowledged.filter((id) => shardOf(id) === shard);
           return counts.size === owed.length && owed.every((id) => counts.get(id) === 1);
         });
-        const diff = deliveryDiff({ replicas, acknowledged, expectedShard: shardOf });
+        const diff = deliveryDiff({ replicas, acknowledged, expectedShards: (id) => [shardOf(id)] });
         expect(Object.values(anomalies(diff)).every((found) => found.length === 0)).toBe(perReplica);
       }),
       // Each planted departure is one narrow case among many: enough runs to meet every kind.

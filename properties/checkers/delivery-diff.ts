@@ -4,13 +4,17 @@ import type { ReplicaTruth } from './observations.ts';
 export interface DeliveryExpectation {
   readonly replicas: readonly ReplicaTruth[];
   readonly acknowledged: Iterable<string>;
-  /** The shard a message must live on, or null when any shard is fine (unsharded forms). */
-  readonly expectedShard: (messageId: string) => string | null;
+  /**
+   * The shards a message may live on, or null when any shard is fine (unsharded forms). More
+   * than one when INSERTs under different routings carried it (a re-send after a spec change).
+   */
+  readonly expectedShards: (messageId: string) => readonly string[] | null;
 }
 
 export interface Misplacement {
   readonly id: string;
   readonly replica: string;
+  /** The shards it may live on, `|`-joined. */
   readonly expected: string;
 }
 
@@ -34,7 +38,7 @@ export interface DeliveryDiff {
   readonly duplicated: readonly string[];
   /** Present although never acknowledged. */
   readonly unacknowledged: readonly string[];
-  /** A row on a replica of another shard than rendezvous hashing names. */
+  /** A row on a replica of a shard no routing of an INSERT that carried it names. */
   readonly misplaced: readonly Misplacement[];
   /** Replicas that differ from their shard's first replica (only those that differ). */
   readonly diverged: readonly Divergence[];
@@ -51,15 +55,15 @@ export function differingIds(a: ReadonlyMap<string, number>, b: ReadonlyMap<stri
  * checkers and the integration tests. Counting each shard on its first replica and flagging the
  * others apart keeps one shard's two copies from reading as a duplicate.
  */
-export function deliveryDiff({ replicas, acknowledged, expectedShard }: DeliveryExpectation): DeliveryDiff {
+export function deliveryDiff({ replicas, acknowledged, expectedShards }: DeliveryExpectation): DeliveryDiff {
   const first = new Map<string, ReadonlyMap<string, number>>();
   const present = new Map<string, number>();
   const diverged: Divergence[] = [];
   const misplaced: Misplacement[] = [];
   for (const { shard, replica, counts } of replicas) {
     for (const id of counts.keys()) {
-      const expected = expectedShard(id);
-      if (expected !== null && expected !== shard) misplaced.push({ id, replica, expected });
+      const expected = expectedShards(id);
+      if (expected !== null && !expected.includes(shard)) misplaced.push({ id, replica, expected: expected.join('|') });
     }
     const reference = first.get(shard);
     if (reference !== undefined) {

@@ -43,7 +43,7 @@ const observations = (giveUps: GiveUpRecord[], over: Partial<Observations> = {})
   replicas: [{ shard: 's1', replica: 's1r1', counts: new Map() }],
   viaDistributed: new Map(),
   acceptedTwice: new Set(),
-  expectedShard: () => null,
+  expectedShards: () => null,
   refusals: [],
   expectedRefusals: [],
   sendsToken: true,

@@ -223,7 +223,7 @@ describe('golden histories through the translation into every checker', () => {
       },
       producedForm: (id) => `row ${id}`,
       replicaOf: () => 's1r1',
-      expectedShard: () => () => 's1',
+      expectedShards: () => () => ['s1'],
       expectedRefusals: [],
       insertBudgetDuring: () => ({ fewest: golden.maxInsertAttempts ?? 10, most: golden.maxInsertAttempts ?? 10 }),
       orderedModeAt: () => golden.queueMode !== true,

@@ -110,8 +110,8 @@ export interface Observations {
    * token classes, whose replays are meant to be dropped.
    */
   readonly acceptedTwice: ReadonlySet<string>;
-  /** The shard a message must live on, or null when any shard is fine (unsharded forms). */
-  readonly expectedShard: (messageId: string) => string | null;
+  /** The shards a message may live on (one per routing that carried it), or null when any shard is fine. */
+  readonly expectedShards: (messageId: string) => readonly string[] | null;
   readonly refusals: readonly RefusalRecord[];
   readonly expectedRefusals: readonly ExpectedRefusal[];
   /** The class owes every INSERT a dedup token (the exactly-once classes). */

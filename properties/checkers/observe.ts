@@ -25,7 +25,7 @@ export interface ObserveInput {
   /** Replica name behind an attempt's `host:port` (a killed replica's log is gone). */
   readonly replicaOf: (endpoint: string) => string | undefined;
   /** Where each message must live, given the run's attempts (the executor knows the specs in force). */
-  readonly expectedShard: (attempts: Observations['attempts']) => (messageId: string) => string | null;
+  readonly expectedShards: (attempts: Observations['attempts']) => (messageId: string) => readonly string[] | null;
   readonly expectedRefusals: readonly ExpectedRefusal[];
   /** The `max_insert_attempts` values of the specs in force between two moments. */
   readonly insertBudgetDuring: (from: number, to: number) => InsertBudget;
@@ -64,7 +64,7 @@ export function observe(input: ObserveInput): Observed {
     replicas: input.truth.replicas,
     viaDistributed: input.truth.viaDistributed,
     acceptedTwice: input.sendsToken ? new Set() : acceptedTwice(facts.attempts, input.truth.serverInserts),
-    expectedShard: input.expectedShard(facts.attempts),
+    expectedShards: input.expectedShards(facts.attempts),
     refusals: facts.refusals,
     expectedRefusals: input.expectedRefusals,
     sendsToken: input.sendsToken,

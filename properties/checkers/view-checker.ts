@@ -16,7 +16,7 @@ export interface ViewResult extends CheckResult {
 
 /** Rows per message summed over shards, each shard read on its first replica. */
 const present = (replicas: readonly ReplicaTruth[]) =>
-  deliveryDiff({ replicas, acknowledged: [], expectedShard: () => null }).present;
+  deliveryDiff({ replicas, acknowledged: [], expectedShards: () => null }).present;
 
 /**
  * Messages the view holds more often than the table it reads: blocks the table dropped as a
@@ -38,7 +38,7 @@ export function viewChecker(observations: Observations): ViewResult {
   if (view === undefined) return resultOf('view', []);
   const table = present(observations.replicas);
   const held = [...table].filter(([, count]) => count > 0).map(([id]) => id);
-  const diff = deliveryDiff({ replicas: view.replicas, acknowledged: held, expectedShard: () => null });
+  const diff = deliveryDiff({ replicas: view.replicas, acknowledged: held, expectedShards: () => null });
   const allowed = POLICIES[view.guarantee].allowed;
   const counts = {
     lost: diff.lost.length,

@@ -26,29 +26,28 @@ export function routingLayouts(specs: readonly SpecPeriod[]): RoutingLayout[] {
 }
 
 /**
- * Where each row must live, judged independently of the sink's own routing code: the spec in
- * force when the INSERT that put the row there started — the latest one the server finished
- * (an unknown-outcome INSERT that landed included), else the latest `ok` one — and that spec's
- * layout as ClickHouse computed it over the stored row (`truth.routed`), mapped to the cluster
- * shard the named hosts serve. Unsharded forms: the shard of the host. A row no INSERT can
- * account for gets no expectation (null): it is `unexpected`, judged elsewhere.
+ * Where each row may live, judged independently of the sink's own routing code: for every INSERT
+ * that put the row there (the server finished it, an unknown-outcome INSERT that landed included,
+ * or the sink saw it `ok`), the spec in force when it started and that spec's layout as ClickHouse
+ * computed it over the stored row (`truth.routed`), mapped to the cluster shard the named hosts
+ * serve. Unsharded forms: the shard of the host. A row re-sent after a spec change may sit on one
+ * shard per routing that carried it (at-least-once owes it there; the duplicate is judged
+ * elsewhere). A row no INSERT can account for gets no expectation (null): it is `unexpected`,
+ * judged elsewhere.
  */
-export function expectedShardOf(
+export function expectedShardsOf(
   description: ClusterDescription,
   specs: readonly SpecPeriod[],
   attempts: readonly AttemptRecord[],
   truth: GroundTruth,
-): (messageId: string) => string | null {
+): (messageId: string) => readonly string[] | null {
   const finished = new Set(truth.serverInserts.filter((insert) => insert.finished).map((insert) => insert.queryId));
-  const insertedAt = new Map<string, number>();
-  const byStart = [...attempts].sort((a, b) => a.startedAt - b.startedAt);
-  for (const attempt of byStart)
-    if (attempt.outcome === 'ok') for (const id of attempt.messageIds) insertedAt.set(id, attempt.startedAt);
-  for (const attempt of byStart)
-    if (finished.has(attempt.queryId)) for (const id of attempt.messageIds) insertedAt.set(id, attempt.startedAt);
-  return (messageId) => {
-    const at = insertedAt.get(messageId);
-    if (at === undefined) return null;
+  const insertedAt = new Map<string, number[]>();
+  for (const attempt of attempts) {
+    if (attempt.outcome !== 'ok' && !finished.has(attempt.queryId)) continue;
+    for (const id of attempt.messageIds) insertedAt.set(id, [...(insertedAt.get(id) ?? []), attempt.startedAt]);
+  }
+  const shardUnder = (messageId: string, at: number): string | null => {
     const period = [...specs].reverse().find((candidate) => candidate.from <= at) ?? specs[0];
     if (period === undefined) return null;
     const topology = specTopology(period.spec);
@@ -56,5 +55,13 @@ export function expectedShardOf(
     const name = truth.routed.get(layoutKey(routingLayout(topology)))?.get(messageId);
     if (name === undefined) return `unrouted:${messageId}`;
     return clusterShardOf(description, topology.shards.get(name)?.[0] ?? '', topology.port);
+  };
+  return (messageId) => {
+    const shards = new Set<string>();
+    for (const at of insertedAt.get(messageId) ?? []) {
+      const shard = shardUnder(messageId, at);
+      if (shard !== null) shards.add(shard);
+    }
+    return shards.size === 0 ? null : [...shards].sort();
   };
 }

@@ -20,7 +20,7 @@ import { OWED_BY_CLASS } from '../base/index.ts';
 import type { Schedule } from '../schedule/index.ts';
 import { boundaryWrites } from './boundary-evidence.ts';
 import { declaredCoverage, type ScenarioCoverage } from './declared-coverage.ts';
-import { expectedShardOf } from './expected-shard.ts';
+import { expectedShardsOf } from './expected-shard.ts';
 import { judgedWarning, owedGuarantee, owedOnView, type TargetTable } from './owed.ts';
 import { specPeriods, type SpecPeriod } from './spec-periods.ts';
 import { startExpectations, type StartExpectation } from './start-expectations.ts';
@@ -179,7 +179,7 @@ export function judge(input: StoredRun): RunJudgement {
     events,
     truth: input.truth,
     replicaOf: (endpoint) => replicaOfEndpoint.get(endpoint),
-    expectedShard: (attempts) => expectedShardOf(description, specs, attempts, input.truth),
+    expectedShards: (attempts) => expectedShardsOf(description, specs, attempts, input.truth),
     expectedRefusals: expectedRefusals(events, expectations),
     producedForm: producedForms(input.source),
     insertBudgetDuring: (from, to) => insertBudgetDuring(specs, from, to),

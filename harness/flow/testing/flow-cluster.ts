@@ -108,7 +108,7 @@ export function exactlyOnceProblems(
   acknowledged: readonly string[],
   expectedShard: (id: string) => string,
 ): string[] {
-  const diff = deliveryDiff({ replicas, acknowledged, expectedShard });
+  const diff = deliveryDiff({ replicas, acknowledged, expectedShards: (id) => [expectedShard(id)] });
   return [
     ...diff.lost.map((id) => `lost ${id}`),
     ...diff.duplicated.map((id) => `duplicated ${id} ×${diff.present.get(id)}`),
