@@ -60,7 +60,6 @@ export const BACKEND_LIMITS: Readonly<Record<BackendName, readonly string[]>> = 
     'no system.zookeeper table; coordination is Debian ZooKeeper, not ClickHouse Keeper',
     'no TLS listeners in the engine',
     'a restarted node starts with empty system logs (query_log, part_log): clickhouse-local cannot adopt the previous ones',
-    'a TCP reset from a client can abort a node (uncaught NETWORK_ERROR in the embedded HTTP handler); the fault proxy, like the real Toxiproxy, resets only the client side',
   ],
   docker: [],
   binary: [],

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { ClickHouseError, type ClickHouseClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessClient, queryRows, queryValue } from '../client.ts';
@@ -232,5 +233,28 @@ describe('embedded 2x2x1 cluster', () => {
     } finally {
       await Promise.all([viewless.close(), quorum.close()]);
     }
+  });
+  it('stays up when native clients hang up in the middle of the handshake, and still serves _dist reads', async () => {
+    const replica = cluster.description.shards[1]!.replicas[0]!;
+    const [host, port] = replica.tcp.split(':');
+    // A peer's Distributed connection abandoned under load: part of a Hello, then a FIN or a reset.
+    for (const hangUp of ['end', 'reset'] as const) {
+      await new Promise<void>((resolve, reject) => {
+        const socket = connect({ host, port: Number(port) }, () => {
+          socket.write(Buffer.from([0x00, 0x05, 0x68, 0x65]));
+          setTimeout(() => {
+            if (hangUp === 'end') socket.end();
+            else socket.resetAndDestroy();
+            resolve();
+          }, 200);
+        });
+        socket.on('error', reject);
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await queryValue<string>(client(replica.name), 'SELECT 1')).toBe(1);
+    expect(
+      Number(await queryValue<string>(client('s1r1'), 'SELECT count() FROM chaos.events_dist')),
+    ).toBeGreaterThanOrEqual(0);
   });
 });

@@ -3,7 +3,7 @@
  * server process.
  *
  * clickhouse-local (which chDB embeds) never configures an interserver endpoint, so a
- * ReplicatedMergeTree stays read-only. Four functions of this exact build are redirected
+ * ReplicatedMergeTree stays read-only. Five functions of this exact build are redirected
  * before start-up (offsets and expected bytes: ../README.md);
  * the library's sha256 is verified by the TypeScript side before this program is started.
  *
@@ -96,6 +96,64 @@ static shared_ptr_pair hook_interserver_credentials(const void *context) {
   return result;
 }
 
+/*
+ * clickhouse-local installs a Poco error handler that calls std::terminate when an exception
+ * escapes a server thread; clickhouse-server installs one that logs it and goes on. A native
+ * client that hangs up during the handshake (a peer's Distributed connection abandoned under
+ * load) throws NETWORK_ERROR out of TCPHandler: under clickhouse-local's handler the whole node
+ * aborts. Poco::ErrorHandler::set is redirected so the server's behaviour holds: the handler
+ * below only notes the exception (TCPHandler has already logged it) and the thread goes on.
+ * Its vtable follows the order of the engine's Poco::ErrorHandler (read from its callers): two
+ * destructors, exception(const Poco::Exception&), exception(const std::exception&), exception(),
+ * and the fork's log-message hook (priority, std::string).
+ */
+typedef struct { const void *const *vptr; } poco_error_handler;
+
+static void tolerant_destructor(void *self) { (void)self; }
+
+static void tolerant_exception(void *self, const void *exception) {
+  (void)self;
+  (void)exception;
+  fputs("chdb-launcher: an exception escaped a server thread; logged by the engine and dropped, as clickhouse-server does\n", stderr);
+}
+
+static void tolerant_unknown(void *self) { tolerant_exception(self, NULL); }
+
+/* Poco's Message::Priority: 1 fatal ... 4 warning ... 8 trace; the TCP server's chatter is below warning. */
+enum { POCO_PRIORITY_WARNING = 4 };
+
+static void tolerant_message(void *self, int priority, const cxx_string *message) {
+  (void)self;
+  if (priority > POCO_PRIORITY_WARNING) return;
+  const unsigned char *bytes = message->bytes;
+  if (bytes[23] & 0x80) {
+    const char *data;
+    uint64_t size;
+    memcpy(&data, bytes, sizeof data);
+    memcpy(&size, bytes + 8, sizeof size);
+    fprintf(stderr, "chdb-launcher: %.*s\n", (int)size, data);
+  } else {
+    fprintf(stderr, "chdb-launcher: %.*s\n", (int)bytes[23], (const char *)bytes);
+  }
+}
+
+static const void *const tolerant_vtable[] = {
+    (const void *)tolerant_destructor, (const void *)tolerant_destructor, (const void *)tolerant_exception,
+    (const void *)tolerant_exception, (const void *)tolerant_unknown, (const void *)tolerant_message};
+static poco_error_handler tolerant_handler = {tolerant_vtable};
+
+/* ErrorHandler::_pHandler, read from the RIP-relative lea at ERROR_HANDLER_SLOT_LEA inside set(). */
+#define ERROR_HANDLER_SLOT_LEA 0x3d
+static void **error_handler_slot;
+
+/* static ErrorHandler* ErrorHandler::set(ErrorHandler*): installs the tolerant handler whatever is asked. */
+static void *hook_error_handler_set(void *handler) {
+  (void)handler;
+  void *previous = *error_handler_slot;
+  *error_handler_slot = &tolerant_handler;
+  return previous;
+}
+
 static shared_ptr_pair hook_create_handler_factory(void *, const void *, void *, const void *, const void *);
 
 static hook_t hooks[] = {
@@ -107,9 +165,11 @@ static hook_t hooks[] = {
    {0x41, 0x57, 0x41, 0x56, 0x53, 0x4c, 0x8b, 0x3f, 0, 0}, (void *)hook_interserver_credentials, {0}, NULL},
   {"createHandlerFactory", 0x18395cc0UL,
    {0x55, 0x41, 0x57, 0x41, 0x56, 0x41, 0x55, 0x41, 0x54, 0x53}, (void *)hook_create_handler_factory, {0}, NULL},
+  {"Poco::ErrorHandler::set", 0x1c8f9bc0UL,
+   {0x41, 0x57, 0x41, 0x56, 0x53, 0x48, 0x83, 0xec, 0x10, 0x48}, (void *)hook_error_handler_set, {0}, NULL},
 };
-enum { HOOK_COUNT = sizeof hooks / sizeof hooks[0], FACTORY_HOOK = 3 };
-static const size_t expected_length[HOOK_COUNT] = {10, 10, 8, 10};
+enum { HOOK_COUNT = sizeof hooks / sizeof hooks[0], FACTORY_HOOK = 3, ERROR_HANDLER_HOOK = 4 };
+static const size_t expected_length[HOOK_COUNT] = {10, 10, 8, 10, 10};
 
 static int make_writable(unsigned char *site) {
   long page = sysconf(_SC_PAGESIZE);
@@ -175,6 +235,15 @@ static int install_hooks(void *library) {
       return EXIT_BYTES_MISMATCH;
     }
   }
+  const unsigned char *lea = hooks[ERROR_HANDLER_HOOK].site + ERROR_HANDLER_SLOT_LEA;
+  static const unsigned char lea_rax[3] = {0x48, 0x8d, 0x05};
+  if (memcmp(lea, lea_rax, sizeof lea_rax) != 0) {
+    fprintf(stderr, "chdb-launcher: unexpected bytes in Poco::ErrorHandler::set: this is not the libchdb.so build the launcher was written for\n");
+    return EXIT_BYTES_MISMATCH;
+  }
+  int32_t displacement;
+  memcpy(&displacement, lea + 3, sizeof displacement);
+  error_handler_slot = (void **)(lea + 7 + displacement);
   for (int i = 0; i < HOOK_COUNT; i++) {
     hook_t *hook = &hooks[i];
     if (make_writable(hook->site) != 0) {
