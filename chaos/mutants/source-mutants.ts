@@ -50,6 +50,14 @@ export const SOURCE_MUTANTS = {
     replace: 'if (token !== undefined && dynamic.async_insert) settings.insert_deduplication_token = token;',
     why: 'The seed names the token in the same sentence as async_insert_deduplicate, so sending it only with async inserts reads like the rule. On a replicated table nobody notices: identical replayed blocks are still dropped by content hash, until a block is cut differently or the window is off.',
   },
+  'async-insert-not-deduplicated': {
+    category: 'async-insert-not-as-owed',
+    classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink'],
+    file: 'sinks/settings/insert-settings.ts',
+    find: '    if (sinkClass.usesDedupToken) settings.async_insert_deduplicate = 1;\n',
+    replace: '',
+    why: 'A synchronous INSERT with a token is deduplicated without further ado, so the token alone looks like enough, and a test cluster that runs async inserts synchronously agrees. On a server with an async insert queue, the INSERTs of a spec with async_insert on are never deduplicated: every replay after an unknown outcome lands twice.',
+  },
   'epoch-bound-as-batch-token': {
     category: 'lost',
     classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink'],

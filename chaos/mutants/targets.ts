@@ -49,6 +49,8 @@ export const MUTANT_TARGETS: Readonly<
   // The topology scenario writes under keyed and unkeyed layouts in every run.
   'sharding-key-ignored': { sinkClass: 'ShardedClickHouseBatchingSink', scenario: catalogue('topology-guard') },
   'token-only-with-async-insert': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('network-degradation') },
+  // Every server-errors run writes under async_insert on and off (a spec boundary).
+  'async-insert-not-deduplicated': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('server-errors') },
   'epoch-bound-as-batch-token': { sinkClass: 'ShardedClickHouseBatchingSink', scenario: catalogue('unknown-outcome') },
   'routing-fingerprint-with-hosts': {
     sinkClass: 'ShardedClickHouseBatchingSink',

@@ -18,6 +18,7 @@ export const SLOW_CATEGORIES: readonly AnomalyKind[] = ['stalled'];
 export const QUICK_TIER: readonly MutantName[] = [
   'at-most-once-reinserts',
   'token-only-with-async-insert',
+  'async-insert-not-deduplicated',
   'topology-guard-disabled',
   'unknown-outcome-as-ok',
   'sharding-key-ignored',

@@ -52,10 +52,14 @@ export const STARTED_SETTING_USERS: Readonly<Record<SettingProfile, string>> = O
   SETTING_PROFILES.map((profile) => [profile, profileUser(profile)]),
 ) as Record<SettingProfile, string>;
 
+/** The embedded engine's limit that the reports' configuration matrix repeats beside `async_insert on`. */
+export const ASYNC_INSERT_RUNS_SYNCHRONOUSLY =
+  'async_insert executes synchronously (the async insert queue is not initialised)';
+
 /** Known limits of each backend, carried into every report. */
 export const BACKEND_LIMITS: Readonly<Record<BackendName, readonly string[]>> = {
   embedded: [
-    'async_insert executes synchronously (the async insert queue is not initialised)',
+    ASYNC_INSERT_RUNS_SYNCHRONOUSLY,
     'no ON CLUSTER DDL and no Replicated database engine: DDL runs on every node',
     'no system.zookeeper table; coordination is Debian ZooKeeper, not ClickHouse Keeper',
     'no TLS listeners in the engine',

@@ -3,6 +3,7 @@ export { harnessClient, queryRows, queryValue } from './client.ts';
 export type { BackendName } from './cluster-state.ts';
 export { describeProfile, type SettingProfile } from './config/setting-profiles.ts';
 export type { ClusterCredentials, ClusterDescription, ReplicaDescription } from './description.ts';
+export { ASYNC_INSERT_RUNS_SYNCHRONOUSLY } from './description.ts';
 export { downDetachedDocker, upDetachedDocker } from './docker/detached-docker.ts';
 export { readHolder } from './docker/holder-file.ts';
 export type { ProcessAction } from './external/cluster-file.ts';

@@ -35,7 +35,23 @@ export interface ServerInsert {
    * on a cluster without a zookeeper_log.
    */
   readonly keeperWaitMs?: number;
+  /**
+   * The async-insert settings the INSERT ran under, as the server resolved them: query_log's
+   * `Settings` holds only what differs from the default (measured on 26.7: an explicit
+   * `async_insert=1` is absent, `async_insert=0` present), so an absent one is the server's
+   * default from `system.settings`. Absent in records written before it was read.
+   */
+  readonly asyncSettings?: AsyncInsertSettings;
 }
+
+/** The three settings that decide how an INSERT runs asynchronously and whether it is deduplicated then. */
+export interface AsyncInsertSettings {
+  readonly asyncInsert: boolean;
+  readonly waitForAsyncInsert: boolean;
+  readonly asyncInsertDeduplicate: boolean;
+}
+
+const ASYNC_SETTING_NAMES = ['async_insert', 'wait_for_async_insert', 'async_insert_deduplicate'] as const;
 
 export interface GroundTruth {
   readonly replicas: readonly ReplicaTruth[];
@@ -128,11 +144,12 @@ const noLogYet = (error: unknown) => error instanceof ClickHouseError && error.t
 async function serverInserts(client: ClickHouseClient, replica: string, database: string): Promise<ServerInsert[]> {
   try {
     const result = await client.query({
-      query: `SELECT query_id, type = 'QueryFinish' AS finished, ProfileEvents['DuplicatedInsertedBlocks'] > 0 AS deduplicated, Settings['insert_deduplication_token'] AS token, ProfileEvents['QuorumParts'] > 0 AS quorum_waited, exception_code
+      query: `SELECT query_id, type = 'QueryFinish' AS finished, ProfileEvents['DuplicatedInsertedBlocks'] > 0 AS deduplicated, Settings['insert_deduplication_token'] AS token, ProfileEvents['QuorumParts'] > 0 AS quorum_waited, exception_code,
+         mapFilter((name, value) -> has({asyncNames:Array(String)}, name), Settings) AS async_settings
        FROM system.query_log
        WHERE type IN ('QueryFinish', 'ExceptionWhileProcessing', 'ExceptionBeforeStart') AND query_kind = 'Insert'
          AND (has(databases, {database:String}) OR (type = 'ExceptionBeforeStart' AND match(query, {named:String})))`,
-      query_params: { database, named: namesDatabase(database) },
+      query_params: { database, named: namesDatabase(database), asyncNames: [...ASYNC_SETTING_NAMES] },
       format: 'JSONEachRow',
     });
     const rows = await result.json<{
@@ -142,7 +159,11 @@ async function serverInserts(client: ClickHouseClient, replica: string, database
       token: string;
       quorum_waited: number;
       exception_code: number;
+      async_settings: Record<string, string>;
     }>();
+    const defaults = await settingDefaults(client, ASYNC_SETTING_NAMES);
+    const effective = (changed: Record<string, string>, name: (typeof ASYNC_SETTING_NAMES)[number]) =>
+      (changed[name] ?? defaults.get(name)) === '1';
     const waits = await keeperWaits(
       client,
       rows.map((row) => row.query_id),
@@ -155,12 +176,28 @@ async function serverInserts(client: ClickHouseClient, replica: string, database
       token: row.token,
       quorumWaited: Boolean(Number(row.quorum_waited)),
       exceptionCode: Number(row.exception_code),
+      asyncSettings: {
+        asyncInsert: effective(row.async_settings, 'async_insert'),
+        waitForAsyncInsert: effective(row.async_settings, 'wait_for_async_insert'),
+        asyncInsertDeduplicate: effective(row.async_settings, 'async_insert_deduplicate'),
+      },
       ...(waits === undefined ? {} : { keeperWaitMs: waits.get(row.query_id) ?? 0 }),
     }));
   } catch (error) {
     if (noLogYet(error)) return [];
     throw error;
   }
+}
+
+/** The server's own default of each named setting (`system.settings.default`). */
+async function settingDefaults(client: ClickHouseClient, names: readonly string[]): Promise<Map<string, string>> {
+  const result = await client.query({
+    query: 'SELECT name, default FROM system.settings WHERE name IN {names:Array(String)}',
+    query_params: { names: [...names] },
+    format: 'JSONEachRow',
+  });
+  const rows = await result.json<{ name: string; default: string }>();
+  return new Map(rows.map((row) => [row.name, row.default]));
 }
 
 /** Per query id, the longest answer to one of its Keeper requests (ms); undefined when the replica keeps no zookeeper_log. */

@@ -41,7 +41,9 @@ function hostForm(form: HostForm, endpoints: ClusterEndpoints): fc.Arbitrary<Rec
 
 /**
  * A whole dynamic section for the class: batch limits small enough that epochs cut several
- * batches, retries fast enough for a chaos run, a write timeout a chaos hold can exceed.
+ * batches, retries fast enough for a chaos run, a write timeout a chaos hold can exceed, and
+ * `async_insert` either way (shrinking to off). An engine that runs async inserts synchronously
+ * still sees the settings on the wire, and the async-insert checker judges them there.
  */
 export function arbDynamicParameters(sinkClass: SinkClassName): fc.Arbitrary<Record<string, unknown>> {
   const descriptor = SINK_CLASSES[sinkClass];
@@ -53,6 +55,7 @@ export function arbDynamicParameters(sinkClass: SinkClassName): fc.Arbitrary<Rec
       max_rows_per_batch: fc.integer({ min: 1, max: 16 }),
       max_bytes_per_batch: fc.oneof(fc.constant(5_242_880), fc.integer({ min: 64, max: 4096 })),
       queue_limit: fc.integer({ min: 1 << 16, max: 1 << 22 }),
+      async_insert: fc.boolean(),
     })
     .map(({ queue_limit, max_rows_per_batch, max_bytes_per_batch, ...common }) => ({
       ...common,

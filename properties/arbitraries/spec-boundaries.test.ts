@@ -19,13 +19,15 @@ const target = (sinkClass: (typeof SINK_CLASS_NAMES)[number]) =>
   arbSinkSpec({ sinkClass, name: 'chaos_sink', database: 'chaos_1', table: 'events_rep', endpoints });
 
 describe('boundariesOf', () => {
-  it('gives each class its host forms (sharded keyed and unkeyed), its limits and its strategy modes', () => {
+  it('gives each class its host forms (sharded keyed and unkeyed), its limits, its strategy modes and async_insert both ways', () => {
     expect(boundariesOf('ClickHouseBatchingSink')).toEqual([
       'host',
       'hosts',
       'max_rows_per_batch = 1',
       'max_bytes_per_batch = 1 (below any message)',
       'max_insert_attempts = 1',
+      'async_insert on',
+      'async_insert off',
     ]);
     expect(boundariesOf('ShardedClickHouseBatchingSink')).toEqual([
       'shard_hosts keyed',
@@ -33,6 +35,8 @@ describe('boundariesOf', () => {
       'max_rows_per_batch = 1',
       'max_bytes_per_batch = 1 (below any message)',
       'max_insert_attempts = 1',
+      'async_insert on',
+      'async_insert off',
     ]);
     expect(boundariesOf('AtLeastOnceClickHouseSink')).toEqual([
       'host',
@@ -40,6 +44,8 @@ describe('boundariesOf', () => {
       'shard_hosts keyed',
       'shard_hosts unkeyed',
       'max_insert_attempts = 1',
+      'async_insert on',
+      'async_insert off',
     ]);
     expect(boundariesOf('AtMostOnceClickHouseSink')).toEqual([
       'host',
@@ -50,6 +56,8 @@ describe('boundariesOf', () => {
       'at-most-once ordered',
       'at-most-once queue',
       'at-most-once queue of 1 byte (below any message)',
+      'async_insert on',
+      'async_insert off',
     ]);
   });
 

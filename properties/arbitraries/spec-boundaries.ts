@@ -6,7 +6,8 @@ import type { ClusterEndpoints } from './cluster-endpoints.ts';
 
 /**
  * The small regions of a spec a draw would seldom land in: each host form (the sharded one keyed
- * and unkeyed), the edge value of every limit, and each at-most-once strategy mode. A scenario
+ * and unkeyed), the edge value of every limit, each at-most-once strategy mode, and `async_insert`
+ * both ways (a draw per spec leaves a run without one of them often enough). A scenario
  * that declares them runs every one in every run, and a pass needs an INSERT (or an at-most-once
  * ack) under a spec on each.
  */
@@ -21,13 +22,15 @@ export const SPEC_BOUNDARIES = [
   'at-most-once ordered',
   'at-most-once queue',
   'at-most-once queue of 1 byte (below any message)',
+  'async_insert on',
+  'async_insert off',
 ] as const;
 
 export type SpecBoundary = (typeof SPEC_BOUNDARIES)[number];
 
 interface BoundaryRule {
   /** What the boundary sets: two boundaries of one parameter never share a spec. */
-  readonly parameter: 'host form' | 'batch cut' | 'max_insert_attempts' | 'strategy';
+  readonly parameter: 'host form' | 'batch cut' | 'max_insert_attempts' | 'strategy' | 'async_insert';
   readonly appliesTo: (descriptor: SinkClassDescriptor) => boolean;
   readonly apply: (spec: RawSinkSpec, endpoints: ClusterEndpoints) => RawSinkSpec;
   /** Whether a spec (as stored in the history) is on the boundary: the evidence reads this, never a label. */
@@ -146,6 +149,18 @@ const RULES: Readonly<Record<SpecBoundary, BoundaryRule>> = {
     appliesTo: (descriptor) => descriptor.atMostOnceStrategy,
     apply: (spec) => withStrategy(spec, true, 1),
     meets: (spec) => atMostOnce(spec) && queueMode(spec) && queueLimit(spec) === 1,
+  },
+  'async_insert on': {
+    parameter: 'async_insert',
+    appliesTo: () => true,
+    apply: (spec) => withDynamic(spec, { async_insert: true }),
+    meets: (spec) => spec.dynamic_parameters.async_insert === true,
+  },
+  'async_insert off': {
+    parameter: 'async_insert',
+    appliesTo: () => true,
+    apply: (spec) => withDynamic(spec, { async_insert: false }),
+    meets: (spec) => spec.dynamic_parameters.async_insert !== true,
   },
 };
 

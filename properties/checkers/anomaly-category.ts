@@ -15,6 +15,8 @@ export const ANOMALY_KINDS = [
   // token
   'token-covers-two-row-sets',
   'token-not-as-owed',
+  // async-insert: the async settings the server ran an INSERT under
+  'async-insert-not-as-owed',
   // refusal (the topology guard)
   'refusal-missing',
   'refusal-text',

@@ -1,4 +1,5 @@
 import { mergeVerdicts, type Verdict } from '../base/index.ts';
+import { asyncInsertChecker } from './async-insert-checker.ts';
 import type { CheckResult } from './check-result.ts';
 import { coverageChecker, type Coverage, type Evidence } from './coverage-checker.ts';
 import { giveUpChecker } from './give-up-checker.ts';
@@ -34,6 +35,7 @@ export function checkScenario(observations: Observations, coverage: Coverage, ev
     replicaConvergenceChecker(observations),
     placementChecker(observations),
     tokenChecker(observations),
+    asyncInsertChecker(observations),
     outcomeChecker(observations),
     serverLogChecker(observations),
     refusalChecker(observations),

@@ -50,6 +50,13 @@ function cleanObservations(
       attempts.map((attempt) => [attempt.queryId, guarantee === 'exactly-once' ? (attempt.dedupToken ?? '') : '']),
     ),
     serverFinished: new Map(attempts.map((attempt) => [attempt.queryId, true])),
+    serverAsyncSettings: new Map(
+      attempts.map((attempt) => [
+        attempt.queryId,
+        { asyncInsert: false, waitForAsyncInsert: true, asyncInsertDeduplicate: false },
+      ]),
+    ),
+    asyncInsertOwed: new Map(attempts.map((attempt) => [attempt.queryId, false])),
     unloggedAttempts: [],
     giveUps: [],
     writesAfterGiveUp: [],

@@ -48,6 +48,8 @@ const observations = (giveUps: GiveUpRecord[], over: Partial<Observations> = {})
   expectedRefusals: [],
   sendsToken: true,
   serverTokens: new Map(),
+  serverAsyncSettings: new Map(),
+  asyncInsertOwed: new Map(),
   serverFinished: new Map(),
   unloggedAttempts: [],
   giveUps,

@@ -1,6 +1,6 @@
 import type { DeliveryGuarantee, InsertOutcome, SinkWarningKind } from '../../sinks/index.ts';
 import type { GiveUpClaim } from '../../harness/flow/history/index.ts';
-import type { ReplicaTruth } from '../../harness/oracle/index.ts';
+import type { AsyncInsertSettings, ReplicaTruth } from '../../harness/oracle/index.ts';
 import type { RecoveryRecord } from './recoveries.ts';
 
 /** One INSERT attempt as the history recorded it. */
@@ -120,6 +120,10 @@ export interface Observations {
   readonly serverFinished: ReadonlyMap<string, boolean>;
   /** Query id -> the `insert_deduplication_token` the server received ('' for none), from query_log. */
   readonly serverTokens: ReadonlyMap<string, string>;
+  /** Query id -> the async-insert settings the server ran it under, from query_log (records that carry them). */
+  readonly serverAsyncSettings: ReadonlyMap<string, AsyncInsertSettings>;
+  /** Query id of every attempt -> whether the spec in force when it started asked for `async_insert`. */
+  readonly asyncInsertOwed: ReadonlyMap<string, boolean>;
   /**
    * Attempts the server answered (ok, or an error with a ClickHouse code) that their replica's
    * query_log lacks although no restart wiped it, one line each: the log cannot vouch for the run.

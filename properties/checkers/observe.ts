@@ -31,6 +31,8 @@ export interface ObserveInput {
   readonly insertBudgetDuring: (from: number, to: number) => InsertBudget;
   /** At-most-once: the spec in force at a moment runs the ordered strategy mode (pending messages kept). */
   readonly orderedModeAt: (at: number) => boolean;
+  /** The spec in force at a moment asks for `async_insert`. */
+  readonly asyncInsertAt: (at: number) => boolean;
   /** What the class owes on the view behind the target, when there is one (its rows are `truth.view`). */
   readonly viewGuarantee?: DeliveryGuarantee | undefined;
 }
@@ -69,6 +71,14 @@ export function observe(input: ObserveInput): Observed {
     expectedRefusals: input.expectedRefusals,
     sendsToken: input.sendsToken,
     serverTokens: new Map(input.truth.serverInserts.map((insert) => [insert.queryId, insert.token])),
+    serverAsyncSettings: new Map(
+      input.truth.serverInserts.flatMap((insert) =>
+        insert.asyncSettings === undefined ? [] : [[insert.queryId, insert.asyncSettings] as const],
+      ),
+    ),
+    asyncInsertOwed: new Map(
+      facts.attempts.map((attempt) => [attempt.queryId, input.asyncInsertAt(attempt.invokedAt)]),
+    ),
     serverFinished: new Map(input.truth.serverInserts.map((insert) => [insert.queryId, insert.finished])),
     unloggedAttempts: unloggedAttempts(facts.attempts, input.truth.serverInserts, input.replicaOf, lostLogAfter),
     deliveredIds: facts.deliveredIds,

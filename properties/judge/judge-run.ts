@@ -148,6 +148,12 @@ function orderedModeAt(specs: readonly SpecPeriod[], at: number): boolean {
   return strategy?.enabled !== true;
 }
 
+/** The spec in force at a moment (the first one before any) asks for `async_insert` (the seed's default: off). */
+function asyncInsertAt(specs: readonly SpecPeriod[], at: number): boolean {
+  const period = specs.findLast((candidate) => candidate.from <= at) ?? specs[0];
+  return period?.spec.dynamic_parameters?.async_insert === true;
+}
+
 /** Why a check could not verify its run (its logs cannot vouch for it), or undefined when it could. */
 export function unverified(check: ScenarioCheck): string | undefined {
   if (check.verdict !== 'infra-error') return undefined;
@@ -184,6 +190,7 @@ export function judge(input: StoredRun): RunJudgement {
     producedForm: producedForms(input.source),
     insertBudgetDuring: (from, to) => insertBudgetDuring(specs, from, to),
     orderedModeAt: (at) => orderedModeAt(specs, at),
+    asyncInsertAt: (at) => asyncInsertAt(specs, at),
   });
   const faults = faultEvidence(events, facts.attempts, {
     exceptionCodes: new Map(

@@ -185,20 +185,25 @@ function scenarioPanel(name: string, scenario: ScenarioReport, timelines: readon
   ].join('');
 }
 
-function classSection(name: string, result: ClassReport, timelines: readonly RunTimeline[]): string {
+function classSection(
+  name: string,
+  result: ClassReport,
+  timelines: readonly RunTimeline[],
+  backendLimits: readonly string[],
+): string {
   const c = result.tally.counts;
   return [
     `<section class="class"><h2>${escapeHtml(name)} <span class="badge" style="background:${VERDICT_COLOUR[result.verdict]}">${escapeHtml(result.verdict)}</span></h2>`,
     `<p>${escapeHtml(`${result.guarantee} · attempted ${c.attempted} · acknowledged ${c.acknowledged} · lost ${c.lost} · duplicated ${c.duplicated} · unexpected ${c.unexpected} · recovered ${c.recovered} · gave up ${result.tally.giveUps} (rows held back ${c.gaveUp}) · inserts ok/failed/unknown ${result.tally.inserts.ok}/${result.tally.inserts.failed}/${result.tally.inserts.unknown} · unknown → landed/absent ${unknownSplit(result.tally.unknownOutcomes)} · replays ${result.tally.replays} · dedup hits ${result.tally.dedupHits} · refusals ${result.tally.refusals} · server dedup ${dedupStatement(result.tally.serverDedup)}`)}</p>`,
-    configurationTable(result),
+    configurationTable(result, backendLimits),
     ...result.scenarios.map((scenario) => scenarioPanel(name, scenario, timelines)),
     '</section>',
   ].join('');
 }
 
 /** The class's runs by configuration, with the guarantee the seed owes there (as in report.md). */
-function configurationTable(result: ClassReport): string {
-  const rows = configurationRows(classConfigurations(result.scenarios), result.guarantee);
+function configurationTable(result: ClassReport, backendLimits: readonly string[]): string {
+  const rows = configurationRows(classConfigurations(result.scenarios), result.guarantee, backendLimits);
   if (rows.length === 0) return '';
   const cells = rows.map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`);
   return `<p class="caption">Runs by configuration (table and its dedup, a view behind it, the sink user’s settings, async_insert), with the guarantee the seed owes there:</p><table class="matrix"><tr><th>configuration</th><th>guarantee owed</th><th>runs</th><th>guarantee</th><th>lost</th><th>duplicated</th><th>dedup hits</th></tr>${cells.join('')}</table>`;
@@ -236,7 +241,7 @@ ${matrix(run)}
 ${recoveryTable(run)}
 <p class="legend">${legend}</p>
 ${Object.entries(run.classes)
-  .map(([name, result]) => classSection(name, result, timelines))
+  .map(([name, result]) => classSection(name, result, timelines, run.backendLimits))
   .join('\n')}
 ${run.backendLimits.length === 0 ? '' : `<p class="caption">${escapeHtml(`Backend limits (${run.backend}): ${run.backendLimits.join('; ')}.`)}</p>`}
 </body></html>

@@ -51,7 +51,7 @@ function scenarioDetail(scenario: ScenarioReport): string[] {
  */
 function configurationMatrix(run: JobReport): string[] {
   const rows = Object.entries(run.classes).flatMap(([name, result]) =>
-    configurationRows(classConfigurations(result.scenarios), result.guarantee).map(
+    configurationRows(classConfigurations(result.scenarios), result.guarantee, run.backendLimits).map(
       (cells) => `| ${tableCell(name)} | ${cells.map(tableCell).join(' | ')} |`,
     ),
   );
