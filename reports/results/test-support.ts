@@ -1,8 +1,8 @@
 import type { FlowEvent } from '../../harness/flow/history/index.ts';
 import type { Verdict } from '../../properties/base/index.ts';
-import type { SinkClassName } from '../../sinks/index.ts';
+import type { DeliveryGuarantee, SinkClassName } from '../../sinks/index.ts';
 import { classReport, jobVerdict } from './class-report.ts';
-import type { ScenarioReport } from './job-report.ts';
+import type { JobReport, ScenarioReport } from './job-report.ts';
 import { insertPerformance } from './performance.ts';
 import { storedJobReport } from './stored-job-report.ts';
 import { NO_TALLY } from './tally.ts';
@@ -157,14 +157,16 @@ const RECOVERY = {
   outcome: 'drained',
 } as const;
 
-/** `run-result.json`'s text for a job of one class x scenario with the given verdict (what `npm run check` reads back). */
-export function storedOneScenarioJob(sinkClass: SinkClassName, scenario: string, verdict: Verdict): string {
-  const report: ScenarioReport = {
-    name: scenario,
+/** A scenario report of the ClickHouseBatchingSink that passed one run, with `over` set. */
+export function scenarioReportOf(over: Partial<ScenarioReport> = {}): ScenarioReport {
+  const sinkClass = over.sinkClass ?? 'ClickHouseBatchingSink';
+  const name = over.name ?? 'unknown-outcome';
+  return {
+    name,
     sinkClass,
-    verdict,
-    seed: seedOf(1),
-    replayCommand: `npm run chaos -- --sink ${sinkClass} --scenario ${scenario} --seed 1`,
+    verdict: 'pass',
+    seed: seedOf(7),
+    replayCommand: `npm run chaos -- --sink ${sinkClass} --scenario ${name} --seed 7`,
     runs: 1,
     shrinkRuns: 0,
     stopped: 'covered',
@@ -176,13 +178,23 @@ export function storedOneScenarioJob(sinkClass: SinkClassName, scenario: string,
     notes: [],
     commands: [],
     configurations: [],
+    ...over,
   };
-  const classes = { [sinkClass]: classReport('exactly-once', [report], insertPerformance([])) };
-  return storedJobReport({
+}
+
+/** A job of one class (the scenarios' first one's) owing `guarantee`, its verdict the scenarios' merged. */
+export function jobReportOf(
+  scenarios: readonly ScenarioReport[],
+  over: Partial<JobReport> = {},
+  guarantee: DeliveryGuarantee = 'exactly-once',
+): JobReport {
+  const sinkClass = scenarios[0]?.sinkClass ?? 'ClickHouseBatchingSink';
+  const classes = { [sinkClass]: classReport(guarantee, [...scenarios], insertPerformance([])) };
+  return {
     runId: runIdOf('20261201-000000-0001'),
     backend: 'embedded',
     backendLimits: [],
-    seed: seedOf(1),
+    seed: seedOf(7),
     profile: 'ci',
     slice: null,
     startedAt: '2026-12-01T00:00:00.000Z',
@@ -192,7 +204,33 @@ export function storedOneScenarioJob(sinkClass: SinkClassName, scenario: string,
     verdict: jobVerdict(classes),
     classes,
     interrupted: false,
-    selection: { classes: [sinkClass], scenarios: [scenario], serverDedup: 'alternate', path: null },
+    selection: {
+      classes: [sinkClass],
+      scenarios: scenarios.map((scenario) => scenario.name),
+      serverDedup: 'alternate',
+      path: null,
+    },
     commit: null,
-  });
+    ...over,
+  };
+}
+
+/** `run-result.json`'s text for a job of one class x scenario with the given verdict (what `npm run check` reads back). */
+export function storedOneScenarioJob(sinkClass: SinkClassName, scenario: string, verdict: Verdict): string {
+  return storedJobReport(
+    jobReportOf(
+      [
+        scenarioReportOf({
+          name: scenario,
+          sinkClass,
+          verdict,
+          seed: seedOf(1),
+          replayCommand: `npm run chaos -- --sink ${sinkClass} --scenario ${scenario} --seed 1`,
+        }),
+      ],
+      {
+        seed: seedOf(1),
+      },
+    ),
+  );
 }

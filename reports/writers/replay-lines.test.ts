@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type RunId, seedOf } from '../../harness/base/index.ts';
-import { NO_TALLY, classReport, insertPerformance, type JobReport, type ScenarioReport } from '../results/index.ts';
+import type { JobReport } from '../results/index.ts';
+import { jobReportOf, scenarioReportOf } from '../results/test-support.ts';
 import { junitXml } from './junit-xml.ts';
 import { reportHtml } from './report-html.ts';
 import { reportMarkdown } from './report-md.ts';
@@ -10,45 +10,20 @@ const SEED_LINE = 'npm run chaos -- --sink ClickHouseBatchingSink --scenario sin
 const SCHEDULE_LINE =
   "npm run chaos -- --sink ClickHouseBatchingSink --scenario sink-crash --schedule 'reports/r 1/ClickHouseBatchingSink__sink-crash/run-3/schedule.json'";
 
-const violated = (scheduleReplayCommand: string | undefined): JobReport => {
-  const scenario: ScenarioReport = {
-    name: 'sink-crash',
-    sinkClass: 'ClickHouseBatchingSink',
-    verdict: 'violation',
-    seed: seedOf(7),
-    path: '0:1',
-    replayCommand: SEED_LINE,
-    scheduleReplayCommand,
-    runs: 1,
-    shrinkRuns: 2,
-    stopped: 'budget-spent',
-    durationMs: 1000,
-    phases: { trafficMs: 0, healMs: 0, checkMs: 0 },
-    tally: NO_TALLY,
-    anomalies: [{ category: 'duplicated', count: 1, examples: ['0-1-2'] }],
-    giveUps: [],
-    notes: [],
-    commands: ['crash sink at after-insert'],
-    configurations: [],
-  };
-  return {
-    runId: 'r1' as RunId,
-    backend: 'embedded',
-    backendLimits: [],
-    seed: seedOf(7),
-    profile: 'ci',
-    slice: null,
-    startedAt: '2026-12-01T00:00:00.000Z',
-    durationMs: 1000,
-    clusterStartMs: 0,
-    clusterMemory: null,
-    verdict: 'violation',
-    classes: { ClickHouseBatchingSink: classReport('exactly-once', [scenario], insertPerformance([])) },
-    interrupted: false,
-    selection: { classes: ['ClickHouseBatchingSink'], scenarios: ['sink-crash'], serverDedup: 'alternate', path: null },
-    commit: null,
-  };
-};
+const violated = (scheduleReplayCommand: string | undefined): JobReport =>
+  jobReportOf([
+    scenarioReportOf({
+      name: 'sink-crash',
+      verdict: 'violation',
+      path: '0:1',
+      replayCommand: SEED_LINE,
+      scheduleReplayCommand,
+      shrinkRuns: 2,
+      stopped: 'budget-spent',
+      anomalies: [{ category: 'duplicated', count: 1, examples: ['0-1-2'] }],
+      commands: ['crash sink at after-insert'],
+    }),
+  ]);
 
 describe('the replay lines of a violated scenario', () => {
   it('every report gives the seed line and the line that replays the stored input', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type RunId, seedOf } from '../../harness/base/index.ts';
-import { NO_TALLY, classReport, insertPerformance, type JobReport, type ScenarioReport } from '../results/index.ts';
+import { NO_TALLY, type JobReport } from '../results/index.ts';
+import { jobReportOf, scenarioReportOf } from '../results/test-support.ts';
 import { junitXml } from './junit-xml.ts';
 import { codeSpan, tableCell } from './markdown-text.ts';
 import { reportMarkdown } from './report-md.ts';
@@ -11,58 +11,25 @@ const CONTROL = 'Code: 999. \u0000\u001b[31m broken';
 const FORGED = 'Code: 252. Too many parts <script>alert(1)</script>\n# ✅ pass\n| forged | row |';
 const LONE = 'half a pair \ud83d and \ufffe';
 
-const scenario: ScenarioReport = {
-  name: 'server-errors',
-  sinkClass: 'ClickHouseBatchingSink',
-  verdict: 'violation',
-  seed: seedOf(7),
-  path: '0',
-  replayCommand: 'npm run chaos -- --sink ClickHouseBatchingSink --scenario server-errors --seed 7 --path 0',
-  runs: 1,
-  shrinkRuns: 0,
-  stopped: 'budget-spent',
-  durationMs: 1000,
-  phases: { trafficMs: 0, healMs: 0, checkMs: 0 },
-  tally: {
-    ...NO_TALLY,
-    counts: { attempted: 1, acknowledged: 1, lost: 1, duplicated: 0, unexpected: 0, recovered: 0, gaveUp: 0 },
-    inserts: { ok: 1, failed: 0, unknown: 0 },
-    replays: 0,
-    dedupHits: 0,
-    refusals: 0,
-    unknownOutcomes: { landed: 0, absent: 0, unresolved: 0 },
-    serverDedup: null,
-    faults: {},
-    giveUps: 1,
-  },
-  anomalies: [{ category: 'lost', count: 1, examples: ['<img src=x>', 'a`b|c'] }],
-  giveUps: [FORGED],
-  notes: [FORGED, CONTROL, LONE],
-  commands: ['write(epoch 1)', '```', 'heal'],
-  configurations: [],
-};
-const run: JobReport = {
-  runId: 'r1' as RunId,
-  backend: 'embedded',
-  backendLimits: [],
-  seed: seedOf(7),
-  profile: 'ci',
-  slice: null,
-  startedAt: '2026-12-01T00:00:00.000Z',
-  durationMs: 1000,
-  clusterStartMs: 0,
-  clusterMemory: null,
-  verdict: 'violation',
-  classes: { ClickHouseBatchingSink: classReport('exactly-once', [scenario], insertPerformance([])) },
-  interrupted: false,
-  selection: {
-    classes: ['ClickHouseBatchingSink'],
-    scenarios: ['server-errors'],
-    serverDedup: 'alternate',
-    path: null,
-  },
-  commit: null,
-};
+const run: JobReport = jobReportOf([
+  scenarioReportOf({
+    name: 'server-errors',
+    verdict: 'violation',
+    path: '0',
+    replayCommand: 'npm run chaos -- --sink ClickHouseBatchingSink --scenario server-errors --seed 7 --path 0',
+    stopped: 'budget-spent',
+    tally: {
+      ...NO_TALLY,
+      counts: { attempted: 1, acknowledged: 1, lost: 1, duplicated: 0, unexpected: 0, recovered: 0, gaveUp: 0 },
+      inserts: { ok: 1, failed: 0, unknown: 0 },
+      giveUps: 1,
+    },
+    anomalies: [{ category: 'lost', count: 1, examples: ['<img src=x>', 'a`b|c'] }],
+    giveUps: [FORGED],
+    notes: [FORGED, CONTROL, LONE],
+    commands: ['write(epoch 1)', '```', 'heal'],
+  }),
+]);
 
 describe('server text in the reports', () => {
   it('junit.xml holds no character XML 1.0 forbids, and shows each as an escape', () => {
