@@ -45,6 +45,7 @@ import {
   UndoJournal,
 } from './nemeses/index.ts';
 import { reapExternalCluster } from './reap-external.ts';
+import { keepersFor, whyNotRunnable } from './runnable.ts';
 import type { ScenarioDefinition } from './scenarios/index.ts';
 import { sourceCommit } from './source-commit.ts';
 
@@ -115,9 +116,6 @@ interface Pair {
   readonly scenario: ScenarioDefinition;
 }
 
-/** Keeper members a cluster needs for a scenario: most need one; an ensemble scenario asks for more. */
-const keepersFor = (scenario: ScenarioDefinition): number => scenario.keepers ?? 1;
-
 /**
  * The pairs grouped by the cluster they need, the default cluster's first, each group in the
  * order the matrix (or its slice) gives; a started cluster serves one group and goes down.
@@ -129,28 +127,6 @@ function clusterGroups(pairs: readonly Pair[]): { readonly keepers: number; read
     groups.set(keepers, [...(groups.get(keepers) ?? []), pair]);
   }
   return [...groups].sort(([a], [b]) => a - b).map(([keepers, grouped]) => ({ keepers, pairs: grouped }));
-}
-
-/** Why a pair cannot run on this cluster without being half-run, or undefined when it can. */
-function notRunnable(pair: Pair, cluster: StartedCluster): string | undefined {
-  const { scenario } = pair;
-  const lacking = (scenario.processActions ?? []).filter(
-    (action) => cluster.processActions !== undefined && !cluster.processActions.has(action),
-  );
-  if (lacking.length > 0)
-    return `not run: the cluster gives no way to ${lacking.join(' / ')} a member (process_commands in the cluster file)`;
-  const lackingUsers = [
-    ...new Set(
-      [false, true]
-        .map((dedupOff) => scenario.settingProfile?.(dedupOff))
-        .filter((profile) => profile !== undefined && cluster.description.setting_users?.[profile] === undefined),
-    ),
-  ];
-  if (lackingUsers.length > 0)
-    return `not run: the cluster names no user for the setting profile(s) ${lackingUsers.join(', ')} (setting_users in the cluster file)`;
-  if (cluster.description.keepers.length < keepersFor(scenario))
-    return `not run: its faults need ${keepersFor(scenario)} Keeper members, the cluster has ${cluster.description.keepers.length}`;
-  return undefined;
 }
 
 /**
@@ -292,7 +268,7 @@ async function runPair(
   if (options.signal?.aborted === true)
     return interruptedResult(scenario, sinkClass, options.seed, 'not started: the runner was interrupted');
   // Never run half-way: its faults would fail at the first kill, pause or user it needs.
-  const unrunnable = notRunnable({ sinkClass, scenario }, cluster);
+  const unrunnable = whyNotRunnable(scenario, cluster);
   if (unrunnable !== undefined) return unjudgedResult(scenario, sinkClass, options.seed, 'inconclusive', unrunnable);
   const scenarioStarted = Date.now();
   // Read afresh after the work: the signal may have aborted meanwhile.

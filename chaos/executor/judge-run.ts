@@ -24,7 +24,7 @@ export function judgeRun(description: ClusterDescription, plan: RunPlan, observe
     source: plan.source,
     events: observed.history.events,
     truth: observed.truth,
-    scenarioCoverage: plan.scenario.coverage(plan.sinkClass),
+    scenarioCoverage: plan.scenario.coverage(plan.sinkClass, description),
     schedule: plan.input.schedule,
     serverDedupOff: plan.serverDedupOff,
     target: plan.target,

@@ -5,13 +5,17 @@ import { meetsBoundary, type RawSinkSpec, type SpecBoundary } from '../../proper
 import { CATALOGUE } from './catalogue.ts';
 import type { ScenarioContext } from './scenario.ts';
 
-const description = {
-  shards: [1, 2].map((s) => ({
-    name: `s${s}`,
-    replicas: [1, 2].map((r) => ({ name: `s${s}r${r}`, http: `http://127.10.${s}.${r}:8123` })),
-  })),
-  keepers: [{ name: 'k1' }],
-} as unknown as ClusterDescription;
+const cluster = (shards: number, replicas: number): ClusterDescription =>
+  ({
+    shards: Array.from({ length: shards }, (_, i) => ({
+      name: `s${i + 1}`,
+      replicas: Array.from({ length: replicas }, (_, j) => ({
+        name: `s${i + 1}r${j + 1}`,
+        http: `http://127.10.${i + 1}.${j + 1}:8123`,
+      })),
+    })),
+    keepers: [{ name: 'k1' }],
+  }) as unknown as ClusterDescription;
 
 const specOf = (sinkClass: string): RawSinkSpec => ({
   sink_class_name: sinkClass,
@@ -44,10 +48,16 @@ describe('scenarios that declare spec boundaries', () => {
     );
   });
 
-  it.each(declaring)(
+  // A single-replica cluster has no second host to list: the declared boundaries follow the cluster.
+  it.each(
+    declaring.flatMap(([name, scenario, sinkClass]) => [
+      [`${name} on 2x2`, scenario, sinkClass, cluster(2, 2)] as const,
+      [`${name} on 3x1`, scenario, sinkClass, cluster(3, 1)] as const,
+    ]),
+  )(
     '%s: every drawn schedule aims a fault at the sink on each declared boundary (seed 5)',
-    (_name, scenario, sinkClass) => {
-      const declared = scenario.coverage(sinkClass).boundaries ?? [];
+    (_name, scenario, sinkClass, description) => {
+      const declared = scenario.coverage(sinkClass, description).boundaries ?? [];
       const context: ScenarioContext = { description, keepers: ['k1'], spec: specOf(sinkClass), ownsCluster: true };
       for (const schedule of fc.sample(scenario.commands(context), { numRuns: 10, seed: 5 })) {
         const faulted = new Set<SpecBoundary>();

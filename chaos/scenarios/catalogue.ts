@@ -114,7 +114,7 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
     description:
       "SIGKILL or SIGSTOP of the replica an INSERT goes to, or its replication endpoint cut while its siblings must fetch the INSERT's part",
     classes: SINK_CLASS_NAMES,
-    commands: () => arbFaultSchedule(arbReplicaFault, 2),
+    commands: (context) => arbFaultSchedule(arbReplicaFault(context), 2),
     processActions: ['kill', 'start', 'pause', 'resume'],
     coverage: () => ({}),
   },
@@ -166,9 +166,9 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
       const onBoundaries = boundarySpecs(context.spec, serverErrorBoundaries(sinkClass, endpoints), endpoints);
       return arbServerErrorSchedule(context.spec, context.ownsCluster, onBoundaries);
     },
-    coverage: (sinkClass) => ({
+    coverage: (sinkClass, description) => ({
       giveUp: SINK_CLASSES[sinkClass].guarantee !== 'at-most-once',
-      boundaries: serverErrorBoundaries(sinkClass),
+      boundaries: serverErrorBoundaries(sinkClass, description && clusterEndpoints(description)),
     }),
   },
   {
@@ -237,9 +237,9 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
         ...spec,
         dynamic_parameters: { ...spec.dynamic_parameters, write_timeout: SERVER_WINDOW_WRITE_TIMEOUT_MS },
       })),
-    // A failpoint is node-wide: on a cluster someone else owns the windows are not armed, and the run is inconclusive.
-    commands: (context) =>
-      context.ownsCluster ? arbFaultSchedule(arbServerWindowFault, 1) : fc.constant([step.write(1)]),
+    // A failpoint is node-wide: on a cluster someone else owns the windows are never armed.
+    ownedClusterOnly: true,
+    commands: () => arbFaultSchedule(arbServerWindowFault, 1),
     coverage: () => ({ unknownStatus: true, unknownAbsent: true, replay: true }),
   },
   quorumScenario('quorum_sequential'),
@@ -291,6 +291,7 @@ function quorumScenario(profile: 'quorum_sequential' | 'quorum_parallel'): Scena
     classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink'],
     settingProfile: () => profile,
     processActions: ['kill', 'start', 'pause', 'resume'],
+    replicasPerShard: 2,
     // A sequential quorum refuses the other partitions' INSERTs while one awaits its quorum: their
     // retry budget may run out, and the operator restarts the sink as the seed says.
     commands: () => arbFaultScheduleWithRestarts(arbQuorumFault, 2),

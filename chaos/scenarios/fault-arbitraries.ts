@@ -66,11 +66,17 @@ export const arbDegradationFault: fc.Arbitrary<FaultSpec> = fc.oneof(
 /** What hits the sends of the at-most-once queue: both kinds of unknown outcome, and slowness. */
 export const arbQueueSendFault: fc.Arbitrary<FaultSpec> = fc.oneof(arbLandedFault, arbAbsentFault, arbLatency);
 
-export const arbReplicaFault: fc.Arbitrary<FaultSpec> = fc.constantFrom(
-  faultSpec(REPLICA_KILL, {}),
-  faultSpec(REPLICA_PAUSE, {}),
-  faultSpec(INTERSERVER_CUT, {}),
-);
+export const arbReplicaFault = (context: ScenarioContext): fc.Arbitrary<FaultSpec> =>
+  fc.constantFrom(
+    faultSpec(REPLICA_KILL, {}),
+    faultSpec(REPLICA_PAUSE, {}),
+    // A replication endpoint shows its cut only to a sibling fetching from it.
+    ...(everyShardReplicated(context) ? [faultSpec(INTERSERVER_CUT, {})] : []),
+  );
+
+/** Every shard has a sibling for each replica (two replicas or more). */
+export const everyShardReplicated = (context: Pick<ScenarioContext, 'description'>): boolean =>
+  context.description.shards.every((shard) => shard.replicas.length >= 2);
 
 /** What a quorum INSERT waits for, cut while it waits: its sibling stopped or killed, or its own replication endpoint. */
 export const arbQuorumFault: fc.Arbitrary<FaultSpec> = fc.constantFrom(

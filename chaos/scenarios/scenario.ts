@@ -52,6 +52,10 @@ export interface ScenarioDefinition {
   readonly profiles?: readonly Profile[];
   /** Keeper members its faults need (default 1): the job starts a cluster of its own for such scenarios. */
   readonly keepers?: number;
+  /** Replicas every shard needs (default 1): a quorum fault stops the sibling an INSERT waits for. */
+  readonly replicasPerShard?: number;
+  /** Its faults are node-wide (failpoints): run only on a cluster the harness started, never on an attached one. */
+  readonly ownedClusterOnly?: boolean;
   readonly commands: (context: ScenarioContext) => fc.Arbitrary<ScheduleStep[]>;
   /** Process actions on cluster members its faults take (`kill`, `pause`, `resume`, `start`); on a cluster that lacks one it is not run. */
   readonly processActions?: readonly string[];
@@ -60,5 +64,5 @@ export interface ScenarioDefinition {
    * topology changes) and beyond a run without server dedup, which every token-less class owes. Runs are generated
    * until all of it happened or the profile's budget is spent.
    */
-  readonly coverage: (sinkClass: SinkClassName) => ScenarioCoverage;
+  readonly coverage: (sinkClass: SinkClassName, cluster?: ClusterDescription) => ScenarioCoverage;
 }
