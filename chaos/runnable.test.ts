@@ -28,6 +28,13 @@ describe('whyNotRunnable', () => {
     expect(whyNotRunnable(findScenarios(['quorum-sequential'])[0]!, started([2, 2]))).toBeUndefined();
   });
 
+  it('does not run the topology guard on one shard', () => {
+    expect(whyNotRunnable(findScenarios(['topology-guard'])[0]!, started([3]))).toBe(
+      'not run: its changes need 2 shards, the cluster has 1',
+    );
+    expect(whyNotRunnable(findScenarios(['topology-guard'])[0]!, started([1, 1]))).toBeUndefined();
+  });
+
   it('runs the replica faults on single-replica shards (their schedule leaves the replication cut out)', () => {
     expect(whyNotRunnable(findScenarios(['replica-faults'])[0]!, started([1, 1, 1]))).toBeUndefined();
   });

@@ -7,7 +7,7 @@ export const keepersFor = (scenario: ScenarioDefinition): number => scenario.kee
 /**
  * Why a scenario cannot run on this cluster without being half-run (one line, the scenario is
  * then `inconclusive` with it), or undefined when it can: a process action, a setting user, Keeper
- * members or replicas per shard the cluster lacks, or node-wide faults on a cluster it did not start.
+ * members, shards or replicas per shard the cluster lacks, or node-wide faults on a cluster it did not start.
  */
 export function whyNotRunnable(
   scenario: ScenarioDefinition,
@@ -29,6 +29,9 @@ export function whyNotRunnable(
     return `not run: the cluster names no user for the setting profile(s) ${lackingUsers.join(', ')} (setting_users in the cluster file)`;
   if (cluster.description.keepers.length < keepersFor(scenario))
     return `not run: its faults need ${keepersFor(scenario)} Keeper members, the cluster has ${cluster.description.keepers.length}`;
+  const shards = cluster.description.shards.length;
+  if (shards < (scenario.shards ?? 1))
+    return `not run: its changes need ${scenario.shards} shards, the cluster has ${shards}`;
   const needed = scenario.replicasPerShard ?? 1;
   const thin = cluster.description.shards.filter((shard) => shard.replicas.length < needed);
   if (thin.length > 0)

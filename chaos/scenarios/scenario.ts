@@ -52,6 +52,8 @@ export interface ScenarioDefinition {
   readonly profiles?: readonly Profile[];
   /** Keeper members its faults need (default 1): the job starts a cluster of its own for such scenarios. */
   readonly keepers?: number;
+  /** Shards the cluster needs (default 1). */
+  readonly shards?: number;
   /** Replicas every shard needs (default 1): a quorum fault stops the sibling an INSERT waits for. */
   readonly replicasPerShard?: number;
   /** Its faults are node-wide (failpoints): run only on a cluster the harness started, never on an attached one. */

@@ -164,6 +164,8 @@ export const topologyGuardScenario: ScenarioDefinition = {
     'every topology change of the class (shard added, removed, renamed, sharding key changed; target moved; migration to the sharded class) over a backlog, and host-list changes the guard must let through',
   classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink'],
   partitions: 2,
+  // A shard added, removed or renamed: the changes are drawn between two shards of the cluster.
+  shards: 2,
   commands: (context) => {
     const { refused, allowed } = topologyChanges(context);
     const cycles = [...allowed.map(allowedCycle), ...refused.map(refusedCycle)];
