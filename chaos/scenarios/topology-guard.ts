@@ -60,14 +60,16 @@ export function topologyChanges(context: ScenarioContext): TopologyChanges {
       keyColumns: Record<string, unknown> = keyed,
     ) => withParameters(spec, { ...base, ...keyColumns, shard_hosts: hosts });
     const oneShard = sharded({ [first.name]: shardHosts[first.name] });
+    // A name no shard of the cluster has, of another length than the one it replaces.
+    const renamed = `${second.name}_renamed`;
     return {
       refused: [
         { label: `shard ${second.name} added`, before: oneShard, after: spec },
         { label: `shard ${second.name} removed`, before: spec, after: oneShard },
         {
-          label: `shard ${second.name} renamed to s9`,
+          label: `shard ${second.name} renamed to ${renamed}`,
           before: spec,
-          after: sharded({ [first.name]: shardHosts[first.name], s9: shardHosts[second.name] }),
+          after: sharded({ [first.name]: shardHosts[first.name], [renamed]: shardHosts[second.name] }),
         },
         {
           label: keys.length > 0 ? 'sharding_key_columns emptied' : 'sharding_key_columns = [key]',

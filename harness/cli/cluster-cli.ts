@@ -21,7 +21,7 @@ import {
   upDetachedDocker,
 } from '../cluster/index.ts';
 
-const USAGE = `usage: npm run cluster -- up [--shards N] [--replicas M] [--keepers K] [--backend embedded|docker|binary]
+const USAGE = `usage: npm run cluster -- up [--shards N] [--replicas M] [--keepers K] [--shard-names A,B,..] [--backend embedded|docker|binary]
                               [--dir DIR] [--no-proxies] [--toxiproxy-port P] [--seed N]
        npm run cluster -- status [--dir DIR]
        npm run cluster -- down [--dir DIR | --all]
@@ -47,6 +47,7 @@ async function up(values: Record<string, string | boolean | undefined>): Promise
       shards: wholeNumber('shards', values.shards as string | undefined, DEFAULT_TOPOLOGY.shards),
       replicas: wholeNumber('replicas', values.replicas as string | undefined, DEFAULT_TOPOLOGY.replicas),
       keepers: wholeNumber('keepers', values.keepers as string | undefined, DEFAULT_TOPOLOGY.keepers),
+      ...(values['shard-names'] === undefined ? {} : { shardNames: String(values['shard-names']).split(',') }),
     },
     dir,
     proxies: values['no-proxies'] !== true,
@@ -145,6 +146,7 @@ async function main(argv: string[]): Promise<void> {
       shards: { type: 'string' },
       replicas: { type: 'string' },
       keepers: { type: 'string' },
+      'shard-names': { type: 'string' },
       backend: { type: 'string' },
       dir: { type: 'string' },
       'no-proxies': { type: 'boolean' },

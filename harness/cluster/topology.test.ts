@@ -16,6 +16,9 @@ describe('planTopology', () => {
     [{ shards: 2, replicas: 1.5, keepers: 1 }, '--replicas'],
     [{ shards: 2, replicas: 2, keepers: 2 }, 'odd number'],
     [{ shards: 9, replicas: 2, keepers: 1 }, 'from 1 to 8'],
+    [{ shards: 2, replicas: 1, keepers: 1, shardNames: ['a'] }, '1 name(s) for 2 shard(s)'],
+    [{ shards: 2, replicas: 1, keepers: 1, shardNames: ['a', 'a'] }, 'names a shard twice'],
+    [{ shards: 1, replicas: 1, keepers: 1, shardNames: ["x'; DROP"] }, "shard name 'x'; DROP'"],
   ])('refuses %j', (spec, fragment) => {
     let caught: unknown;
     try {
@@ -25,6 +28,13 @@ describe('planTopology', () => {
     }
     expect(isHarnessError(caught, 'TOPOLOGY_INVALID')).toBe(true);
     expect((caught as Error).message).toContain(fragment);
+  });
+
+  it('takes shard names of any length, and names the replicas after them', () => {
+    const plan = planTopology({ shards: 3, replicas: 2, keepers: 1, shardNames: ['a', 'north_eu-2', 's9'] });
+    expect(plan.shards.map((s) => s.name)).toEqual(['a', 'north_eu-2', 's9']);
+    expect(plan.replicas.map((r) => r.name)).toEqual(['ar1', 'ar2', 'north_eu-2r1', 'north_eu-2r2', 's9r1', 's9r2']);
+    expect(plan.replicas[2]).toMatchObject({ shard: 'north_eu-2', shardIndex: 2, replicaIndex: 1 });
   });
 
   it('names proxies per replica and link', () => {

@@ -1,11 +1,16 @@
 import { HarnessError } from '../base/index.ts';
 
-/** What the user asks for: `--shards N --replicas M --keepers K`. */
+/** What the user asks for: `--shards N --replicas M --keepers K [--shard-names a,b]`. */
 export interface TopologySpec {
   readonly shards: number;
   readonly replicas: number;
   readonly keepers: number;
+  /** One name per shard (default `s1`, `s2`, ...): the `{shard}` macro and the replica names' prefix. */
+  readonly shardNames?: readonly string[];
 }
+
+/** What a shard name may hold: it reaches macros, Keeper paths, proxy and file names. */
+const SHARD_NAME = /^[A-Za-z0-9_-]{1,16}$/;
 
 export const DEFAULT_TOPOLOGY: TopologySpec = { shards: 2, replicas: 2, keepers: 1 };
 
@@ -53,6 +58,19 @@ export function validateTopology(spec: TopologySpec): TopologySpec {
       );
     }
   }
+  if (spec.shardNames !== undefined) {
+    const names = spec.shardNames;
+    if (names.length !== spec.shards)
+      throw new HarnessError(
+        'TOPOLOGY_INVALID',
+        `--shard-names gives ${names.length} name(s) for ${spec.shards} shard(s)`,
+      );
+    const bad = names.find((name) => !SHARD_NAME.test(name));
+    if (bad !== undefined)
+      throw new HarnessError('TOPOLOGY_INVALID', `shard name '${bad}' must be 1 to 16 letters, digits, '_' or '-'`);
+    if (new Set(names).size !== names.length)
+      throw new HarnessError('TOPOLOGY_INVALID', `--shard-names names a shard twice: ${names.join(',')}`);
+  }
   if (spec.keepers % 2 === 0) {
     throw new HarnessError(
       'TOPOLOGY_INVALID',
@@ -66,7 +84,7 @@ export function planTopology(spec: TopologySpec): TopologyPlan {
   validateTopology(spec);
   const shards: ShardPlan[] = [];
   for (let s = 1; s <= spec.shards; s++) {
-    const shard = `s${s}`;
+    const shard = spec.shardNames?.[s - 1] ?? `s${s}`;
     const replicas: ReplicaPlan[] = [];
     for (let r = 1; r <= spec.replicas; r++) {
       replicas.push({ name: `${shard}r${r}`, shard, shardIndex: s, replicaIndex: r });
