@@ -5,6 +5,7 @@ import { alsoOnForcedStop } from '../harness/cli/index.ts';
 import {
   attachExternalCluster,
   type BackendName,
+  DEFAULT_TOPOLOGY,
   startCluster,
   type StartedCluster,
   type StartedLocalCluster,
@@ -44,6 +45,7 @@ import {
   startedClusterJournal,
   UndoJournal,
 } from './nemeses/index.ts';
+import { type ClusterShape, shapeArgument } from './cli-options.ts';
 import { reapExternalCluster } from './reap-external.ts';
 import { keepersFor, whyNotRunnable } from './runnable.ts';
 import type { ScenarioDefinition } from './scenarios/index.ts';
@@ -73,6 +75,8 @@ export interface ChaosRunOptions {
   readonly signal?: AbortSignal;
   /** Run only this slice of the class x scenario matrix (`--shard I/N`). */
   readonly slice?: MatrixSlice;
+  /** The shape of the clusters the job starts (`--shape`); undefined: the default 2x2. */
+  readonly shape?: ClusterShape;
 }
 
 /** Keeps the cluster's own logs with the report (the cluster directory goes away on down). */
@@ -176,7 +180,12 @@ export async function runChaos(options: ChaosRunOptions): Promise<JobReport> {
     const cluster =
       attached ??
       (await startCluster(options.backend as BackendName, {
-        topology: { shards: 2, replicas: 2, keepers: group.keepers },
+        topology: {
+          shards: options.shape?.shards ?? DEFAULT_TOPOLOGY.shards,
+          replicas: options.shape?.replicas ?? DEFAULT_TOPOLOGY.replicas,
+          ...(options.shape?.shardNames === undefined ? {} : { shardNames: options.shape.shardNames }),
+          keepers: group.keepers,
+        },
         seed: options.seed,
         logger: options.log,
       }));
@@ -299,7 +308,10 @@ async function runPair(
       host: REAL_SINK_HOST,
       databasePrefix: `chaos_${runId.replace(/-/g, '_')}`,
     });
-    return aborted() ? interrupted() : scenarioReport(scenario, sinkClass, outcome, options.seed, dir);
+    if (aborted()) return interrupted();
+    const report = scenarioReport(scenario, sinkClass, outcome, options.seed, dir);
+    // The case was generated against this cluster's shape: its replay must start the same one.
+    return { ...report, replayCommand: `${report.replayCommand}${shapeArgument(options.shape)}` };
   } catch (error) {
     if (aborted()) return interrupted();
     return infraResult(scenario, sinkClass, options.seed, describeError(error));

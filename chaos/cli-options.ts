@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseBackend, readClusterFile } from '../harness/cluster/index.ts';
+import { parseBackend, readClusterFile, type TopologySpec, validateTopology } from '../harness/cluster/index.ts';
 import { HarnessError, type Seed, seedOf } from '../harness/base/index.ts';
 import { SINK_CLASS_NAMES, type SinkClassName } from '../sinks/index.ts';
 import type { ChaosBackend } from './chaos-run.ts';
@@ -16,7 +16,11 @@ export const SELECTION_OPTIONS = {
   sink: { type: 'string' },
   scenario: { type: 'string' },
   'server-dedup': { type: 'string', default: 'alternate' },
+  shape: { type: 'string' },
 } as const;
+
+/** The shards and replicas of the cluster a job starts (`--shape 3x1`, `--shape 2x2:a,north-eu`), its shard names optional. */
+export type ClusterShape = Omit<TopologySpec, 'keepers'>;
 
 export interface Selection {
   readonly backend: ChaosBackend;
@@ -27,6 +31,8 @@ export interface Selection {
   readonly classes: SinkClassName[];
   readonly scenarios: ScenarioDefinition[];
   readonly serverDedup: ServerDedupMode;
+  /** The shape of the cluster the job starts; undefined: 2 shards x 2 replicas named s1, s2. */
+  readonly shape?: ClusterShape;
 }
 
 /** Sink class names, short or as the C++ classes are spelt (`NYT::NFlow::TClickHouseBatchingSink`). */
@@ -64,9 +70,11 @@ export function parseSelection(
     sink?: string | undefined;
     scenario?: string | undefined;
     'server-dedup'?: string | undefined;
+    shape?: string | undefined;
   },
   profile: Profile,
 ): Selection {
+  const shape = values.shape === undefined ? undefined : parseShape(values.shape, values.backend);
   const serverDedup = values['server-dedup'] ?? 'alternate';
   if (!SERVER_DEDUP_MODES.includes(serverDedup as ServerDedupMode))
     throw new HarnessError(
@@ -94,8 +102,42 @@ export function parseSelection(
     classes: named.filter(covered),
     scenarios,
     serverDedup: serverDedup as ServerDedupMode,
+    ...(shape === undefined ? {} : { shape }),
   };
 }
+
+/** `SxR` or `SxR:name,name,..`, checked as `cluster up` checks it; an attached cluster has the shape its file gives. */
+export function parseShape(value: string, backend: string): ClusterShape {
+  if (backend === 'external')
+    throw new HarnessError(
+      'CLI_USAGE',
+      '--shape shapes a cluster the job starts; an attached one has the shape its file gives',
+    );
+  const match = /^(\d+)x(\d+)(?::(.+))?$/.exec(value);
+  if (match === null)
+    throw new HarnessError(
+      'CLI_USAGE',
+      `--shape takes SHARDSxREPLICAS, optionally :name,name,.. (e.g. 3x1 or 2x2:a,north-eu), got '${value}'`,
+    );
+  const names = match[3]?.split(',');
+  const topology = validateTopology({
+    shards: Number(match[1]),
+    replicas: Number(match[2]),
+    keepers: 1,
+    ...(names === undefined ? {} : { shardNames: names }),
+  });
+  return {
+    shards: topology.shards,
+    replicas: topology.replicas,
+    ...(topology.shardNames === undefined ? {} : { shardNames: topology.shardNames }),
+  };
+}
+
+/** The `--shape` a replay line carries, so the replay starts the cluster its case ran on. */
+export const shapeArgument = (shape: ClusterShape | undefined): string =>
+  shape === undefined
+    ? ''
+    : ` --shape ${shape.shards}x${shape.replicas}${shape.shardNames === undefined ? '' : `:${shape.shardNames.join(',')}`}`;
 
 /** `--backend external` attaches to the cluster `--cluster FILE` describes; every other backend starts its own. */
 function parseTarget(backend: string, cluster: string | undefined): { backend: ChaosBackend; clusterFile?: string } {

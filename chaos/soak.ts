@@ -91,6 +91,7 @@ async function main(): Promise<number> {
       reportDir,
       keepCluster: false,
       serverDedup: selection.serverDedup,
+      ...(selection.shape === undefined ? {} : { shape: selection.shape }),
       log,
       progress,
       signal: interrupt.signal,

@@ -53,6 +53,7 @@ async function main(): Promise<number> {
         reportDir,
         keepCluster: false,
         serverDedup: selection.serverDedup,
+        ...(selection.shape === undefined ? {} : { shape: selection.shape }),
         log,
         progress: (line) => log.info({ seed }, line),
         signal: interrupt.signal,
