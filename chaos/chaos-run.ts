@@ -45,7 +45,7 @@ import {
   startedClusterJournal,
   UndoJournal,
 } from './nemeses/index.ts';
-import { type ClusterShape, shapeArgument } from './cli-options.ts';
+import { type ClusterShape, shapeArgument } from './cluster-shape.ts';
 import { reapExternalCluster } from './reap-external.ts';
 import { keepersFor, whyNotRunnable } from './runnable.ts';
 import type { ScenarioDefinition } from './scenarios/index.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseClasses, parseSelection, parseShape, shapeArgument } from './cli-options.ts';
+import { parseClasses, parseSelection } from './cli-options.ts';
 
 describe('parseSelection', () => {
   const base = { backend: 'embedded', seed: '7' };
@@ -46,25 +46,5 @@ describe('parseClasses', () => {
       'ClickHouseBatchingSink',
       'AtMostOnceClickHouseSink',
     ]);
-  });
-});
-
-describe('--shape', () => {
-  it('reads SHARDSxREPLICAS, with shard names optional, and gives it back for a replay line', () => {
-    expect(parseShape('3x1', 'embedded')).toEqual({ shards: 3, replicas: 1 });
-    const named = parseShape('2x2:a,north_eu-2', 'embedded');
-    expect(named).toEqual({ shards: 2, replicas: 2, shardNames: ['a', 'north_eu-2'] });
-    expect(shapeArgument(named)).toBe(' --shape 2x2:a,north_eu-2');
-    expect(shapeArgument(undefined)).toBe('');
-  });
-
-  it.each([
-    ['3', 'embedded', /--shape takes SHARDSxREPLICAS/],
-    ['0x2', 'embedded', /--shards must be a whole number from 1 to 8/],
-    ['2x2:a', 'embedded', /1 name\(s\) for 2 shard\(s\)/],
-    ['2x1:a,b c', 'embedded', /shard name 'b c'/],
-    ['2x2', 'external', /an attached one has the shape its file gives/],
-  ])('refuses %s on %s before anything starts', (value, backend, message) => {
-    expect(() => parseShape(value, backend)).toThrow(message);
   });
 });

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseBackend, readClusterFile, type TopologySpec, validateTopology } from '../harness/cluster/index.ts';
+import { parseBackend, readClusterFile } from '../harness/cluster/index.ts';
+import { type ClusterShape, parseShape } from './cluster-shape.ts';
 import { HarnessError, type Seed, seedOf } from '../harness/base/index.ts';
 import { SINK_CLASS_NAMES, type SinkClassName } from '../sinks/index.ts';
 import type { ChaosBackend } from './chaos-run.ts';
@@ -18,9 +19,6 @@ export const SELECTION_OPTIONS = {
   'server-dedup': { type: 'string', default: 'alternate' },
   shape: { type: 'string' },
 } as const;
-
-/** The shards and replicas of the cluster a job starts (`--shape 3x1`, `--shape 2x2:a,north-eu`), its shard names optional. */
-export type ClusterShape = Omit<TopologySpec, 'keepers'>;
 
 export interface Selection {
   readonly backend: ChaosBackend;
@@ -105,39 +103,6 @@ export function parseSelection(
     ...(shape === undefined ? {} : { shape }),
   };
 }
-
-/** `SxR` or `SxR:name,name,..`, checked as `cluster up` checks it; an attached cluster has the shape its file gives. */
-export function parseShape(value: string, backend: string): ClusterShape {
-  if (backend === 'external')
-    throw new HarnessError(
-      'CLI_USAGE',
-      '--shape shapes a cluster the job starts; an attached one has the shape its file gives',
-    );
-  const match = /^(\d+)x(\d+)(?::(.+))?$/.exec(value);
-  if (match === null)
-    throw new HarnessError(
-      'CLI_USAGE',
-      `--shape takes SHARDSxREPLICAS, optionally :name,name,.. (e.g. 3x1 or 2x2:a,north-eu), got '${value}'`,
-    );
-  const names = match[3]?.split(',');
-  const topology = validateTopology({
-    shards: Number(match[1]),
-    replicas: Number(match[2]),
-    keepers: 1,
-    ...(names === undefined ? {} : { shardNames: names }),
-  });
-  return {
-    shards: topology.shards,
-    replicas: topology.replicas,
-    ...(topology.shardNames === undefined ? {} : { shardNames: topology.shardNames }),
-  };
-}
-
-/** The `--shape` a replay line carries, so the replay starts the cluster its case ran on. */
-export const shapeArgument = (shape: ClusterShape | undefined): string =>
-  shape === undefined
-    ? ''
-    : ` --shape ${shape.shards}x${shape.replicas}${shape.shardNames === undefined ? '' : `:${shape.shardNames.join(',')}`}`;
 
 /** `--backend external` attaches to the cluster `--cluster FILE` describes; every other backend starts its own. */
 function parseTarget(backend: string, cluster: string | undefined): { backend: ChaosBackend; clusterFile?: string } {
