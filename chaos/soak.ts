@@ -4,6 +4,9 @@
  * (full by default) again and again, the seed advancing every iteration, until the duration is
  * spent. Each iteration leaves its own report; a scenario that did not pass is re-run once with
  * its seed and path, and the iteration is labelled reproduced or not reproduced.
+ * Without `--shape` (and on a cluster it starts), every even iteration runs on a cluster shape
+ * drawn from its seed (`drawnShape`: 1-3 shards x 1-3 replicas, shard names of several lengths),
+ * the others on the default 2x2, so a night meets thin shards and unequal shard names too.
  * `soak-trend.jsonl` gets one line per iteration (verdict, time, runner memory, each cluster
  * process's peak RSS, and per class the counts, INSERT latency and rows per second), and
  * `soak-trend.html` draws the whole file after every iteration. Exits as the chaos job does on
@@ -21,6 +24,7 @@ import { soakTrendHtml } from '../reports/writers/index.ts';
 import { SINK_CLASS_NAMES } from '../sinks/index.ts';
 import { runChaos, type ChaosRunOptions } from './chaos-run.ts';
 import { parseProfile, parseSelection, SELECTION_OPTIONS } from './cli-options.ts';
+import { drawnShape, shapeArgument } from './cluster-shape.ts';
 import { findScenarios } from './scenarios/index.ts';
 import { parseDuration, trendLine } from './soak-trend.ts';
 
@@ -84,6 +88,9 @@ async function main(): Promise<number> {
     iteration++, seed = seedOf(seed + 1)
   ) {
     const progress = (line: string) => process.stderr.write(`soak #${iteration}: ${line}\n`);
+    const shape =
+      selection.shape ?? (iteration % 2 === 0 && selection.backend !== 'external' ? drawnShape(seed) : undefined);
+    if (shape !== undefined) progress(`cluster shape${shapeArgument(shape).replace(' --shape', '')}`);
     const base = {
       profile,
       backend: selection.backend,
@@ -91,7 +98,7 @@ async function main(): Promise<number> {
       reportDir,
       keepCluster: false,
       serverDedup: selection.serverDedup,
-      ...(selection.shape === undefined ? {} : { shape: selection.shape }),
+      ...(shape === undefined ? {} : { shape }),
       log,
       progress,
       signal: interrupt.signal,
