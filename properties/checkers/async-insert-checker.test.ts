@@ -6,11 +6,11 @@ import type { Observations } from './observations.ts';
 const AS_OWED_ON: AsyncInsertSettings = { asyncInsert: true, waitForAsyncInsert: true, asyncInsertDeduplicate: true };
 const SYNC: AsyncInsertSettings = { asyncInsert: false, waitForAsyncInsert: true, asyncInsertDeduplicate: false };
 
-const judged = (got: AsyncInsertSettings, owed: boolean | undefined, sendsToken = true) =>
+const judged = (got: AsyncInsertSettings, owed: boolean | readonly boolean[] | undefined, sendsToken = true) =>
   asyncInsertChecker({
     sendsToken,
     serverAsyncSettings: new Map([['q1', got]]),
-    asyncInsertOwed: new Map(owed === undefined ? [] : [['q1', owed]]),
+    asyncInsertAllowed: new Map(owed === undefined ? [] : [['q1', typeof owed === 'boolean' ? [owed] : owed]]),
   } as unknown as Observations);
 
 describe('asyncInsertChecker', () => {
@@ -33,6 +33,14 @@ describe('asyncInsertChecker', () => {
         count: 1,
         examples: ['q1: wait_for_async_insert 0, owed 1, async_insert_deduplicate 0, owed 1'],
       },
+    ]);
+  });
+
+  it('takes either value from an INSERT begun while a reconfiguration was being taken, and still judges an async one', () => {
+    expect(judged(SYNC, [true, false]).verdict).toBe('pass');
+    expect(judged(AS_OWED_ON, [true, false]).verdict).toBe('pass');
+    expect(judged({ ...AS_OWED_ON, asyncInsertDeduplicate: false }, [false, true]).anomalies[0]?.examples).toEqual([
+      'q1: async_insert_deduplicate 0, owed 1',
     ]);
   });
 

@@ -56,7 +56,7 @@ function cleanObservations(
         { asyncInsert: false, waitForAsyncInsert: true, asyncInsertDeduplicate: false },
       ]),
     ),
-    asyncInsertOwed: new Map(attempts.map((attempt) => [attempt.queryId, false])),
+    asyncInsertAllowed: new Map(attempts.map((attempt) => [attempt.queryId, [false]])),
     unloggedAttempts: [],
     giveUps: [],
     writesAfterGiveUp: [],

@@ -49,7 +49,7 @@ const observations = (giveUps: GiveUpRecord[], over: Partial<Observations> = {})
   sendsToken: true,
   serverTokens: new Map(),
   serverAsyncSettings: new Map(),
-  asyncInsertOwed: new Map(),
+  asyncInsertAllowed: new Map(),
   serverFinished: new Map(),
   unloggedAttempts: [],
   giveUps,

@@ -227,7 +227,7 @@ describe('golden histories through the translation into every checker', () => {
       expectedRefusals: [],
       insertBudgetDuring: () => ({ fewest: golden.maxInsertAttempts ?? 10, most: golden.maxInsertAttempts ?? 10 }),
       orderedModeAt: () => golden.queueMode !== true,
-      asyncInsertAt: () => false,
+      asyncInsertsAllowedAt: () => [false],
     });
     expect(facts.acknowledged.size, 'the history acknowledges its epoch').toBeGreaterThan(0);
     const check = checkScenario(observations, { faults: [] }, NO_EVIDENCE);

@@ -122,8 +122,11 @@ export interface Observations {
   readonly serverTokens: ReadonlyMap<string, string>;
   /** Query id -> the async-insert settings the server ran it under, from query_log (records that carry them). */
   readonly serverAsyncSettings: ReadonlyMap<string, AsyncInsertSettings>;
-  /** Query id of every attempt -> whether the spec in force when it started asked for `async_insert`. */
-  readonly asyncInsertOwed: ReadonlyMap<string, boolean>;
+  /**
+   * Query id of every attempt -> the `async_insert` values the specs that may have been in force
+   * when it began ask for: one, or both while a reconfiguration was being taken.
+   */
+  readonly asyncInsertAllowed: ReadonlyMap<string, readonly boolean[]>;
   /**
    * Attempts the server answered (ok, or an error with a ClickHouse code) that their replica's
    * query_log lacks although no restart wiped it, one line each: the log cannot vouch for the run.

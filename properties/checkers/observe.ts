@@ -31,8 +31,8 @@ export interface ObserveInput {
   readonly insertBudgetDuring: (from: number, to: number) => InsertBudget;
   /** At-most-once: the spec in force at a moment runs the ordered strategy mode (pending messages kept). */
   readonly orderedModeAt: (at: number) => boolean;
-  /** The spec in force at a moment asks for `async_insert`. */
-  readonly asyncInsertAt: (at: number) => boolean;
+  /** The `async_insert` values of the specs that may be in force at a moment (two while a reconfiguration is taken). */
+  readonly asyncInsertsAllowedAt: (at: number) => readonly boolean[];
   /** What the class owes on the view behind the target, when there is one (its rows are `truth.view`). */
   readonly viewGuarantee?: DeliveryGuarantee | undefined;
 }
@@ -76,8 +76,8 @@ export function observe(input: ObserveInput): Observed {
         insert.asyncSettings === undefined ? [] : [[insert.queryId, insert.asyncSettings] as const],
       ),
     ),
-    asyncInsertOwed: new Map(
-      facts.attempts.map((attempt) => [attempt.queryId, input.asyncInsertAt(attempt.invokedAt)]),
+    asyncInsertAllowed: new Map(
+      facts.attempts.map((attempt) => [attempt.queryId, input.asyncInsertsAllowedAt(attempt.invokedAt)]),
     ),
     serverFinished: new Map(input.truth.serverInserts.map((insert) => [insert.queryId, insert.finished])),
     unloggedAttempts: unloggedAttempts(facts.attempts, input.truth.serverInserts, input.replicaOf, lostLogAfter),

@@ -148,10 +148,15 @@ function orderedModeAt(specs: readonly SpecPeriod[], at: number): boolean {
   return strategy?.enabled !== true;
 }
 
-/** The spec in force at a moment (the first one before any) asks for `async_insert` (the seed's default: off). */
+/** Whether the spec in force at a moment (the first one before any) asks for `async_insert` (the seed's default: off). */
 function asyncInsertAt(specs: readonly SpecPeriod[], at: number): boolean {
   const period = specs.findLast((candidate) => candidate.from <= at) ?? specs[0];
   return period?.spec.dynamic_parameters?.async_insert === true;
+}
+
+/** The `async_insert` values an INSERT begun at a moment may carry: two while a reconfiguration was being taken. */
+function asyncInsertsAllowedAt(started: readonly SpecPeriod[], applied: readonly SpecPeriod[], at: number): boolean[] {
+  return [...new Set([asyncInsertAt(started, at), asyncInsertAt(applied, at)])];
 }
 
 /** Why a check could not verify its run (its logs cannot vouch for it), or undefined when it could. */
@@ -175,6 +180,7 @@ export function judge(input: StoredRun): RunJudgement {
   );
   const target = input.target;
   const specs = specPeriods(events);
+  const appliedSpecs = specPeriods(events, 'applied');
   const expectations = startExpectations(events, description);
   const { observations, facts, unknown } = observe({
     guarantee: owedGuarantee(owed.guarantee, target, input.serverDedupOff),
@@ -190,7 +196,7 @@ export function judge(input: StoredRun): RunJudgement {
     producedForm: producedForms(input.source),
     insertBudgetDuring: (from, to) => insertBudgetDuring(specs, from, to),
     orderedModeAt: (at) => orderedModeAt(specs, at),
-    asyncInsertAt: (at) => asyncInsertAt(specs, at),
+    asyncInsertsAllowedAt: (at) => asyncInsertsAllowedAt(specs, appliedSpecs, at),
   });
   const faults = faultEvidence(events, facts.attempts, {
     exceptionCodes: new Map(

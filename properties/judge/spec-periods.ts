@@ -10,14 +10,22 @@ export interface SpecPeriod {
 /**
  * The specs a run was in force under, read from its history alone: each worker launch's spec from
  * its launch on, and each dynamic reconfiguration (the dynamic section replaced as a whole) from
- * the moment it began to apply. Ordered by `from`; empty when no worker was launched.
+ * the moment it began to apply (`started`) or, with `applied`, from the moment every sink had
+ * taken it: between the two an INSERT may run under either. Ordered by `from`; empty when no
+ * worker was launched.
  */
-export function specPeriods(events: readonly Stamped[]): SpecPeriod[] {
+export function specPeriods(
+  events: readonly Stamped[],
+  reconfiguredFrom: 'started' | 'applied' = 'started',
+): SpecPeriod[] {
   const launches = eventsOfType(events, 'worker-launch').map((launch) => ({
     from: launch.at,
     spec: launch.spec as RawSinkSpec,
   }));
-  const changes = eventsOfType(events, 'reconfigured').map((change) => ({ from: change.startedAt, change }));
+  const changes = eventsOfType(events, 'reconfigured').map((change) => ({
+    from: reconfiguredFrom === 'started' ? change.startedAt : change.at,
+    change,
+  }));
   const periods: SpecPeriod[] = [];
   const moments = [
     ...launches.map((launch) => ({ from: launch.from, apply: () => launch.spec })),
