@@ -172,7 +172,10 @@ export async function runChaos(options: ChaosRunOptions): Promise<JobReport> {
       for (const { sinkClass, scenario } of group.pairs)
         results.set(sinkClass, [
           ...(results.get(sinkClass) ?? []),
-          interruptedResult(scenario, sinkClass, options.seed, 'not started: the runner was interrupted'),
+          withShape(
+            interruptedResult(scenario, sinkClass, options.seed, 'not started: the runner was interrupted'),
+            options.shape,
+          ),
         ]);
       continue;
     }
@@ -198,7 +201,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<JobReport> {
     const journal = attachedJournal ?? new UndoJournal(startedClusterJournal(cluster), cluster);
     try {
       for (const pair of group.pairs) {
-        const result = await runPair(options, cluster, journal, pair, runDir, runId);
+        const result = withShape(await runPair(options, cluster, journal, pair, runDir, runId), options.shape);
         results.set(pair.sinkClass, [...(results.get(pair.sinkClass) ?? []), result]);
         done += 1;
         const shrunk = result.shrinkRuns > 0 ? ` + ${result.shrinkRuns} shrink steps` : '';
@@ -308,10 +311,7 @@ async function runPair(
       host: REAL_SINK_HOST,
       databasePrefix: `chaos_${runId.replace(/-/g, '_')}`,
     });
-    if (aborted()) return interrupted();
-    const report = scenarioReport(scenario, sinkClass, outcome, options.seed, dir);
-    // The case was generated against this cluster's shape: its replay must start the same one.
-    return { ...report, replayCommand: `${report.replayCommand}${shapeArgument(options.shape)}` };
+    return aborted() ? interrupted() : scenarioReport(scenario, sinkClass, outcome, options.seed, dir);
   } catch (error) {
     if (aborted()) return interrupted();
     return infraResult(scenario, sinkClass, options.seed, describeError(error));
@@ -327,6 +327,12 @@ async function reapLeftovers(options: ChaosRunOptions): Promise<void> {
   for (const outcome of outcomes) options.progress(`left by a run that is gone: ${describeOutcome(outcome)}`);
   requireUndone(outcomes, journal);
 }
+
+/** A case was generated against its cluster's shape: its replay line starts the same one. */
+const withShape = (report: ScenarioReport, shape: ClusterShape | undefined): ScenarioReport => ({
+  ...report,
+  replayCommand: `${report.replayCommand}${shapeArgument(shape)}`,
+});
 
 function infraResult(
   scenario: ScenarioDefinition,
