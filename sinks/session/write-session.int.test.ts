@@ -305,7 +305,9 @@ describe('dedup window vs replay_horizon', () => {
     });
 
     // The metadata check is not repeated: a new column on one shard would refuse a new session.
-    await on(['s2r1'], () => 'ALTER TABLE ws.reconf_rep ADD COLUMN extra UInt8');
+    // alter_sync = 2: both replicas of s2 have the column before the new session reads them (a
+    // sibling still without it reads as a disagreement inside the shard, not between shards).
+    await on(['s2r1'], () => 'ALTER TABLE ws.reconf_rep ADD COLUMN extra UInt8 SETTINGS alter_sync = 2');
     await session.reconfigure(dynamic({ replay_horizon: 2 * 3600_000 }));
     expect(dedupWarnings(records)).toEqual([
       expect.objectContaining({
