@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { HarnessError } from '../harness/base/index.ts';
 import { type TopologySpec, validateTopology } from '../harness/cluster/index.ts';
 
@@ -37,37 +38,25 @@ export const shapeArgument = (shape: ClusterShape | undefined): string =>
     ? ''
     : ` --shape ${shape.shards}x${shape.replicas}${shape.shardNames === undefined ? '' : `:${shape.shardNames.join(',')}`}`;
 
-/** mulberry32: a small deterministic generator, so a seed names one shape everywhere. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A shard name: a letter, then up to 15 letters, digits, `_` or `-`. */
+const arbShardName = fc.stringMatching(/^[a-z][a-z0-9_-]{0,15}$/);
 
-const NAME_HEAD = 'abcdefghijklmnopqrstuvwxyz';
-const NAME_TAIL = `${NAME_HEAD}0123456789_-`;
+/** 1-3 shards of 1-3 replicas, each shard named differently, names of several lengths. */
+export const arbClusterShape: fc.Arbitrary<ClusterShape> = fc
+  .record({ shards: fc.integer({ min: 1, max: 3 }), replicas: fc.integer({ min: 1, max: 3 }) })
+  .chain(({ shards, replicas }) =>
+    fc
+      .uniqueArray(arbShardName, { minLength: shards, maxLength: shards })
+      .map((shardNames) => ({ shards, replicas, shardNames })),
+  );
 
 /**
- * A cluster shape drawn from a seed: 1-3 shards of 1-3 replicas, each shard named with 1 to 16
- * characters (a letter, then letters, digits, `_` and `-`), no two alike. Soak iterations meet one
+ * The cluster shape a seed names (fast-check's draw of `arbClusterShape`). Soak iterations meet one
  * such shape every other time, so unequal shard names and thin shards are routed and judged at night.
  */
 export function drawnShape(seed: number): ClusterShape {
-  const next = generator(seed);
-  const pick = (from: string) => from[Math.floor(next() * from.length)] ?? 'a';
-  const shards = 1 + Math.floor(next() * 3);
-  const replicas = 1 + Math.floor(next() * 3);
-  const names: string[] = [];
-  while (names.length < shards) {
-    const length = 1 + Math.floor(next() * 16);
-    const name = pick(NAME_HEAD) + Array.from({ length: length - 1 }, () => pick(NAME_TAIL)).join('');
-    if (!names.includes(name)) names.push(name);
-  }
-  validateTopology({ shards, replicas, keepers: 1, shardNames: names });
-  return { shards, replicas, shardNames: names };
+  const [shape] = fc.sample(arbClusterShape, { seed, numRuns: 1 });
+  if (shape === undefined) throw new Error('fast-check drew no cluster shape');
+  validateTopology({ ...shape, keepers: 1 });
+  return shape;
 }

@@ -75,7 +75,7 @@ export const arbReplicaFault = (context: ScenarioContext): fc.Arbitrary<FaultSpe
   );
 
 /** Every shard has a sibling for each replica (two replicas or more). */
-export const everyShardReplicated = (context: Pick<ScenarioContext, 'description'>): boolean =>
+const everyShardReplicated = (context: Pick<ScenarioContext, 'description'>): boolean =>
   context.description.shards.every((shard) => shard.replicas.length >= 2);
 
 /** What a quorum INSERT waits for, cut while it waits: its sibling stopped or killed, or its own replication endpoint. */
