@@ -1,7 +1,7 @@
 import type { ClusterDescription } from '../../harness/cluster/index.ts';
 import { type GroundTruth, layoutKey, type RoutingLayout } from '../../harness/oracle/index.ts';
 import type { AttemptRecord } from '../checkers/index.ts';
-import type { SpecPeriod } from './spec-periods.ts';
+import { specInForceAt, type SpecPeriod } from './spec-periods.ts';
 import { specTopology, type SpecTopology } from './spec-topology.ts';
 import { clusterShardOf } from './topology-key.ts';
 
@@ -48,9 +48,9 @@ export function expectedShardsOf(
     for (const id of attempt.messageIds) insertedAt.set(id, [...(insertedAt.get(id) ?? []), attempt.startedAt]);
   }
   const shardUnder = (messageId: string, at: number): string | null => {
-    const period = [...specs].reverse().find((candidate) => candidate.from <= at) ?? specs[0];
-    if (period === undefined) return null;
-    const topology = specTopology(period.spec);
+    const spec = specInForceAt(specs, at);
+    if (spec === undefined) return null;
+    const topology = specTopology(spec);
     if (topology.form !== 'shard_hosts') return clusterShardOf(description, topology.hosts[0], topology.port);
     const name = truth.routed.get(layoutKey(routingLayout(topology)))?.get(messageId);
     if (name === undefined) return `unrouted:${messageId}`;

@@ -22,7 +22,7 @@ import { boundaryWrites } from './boundary-evidence.ts';
 import { declaredCoverage, type ScenarioCoverage } from './declared-coverage.ts';
 import { expectedShardsOf } from './expected-shard.ts';
 import { judgedWarning, owedGuarantee, owedOnView, type TargetTable } from './owed.ts';
-import { specPeriods, type SpecPeriod } from './spec-periods.ts';
+import { specInForceAt, specPeriods, type SpecPeriod } from './spec-periods.ts';
 import { startExpectations, type StartExpectation } from './start-expectations.ts';
 
 export const ROUTING_REFUSAL_PREFIX = 'Refusing to start the ClickHouse sink: the shard topology changed while';
@@ -143,15 +143,13 @@ function insertBudgetDuring(specs: readonly SpecPeriod[], from: number, to: numb
 
 /** The spec in force at a moment (the first one before any) runs at-most-once's ordered mode, the seed's default. */
 function orderedModeAt(specs: readonly SpecPeriod[], at: number): boolean {
-  const period = specs.findLast((candidate) => candidate.from <= at) ?? specs[0];
-  const strategy = period?.spec.parameters?.at_most_once_strategy as { enabled?: unknown } | undefined;
+  const strategy = specInForceAt(specs, at)?.parameters?.at_most_once_strategy as { enabled?: unknown } | undefined;
   return strategy?.enabled !== true;
 }
 
 /** Whether the spec in force at a moment (the first one before any) asks for `async_insert` (the seed's default: off). */
 function asyncInsertAt(specs: readonly SpecPeriod[], at: number): boolean {
-  const period = specs.findLast((candidate) => candidate.from <= at) ?? specs[0];
-  return period?.spec.dynamic_parameters?.async_insert === true;
+  return specInForceAt(specs, at)?.dynamic_parameters?.async_insert === true;
 }
 
 /** The `async_insert` values an INSERT begun at a moment may carry: two while a reconfiguration was being taken. */

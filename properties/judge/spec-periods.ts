@@ -7,6 +7,10 @@ export interface SpecPeriod {
   readonly spec: RawSinkSpec;
 }
 
+/** The spec in force at a moment: the latest begun by then, or the first one before any. */
+export const specInForceAt = (specs: readonly SpecPeriod[], at: number): RawSinkSpec | undefined =>
+  (specs.findLast((candidate) => candidate.from <= at) ?? specs[0])?.spec;
+
 /**
  * The specs a run was in force under, read from its history alone: each worker launch's spec from
  * its launch on, and each dynamic reconfiguration (the dynamic section replaced as a whole) from
