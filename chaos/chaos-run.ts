@@ -26,6 +26,7 @@ import {
   type TaggedEvent,
 } from '../reports/results/index.ts';
 import { writeRunReports } from '../reports/writers/index.ts';
+import { scenarioProgressLine } from './progress-line.ts';
 import { SINK_CLASSES, type SinkClassName } from '../sinks/index.ts';
 import {
   BUDGETS,
@@ -204,10 +205,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<JobReport> {
         const result = withShape(await runPair(options, cluster, journal, pair, runDir, runId), options.shape);
         results.set(pair.sinkClass, [...(results.get(pair.sinkClass) ?? []), result]);
         done += 1;
-        const shrunk = result.shrinkRuns > 0 ? ` + ${result.shrinkRuns} shrink steps` : '';
-        options.progress(
-          `[${done}/${pairs.length}] ${pair.sinkClass} / ${pair.scenario.name}: ${result.verdict} (${result.runs} runs${shrunk}, ${(result.durationMs / 1000).toFixed(1)} s)${result.verdict === 'pass' || result.verdict === 'interrupted' ? '' : ` — ${result.replayCommand}`}`,
-        );
+        options.progress(scenarioProgressLine(result, done, pairs.length));
       }
     } finally {
       if (journal !== attachedJournal) journal.close();

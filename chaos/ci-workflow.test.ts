@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -96,5 +97,18 @@ describe('the exit status in CI', () => {
       /^::error title=not verified::npm run chaos: the harness could not verify the guarantees/,
     );
     expect(meaning(0).stdout).toBe('');
+  });
+
+  it(".ci/exit-meaning prints the report's \"Not passing\" section on 1 and 3, for a log that outlives the machine", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'exit-meaning-'));
+    const report = join(dir, 'report.md');
+    writeFileSync(report, '# report\n\n### Not passing\n\n- `lost 6 rows`\n\nPeak RSS: 1\n\nBackend limits\n');
+    const meaning = (status: number) =>
+      spawnSync('bash', [EXIT_MEANING, String(status), 'npm run chaos', report], { encoding: 'utf8' });
+    expect(meaning(1).stderr).toContain('- `lost 6 rows`');
+    expect(meaning(3).stderr).toContain('### Not passing');
+    expect(meaning(3).stderr).not.toContain('Backend limits');
+    expect(meaning(0).stderr).toBe('');
+    rmSync(dir, { recursive: true });
   });
 });
