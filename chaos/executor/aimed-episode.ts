@@ -145,7 +145,10 @@ export async function aimedEpisode(deps: EpisodeDeps, episode: Episode, deadline
   const { worker, nemesis, record, signal } = deps;
   const { plan } = episode;
   const only = episode.partition === undefined ? undefined : [episode.partition];
-  const gate = await worker.armGate(episode.partition, { firstAttempt: plan.firstAttempt === true });
+  const gate = await worker.armGate(episode.partition, {
+    firstAttempt: plan.firstAttempt === true,
+    aloneOnShard: plan.aloneOnShard === true,
+  });
   const writing = new BackgroundWrite(worker, episode.epochs, only);
   const attempt = await firstInsert(gate, writing, deadlineMs, signal);
   if (typeof attempt === 'string') {

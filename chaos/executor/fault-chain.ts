@@ -65,7 +65,10 @@ export async function faultChain(deps: ChainDeps, chain: Chain, deadlineMs = ARM
   const { nemesis, record, signal } = deps;
   const links = [{ plan: chain.first, meets: 'first' as const }, ...chain.later];
   let worker = deps.worker;
-  let gate = await worker.armGate(undefined, { firstAttempt: chain.first.firstAttempt === true });
+  let gate = await worker.armGate(undefined, {
+    firstAttempt: chain.first.firstAttempt === true,
+    aloneOnShard: chain.first.aloneOnShard === true,
+  });
   const gates = [gate];
   let writing = new BackgroundWrite(worker, chain.epochs);
   try {

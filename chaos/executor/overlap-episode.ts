@@ -48,7 +48,8 @@ const settledWithin = <T>(promise: Promise<unknown>, ms: number, value: T, onTim
 export async function overlapEpisode(deps: EpisodeDeps, episode: OverlapEpisode): Promise<void> {
   const { worker, nemesis, record, signal } = deps;
   const firstAttempt = episode.plans.some((plan) => plan.firstAttempt === true);
-  const gate = await worker.armGate(undefined, { firstAttempt });
+  const aloneOnShard = episode.plans.some((plan) => plan.aloneOnShard === true);
+  const gate = await worker.armGate(undefined, { firstAttempt, aloneOnShard });
   const writing = new BackgroundWrite(worker, episode.epochs);
   const what = `write(${episode.epochs}) beside ${episode.plans.map(String).join(' and ')}`;
   const deadline = new AbortController();

@@ -24,6 +24,8 @@ export interface FaultPlan {
   readonly heals: HealMoment;
   /** Aim only at a batch's first attempt: the fault needs the server to write a new part. */
   readonly firstAttempt?: boolean;
+  /** Aim only at an attempt with no other in flight to its shard (`GatePlan.aloneOnShard`). */
+  readonly aloneOnShard?: boolean;
   /** What it must show besides its effect to count as fired (its family's, recorded on `fault-start`). */
   readonly proofs: readonly FaultProof[];
   aimAt(target: AimTarget): Fault;

@@ -82,12 +82,12 @@ export class StartedFlowWorker {
 
   /**
    * Arms a one-shot gate on the next INSERT attempt (of `partition`, or of any; only a batch's
-   * first attempt with `firstAttempt`; only a retry of one attempt with `retryOf`): the attempt is
+   * first attempt with `firstAttempt`; only one alone on its shard with `aloneOnShard`; only a retry of one attempt with `retryOf`): the attempt is
    * held before its request and after its outcome until the returned gate opens each phase.
    */
   async armGate(
     partition?: number,
-    options: { readonly firstAttempt?: boolean; readonly retryOf?: RetriedAttempt } = {},
+    options: { readonly firstAttempt?: boolean; readonly aloneOnShard?: boolean; readonly retryOf?: RetriedAttempt } = {},
   ): Promise<InsertGate> {
     const id = this.nextGate++;
     const gate = new InsertGate(

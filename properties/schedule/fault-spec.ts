@@ -18,7 +18,7 @@ export type FaultParams = Readonly<Record<string, number | string>>;
  * when the gate has caught the INSERT it acts on. What the family decides is copied in, so a stored
  * schedule says what was run even after the family changed: the fault `type` the history records,
  * when it `heals`, the unknown outcome it `expects`, whether it aims at a batch's `firstAttempt`
- * only, and the `label` the schedule prints.
+ * only or only at an attempt `aloneOnShard`, and the `label` the schedule prints.
  */
 export interface FaultSpec {
   readonly family: string;
@@ -27,6 +27,7 @@ export interface FaultSpec {
   readonly heals: HealMoment;
   readonly expects?: UnknownKind;
   readonly firstAttempt?: boolean;
+  readonly aloneOnShard?: boolean;
   /** What it acts on, e.g. `the INSERT's link, 300ms±20`. */
   readonly label: string;
 }

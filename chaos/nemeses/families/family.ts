@@ -26,6 +26,8 @@ export interface FaultFamily<S extends ParamSchema = ParamSchema> {
   readonly expects?: UnknownKind;
   /** Aim only at a batch's first attempt: the fault needs the server to write a new part. */
   readonly firstAttempt?: boolean;
+  /** Aim only at an attempt with no other in flight to its shard: a concurrent one would fail it first. */
+  readonly aloneOnShard?: boolean;
   readonly params: S;
   /**
    * What it must show besides its effect to count as fired, from the history's closed set
@@ -60,6 +62,7 @@ export function faultSpec<S extends ParamSchema>(family: FaultFamily<S>, params:
     heals: family.heals,
     ...(family.expects === undefined ? {} : { expects: family.expects }),
     ...(family.firstAttempt === true ? { firstAttempt: true } : {}),
+    ...(family.aloneOnShard === true ? { aloneOnShard: true } : {}),
     label: family.label(params),
   };
 }

@@ -7,7 +7,9 @@ import { defineFamily } from './family.ts';
 /**
  * Faults on what a quorum INSERT waits for, applied right before its request and healed when it
  * ended: its sibling stopped or killed, or its own replication endpoint cut. The INSERT commits
- * its part locally and then fails its quorum (UNKNOWN_STATUS_OF_INSERT); the sink replays.
+ * its part locally and then fails its quorum (UNKNOWN_STATUS_OF_INSERT); the sink replays. Each
+ * aims at an INSERT alone on its shard: under a sequential quorum one that starts while another
+ * still waits for its quorum fails at once (286), and the fault would meet nothing.
  */
 
 /** The sibling a quorum INSERT waits for (the first other replica of its shard). */
@@ -29,6 +31,7 @@ export const QUORUM_SIBLING_PAUSE = defineFamily({
   heals: 'insert-ended',
   expects: 'landed',
   firstAttempt: true,
+  aloneOnShard: true,
   params: {},
   proofs: [],
   processActions: ['pause', 'resume'],
@@ -42,6 +45,7 @@ export const QUORUM_SIBLING_KILL = defineFamily({
   heals: 'insert-ended',
   expects: 'landed',
   firstAttempt: true,
+  aloneOnShard: true,
   params: {},
   proofs: [],
   processActions: ['kill', 'start'],
@@ -55,6 +59,7 @@ export const QUORUM_INTERSERVER_CUT = defineFamily({
   heals: 'insert-ended',
   expects: 'landed',
   firstAttempt: true,
+  aloneOnShard: true,
   params: {},
   proofs: [],
   label: () => `the INSERT's replica, ${DURING_QUORUM}`,

@@ -6,6 +6,7 @@ import { KEEPER_LINK_CUT } from './keeper.ts';
 import { checkFaultSpec, FAULT_FAMILIES, planOf } from './registry.ts';
 import { KEEPER_LINK_LATENCY } from './keeper-link-latency.ts';
 import { COMMIT_KEEPER_CUT } from './server-window.ts';
+import { QUORUM_INTERSERVER_CUT, QUORUM_SIBLING_KILL, QUORUM_SIBLING_PAUSE } from './quorum.ts';
 import type { AimTarget } from '../fault-plan.ts';
 
 /** A value of each parameter kind, so every family can build a spec. */
@@ -103,6 +104,11 @@ describe('the fault family registry', () => {
     expect(plan).toMatchObject({ heals: 'insert-ended', expects: 'absent', firstAttempt: true });
   });
 
+  it('aims every quorum family only at an INSERT alone on its shard, and the plan says so', () => {
+    for (const family of [QUORUM_SIBLING_PAUSE, QUORUM_SIBLING_KILL, QUORUM_INTERSERVER_CUT])
+      expect(planOf(faultSpec(family, {})), family.id).toMatchObject({ firstAttempt: true, aloneOnShard: true });
+  });
+
   const latency = faultSpec(LATENCY, { ms: 300, jitter: 10 });
   it.each([
     [
@@ -132,6 +138,7 @@ describe('the fault family registry', () => {
       'must be one of insert-ended, after-hold, writes-ended',
     ],
     ['an unknown outcome kind', { ...latency, expects: 'maybe' }, 'expects', 'must be landed or absent'],
+    ['a flag that is not a boolean', { ...latency, aloneOnShard: 'yes' }, 'aloneOnShard', 'must be true or false'],
   ])('names the field of %s', (_what, value, at, problem) => {
     const checked = checkFaultSpec(value);
     expect(checked).toMatchObject({ at });

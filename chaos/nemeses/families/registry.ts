@@ -72,6 +72,7 @@ export function planOf(spec: FaultSpec): FaultPlan {
     heals: spec.heals,
     ...(spec.expects === undefined ? {} : { expects: spec.expects }),
     ...(spec.firstAttempt === undefined ? {} : { firstAttempt: spec.firstAttempt }),
+    ...(spec.aloneOnShard === undefined ? {} : { aloneOnShard: spec.aloneOnShard }),
     proofs: recordedProofs(family),
     aimAt: (target) => family.aim(target, spec.params as ParamsOf<ParamSchema>),
     toString: () => describeFault(spec),
@@ -95,7 +96,7 @@ function paramProblem(kind: ParamKind, value: unknown): string | undefined {
  */
 export const checkFaultSpec: FaultCheck = (value) => {
   if (!isObject(value)) return { at: 'family', problem: `is missing: the fault is ${JSON.stringify(value)}` };
-  const keys = ['family', 'type', 'params', 'heals', 'expects', 'firstAttempt', 'label'];
+  const keys = ['family', 'type', 'params', 'heals', 'expects', 'firstAttempt', 'aloneOnShard', 'label'];
   const extra = Object.keys(value).find((key) => !keys.includes(key));
   if (extra !== undefined) return { at: extra, problem: `is not a field of a fault (${keys.join(', ')})` };
   const family = FAULT_FAMILIES.get(String(value.family));
@@ -122,6 +123,8 @@ export const checkFaultSpec: FaultCheck = (value) => {
     return { at: 'expects', problem: `must be landed or absent, got ${JSON.stringify(value.expects)}` };
   if (value.firstAttempt !== undefined && typeof value.firstAttempt !== 'boolean')
     return { at: 'firstAttempt', problem: `must be true or false, got ${JSON.stringify(value.firstAttempt)}` };
+  if (value.aloneOnShard !== undefined && typeof value.aloneOnShard !== 'boolean')
+    return { at: 'aloneOnShard', problem: `must be true or false, got ${JSON.stringify(value.aloneOnShard)}` };
   if (typeof value.label !== 'string')
     return { at: 'label', problem: `must be a string, got ${JSON.stringify(value.label)}` };
   return value as unknown as FaultSpec;

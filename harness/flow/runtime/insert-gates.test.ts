@@ -46,4 +46,24 @@ describe('InsertGates', () => {
     await gates.beforeRequest(0, attempt(3, 4, 's1'));
     expect(caught.map((gated) => [gated.partition, gated.queryId])).toEqual([[0, 'q-3-3-s1']]);
   });
+
+  it('a gate for an attempt alone on its shard lets attempts pass while another to that shard is in flight', async () => {
+    const caught: GatedAttempt[] = [];
+    const gates = new InsertGates({ hold: async (phase, gated) => void (phase === 'request' && caught.push(gated)) }, {
+      append: () => undefined,
+    } as unknown as HistorySink);
+    gates.arm({ id: 1, aloneOnShard: true });
+    const first = attempt(1, 1, 's1');
+    await gates.beforeRequest(0, first);
+    gates.arm({ id: 2, aloneOnShard: true });
+    await gates.beforeRequest(1, attempt(2, 1, 's1'));
+    await gates.beforeRequest(1, attempt(3, 1, 's2'));
+    await gates.afterOutcome(first, 'ok');
+    await gates.afterOutcome(attempt(3, 1, 's2'), 'ok');
+    await gates.beforeRequest(0, attempt(4, 1, 's2'));
+    expect(caught.map((gated) => [gated.gate, gated.queryId])).toEqual([
+      [1, 'q-1-1-s1'],
+      [2, 'q-3-1-s2'],
+    ]);
+  });
 });

@@ -22,6 +22,12 @@ export interface GatePlan {
    */
   readonly firstAttempt?: boolean;
   /**
+   * Catch only an attempt that no other attempt of this worker to the same shard is in flight
+   * beside: under a sequential quorum, a concurrent INSERT still waiting for its quorum makes the
+   * caught one fail at once (286), before a fault on what its own quorum waits for could act.
+   */
+  readonly aloneOnShard?: boolean;
+  /**
    * Catch only a later attempt of the INSERT an earlier gate caught: the same batch and shard
    * (with `partition`), a higher attempt number — its retry, never another INSERT.
    */
@@ -35,12 +41,16 @@ export interface RetriedAttempt {
   readonly attempt: number;
 }
 
-/** Whether a gate armed with `plan` catches this attempt of `partition`. */
-export function gateCatches(plan: GatePlan, partition: number, attempt: InsertAttempt): boolean {
+/**
+ * Whether a gate armed with `plan` catches this attempt of `partition`, `othersOnShard` being how
+ * many other attempts to its shard are in flight.
+ */
+export function gateCatches(plan: GatePlan, partition: number, attempt: InsertAttempt, othersOnShard = 0): boolean {
   const { retryOf } = plan;
   return (
     (plan.partition === undefined || plan.partition === partition) &&
     (plan.firstAttempt !== true || attempt.attempt === 1) &&
+    (plan.aloneOnShard !== true || othersOnShard === 0) &&
     (retryOf === undefined ||
       (attempt.batch === retryOf.batch && attempt.shard === retryOf.shard && attempt.attempt > retryOf.attempt))
   );
@@ -57,6 +67,8 @@ export class InsertGates {
   private readonly armed = new Map<number, GatePlan>();
   /** Attempts caught at `request`, by query id, until their `outcome` hold. */
   private readonly caught = new Map<string, GatedAttempt>();
+  /** The shard of every attempt past its request point and not yet ended, by query id. */
+  private readonly inFlight = new Map<string, string | null>();
 
   constructor(
     private readonly channel: GateChannel | undefined,
@@ -75,7 +87,9 @@ export class InsertGates {
 
   async beforeRequest(partition: number, attempt: InsertAttempt): Promise<void> {
     if (this.channel === undefined) return;
-    const plan = [...this.armed.values()].find((candidate) => gateCatches(candidate, partition, attempt));
+    const others = [...this.inFlight.values()].filter((shard) => shard === attempt.shard).length;
+    this.inFlight.set(attempt.queryId, attempt.shard);
+    const plan = [...this.armed.values()].find((candidate) => gateCatches(candidate, partition, attempt, others));
     if (plan === undefined) return;
     this.armed.delete(plan.id);
     const gated: GatedAttempt = {
@@ -92,6 +106,7 @@ export class InsertGates {
   }
 
   async afterOutcome(attempt: InsertAttempt, outcome: InsertOutcome): Promise<void> {
+    this.inFlight.delete(attempt.queryId);
     const gated = this.caught.get(attempt.queryId);
     if (gated === undefined) return;
     this.caught.delete(attempt.queryId);
