@@ -97,6 +97,12 @@ function keepClusterLogs(cluster: StartedCluster, target: string): void {
     if (existsSync(join(dir, file))) copyFileSync(join(dir, file), join(target, file));
 }
 
+/** Where a cluster's logs are kept: the default cluster's in `cluster-logs`, a replacement's and an ensemble's apart. */
+function clusterLogsDirName(groupIndex: number, keepers: number, session: number): string {
+  const base = groupIndex === 0 ? 'cluster-logs' : `cluster-logs-${keepers}-keepers`;
+  return session === 0 ? base : `${base}-replacement-${session}`;
+}
+
 /** Concatenates every run's history into the report's `history.jsonl`, each event tagged with its run. */
 function collectHistories(runDir: string): TaggedEvent[] {
   const events: TaggedEvent[] = [];
@@ -180,48 +186,62 @@ export async function runChaos(options: ChaosRunOptions): Promise<JobReport> {
         ]);
       continue;
     }
-    const clusterStart = Date.now();
-    const cluster =
-      attached ??
-      (await startCluster(options.backend as BackendName, {
-        topology: {
-          shards: options.shape?.shards ?? DEFAULT_TOPOLOGY.shards,
-          replicas: options.shape?.replicas ?? DEFAULT_TOPOLOGY.replicas,
-          ...(options.shape?.shardNames === undefined ? {} : { shardNames: options.shape.shardNames }),
-          keepers: group.keepers,
-        },
-        seed: options.seed,
-        logger: options.log,
-      }));
-    const startMs = Date.now() - clusterStart;
-    clusterStartMs += startMs;
-    backendLimits = cluster.description.backend_limits;
-    options.progress(
-      `cluster ${attached ? 'attached' : 'up'} in ${(startMs / 1000).toFixed(1)} s (${options.backend}, ${cluster.description.keepers.length} Keeper member(s)); reports in ${runDir}`,
-    );
-    const journal = attachedJournal ?? new UndoJournal(startedClusterJournal(cluster), cluster);
-    try {
-      for (const pair of group.pairs) {
-        const result = withShape(await runPair(options, cluster, journal, pair, runDir, runId), options.shape);
-        results.set(pair.sinkClass, [...(results.get(pair.sinkClass) ?? []), result]);
-        done += 1;
-        options.progress(scenarioProgressLine(result, done, pairs.length));
-      }
-    } finally {
-      if (journal !== attachedJournal) journal.close();
-      // The default cluster's memory is the one reported; an ensemble cluster's members add theirs.
-      const memory = (await cluster.memoryUsage().catch(() => undefined)) ?? null;
-      if (memory !== null) clusterMemory = { ...memory, ...(clusterMemory ?? {}) };
-      keepClusterLogs(
-        cluster,
-        join(runDir, groupIndex === 0 ? 'cluster-logs' : `cluster-logs-${group.keepers}-keepers`),
+    // An infra-error leaves a started cluster in a state nobody judged: the pairs after it get a
+    // fresh one, so one broken member cannot turn into verdicts of the scenarios that follow.
+    let remaining: readonly Pair[] = group.pairs;
+    for (let session = 0; session === 0 || remaining.length > 0; session += 1) {
+      const clusterStart = Date.now();
+      const cluster =
+        attached ??
+        (await startCluster(options.backend as BackendName, {
+          topology: {
+            shards: options.shape?.shards ?? DEFAULT_TOPOLOGY.shards,
+            replicas: options.shape?.replicas ?? DEFAULT_TOPOLOGY.replicas,
+            ...(options.shape?.shardNames === undefined ? {} : { shardNames: options.shape.shardNames }),
+            keepers: group.keepers,
+          },
+          seed: options.seed,
+          logger: options.log,
+        }));
+      const startMs = Date.now() - clusterStart;
+      clusterStartMs += startMs;
+      backendLimits = cluster.description.backend_limits;
+      options.progress(
+        `cluster ${attached ? 'attached' : 'up'} in ${(startMs / 1000).toFixed(1)} s (${options.backend}, ${cluster.description.keepers.length} Keeper member(s)); reports in ${runDir}`,
       );
-      if (attached === undefined || groupIndex === groups.length - 1) {
-        if (options.keepCluster) {
-          (cluster as Partial<StartedLocalCluster>).handOver?.();
-          process.stdout.write(`${JSON.stringify(cluster.description)}\n`);
-        } else {
-          await cluster.down();
+      const journal = attachedJournal ?? new UndoJournal(startedClusterJournal(cluster), cluster);
+      try {
+        while (remaining.length > 0) {
+          const [pair, ...rest] = remaining as [Pair, ...Pair[]];
+          remaining = rest;
+          const result = withShape(await runPair(options, cluster, journal, pair, runDir, runId), options.shape);
+          results.set(pair.sinkClass, [...(results.get(pair.sinkClass) ?? []), result]);
+          done += 1;
+          options.progress(scenarioProgressLine(result, done, pairs.length));
+          if (
+            result.verdict === 'infra-error' &&
+            attached === undefined &&
+            remaining.length > 0 &&
+            options.signal?.aborted !== true
+          ) {
+            options.progress(`replacing the cluster after ${pair.sinkClass} / ${pair.scenario.name}'s infra-error`);
+            break;
+          }
+        }
+      } finally {
+        if (journal !== attachedJournal) journal.close();
+        // The default cluster's memory is the one reported; an ensemble cluster's members add theirs.
+        const memory = (await cluster.memoryUsage().catch(() => undefined)) ?? null;
+        if (memory !== null) clusterMemory = { ...memory, ...(clusterMemory ?? {}) };
+        keepClusterLogs(cluster, join(runDir, clusterLogsDirName(groupIndex, group.keepers, session)));
+        const replaced = remaining.length > 0;
+        if (attached === undefined || groupIndex === groups.length - 1) {
+          if (options.keepCluster && !replaced) {
+            (cluster as Partial<StartedLocalCluster>).handOver?.();
+            process.stdout.write(`${JSON.stringify(cluster.description)}\n`);
+          } else {
+            await cluster.down();
+          }
         }
       }
     }

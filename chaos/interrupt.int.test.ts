@@ -1,11 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readClusterState, stateProcesses } from '../harness/cluster/cluster-state.ts';
-import { isAlive, type ProcessRecord } from '../harness/cluster/process/local-process.ts';
-import { PROJECT_ROOT } from '../harness/base/index.ts';
+import { isAlive } from '../harness/cluster/process/local-process.ts';
+import { clusterProcesses, startChaos, waitFor } from './test-support.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'chaos-interrupt-state-'));
 const reportDir = mkdtempSync(join(tmpdir(), 'chaos-interrupt-reports-'));
@@ -13,49 +11,6 @@ afterAll(() => {
   rmSync(stateDir, { recursive: true, force: true });
   rmSync(reportDir, { recursive: true, force: true });
 });
-
-interface Started {
-  readonly child: ChildProcess;
-  readonly stderr: () => string;
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
-}
-
-/** The real chaos CLI in its own process group, as a terminal or a CI runner starts it. */
-function startChaos(args: readonly string[]): Started {
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve(PROJECT_ROOT, 'chaos/cli.ts'), ...args], {
-    cwd: PROJECT_ROOT,
-    // Its own port reservations too, so the test can see that every one of them is released.
-    env: { ...process.env, CHAOS_STATE_DIR: stateDir, CHAOS_PORTS_DIR: join(stateDir, 'ports') },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  child.stdout?.resume();
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolvePromise) => {
-    child.once('exit', (code, signal) => resolvePromise({ code, signal, at: Date.now() }));
-  });
-  return { child, stderr: () => stderr, exited };
-}
-
-async function waitFor(what: string, condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolvePromise) => setTimeout(resolvePromise, 200));
-  }
-}
-
-/** Every process the run's cluster state names, read while it is up. */
-function clusterProcesses(): { dir: string; processes: ProcessRecord[] } {
-  const registry = join(stateDir, 'registry');
-  const [runId] = readdirSync(registry);
-  if (runId === undefined) throw new Error('no registered cluster run');
-  const dir = readlinkSync(join(registry, runId));
-  return { dir, processes: stateProcesses(readClusterState(dir)) };
-}
 
 /** Processes still in the runner's process group (its Flow workers, tsx's children). */
 function groupMembers(pgid: number): number[] {
@@ -79,21 +34,24 @@ describe.each([
   it('stops within 10 s, records the run as interrupted, writes the report and leaves no process, port or cluster directory', async () => {
     const runReports = join(reportDir, signal);
     // The full profile's several runs keep the scenario in flight when the signal comes.
-    const run = startChaos([
-      '--profile',
-      'full',
-      '--seed',
-      '7',
-      '--sink',
-      'AtLeastOnceClickHouseSink',
-      '--scenario',
-      'unknown-outcome',
-      '--report-dir',
-      runReports,
-    ]);
+    const run = startChaos(
+      [
+        '--profile',
+        'full',
+        '--seed',
+        '7',
+        '--sink',
+        'AtLeastOnceClickHouseSink',
+        '--scenario',
+        'unknown-outcome',
+        '--report-dir',
+        runReports,
+      ],
+      stateDir,
+    );
     const pid = run.child.pid ?? 0;
     await waitFor('the cluster', () => run.stderr().includes('cluster up in'), 90_000);
-    const cluster = clusterProcesses();
+    const cluster = clusterProcesses(stateDir);
     expect(cluster.processes.length).toBeGreaterThanOrEqual(6);
     // Into the scenario: a sink worker of the first run writing its own history file (the run's
     // merged history.jsonl appears only once the run ended).

@@ -8,11 +8,7 @@ const REASON_LIMIT = 300;
  * categories with their counts, or the first note of an infra-error or an inconclusive run) and
  * gives its replay command: a CI log is often all that is left of a run on another machine.
  */
-export function scenarioProgressLine(
-  result: ScenarioReport,
-  done: number,
-  total: number,
-): string {
+export function scenarioProgressLine(result: ScenarioReport, done: number, total: number): string {
   const shrunk = result.shrinkRuns > 0 ? ` + ${result.shrinkRuns} shrink steps` : '';
   const head = `[${done}/${total}] ${result.sinkClass} / ${result.name}: ${result.verdict} (${result.runs} runs${shrunk}, ${(result.durationMs / 1000).toFixed(1)} s)`;
   if (result.verdict === 'pass') return head;

@@ -47,7 +47,8 @@ export async function settleCluster(
  * Every replica of the run's database answers, with its Keeper session and no read-only table,
  * within `timeoutMs` (a `HarnessError` naming the replica otherwise): the cluster is healthy for
  * the run's writes. A recovery's clock starts only once this holds, so a stall the cluster causes
- * is an infrastructure error, never the sink's.
+ * is an infrastructure error, never the sink's. Every link runs through the fault proxy: while a
+ * replica is not yet writable the proxy must still answer, or the wait is given up at once.
  */
 export async function awaitWritableReplicas(
   cluster: Pick<StartedCluster, 'description'>,
@@ -55,6 +56,7 @@ export async function awaitWritableReplicas(
   timeoutMs: number,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  const proxy = cluster.description.toxiproxy;
   await new ClusterAdmin(cluster.description).eachReplica(
     async ({ replica, client }) => {
       for (;;) {
@@ -63,6 +65,11 @@ export async function awaitWritableReplicas(
           `SELECT count() FROM system.replicas WHERE database = '${database}' AND (is_readonly OR is_session_expired)`,
         ).catch(() => 'unreachable');
         if (String(readOnly) === '0') return;
+        if (proxy !== null && !(await faultProxyAnswers(proxy)))
+          throw new HarnessError(
+            'FAULT_PROXY_DOWN',
+            `the fault proxy at ${proxy} does not answer while replica ${replica.name} is not writable (${readOnly}): every link of the cluster runs through it`,
+          );
         if (Date.now() > deadline) {
           throw new HarnessError(
             'CLUSTER_NOT_SETTLED',
@@ -74,4 +81,16 @@ export async function awaitWritableReplicas(
     },
     { timeoutMs: 5000 },
   );
+}
+
+/** The fault proxy's API answers its version request, on a second try at the latest. */
+async function faultProxyAnswers(url: string): Promise<boolean> {
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const answered = await fetch(`${url}/version`, { signal: AbortSignal.timeout(2000) })
+      .then((response) => response.ok)
+      .catch(() => false);
+    if (answered) return true;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return false;
 }
