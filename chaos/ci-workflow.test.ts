@@ -99,7 +99,7 @@ describe('the exit status in CI', () => {
     expect(meaning(0).stdout).toBe('');
   });
 
-  it(".ci/exit-meaning prints the report's \"Not passing\" section on 1 and 3, for a log that outlives the machine", () => {
+  it('.ci/exit-meaning prints the report\'s "Not passing" section on 1 and 3, for a log that outlives the machine', () => {
     const dir = mkdtempSync(join(tmpdir(), 'exit-meaning-'));
     const report = join(dir, 'report.md');
     writeFileSync(report, '# report\n\n### Not passing\n\n- `lost 6 rows`\n\nPeak RSS: 1\n\nBackend limits\n');

@@ -87,7 +87,11 @@ export class StartedFlowWorker {
    */
   async armGate(
     partition?: number,
-    options: { readonly firstAttempt?: boolean; readonly aloneOnShard?: boolean; readonly retryOf?: RetriedAttempt } = {},
+    options: {
+      readonly firstAttempt?: boolean;
+      readonly aloneOnShard?: boolean;
+      readonly retryOf?: RetriedAttempt;
+    } = {},
   ): Promise<InsertGate> {
     const id = this.nextGate++;
     const gate = new InsertGate(
