@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../harness/cluster/process/local-process.ts';
-import { clusterProcesses, startChaos, waitFor, type StartedChaos } from './test-support.ts';
+import { clusterProcesses, startChaos, waitFor, type StartedChaos } from './testing/chaos-cli.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'chaos-replacement-state-'));
 const reportDir = mkdtempSync(join(tmpdir(), 'chaos-replacement-reports-'));

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { readClusterState, stateProcesses } from '../harness/cluster/cluster-state.ts';
-import type { ProcessRecord } from '../harness/cluster/process/local-process.ts';
-import { PROJECT_ROOT } from '../harness/base/index.ts';
+import { readClusterState, stateProcesses } from '../../harness/cluster/cluster-state.ts';
+import type { ProcessRecord } from '../../harness/cluster/process/local-process.ts';
+import { PROJECT_ROOT } from '../../harness/base/index.ts';
 
 export interface StartedChaos {
   readonly child: ChildProcess;
