@@ -1,4 +1,5 @@
 import type { ClusterDescription } from '../../harness/cluster/index.ts';
+import { storedColumns } from '../../harness/flow/index.ts';
 import { collectGroundTruth, type GroundTruth } from '../../harness/oracle/index.ts';
 import { routingLayouts, type SpecPeriod } from '../../properties/judge/index.ts';
 import type { RunPlan } from './run-plan.ts';
@@ -19,6 +20,7 @@ export function observeRun(
     table: plan.table,
     layouts: routingLayouts(specs),
     singleHosts: singleHosts(description, plan.target),
+    columns: storedColumns(plan.source),
     ...(plan.target === 'replicated-with-view' ? { view: VIEW_TABLE } : {}),
   });
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { SettingProfile, StartedCluster } from '../../harness/cluster/index.ts';
-import { sourceConfig, type SourceConfig } from '../../harness/flow/index.ts';
+import { DEFAULT_COLUMNS, sourceConfig, type SourceConfig } from '../../harness/flow/index.ts';
 import type { SinkClassName } from '../../sinks/index.ts';
 import type { UndoJournal } from '../nemeses/index.ts';
 import type { ScenarioDefinition, TargetTable } from '../scenarios/index.ts';
@@ -86,6 +86,7 @@ export function planRun(options: ScenarioRunOptions, input: RunInput, ticket: Ru
       messagesPerEpoch: input.workload.messagesPerEpoch,
       keySpace: input.workload.keySpace,
       payloadBytes: input.workload.payloadBytes,
+      columns: [...DEFAULT_COLUMNS, ...input.workload.typedColumns.map((name) => ({ name, role: 'typed' as const }))],
     }),
     input,
   };

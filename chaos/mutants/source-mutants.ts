@@ -89,6 +89,19 @@ export const SOURCE_MUTANTS = {
     replace: "if (typeof value === 'string') return value.length;",
     why: "A JavaScript string's length reads like its size, and every test string of ASCII agrees with it. RowBinary wants the UTF-8 byte count: a text with an accented letter or an emoji is written cut to its length in UTF-16 units. Every row still lands, once, under its own id, so a harness that counts ids passes it; the stored payload is not the one the source produced.",
   },
+  'datetime-rounded-not-floored': {
+    category: 'unexpected',
+    classes: [
+      'ClickHouseBatchingSink',
+      'ShardedClickHouseBatchingSink',
+      'AtLeastOnceClickHouseSink',
+      'AtMostOnceClickHouseSink',
+    ],
+    file: 'sinks/insert/row-binary-encoder.ts',
+    find: 'const units = value instanceof Date ? Math.floor(value.getTime() / unitMs) : value;',
+    replace: 'const units = value instanceof Date ? Math.round(value.getTime() / unitMs) : value;',
+    why: 'Rounding a JS Date to the nearest second reads like the careful choice, and every test timestamp taken on a whole second agrees with it. DateTime keeps whole seconds by truncation (ClickHouse itself drops the fraction): a time given with 500 ms or more is stored a second late, and a Date given after noon a day late. Every row lands once under its own id; only a harness that compares each stored value with the source sees it, and only on a table with a Date or DateTime column.',
+  },
   'server-errors-permanent': {
     category: 'give-up-early',
     classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink', 'AtLeastOnceClickHouseSink'],

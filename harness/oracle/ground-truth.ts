@@ -5,6 +5,7 @@ import { HarnessError } from '../base/index.ts';
 import { layoutKey, rendezvousSql, type RoutingLayout } from './rendezvous-sql.ts';
 import { countsById, readCountsOf, withReadReplicas, type ReplicaTruth } from './replica-counts.ts';
 import { rowForm } from './row-form.ts';
+import { storedColumnSql } from '../flow/index.ts';
 
 /** What one replica's query_log says of one INSERT of the run's database. */
 export interface ServerInsert {
@@ -102,6 +103,16 @@ export interface TruthTarget {
   readonly singleHosts?: readonly string[];
   /** Base name of the table a materialized view fills from the target (`<view>_rep` on every replica). */
   readonly view?: string;
+  /**
+   * The stream's columns with their types: a stored row's form is read from these alone, each as
+   * `storedColumnSql` reads it (undefined: every column as the server prints it).
+   */
+  readonly columns?: readonly StoredColumn[];
+}
+
+export interface StoredColumn {
+  readonly name: string;
+  readonly clickhouse: string;
 }
 
 /** Where each layout routes every row of one replica, computed by the server. */
@@ -116,8 +127,15 @@ async function routedRows(
   return rows.map((row) => ({ id: row.id ?? '', names: layouts.map((_, i) => row[`l${i}`] ?? '') }));
 }
 
-async function storedForms(client: ClickHouseClient, table: string, forms: Map<string, Set<string>>): Promise<void> {
-  for (const row of await queryRows<Record<string, unknown>>(client, `SELECT DISTINCT * FROM ${table}`, {
+async function storedForms(
+  client: ClickHouseClient,
+  table: string,
+  columns: readonly StoredColumn[] | undefined,
+  forms: Map<string, Set<string>>,
+): Promise<void> {
+  const list =
+    columns === undefined ? '*' : columns.map(({ name, clickhouse }) => storedColumnSql(name, clickhouse)).join(', ');
+  for (const row of await queryRows<Record<string, unknown>>(client, `SELECT DISTINCT ${list} FROM ${table}`, {
     output_format_json_quote_64bit_integers: 1,
   })) {
     const id = String(row.id);
@@ -292,7 +310,7 @@ export async function collectGroundTruth(
         names.forEach((name, i) => routed.get(layoutKey(layouts[i] as RoutingLayout))?.set(id, name));
     }
     const forms = new Map<string, Set<string>>();
-    for (const client of clients) await storedForms(client, local, forms);
+    for (const client of clients) await storedForms(client, local, target.columns, forms);
     const view =
       target.view === undefined
         ? {}

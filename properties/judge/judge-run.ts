@@ -1,6 +1,6 @@
 import type { ClusterDescription } from '../../harness/cluster/index.ts';
 import { eventsOfType, type Stamped } from '../../harness/flow/history/index.ts';
-import { DeterministicSource, type SourceConfig } from '../../harness/flow/index.ts';
+import { DeterministicSource, expectedStoredRow, type SourceConfig } from '../../harness/flow/index.ts';
 import { type GroundTruth, rowForm } from '../../harness/oracle/index.ts';
 import { isMessageId, parseMessageId, type SinkClassName } from '../../sinks/index.ts';
 import {
@@ -120,7 +120,7 @@ function producedForms(config: SourceConfig): (messageId: string) => string | un
     if (generation !== config.generation || partition >= config.partitions) return undefined;
     const source = sources.get(partition) ?? new DeterministicSource(config, partition);
     sources.set(partition, source);
-    return rowForm(source.message(seq).row);
+    return rowForm(expectedStoredRow(config, source.message(seq).row));
   };
 }
 

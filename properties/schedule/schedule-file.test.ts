@@ -14,7 +14,13 @@ const FILE: ScheduleFile = {
   version: 1,
   sourceSeed: 42,
   serverDedupOff: true,
-  workload: { partitions: 2, messagesPerEpoch: 5, keySpace: 3, payloadBytes: { min: 4, max: 9 } },
+  workload: {
+    partitions: 2,
+    messagesPerEpoch: 5,
+    keySpace: 3,
+    payloadBytes: { min: 4, max: 9 },
+    typedColumns: ['t_int8'],
+  },
   spec,
   steps: [
     step.write(1),
@@ -44,8 +50,18 @@ describe('schedule.json', () => {
     expect(parse(FILE)).toStrictEqual(FILE);
   });
 
+  it('reads a workload stored before typed columns were drawn as one without them', () => {
+    const { typedColumns: _dropped, ...older } = FILE.workload;
+    expect(parse({ ...FILE, workload: older }).workload.typedColumns).toEqual([]);
+  });
+
   it.each([
     ['a later version', { ...FILE, version: 2 }, 'version is 2; this harness reads version 1'],
+    [
+      'a typed column the catalogue lacks',
+      { ...FILE, workload: { ...FILE.workload, typedColumns: ['t_uuid'] } },
+      'workload.typedColumns must be a list of typed column names',
+    ],
     ['an unknown kind of step', withStep(2, { kind: 'teleport' }), 'steps[2].kind is "teleport", not a kind of step'],
     [
       'an unknown fault family',

@@ -1,5 +1,6 @@
 import { HarnessError } from '../../harness/base/index.ts';
 import { CRASH_POINTS, type CrashPoint } from '../../harness/flow/history/index.ts';
+import { TYPED_COLUMN_NAMES } from '../../harness/flow/index.ts';
 import type { RawSinkSpec, Workload } from '../arbitraries/index.ts';
 import type { FaultSpec } from './fault-spec.ts';
 import type { Schedule, ScheduleStep, StepKind } from './schedule-step.ts';
@@ -89,9 +90,23 @@ class Reader {
   }
 
   workload(value: unknown, field: string): Workload {
-    const workload = this.object(value, field, ['partitions', 'messagesPerEpoch', 'keySpace', 'payloadBytes']);
+    const workload = this.object(value, field, [
+      'partitions',
+      'messagesPerEpoch',
+      'keySpace',
+      'payloadBytes',
+      'typedColumns',
+    ]);
     const payload = this.object(workload.payloadBytes, `${field}.payloadBytes`, ['min', 'max']);
+    // Absent in schedules stored before typed columns were drawn: those runs had none.
+    const typed = workload.typedColumns ?? [];
+    if (!Array.isArray(typed) || typed.some((name) => !TYPED_COLUMN_NAMES.includes(name as string)))
+      this.fail(
+        `${field}.typedColumns`,
+        `must be a list of typed column names (${TYPED_COLUMN_NAMES.join(', ')}), got ${JSON.stringify(typed)}`,
+      );
     return {
+      typedColumns: typed as string[],
       partitions: this.integer(workload.partitions, `${field}.partitions`, 1),
       messagesPerEpoch: this.integer(workload.messagesPerEpoch, `${field}.messagesPerEpoch`, 1),
       keySpace: this.integer(workload.keySpace, `${field}.keySpace`, 1),

@@ -2,6 +2,7 @@ import { formatMessageId, type Row, type RowValue, type SinkMessage } from '../.
 import { HarnessError } from '../../base/index.ts';
 import { hashText, mix32 } from './mix.ts';
 import type { SourceColumn, SourceConfig } from './source-config.ts';
+import { typedColumn, type TypedColumn } from './typed-columns.ts';
 
 /**
  * Mostly ASCII, with what real text carries and hand-written encoders get wrong: two-, three- and
@@ -19,6 +20,15 @@ const ALPHABET: readonly string[] = [
   '\\',
 ];
 const PAYLOAD_SALT = hashText('payload-size');
+
+/** JSON has no bigint: a message's size counts it as its digits. */
+const bigintAsText = (_key: string, value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
+
+function typedColumnOf(name: string): TypedColumn {
+  const typed = typedColumn(name);
+  if (typed === undefined) throw new HarnessError('FLOW_SOURCE_INVALID', `no typed column '${name}'`);
+  return typed;
+}
 
 /**
  * One partition's input stream: an endless, replayable sequence of messages. Message `seq` is a
@@ -50,7 +60,7 @@ export class DeterministicSource {
     const id = formatMessageId({ generation: this.config.generation, partition: this.partition, seq });
     const row: Record<string, RowValue> = {};
     for (const column of this.config.columns) row[column.name] = this.value(column, seq, id);
-    return { id, row: row as Row, byteSize: Buffer.byteLength(JSON.stringify(row)) };
+    return { id, row: row as Row, byteSize: Buffer.byteLength(JSON.stringify(row, bigintAsText)) };
   }
 
   private value(column: SourceColumn, seq: number, id: string): RowValue {
@@ -67,6 +77,10 @@ export class DeterministicSource {
         return `k${this.draw(seq, hashText(column.name)) % this.config.keySpace}`;
       case 'payload':
         return this.payload(seq, hashText(column.name));
+      case 'typed': {
+        const salt = hashText(column.name);
+        return typedColumnOf(column.name).value((i) => this.draw(seq, salt, i));
+      }
     }
   }
 

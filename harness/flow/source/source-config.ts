@@ -1,8 +1,12 @@
 import { HarnessError } from '../../base/index.ts';
-import type { StreamColumn } from '../../../sinks/index.ts';
+import type { Row, RowValue, StreamColumn } from '../../../sinks/index.ts';
+import { TYPED_COLUMN_NAMES, typedColumn, UNWRITTEN_COLUMN } from './typed-columns.ts';
 
-/** What a source column carries; several `key` columns draw independent keys (salted by name). */
-export type ColumnRole = 'message-id' | 'generation' | 'partition' | 'seq' | 'key' | 'payload';
+/**
+ * What a source column carries; several `key` columns draw independent keys (salted by name); a
+ * `typed` column is one of the type catalogue's (`typed-columns.ts`), named as it names it.
+ */
+export type ColumnRole = 'message-id' | 'generation' | 'partition' | 'seq' | 'key' | 'payload' | 'typed';
 
 export interface SourceColumn {
   readonly name: string;
@@ -31,14 +35,15 @@ export const DEFAULT_COLUMNS: readonly SourceColumn[] = [
   { name: 'payload', role: 'payload' },
 ];
 
-const TYPES: Readonly<Record<ColumnRole, { readonly clickhouse: string; readonly stream: string }>> = {
-  'message-id': { clickhouse: 'String', stream: 'string' },
-  generation: { clickhouse: 'UInt32', stream: 'uint32' },
-  partition: { clickhouse: 'UInt32', stream: 'uint32' },
-  seq: { clickhouse: 'UInt64', stream: 'uint64' },
-  key: { clickhouse: 'String', stream: 'string' },
-  payload: { clickhouse: 'String', stream: 'string' },
-};
+const TYPES: Readonly<Record<Exclude<ColumnRole, 'typed'>, { readonly clickhouse: string; readonly stream: string }>> =
+  {
+    'message-id': { clickhouse: 'String', stream: 'string' },
+    generation: { clickhouse: 'UInt32', stream: 'uint32' },
+    partition: { clickhouse: 'UInt32', stream: 'uint32' },
+    seq: { clickhouse: 'UInt64', stream: 'uint64' },
+    key: { clickhouse: 'String', stream: 'string' },
+    payload: { clickhouse: 'String', stream: 'string' },
+  };
 
 /** Fills defaults and refuses configs that could not yield valid message ids or rows. */
 export function sourceConfig(partial: Partial<SourceConfig> & Pick<SourceConfig, 'seed'>): SourceConfig {
@@ -62,6 +67,9 @@ export function sourceConfig(partial: Partial<SourceConfig> & Pick<SourceConfig,
   natural('keySpace', config.keySpace, 1);
   natural('payloadBytes.min', config.payloadBytes.min, 0);
   natural('payloadBytes.max', config.payloadBytes.max, config.payloadBytes.min);
+  for (const column of config.columns)
+    if (column.role === 'typed' && typedColumn(column.name) === undefined)
+      problems.push(`column '${column.name}' is no typed column of the catalogue (${TYPED_COLUMN_NAMES.join(', ')})`);
   if (!config.columns.some((column) => column.role === 'message-id'))
     problems.push('columns must include a message-id column (the checkers count rows per message id)');
   const names = config.columns.map((column) => column.name);
@@ -76,12 +84,45 @@ export function sourceConfig(partial: Partial<SourceConfig> & Pick<SourceConfig,
   return config;
 }
 
-/** The column list for `createShardedTable`, e.g. `id String, partition UInt32, ...`. */
+/** A column's ClickHouse and stream types. */
+export function columnTypes(column: SourceColumn): { readonly clickhouse: string; readonly stream: string } {
+  if (column.role !== 'typed') return TYPES[column.role];
+  const typed = typedColumn(column.name);
+  if (typed === undefined) throw new HarnessError('FLOW_SOURCE_INVALID', `no typed column '${column.name}'`);
+  return typed;
+}
+
+/**
+ * The column list for `createShardedTable`, e.g. `id String, partition UInt32, ...`; with typed
+ * columns, also one of a type the sinks do not write, which the stream leaves to its default.
+ */
 export function columnsDdl(config: SourceConfig): string {
-  return config.columns.map((column) => `${column.name} ${TYPES[column.role].clickhouse}`).join(', ');
+  const typed = config.columns.some((column) => column.role === 'typed');
+  return [
+    ...config.columns.map((column) => `${column.name} ${columnTypes(column).clickhouse}`),
+    ...(typed ? [`${UNWRITTEN_COLUMN.name} ${UNWRITTEN_COLUMN.ddl}`] : []),
+  ].join(', ');
 }
 
 /** The stream schema the sink checks against the table at session start. */
 export function streamSchema(config: SourceConfig): StreamColumn[] {
-  return config.columns.map((column) => ({ name: column.name, type: TYPES[column.role].stream }));
+  return config.columns.map((column) => ({ name: column.name, type: columnTypes(column).stream }));
+}
+
+/**
+ * The row as the stored side reads it back (`storedColumnSql`): each typed value in the unit the
+ * server keeps (a JS Date as days or seconds, a short FixedString padded with NUL).
+ */
+export function expectedStoredRow(config: SourceConfig, row: Row): Row {
+  const stored: Record<string, RowValue> = { ...row };
+  for (const column of config.columns) {
+    const convert = column.role === 'typed' ? typedColumn(column.name)?.stored : undefined;
+    if (convert !== undefined) stored[column.name] = convert(row[column.name]);
+  }
+  return stored;
+}
+
+/** The stream's columns with their ClickHouse types: how the stored side reads each (`storedColumnSql`). */
+export function storedColumns(config: SourceConfig): { readonly name: string; readonly clickhouse: string }[] {
+  return config.columns.map((column) => ({ name: column.name, clickhouse: columnTypes(column).clickhouse }));
 }
