@@ -59,7 +59,10 @@ export const MUTANT_TARGETS: Readonly<
   },
   // Every run writes payloads with multi-byte characters; any scenario stores them.
   'utf16-length-as-byte-length': { sinkClass: 'AtLeastOnceClickHouseSink', scenario: catalogue('unknown-outcome') },
-  'datetime-rounded-not-floored': { sinkClass: 'ShardedClickHouseBatchingSink', scenario: catalogue('network-degradation') },
+  'datetime-rounded-not-floored': {
+    sinkClass: 'ShardedClickHouseBatchingSink',
+    scenario: catalogue('network-degradation'),
+  },
   'server-errors-permanent': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('server-errors') },
   'poison-only-on-permanent': { sinkClass: 'AtLeastOnceClickHouseSink', scenario: catalogue('server-errors') },
   'give-up-swallowed': { sinkClass: 'ShardedClickHouseBatchingSink', scenario: catalogue('server-errors') },
