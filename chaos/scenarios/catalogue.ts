@@ -217,7 +217,8 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
       'at-most-once in queue mode with a queue of a few messages: overflow drops while unknown outcomes of both kinds and latency hit the sends',
     classes: ['AtMostOnceClickHouseSink'],
     specs: smallQueueSpecs,
-    workload: arbWorkload({ minMessagesPerEpoch: 10, maxPayloadBytes: 48 }),
+    // Small messages, no typed columns: the queue of a few messages must fill and drop.
+    workload: arbWorkload({ minMessagesPerEpoch: 10, maxPayloadBytes: 48, untyped: true }),
     partitions: 1,
     // The first write is drained, so the write session is open before any fault.
     commands: () =>
