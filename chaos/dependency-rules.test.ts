@@ -49,9 +49,13 @@ const ENTRY_POINTS_ONLY = ['chaos', 'chaos/mutants'];
 /** What every room's README says, each under a heading of its own (`## Face` and `## How to add one more: a toxic` count). */
 const README_HEADINGS = ['Purpose', 'Face', 'Invariants', 'How to add one more'];
 
+/** Run output under `reports/`: a stored run, or `npm run mutants`' mutated copies of the tree. */
+const RUN_OUTPUT = /(^|\/)reports\/(mutants|latest|\d[^/]*)$/;
+
 function* sources(dir: string): Generator<string> {
   for (const entry of readdirSync(dir)) {
     const path = join(dir, entry);
+    if (RUN_OUTPUT.test(path)) continue;
     if (statSync(path).isDirectory()) yield* sources(path);
     else if (path.endsWith('.ts')) yield path;
   }
