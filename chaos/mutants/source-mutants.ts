@@ -89,6 +89,14 @@ export const SOURCE_MUTANTS = {
     replace: "if (typeof value === 'string') return value.length;",
     why: "A JavaScript string's length reads like its size, and every test string of ASCII agrees with it. RowBinary wants the UTF-8 byte count: a text with an accented letter or an emoji is written cut to its length in UTF-16 units. Every row still lands, once, under its own id, so a harness that counts ids passes it; the stored payload is not the one the source produced.",
   },
+  'bigint-key-as-text': {
+    category: 'misplaced',
+    classes: ['ShardedClickHouseBatchingSink', 'AtLeastOnceClickHouseSink', 'AtMostOnceClickHouseSink'],
+    file: 'sinks/routing/routing-key.ts',
+    find: "if (typeof value === 'bigint') return tagged('i', value.toString());",
+    replace: "if (typeof value === 'bigint') return tagged('s', value.toString());",
+    why: 'A bigint has no JSON form, so turning it into its text on the way to the hash looks harmless, and every test key column is a String or a small number. The routing now tells a 64-bit key from the same value given as a number: rows keyed by an Int64 or UInt64 column go to another shard than the documented scheme (and any other reader of it) sends them, and co-location with the rows keyed the same way through a number is gone.',
+  },
   'datetime-rounded-not-floored': {
     category: 'unexpected',
     classes: [

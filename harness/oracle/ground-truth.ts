@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ClickHouseError, type ClickHouseClient } from '@clickhouse/client';
 import { type ClusterDescription, queryRows } from '../cluster/index.ts';
 import { HarnessError } from '../base/index.ts';
-import { layoutKey, rendezvousSql, type RoutingLayout } from './rendezvous-sql.ts';
+import { type KeyColumnType, layoutKey, rendezvousSql, type RoutingLayout } from './rendezvous-sql.ts';
 import { countsById, readCountsOf, withReadReplicas, type ReplicaTruth } from './replica-counts.ts';
 import { rowForm } from './row-form.ts';
 import { storedColumnSql } from '../flow/index.ts';
@@ -120,9 +120,10 @@ async function routedRows(
   client: ClickHouseClient,
   table: string,
   layouts: readonly RoutingLayout[],
+  typeOf: KeyColumnType,
 ): Promise<{ id: string; names: string[] }[]> {
   if (layouts.length === 0) return [];
-  const columns = layouts.map((layout, i) => `${rendezvousSql(layout)} AS l${i}`).join(', ');
+  const columns = layouts.map((layout, i) => `${rendezvousSql(layout, typeOf)} AS l${i}`).join(', ');
   const rows = await queryRows<Record<string, string>>(client, `SELECT DISTINCT id, ${columns} FROM ${table}`);
   return rows.map((row) => ({ id: row.id ?? '', names: layouts.map((_, i) => row[`l${i}`] ?? '') }));
 }
@@ -305,7 +306,8 @@ export async function collectGroundTruth(
     const marked = await Promise.all(replicas.map(({ client }) => markerLogged(client, marker)));
     const layouts = target.layouts ?? [];
     const routed = new Map(layouts.map((layout) => [layoutKey(layout), new Map<string, string>()]));
-    for (const rows of await Promise.all(clients.map((client) => routedRows(client, local, layouts)))) {
+    const typeOf: KeyColumnType = (column) => target.columns?.find(({ name }) => name === column)?.clickhouse;
+    for (const rows of await Promise.all(clients.map((client) => routedRows(client, local, layouts, typeOf)))) {
       for (const { id, names } of rows)
         names.forEach((name, i) => routed.get(layoutKey(layouts[i] as RoutingLayout))?.set(id, name));
     }

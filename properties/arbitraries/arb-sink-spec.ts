@@ -20,7 +20,26 @@ export interface SpecTarget {
   readonly credentials?: { readonly user: string; readonly password_env_var?: string } | undefined;
 }
 
-function hostForm(form: HostForm, endpoints: ClusterEndpoints): fc.Arbitrary<Record<string, unknown>> {
+/**
+ * The sharding keys a keyed spec draws: the String `key`, and columns of the typed catalogue of
+ * each kind the routing encodes apart (a 64-bit integer the stream gives as a bigint, a small one
+ * as a number, a nullable text, a Bool beside an integer). Shrinks to `key`. A scenario whose
+ * workload has no typed columns keeps to `key` (`keyColumnSets`).
+ */
+export const KEY_COLUMN_SETS: readonly (readonly string[])[] = [
+  ['key'],
+  ['t_int64'],
+  ['key', 't_int16'],
+  ['t_nullable_text'],
+  ['t_bool', 't_uint64'],
+  ['t_text'],
+];
+
+function hostForm(
+  form: HostForm,
+  endpoints: ClusterEndpoints,
+  keyColumnSets: readonly (readonly string[])[],
+): fc.Arbitrary<Record<string, unknown>> {
   const shards = [...endpoints.shards];
   const [firstShard] = shards;
   if (firstShard === undefined) throw new Error('the cluster has no shard');
@@ -30,12 +49,14 @@ function hostForm(form: HostForm, endpoints: ClusterEndpoints): fc.Arbitrary<Rec
     case 'hosts':
       return fc.constant(firstShard[1].length > 1 ? { hosts: [...firstShard[1]] } : { host: firstShard[1][0] });
     case 'shard_hosts':
-      return fc.record({ keyed: fc.boolean(), reversed: fc.boolean() }).map(({ keyed, reversed }) => ({
-        shard_hosts: Object.fromEntries(
-          shards.map(([name, hosts]) => [name, reversed ? [...hosts].reverse() : [...hosts]]),
-        ),
-        ...(keyed ? { sharding_key_columns: ['key'] } : {}),
-      }));
+      return fc
+        .record({ keyed: fc.boolean(), reversed: fc.boolean(), keys: fc.constantFrom(...keyColumnSets) })
+        .map(({ keyed, reversed, keys }) => ({
+          shard_hosts: Object.fromEntries(
+            shards.map(([name, hosts]) => [name, reversed ? [...hosts].reverse() : [...hosts]]),
+          ),
+          ...(keyed ? { sharding_key_columns: [...keys] } : {}),
+        }));
   }
 }
 
@@ -67,11 +88,13 @@ export function arbDynamicParameters(sinkClass: SinkClassName): fc.Arbitrary<Rec
 /** Every host form the class accepts, its dynamic section, and at-most-once in both strategy modes. */
 export function arbSinkSpec(
   target: SpecTarget,
-  options: { forms?: readonly HostForm[] } = {},
+  options: { forms?: readonly HostForm[]; keyColumnSets?: readonly (readonly string[])[] } = {},
 ): fc.Arbitrary<RawSinkSpec> {
   const descriptor = SINK_CLASSES[target.sinkClass];
   const forms = descriptor.hostForms.filter((form) => options.forms === undefined || options.forms.includes(form));
-  const form = fc.constantFrom(...forms).chain((chosen) => hostForm(chosen, target.endpoints));
+  const form = fc
+    .constantFrom(...forms)
+    .chain((chosen) => hostForm(chosen, target.endpoints, options.keyColumnSets ?? KEY_COLUMN_SETS));
   const dynamic = arbDynamicParameters(target.sinkClass);
   return fc
     .record({ form, dynamic, ordered: fc.boolean(), policy: fc.constantFrom('ordered_round_robin', 'random_start') })
