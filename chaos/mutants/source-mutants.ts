@@ -1,5 +1,5 @@
 import type { AnomalyKind } from '../../properties/checkers/index.ts';
-import type { SinkClassName } from '../../sinks/index.ts';
+import { SINK_CLASS_NAMES, type SinkClassName } from '../../sinks/index.ts';
 
 /**
  * A bug as a person would ship it: one edit to the sinks' source, applied to a copy of the tree
@@ -78,12 +78,7 @@ export const SOURCE_MUTANTS = {
   },
   'utf16-length-as-byte-length': {
     category: 'unexpected',
-    classes: [
-      'ClickHouseBatchingSink',
-      'ShardedClickHouseBatchingSink',
-      'AtLeastOnceClickHouseSink',
-      'AtMostOnceClickHouseSink',
-    ],
+    classes: SINK_CLASS_NAMES,
     file: 'sinks/insert/row-binary-encoder.ts',
     find: "if (typeof value === 'string') return Buffer.byteLength(value, 'utf8');",
     replace: "if (typeof value === 'string') return value.length;",
@@ -99,12 +94,7 @@ export const SOURCE_MUTANTS = {
   },
   'datetime-rounded-not-floored': {
     category: 'unexpected',
-    classes: [
-      'ClickHouseBatchingSink',
-      'ShardedClickHouseBatchingSink',
-      'AtLeastOnceClickHouseSink',
-      'AtMostOnceClickHouseSink',
-    ],
+    classes: SINK_CLASS_NAMES,
     file: 'sinks/insert/row-binary-encoder.ts',
     find: 'const units = value instanceof Date ? Math.floor(value.getTime() / unitMs) : value;',
     replace: 'const units = value instanceof Date ? Math.round(value.getTime() / unitMs) : value;',
@@ -204,12 +194,7 @@ export const SOURCE_MUTANTS = {
   },
   'plain-merge-tree-unwarned': {
     category: 'warning-missing',
-    classes: [
-      'ClickHouseBatchingSink',
-      'ShardedClickHouseBatchingSink',
-      'AtLeastOnceClickHouseSink',
-      'AtMostOnceClickHouseSink',
-    ],
+    classes: SINK_CLASS_NAMES,
     file: 'sinks/session/metadata-check.ts',
     find: "if (acceptance.warning) warnings.push({ kind: 'no-block-dedup', message: acceptance.warning });",
     replace:
@@ -247,12 +232,7 @@ export const SOURCE_MUTANTS = {
   },
   'retry-backoff-read-as-seconds': {
     category: 'stalled',
-    classes: [
-      'ClickHouseBatchingSink',
-      'ShardedClickHouseBatchingSink',
-      'AtLeastOnceClickHouseSink',
-      'AtMostOnceClickHouseSink',
-    ],
+    classes: SINK_CLASS_NAMES,
     file: 'sinks/retry/retry-policy.ts',
     find: 'return { maxInsertAttempts: dynamic.max_insert_attempts, retryBackoffMs: dynamic.retry_backoff };',
     replace: 'return { maxInsertAttempts: dynamic.max_insert_attempts, retryBackoffMs: dynamic.retry_backoff * 1000 };',

@@ -14,12 +14,18 @@ const attempt = (batch: number, n: number, shard: string | null = null): InsertA
   attempt: n,
 });
 
+/** Gates whose driver opens every hold at once, keeping what each caught at `request`. */
+function recordingGates(): { caught: GatedAttempt[]; gates: InsertGates } {
+  const caught: GatedAttempt[] = [];
+  const gates = new InsertGates({ hold: async (phase, gated) => void (phase === 'request' && caught.push(gated)) }, {
+    append: () => undefined,
+  } as unknown as HistorySink);
+  return { caught, gates };
+}
+
 describe('InsertGates', () => {
   it('a first-attempt gate lets retries pass and catches the next batch’s first attempt', async () => {
-    const caught: GatedAttempt[] = [];
-    const gates = new InsertGates({ hold: async (phase, gated) => void (phase === 'request' && caught.push(gated)) }, {
-      append: () => undefined,
-    } as unknown as HistorySink);
+    const { caught, gates } = recordingGates();
     gates.arm({ id: 1, firstAttempt: true });
     await gates.beforeRequest(0, attempt(3, 2));
     await gates.beforeRequest(0, attempt(3, 3));
@@ -33,10 +39,7 @@ describe('InsertGates', () => {
   });
 
   it('a retry gate catches only a later attempt of the same batch and shard on its partition', async () => {
-    const caught: GatedAttempt[] = [];
-    const gates = new InsertGates({ hold: async (phase, gated) => void (phase === 'request' && caught.push(gated)) }, {
-      append: () => undefined,
-    } as unknown as HistorySink);
+    const { caught, gates } = recordingGates();
     gates.arm({ id: 1, partition: 0, retryOf: { batch: 3, shard: 's1', attempt: 2 } });
     await gates.beforeRequest(1, attempt(3, 3, 's1'));
     await gates.beforeRequest(0, attempt(3, 2, 's1'));
@@ -48,10 +51,7 @@ describe('InsertGates', () => {
   });
 
   it('a gate for an attempt alone on its shard lets attempts pass while another to that shard is in flight', async () => {
-    const caught: GatedAttempt[] = [];
-    const gates = new InsertGates({ hold: async (phase, gated) => void (phase === 'request' && caught.push(gated)) }, {
-      append: () => undefined,
-    } as unknown as HistorySink);
+    const { caught, gates } = recordingGates();
     gates.arm({ id: 1, aloneOnShard: true });
     const first = attempt(1, 1, 's1');
     await gates.beforeRequest(0, first);

@@ -2,7 +2,7 @@ import { formatMessageId, type Row, type RowValue, type SinkMessage } from '../.
 import { HarnessError } from '../../base/index.ts';
 import { hashText, mix32 } from './mix.ts';
 import type { SourceColumn, SourceConfig } from './source-config.ts';
-import { typedColumn, type TypedColumn } from './typed-columns.ts';
+import { typedColumnNamed } from './typed-columns.ts';
 
 /**
  * Mostly ASCII, with what real text carries and hand-written encoders get wrong: two-, three- and
@@ -23,12 +23,6 @@ const PAYLOAD_SALT = hashText('payload-size');
 
 /** JSON has no bigint: a message's size counts it as its digits. */
 const bigintAsText = (_key: string, value: unknown) => (typeof value === 'bigint' ? value.toString() : value);
-
-function typedColumnOf(name: string): TypedColumn {
-  const typed = typedColumn(name);
-  if (typed === undefined) throw new HarnessError('FLOW_SOURCE_INVALID', `no typed column '${name}'`);
-  return typed;
-}
 
 /**
  * One partition's input stream: an endless, replayable sequence of messages. Message `seq` is a
@@ -79,7 +73,7 @@ export class DeterministicSource {
         return this.payload(seq, hashText(column.name));
       case 'typed': {
         const salt = hashText(column.name);
-        return typedColumnOf(column.name).value((i) => this.draw(seq, salt, i));
+        return typedColumnNamed(column.name).value((i) => this.draw(seq, salt, i));
       }
     }
   }

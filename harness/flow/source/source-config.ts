@@ -1,6 +1,6 @@
 import { HarnessError } from '../../base/index.ts';
 import type { Row, RowValue, StreamColumn } from '../../../sinks/index.ts';
-import { TYPED_COLUMN_NAMES, typedColumn, UNWRITTEN_COLUMN } from './typed-columns.ts';
+import { TYPED_COLUMN_NAMES, typedColumn, typedColumnNamed, UNWRITTEN_COLUMN } from './typed-columns.ts';
 
 /**
  * What a source column carries; several `key` columns draw independent keys (salted by name); a
@@ -86,10 +86,7 @@ export function sourceConfig(partial: Partial<SourceConfig> & Pick<SourceConfig,
 
 /** A column's ClickHouse and stream types. */
 export function columnTypes(column: SourceColumn): { readonly clickhouse: string; readonly stream: string } {
-  if (column.role !== 'typed') return TYPES[column.role];
-  const typed = typedColumn(column.name);
-  if (typed === undefined) throw new HarnessError('FLOW_SOURCE_INVALID', `no typed column '${column.name}'`);
-  return typed;
+  return column.role === 'typed' ? typedColumnNamed(column.name) : TYPES[column.role];
 }
 
 /**

@@ -1,3 +1,4 @@
+import { HarnessError } from '../../base/index.ts';
 import type { RowValue } from '../../../sinks/index.ts';
 
 /**
@@ -231,6 +232,13 @@ export const TYPED_COLUMN_NAMES: readonly string[] = TYPED_COLUMNS.map((column) 
 
 export function typedColumn(name: string): TypedColumn | undefined {
   return TYPED_COLUMNS.find((column) => column.name === name);
+}
+
+/** The typed column of that name; a name the catalogue lacks is refused (`sourceConfig` checks them first). */
+export function typedColumnNamed(name: string): TypedColumn {
+  const typed = typedColumn(name);
+  if (typed === undefined) throw new HarnessError('FLOW_SOURCE_INVALID', `no typed column '${name}'`);
+  return typed;
 }
 
 /**
