@@ -5,7 +5,6 @@ import { alsoOnForcedStop } from '../harness/cli/index.ts';
 import {
   attachExternalCluster,
   type BackendName,
-  DEFAULT_TOPOLOGY,
   startCluster,
   type StartedCluster,
   type StartedLocalCluster,
@@ -46,7 +45,7 @@ import {
   startedClusterJournal,
   UndoJournal,
 } from './nemeses/index.ts';
-import { type ClusterShape, shapeArgument } from './cluster-shape.ts';
+import { type ClusterShape, DEFAULT_SHAPE, describeShape, pairShape, shapeArgument } from './cluster-shape.ts';
 import { reapExternalCluster } from './reap-external.ts';
 import { keepersFor, whyNotRunnable } from './runnable.ts';
 import type { ScenarioDefinition } from './scenarios/index.ts';
@@ -97,9 +96,11 @@ function keepClusterLogs(cluster: StartedCluster, target: string): void {
     if (existsSync(join(dir, file))) copyFileSync(join(dir, file), join(target, file));
 }
 
-/** Where a cluster's logs are kept: the default cluster's in `cluster-logs`, a replacement's and an ensemble's apart. */
-function clusterLogsDirName(groupIndex: number, keepers: number, session: number): string {
-  const base = groupIndex === 0 ? 'cluster-logs' : `cluster-logs-${keepers}-keepers`;
+/** Where a cluster's logs are kept: the first cluster's in `cluster-logs`, the others' (ensemble, drawn shape, replacement) apart. */
+function clusterLogsDirName(groupIndex: number, group: ClusterGroup, session: number): string {
+  const ensemble = group.keepers > 1 ? `-${group.keepers}-keepers` : '';
+  const shape = group.shape === DEFAULT_SHAPE ? '' : `-${group.shape.shards}x${group.shape.replicas}`;
+  const base = groupIndex === 0 ? 'cluster-logs' : `cluster-logs${ensemble}${shape}`;
   return session === 0 ? base : `${base}-replacement-${session}`;
 }
 
@@ -121,23 +122,44 @@ function collectHistories(runDir: string): TaggedEvent[] {
   return events;
 }
 
+/** A class's scenarios in the order the matrix names them, whichever cluster ran each first. */
+const inMatrixOrder = (
+  reports: readonly ScenarioReport[],
+  scenarios: readonly ScenarioDefinition[],
+): ScenarioReport[] => {
+  const position = (report: ScenarioReport) => scenarios.findIndex((scenario) => scenario.name === report.name);
+  return [...reports].sort((a, b) => position(a) - position(b));
+};
+
 /** A class x scenario pair of the job, in the order it runs. */
 interface Pair {
   readonly sinkClass: SinkClassName;
   readonly scenario: ScenarioDefinition;
 }
 
+/** The pairs that run on one cluster: its Keeper members and its shape. */
+interface ClusterGroup {
+  readonly keepers: number;
+  readonly shape: ClusterShape;
+  readonly pairs: readonly Pair[];
+}
+
 /**
- * The pairs grouped by the cluster they need, the default cluster's first, each group in the
- * order the matrix (or its slice) gives; a started cluster serves one group and goes down.
+ * The pairs grouped by the cluster they need (Keeper members, shape), the default cluster's
+ * first, each group in the order the matrix (or its slice) gives; a started cluster serves one
+ * group and goes down. An attached cluster serves every pair with the shape its file gives.
  */
-function clusterGroups(pairs: readonly Pair[]): { readonly keepers: number; readonly pairs: readonly Pair[] }[] {
-  const groups = new Map<number, Pair[]>();
+function clusterGroups(pairs: readonly Pair[], shapeOf: (pair: Pair) => ClusterShape): ClusterGroup[] {
+  const groups = new Map<string, ClusterGroup>();
   for (const pair of pairs) {
     const keepers = keepersFor(pair.scenario);
-    groups.set(keepers, [...(groups.get(keepers) ?? []), pair]);
+    const shape = shapeOf(pair);
+    const key = `${keepers}${shapeArgument(shape)}`;
+    const group = groups.get(key) ?? { keepers, shape, pairs: [] };
+    groups.set(key, { ...group, pairs: [...group.pairs, pair] });
   }
-  return [...groups].sort(([a], [b]) => a - b).map(([keepers, grouped]) => ({ keepers, pairs: grouped }));
+  const rank = (group: ClusterGroup) => group.keepers * 2 + (group.shape === DEFAULT_SHAPE ? 0 : 1);
+  return [...groups.values()].sort((a, b) => rank(a) - rank(b));
 }
 
 /**
@@ -173,15 +195,23 @@ export async function runChaos(options: ChaosRunOptions): Promise<JobReport> {
     attached === undefined ? undefined : new UndoJournal(externalClusterJournal(options.clusterFile ?? ''), attached);
   const forgetForcedStop =
     attachedJournal === undefined ? () => undefined : alsoOnForcedStop(() => attachedJournal.undoOwn());
-  const groups = clusterGroups(pairs);
-  for (const [groupIndex, group] of (groups.length > 0 ? groups : [{ keepers: 1, pairs: [] }]).entries()) {
+  const shapeOf = (pair: Pair): ClusterShape =>
+    attached === undefined ? pairShape(options.shape, options.seed, pair.sinkClass, pair.scenario) : DEFAULT_SHAPE;
+  // A replay line names the shape its case ran on, but for the default one (a replay recomputes it).
+  const replayShape = (shape: ClusterShape): ClusterShape | undefined =>
+    options.shape ?? (shape === DEFAULT_SHAPE ? undefined : shape);
+  const groups = clusterGroups(pairs, shapeOf);
+  const noPairs: ClusterGroup = { keepers: 1, shape: options.shape ?? DEFAULT_SHAPE, pairs: [] };
+  for (const [groupIndex, group] of (groups.length > 0 ? groups : [noPairs]).entries()) {
     if (attached === undefined && options.signal?.aborted === true) {
       for (const { sinkClass, scenario } of group.pairs)
         results.set(sinkClass, [
           ...(results.get(sinkClass) ?? []),
           withShape(
             interruptedResult(scenario, sinkClass, options.seed, 'not started: the runner was interrupted'),
-            options.shape,
+            group.shape,
+            replayShape(group.shape),
+            false,
           ),
         ]);
       continue;
@@ -194,12 +224,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<JobReport> {
       const cluster =
         attached ??
         (await startCluster(options.backend as BackendName, {
-          topology: {
-            shards: options.shape?.shards ?? DEFAULT_TOPOLOGY.shards,
-            replicas: options.shape?.replicas ?? DEFAULT_TOPOLOGY.replicas,
-            ...(options.shape?.shardNames === undefined ? {} : { shardNames: options.shape.shardNames }),
-            keepers: group.keepers,
-          },
+          topology: { ...group.shape, keepers: group.keepers },
           seed: options.seed,
           logger: options.log,
         }));
@@ -207,14 +232,19 @@ export async function runChaos(options: ChaosRunOptions): Promise<JobReport> {
       clusterStartMs += startMs;
       backendLimits = cluster.description.backend_limits;
       options.progress(
-        `cluster ${attached ? 'attached' : 'up'} in ${(startMs / 1000).toFixed(1)} s (${options.backend}, ${cluster.description.keepers.length} Keeper member(s)); reports in ${runDir}`,
+        `cluster ${attached ? 'attached' : 'up'} in ${(startMs / 1000).toFixed(1)} s (${options.backend}${attached ? '' : `, ${describeShape(group.shape)}`}, ${cluster.description.keepers.length} Keeper member(s)); reports in ${runDir}`,
       );
       const journal = attachedJournal ?? new UndoJournal(startedClusterJournal(cluster), cluster);
       try {
         while (remaining.length > 0) {
           const [pair, ...rest] = remaining as [Pair, ...Pair[]];
           remaining = rest;
-          const result = withShape(await runPair(options, cluster, journal, pair, runDir, runId), options.shape);
+          const result = withShape(
+            await runPair(options, cluster, journal, pair, runDir, runId),
+            group.shape,
+            replayShape(group.shape),
+            attached !== undefined,
+          );
           results.set(pair.sinkClass, [...(results.get(pair.sinkClass) ?? []), result]);
           done += 1;
           options.progress(scenarioProgressLine(result, done, pairs.length));
@@ -233,7 +263,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<JobReport> {
         // The default cluster's memory is the one reported; an ensemble cluster's members add theirs.
         const memory = (await cluster.memoryUsage().catch(() => undefined)) ?? null;
         if (memory !== null) clusterMemory = { ...memory, ...(clusterMemory ?? {}) };
-        keepClusterLogs(cluster, join(runDir, clusterLogsDirName(groupIndex, group.keepers, session)));
+        keepClusterLogs(cluster, join(runDir, clusterLogsDirName(groupIndex, group, session)));
         const replaced = remaining.length > 0;
         if (attached === undefined || groupIndex === groups.length - 1) {
           if (options.keepCluster && !replaced) {
@@ -254,7 +284,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<JobReport> {
       sinkClass,
       classReport(
         SINK_CLASSES[sinkClass].guarantee,
-        results.get(sinkClass) ?? [],
+        inMatrixOrder(results.get(sinkClass) ?? [], options.scenarios),
         insertPerformance(timelines.filter((timeline) => timeline.sinkClass === sinkClass)),
       ),
     ]),
@@ -346,10 +376,16 @@ async function reapLeftovers(options: ChaosRunOptions): Promise<void> {
   requireUndone(outcomes, journal);
 }
 
-/** A case was generated against its cluster's shape: its replay line starts the same one. */
-const withShape = (report: ScenarioReport, shape: ClusterShape | undefined): ScenarioReport => ({
+/** A case was generated against its cluster's shape: the report names it, and its replay line starts the same one. */
+const withShape = (
+  report: ScenarioReport,
+  shape: ClusterShape,
+  replayShape: ClusterShape | undefined,
+  attached: boolean,
+): ScenarioReport => ({
   ...report,
-  replayCommand: `${report.replayCommand}${shapeArgument(shape)}`,
+  replayCommand: `${report.replayCommand}${shapeArgument(replayShape)}`,
+  ...(attached ? {} : { cluster: describeShape(shape) }),
 });
 
 function infraResult(

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { drawnShape, parseShape, shapeArgument } from './cluster-shape.ts';
+import { SINK_CLASS_NAMES } from '../sinks/index.ts';
+import { DEFAULT_SHAPE, describeShape, drawnShape, pairShape, parseShape, shapeArgument } from './cluster-shape.ts';
+import { findScenarios } from './scenarios/index.ts';
 
 describe('--shape', () => {
   it('reads SHARDSxREPLICAS, with shard names optional, and gives it back for a replay line', () => {
@@ -31,5 +33,51 @@ describe('drawnShape', () => {
     expect(lengths.size).toBeGreaterThan(10);
     for (const shape of shapes)
       expect(parseShape(shapeArgument(shape).replace(' --shape ', ''), 'embedded')).toEqual(shape);
+  });
+});
+
+describe('pairShape', () => {
+  const [quorum] = findScenarios(['quorum-sequential']);
+  const catalogue = findScenarios(undefined, 'ci');
+  const pairs = SINK_CLASS_NAMES.flatMap((sinkClass) =>
+    catalogue.filter((scenario) => scenario.classes.includes(sinkClass)).map((scenario) => ({ sinkClass, scenario })),
+  );
+
+  it('puts every other pair of a job without --shape on the seed drawn shape, so each class meets both', () => {
+    for (const seed of [1, 2, 17, 4242]) {
+      const drawn = shapeArgument(drawnShape(seed));
+      const shapes = pairs.map(({ sinkClass, scenario }) =>
+        shapeArgument(pairShape(undefined, seed, sinkClass, scenario)),
+      );
+      expect(shapes.filter((shape) => shape === drawn).length, `seed ${seed}`).toBeGreaterThan(pairs.length / 3);
+      for (const sinkClass of SINK_CLASS_NAMES) {
+        const own = shapes.filter((_, i) => pairs[i]?.sinkClass === sinkClass);
+        expect(new Set(own), `${sinkClass}, seed ${seed}`).toEqual(new Set([shapeArgument(DEFAULT_SHAPE), drawn]));
+      }
+    }
+  });
+
+  it('depends on the pair and the seed only, so a replay of one pair lands on the shape it ran on', () => {
+    const { sinkClass, scenario } = pairs[5] ?? { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue[0] };
+    if (scenario === undefined) throw new Error('empty catalogue');
+    expect(pairShape(undefined, 9, sinkClass, scenario)).toEqual(pairShape(undefined, 9, sinkClass, scenario));
+    expect(pairShape(undefined, 9, sinkClass, scenario)).not.toEqual(pairShape(undefined, 10, sinkClass, scenario));
+  });
+
+  it('keeps a pair the drawn shape cannot hold on the default, and gives every pair the shape --shape names', () => {
+    if (quorum === undefined) throw new Error('no quorum scenario');
+    const thinSeeds = Array.from({ length: 200 }, (_, seed) => seed).filter((seed) => drawnShape(seed).replicas < 2);
+    expect(thinSeeds.length).toBeGreaterThan(0);
+    for (const seed of thinSeeds)
+      for (const sinkClass of quorum.classes) expect(pairShape(undefined, seed, sinkClass, quorum)).toBe(DEFAULT_SHAPE);
+    const given = parseShape('3x1', 'embedded');
+    expect(pairShape(given, 3, 'AtMostOnceClickHouseSink', quorum)).toBe(given);
+  });
+});
+
+describe('describeShape', () => {
+  it('names the shards, the default ones too', () => {
+    expect(describeShape(DEFAULT_SHAPE)).toBe('2x2 (s1, s2)');
+    expect(describeShape(parseShape('3x1:a,north-eu,b_2', 'embedded'))).toBe('3x1 (a, north-eu, b_2)');
   });
 });

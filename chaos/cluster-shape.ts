@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { HarnessError } from '../harness/base/index.ts';
-import { type TopologySpec, validateTopology } from '../harness/cluster/index.ts';
+import { DEFAULT_TOPOLOGY, type TopologySpec, validateTopology } from '../harness/cluster/index.ts';
+import { SINK_CLASS_NAMES, type SinkClassName } from '../sinks/index.ts';
+import { findScenarios, type ScenarioDefinition } from './scenarios/index.ts';
 
 /** The shards and replicas of the cluster a job starts (`--shape 3x1`, `--shape 2x2:a,north-eu`), its shard names optional. */
 export type ClusterShape = Omit<TopologySpec, 'keepers'>;
@@ -59,4 +61,39 @@ export function drawnShape(seed: number): ClusterShape {
   if (shape === undefined) throw new Error('fast-check drew no cluster shape');
   validateTopology({ ...shape, keepers: 1 });
   return shape;
+}
+
+/** The shape a job starts without `--shape`: 2 shards x 2 replicas named s1, s2. */
+export const DEFAULT_SHAPE: ClusterShape = { shards: DEFAULT_TOPOLOGY.shards, replicas: DEFAULT_TOPOLOGY.replicas };
+
+/** Whether a scenario's faults and changes have the shards and replicas they need on a shape. */
+export const shapeHolds = (shape: ClusterShape, scenario: ScenarioDefinition): boolean =>
+  shape.shards >= (scenario.shards ?? 1) && shape.replicas >= (scenario.replicasPerShard ?? 1);
+
+/**
+ * The shape a class x scenario pair runs on in a job that starts its clusters. With `--shape`,
+ * that one. Without, every job meets two worlds: the default 2x2, and the seed's drawn shape
+ * (`drawnShape`) for every other pair of the matrix, a checkerboard over class and scenario
+ * shifted by the seed, so each class and each scenario meet both. A pair the drawn shape cannot
+ * hold stays on the default. The choice depends on the pair and the seed only, never on the
+ * selection, so a replay line lands its pair on the shape it ran on.
+ */
+export function pairShape(
+  jobShape: ClusterShape | undefined,
+  seed: number,
+  sinkClass: SinkClassName,
+  scenario: ScenarioDefinition,
+): ClusterShape {
+  if (jobShape !== undefined) return jobShape;
+  const scenarioIndex = findScenarios(undefined).findIndex((known) => known.name === scenario.name);
+  if (scenarioIndex < 0) return DEFAULT_SHAPE;
+  const drawn = drawnShape(seed);
+  const parity = (SINK_CLASS_NAMES.indexOf(sinkClass) + scenarioIndex + seed) % 2;
+  return parity === 1 && shapeHolds(drawn, scenario) ? drawn : DEFAULT_SHAPE;
+}
+
+/** A shape as a report names it: `2x2 (s1, s2)`. */
+export function describeShape(shape: ClusterShape): string {
+  const names = shape.shardNames ?? Array.from({ length: shape.shards }, (_, i) => `s${i + 1}`);
+  return `${shape.shards}x${shape.replicas} (${names.join(', ')})`;
 }

@@ -31,6 +31,8 @@ export interface ScenarioReport {
   /** fast-check's shrink path of the reported counterexample, when there is one. */
   readonly path?: string | undefined;
   readonly replayCommand: string;
+  /** The shape of the started cluster it ran on (`2x2 (s1, s2)`); absent on an attached cluster. */
+  readonly cluster?: string | undefined;
   /**
    * The command that replays the counterexample's stored input (`--schedule <its schedule.json>`):
    * unlike the seed and path, it holds after the generators changed.

@@ -163,7 +163,7 @@ function scenarioPanel(name: string, scenario: ScenarioReport, timelines: readon
   const caption =
     shown === undefined
       ? 'no history was recorded for this scenario'
-      : `${shown.run} of ${own.length} (the one with the most failed or unknown INSERTs): ${(shown.duration / 1000).toFixed(1)} s, ${shown.inserts.length} INSERT attempts (${failed} failed, ${unknown} unknown), ${shown.faults.length} fault windows`;
+      : `${shown.run} of ${own.length} (the one with the most failed or unknown INSERTs): ${(shown.duration / 1000).toFixed(1)} s, ${shown.inserts.length} INSERT attempts (${failed} failed, ${unknown} unknown), ${shown.faults.length} fault windows${scenario.cluster === undefined ? '' : `, cluster ${scenario.cluster}`}`;
   const notes = [
     ...scenario.notes,
     ...scenario.anomalies.map((anomaly) => `${anomaly.category} (${anomaly.count}): ${anomaly.examples.join(', ')}`),

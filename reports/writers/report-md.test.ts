@@ -24,3 +24,17 @@ describe('report.md: the spec boundaries run', () => {
     expect(reportMarkdown(jobReportOf([scenario('network-degradation', {})]))).not.toContain('Spec boundaries');
   });
 });
+
+describe('report.md: the scenarios table', () => {
+  it('names the cluster shape each scenario ran on, and an attached cluster as such', () => {
+    const md = reportMarkdown(
+      jobReportOf([
+        { ...scenario('server-errors', {}), cluster: '3x1 (a, north-eu, b_2)' },
+        scenario('network-degradation', {}),
+      ]),
+    );
+    const section = md.split('### Scenarios')[1]?.split('###')[0] ?? '';
+    expect(section).toMatch(/\| ClickHouseBatchingSink \| server-errors \| 3x1 \(a, north-eu, b_2\) \|/);
+    expect(section).toMatch(/\| ClickHouseBatchingSink \| network-degradation \| attached \|/);
+  });
+});

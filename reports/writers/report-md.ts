@@ -120,15 +120,15 @@ export function reportMarkdown(run: JobReport): string {
     '',
     '### Scenarios',
     '',
-    '| class | scenario | verdict | runs (shrink steps) | stopped | time |',
-    '|---|---|---|---|---|---|',
+    '| class | scenario | cluster | verdict | runs (shrink steps) | stopped | time |',
+    '|---|---|---|---|---|---|---|',
   );
   for (const [name, result] of Object.entries(run.classes)) {
     for (const s of result.scenarios) {
       const stopped =
         s.verdict === 'violation' ? 'violation' : s.stopped === 'covered' ? 'coverage met' : 'budget spent';
       lines.push(
-        `| ${tableCell(name)} | ${tableCell(s.name)} | ${ICON[s.verdict]} | ${s.runs}${s.shrinkRuns > 0 ? ` (${s.shrinkRuns})` : ''} | ${stopped} | ${(s.durationMs / 1000).toFixed(1)} s |`,
+        `| ${tableCell(name)} | ${tableCell(s.name)} | ${tableCell(s.cluster ?? 'attached')} | ${ICON[s.verdict]} | ${s.runs}${s.shrinkRuns > 0 ? ` (${s.shrinkRuns})` : ''} | ${stopped} | ${(s.durationMs / 1000).toFixed(1)} s |`,
       );
     }
   }

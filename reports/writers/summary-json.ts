@@ -65,6 +65,7 @@ export function summaryJson(run: JobReport): string {
           seed: scenario.seed,
           path: scenario.path ?? null,
           replay_command: scenario.replayCommand,
+          cluster: scenario.cluster ?? null,
           schedule_replay_command: scenario.scheduleReplayCommand ?? null,
           runs: scenario.runs,
           shrink_runs: scenario.shrinkRuns,
