@@ -15,23 +15,22 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { installInterrupt, prepareWritableDir } from '../../harness/cli/index.ts';
-import { startCluster } from '../../harness/cluster/index.ts';
+import type { Logger } from 'pino';
+import { startCluster, type StartedCluster } from '../../harness/cluster/index.ts';
 import { describeError, fileLogger, HarnessError, newRunId, PROJECT_ROOT, seedOf } from '../../harness/base/index.ts';
 import { matrixHtml, matrixJson, matrixJunit, matrixMarkdown } from '../../reports/writers/index.ts';
 import { matrixExitStatus, type Detection, type MatrixRow, type MutationMatrix } from '../../reports/results/index.ts';
-import type { SinkClassName } from '../../sinks/index.ts';
 import { BUDGETS, runScenario } from '../executor/index.ts';
 import { startedClusterJournal, UndoJournal } from '../nemeses/index.ts';
 import { findScenarios, type ScenarioDefinition } from '../scenarios/index.ts';
 import { isMutantName, MUTANTS, type MutantName } from './catalogue.ts';
 import { detection } from './detection.ts';
 import { sinkHostFor } from './mutant-host.ts';
-import { MUTANT_TARGETS } from './targets.ts';
+import { DEFAULT_SHAPE, shapeArgument } from '../cluster-shape.ts';
+import { MUTANT_TARGETS, type MutantTarget } from './targets.ts';
 
-interface Subject {
+interface Subject extends MutantTarget {
   readonly name: MutantName | 'control';
-  readonly sinkClass: SinkClassName;
-  readonly scenario: ScenarioDefinition;
 }
 
 function parseOptions() {
@@ -90,8 +89,63 @@ function subjects(
     ...MUTANT_TARGETS[name],
     ...(scenario === undefined ? {} : { scenario }),
   }));
-  const targets = new Map(own.map((subject) => [`${subject.sinkClass}/${subject.scenario.name}`, subject]));
+  const targets = new Map(
+    own.map((subject) => [`${subject.sinkClass}/${subject.scenario.name}${shapeArgument(subject.shape)}`, subject]),
+  );
   return [...own, ...(control ? [...targets.values()].map((target) => ({ ...target, name: 'control' as const })) : [])];
+}
+
+/** One mutant (or control) over every seed on the cluster of its shape: its row of the matrix. */
+async function subjectRow(
+  subject: Subject,
+  options: ReturnType<typeof parseOptions>,
+  cluster: StartedCluster,
+  journal: UndoJournal,
+  dir: string,
+  log: Logger,
+): Promise<MatrixRow> {
+  const entry = subject.name === 'control' ? undefined : MUTANTS[subject.name];
+  const detections: Detection[] = [];
+  for (const seed of options.seeds) {
+    const outcome = await runScenario({
+      cluster,
+      journal,
+      scenario: subject.scenario,
+      sinkClass: subject.sinkClass,
+      budget: options.shrink ? BUDGETS.ci : { ...BUDGETS.ci, shrinkMs: 0 },
+      seed,
+      dir: join(dir, `${subject.name}__${subject.sinkClass}__${subject.scenario.name}`, String(seed)),
+      log: log.child({ subject: subject.name, seed }),
+      serverDedup: 'alternate',
+      host: sinkHostFor(subject.name),
+    });
+    const found = detection(
+      subject.scenario,
+      subject.sinkClass,
+      outcome,
+      seed,
+      subject.name === 'control' ? undefined : subject.name,
+    );
+    detections.push(found);
+    const state =
+      entry === undefined
+        ? found.verdict
+        : found.caughtInCategory
+          ? `caught (${found.categories.join(', ')}) in run ${found.runsToDetection}, ${found.secondsToDetection?.toFixed(0)} s`
+          : `MISSED: ${found.verdict}${found.categories.length > 0 ? ` (${found.categories.join(', ')})` : ''}`;
+    process.stderr.write(
+      `mutants: ${subject.name} / ${subject.sinkClass} / ${subject.scenario.name} seed ${seed}: ${state}\n`,
+    );
+  }
+  return {
+    subject: subject.name,
+    kind: entry?.kind ?? 'control',
+    sinkClass: subject.sinkClass,
+    scenario: subject.scenario.name,
+    category: entry?.category ?? null,
+    why: entry?.why ?? null,
+    detections,
+  };
 }
 
 async function main(): Promise<number> {
@@ -106,57 +160,20 @@ async function main(): Promise<number> {
     `mutants: ${options.mutants.join(', ')} over seeds ${options.seeds.join(', ')}; reports in ${dir}\n`,
   );
   const started = Date.now();
-  const cluster = await startCluster('embedded', { topology: { shards: 2, replicas: 2, keepers: 1 }, logger: log });
-  const journal = new UndoJournal(startedClusterJournal(cluster), cluster);
   const rows: MatrixRow[] = [];
-  try {
-    for (const subject of subjects(options.mutants, options.control, options.scenario)) {
-      const entry = subject.name === 'control' ? undefined : MUTANTS[subject.name];
-      const detections: Detection[] = [];
-      for (const seed of options.seeds) {
-        const outcome = await runScenario({
-          cluster,
-          journal,
-          scenario: subject.scenario,
-          sinkClass: subject.sinkClass,
-          budget: options.shrink ? BUDGETS.ci : { ...BUDGETS.ci, shrinkMs: 0 },
-          seed,
-          dir: join(dir, `${subject.name}__${subject.sinkClass}__${subject.scenario.name}`, String(seed)),
-          log: log.child({ subject: subject.name, seed }),
-          serverDedup: 'alternate',
-          host: sinkHostFor(subject.name),
-        });
-        const found = detection(
-          subject.scenario,
-          subject.sinkClass,
-          outcome,
-          seed,
-          subject.name === 'control' ? undefined : subject.name,
-        );
-        detections.push(found);
-        const state =
-          entry === undefined
-            ? found.verdict
-            : found.caughtInCategory
-              ? `caught (${found.categories.join(', ')}) in run ${found.runsToDetection}, ${found.secondsToDetection?.toFixed(0)} s`
-              : `MISSED: ${found.verdict}${found.categories.length > 0 ? ` (${found.categories.join(', ')})` : ''}`;
-        process.stderr.write(
-          `mutants: ${subject.name} / ${subject.sinkClass} / ${subject.scenario.name} seed ${seed}: ${state}\n`,
-        );
-      }
-      rows.push({
-        subject: subject.name,
-        kind: entry?.kind ?? 'control',
-        sinkClass: subject.sinkClass,
-        scenario: subject.scenario.name,
-        category: entry?.category ?? null,
-        why: entry?.why ?? null,
-        detections,
-      });
+  const all = subjects(options.mutants, options.control, options.scenario);
+  // One cluster per shape the targets need, each down before the next starts.
+  for (const shape of [...new Set(all.map((subject) => shapeArgument(subject.shape)))]) {
+    const own = all.filter((subject) => shapeArgument(subject.shape) === shape);
+    const topology = own[0]?.shape ?? DEFAULT_SHAPE;
+    const cluster = await startCluster('embedded', { topology: { ...topology, keepers: 1 }, logger: log });
+    const journal = new UndoJournal(startedClusterJournal(cluster), cluster);
+    try {
+      for (const subject of own) rows.push(await subjectRow(subject, options, cluster, journal, dir, log));
+    } finally {
+      journal.close();
+      await cluster.down();
     }
-  } finally {
-    journal.close();
-    await cluster.down();
   }
   const matrix: MutationMatrix = { runId, seeds: options.seeds, durationMs: Date.now() - started, rows };
   writeFileSync(join(dir, 'summary.json'), matrixJson(matrix));

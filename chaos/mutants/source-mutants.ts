@@ -92,6 +92,14 @@ export const SOURCE_MUTANTS = {
     replace: "if (typeof value === 'bigint') return tagged('s', value.toString());",
     why: 'A bigint has no JSON form, so turning it into its text on the way to the hash looks harmless, and every test key column is a String or a small number. The routing now tells a 64-bit key from the same value given as a number: rows keyed by an Int64 or UInt64 column go to another shard than the documented scheme (and any other reader of it) sends them, and co-location with the rows keyed the same way through a number is gone.',
   },
+  'score-over-longest-name-buffer': {
+    category: 'misplaced',
+    classes: ['ShardedClickHouseBatchingSink', 'AtLeastOnceClickHouseSink', 'AtMostOnceClickHouseSink'],
+    file: 'sinks/routing/rendezvous-router.ts',
+    find: 'const score = xxhash64(scored.subarray(0, 4 + key.byteLength + suffix.byteLength));',
+    replace: 'const score = xxhash64(scored);',
+    why: 'Scoring every shard in one buffer sized for the longest name saves an allocation per shard, and hashing the buffer rather than the bytes just written changes nothing while every shard name has the same length, as s1 and s2 do on every test cluster. Once names differ in length, a shorter name is scored with the tail of a longer one (or zeros) behind it: keys go to other shards than the documented rendezvous scheme sends them, steadily, so replays stay where the first attempt went and nothing is lost or duplicated.',
+  },
   'datetime-rounded-not-floored': {
     category: 'unexpected',
     classes: SINK_CLASS_NAMES,

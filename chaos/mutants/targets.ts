@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { arbSinkSpec, type RawSinkSpec, type SpecTarget } from '../../properties/arbitraries/index.ts';
 import { step } from '../../properties/schedule/index.ts';
 import type { SinkClassName } from '../../sinks/index.ts';
+import { type ClusterShape, parseShape } from '../cluster-shape.ts';
 import { findScenarios, type ScenarioDefinition } from '../scenarios/index.ts';
 import type { MutantName } from './catalogue.ts';
 
@@ -53,10 +54,31 @@ const keyedByInt64 = (name: string): ScenarioDefinition => {
   };
 };
 
+/**
+ * A catalogue scenario whose sharded specs always take the `shard_hosts` form, so every run
+ * routes: the target of a routing mutant held on a cluster shape the default one is not.
+ */
+const alwaysRouted = (name: string): ScenarioDefinition => {
+  const scenario = catalogue(name);
+  return {
+    ...scenario,
+    name: `${name}-routed`,
+    specs: (target) => arbSinkSpec(target, { forms: ['shard_hosts'] }),
+  };
+};
+
+/** A cluster like the default one but for its shard names, which differ in length (a job's drawn shapes mostly do). */
+const UNEQUAL_SHARD_NAMES = parseShape('2x2:a,north-eu', 'embedded');
+
+/** Where a shipped mutant is run: a class, a scenario, and the cluster shape when the default one cannot show it. */
+export interface MutantTarget {
+  readonly sinkClass: SinkClassName;
+  readonly scenario: ScenarioDefinition;
+  readonly shape?: ClusterShape;
+}
+
 /** Which class and scenario each shipped mutant is run against: the catalogue's own wherever it can catch it. */
-export const MUTANT_TARGETS: Readonly<
-  Record<MutantName, { readonly sinkClass: SinkClassName; readonly scenario: ScenarioDefinition }>
-> = {
+export const MUTANT_TARGETS: Readonly<Record<MutantName, MutantTarget>> = {
   'token-changes-on-replay': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('sink-crash') },
   'shard-suffix-dropped': { sinkClass: 'ShardedClickHouseBatchingSink', scenario: twoShardNamesOneTable },
   'topology-guard-disabled': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('topology-guard') },
@@ -79,6 +101,12 @@ export const MUTANT_TARGETS: Readonly<
   // columns' wide text in every batch every body is refused instead, and nothing lands to judge.
   'utf16-length-as-byte-length': { sinkClass: 'AtMostOnceClickHouseSink', scenario: catalogue('at-most-once-queue') },
   'bigint-key-as-text': { sinkClass: 'ShardedClickHouseBatchingSink', scenario: keyedByInt64('unknown-outcome') },
+  // Equal-length names (s1, s2) hide it: the cluster's names differ in length, as a job's drawn shape's mostly do.
+  'score-over-longest-name-buffer': {
+    sinkClass: 'ShardedClickHouseBatchingSink',
+    scenario: alwaysRouted('network-degradation'),
+    shape: UNEQUAL_SHARD_NAMES,
+  },
   'datetime-rounded-not-floored': {
     sinkClass: 'ShardedClickHouseBatchingSink',
     scenario: catalogue('network-degradation'),

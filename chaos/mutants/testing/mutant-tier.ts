@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { componentLogger, seedOf } from '../../../harness/base/index.ts';
 import type { StartedLocalCluster } from '../../../harness/cluster/index.ts';
 import { startEmbeddedCluster } from '../../../harness/cluster/embedded/start-embedded.ts';
@@ -11,6 +11,7 @@ import { MUTANTS, type MutantName } from '../catalogue.ts';
 import { caughtInCategory } from '../detection.ts';
 import { sinkHostFor } from '../mutant-host.ts';
 import { MUTANT_TARGETS } from '../targets.ts';
+import { type ClusterShape, DEFAULT_SHAPE, shapeArgument } from '../../cluster-shape.ts';
 
 // Each deliberately broken sink must be flagged by the same checkers that pass the real sinks,
 // in the category its breakage produces and no other it does not explain, with a replayable
@@ -29,23 +30,36 @@ type Target = (typeof MUTANT_TARGETS)[MutantName];
  * that each breakage is caught and replayable (`npm run mutants` measures the rest).
  */
 export function describeMutantTier(title: string, mutants: readonly MutantName[], replayed?: MutantName): void {
-  let cluster: StartedLocalCluster;
-  let journal: UndoJournal;
+  // One cluster per shape the tier's targets need, started when first needed; one at a time.
+  let current:
+    { readonly shape: string; readonly cluster: StartedLocalCluster; readonly journal: UndoJournal } | undefined;
   const reports = mkdtempSync(join(tmpdir(), 'mutants-'));
 
-  beforeAll(async () => {
-    cluster = await startEmbeddedCluster({ topology: { shards: 2, replicas: 2, keepers: 1 } });
-    journal = new UndoJournal(startedClusterJournal(cluster), cluster);
-  });
+  const down = async () => {
+    current?.journal.close();
+    await current?.cluster.down();
+    current = undefined;
+  };
+  const clusterOf = async (shape: ClusterShape = DEFAULT_SHAPE) => {
+    if (current?.shape === shapeArgument(shape)) return current;
+    await down();
+    const cluster = await startEmbeddedCluster({ topology: { ...shape, keepers: 1 } });
+    current = {
+      shape: shapeArgument(shape),
+      cluster,
+      journal: new UndoJournal(startedClusterJournal(cluster), cluster),
+    };
+    return current;
+  };
 
   afterAll(async () => {
-    journal?.close();
-    await cluster?.down();
+    await down();
     rmSync(reports, { recursive: true, force: true });
   });
 
-  const runAt = ({ sinkClass, scenario }: Target, subject: MutantName | 'control', path?: string) =>
-    runScenario({
+  const runAt = async ({ sinkClass, scenario, shape }: Target, subject: MutantName | 'control', path?: string) => {
+    const { cluster, journal } = await clusterOf(shape);
+    return runScenario({
       cluster,
       journal,
       scenario,
@@ -58,11 +72,16 @@ export function describeMutantTier(title: string, mutants: readonly MutantName[]
       host: sinkHostFor(subject),
       serverDedup: 'alternate',
     });
+  };
   const run = (mutant: MutantName, path?: string) => runAt(MUTANT_TARGETS[mutant], mutant, path);
 
   const targets = mutants.map((mutant) => MUTANT_TARGETS[mutant]);
   const controls = targets.filter(
-    (target, index) => targets.findIndex((other) => other.scenario.name === target.scenario.name) === index,
+    (target, index) =>
+      targets.findIndex(
+        (other) =>
+          other.scenario.name === target.scenario.name && shapeArgument(other.shape) === shapeArgument(target.shape),
+      ) === index,
   );
   const caughtPaths = new Map<MutantName, string>();
 
