@@ -72,6 +72,9 @@ const serverErrorBoundaries = (sinkClass: SinkClassName, endpoints?: ClusterEndp
  */
 const SERVER_WINDOW_WRITE_TIMEOUT_MS = 12_000;
 
+/** Epochs of at most 24 messages, for the scenarios whose specs change mid-run to limits of a row or a byte. */
+const SMALL_EPOCHS = arbWorkload({ maxMessagesPerEpoch: 24 });
+
 /** The core catalogue: every class against every fault family, plus the topology guard. */
 export const CATALOGUE: readonly ScenarioDefinition[] = [
   {
@@ -149,6 +152,9 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
     description:
       'the dynamic section changed on the running sink while an INSERT is in flight (new clients for a new write_timeout, new retry and batch limits), between both kinds of unknown outcome',
     classes: SINK_CLASS_NAMES,
+    // Small epochs: a new dynamic section may cut batches of one row, which a large epoch would
+    // turn into hundreds of INSERTs (the drawn spec is kept to a few batches per epoch, a new one is not).
+    workload: SMALL_EPOCHS,
     commands: (context) => arbReconfigureSchedule(context.spec.sink_class_name as SinkClassName),
     coverage: (sinkClass) => ({
       reconfiguredInFlight: true,
@@ -163,6 +169,8 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
     description:
       "every replica refuses INSERTs into the run's tables with each server error the seed calls unclassified in turn (TOO_MANY_PARTS, NOT_ENOUGH_SPACE, the table detached, a constraint no row meets, ClickHouse's part-writer failpoint), until the sink's retries ended: the batching and at-least-once classes give up after max_insert_attempts attempts and refuse the retry on the same instance, at-most-once acknowledges with an error; after each, the operator's restart (a new instance) delivers what was held back",
     classes: SINK_CLASS_NAMES,
+    // Small epochs: the boundaries include one row per batch, and every partition is drained on each.
+    workload: SMALL_EPOCHS,
     // Every run meets the errors on each spec boundary of the class too (a retry budget of one
     // attempt, each host form, the batch limits' and the strategy's edges), never left to a draw.
     commands: (context) => {
@@ -298,6 +306,8 @@ function quorumScenario(profile: 'quorum_sequential' | 'quorum_parallel'): Scena
     settingProfile: () => profile,
     processActions: ['kill', 'start', 'pause', 'resume'],
     replicasPerShard: 2,
+    // Under a sequential quorum a fault waits for an INSERT alone on its shard: two partitions at most.
+    ...(profile === 'quorum_sequential' ? { workload: arbWorkload({ maxPartitions: 2 }) } : {}),
     // A sequential quorum refuses the other partitions' INSERTs while one awaits its quorum: their
     // retry budget may run out, and the operator restarts the sink as the seed says.
     commands: () => arbFaultScheduleWithRestarts(arbQuorumFault, 2),

@@ -3,6 +3,7 @@ import { CRASH_POINTS, type CrashPoint } from '../../harness/flow/history/index.
 import {
   arbDynamicParameters,
   arbEveryOnce,
+  MAX_PARTITIONS,
   type BoundarySpec,
   type RawSinkSpec,
 } from '../../properties/arbitraries/index.ts';
@@ -137,8 +138,8 @@ export function inBothStrategyModes(
     ]);
 }
 
-/** Every partition a drawn workload has (`arbWorkload`: at most two); a drain skips the ones a run lacks. */
-const EVERY_PARTITION = [0, 1];
+/** Every partition a drawn workload may have (`arbWorkload`); a drain skips the ones a run lacks. */
+const EVERY_PARTITION = Array.from({ length: MAX_PARTITIONS }, (_, partition) => partition);
 
 /**
  * Every kind of server error once, in a drawn order: each refuses every INSERT into the run's

@@ -24,12 +24,38 @@ export interface WorkloadLimits {
   readonly untyped?: boolean;
 }
 
+/** The most partitions a workload writes at once: four in some runs, each its own worker's writer. */
+export const MAX_PARTITIONS = 4;
+
+/** Epochs of a few messages, the cases a shrink ends at. */
+const SMALL_EPOCH = { min: 2, max: 24 } as const;
+/** Epochs of a volume where a loss of one in thousands can show: most runs write these. */
+export const LARGE_EPOCH = { min: 64, max: 320 } as const;
+
+/**
+ * Messages per epoch and partition: one run in four small, the rest large, so a `ci` job writes
+ * thousands of rows per class; shrinking crosses to the small ones. A scenario with its own
+ * limits keeps them.
+ */
+function arbEpochSize(limits: WorkloadLimits): fc.Arbitrary<number> {
+  if (limits.minMessagesPerEpoch !== undefined || limits.maxMessagesPerEpoch !== undefined)
+    return fc.integer({
+      min: limits.minMessagesPerEpoch ?? SMALL_EPOCH.min,
+      max: limits.maxMessagesPerEpoch ?? SMALL_EPOCH.max,
+    });
+  return fc.oneof(
+    { withCrossShrink: true },
+    { arbitrary: fc.integer(SMALL_EPOCH), weight: 1 },
+    { arbitrary: fc.integer(LARGE_EPOCH), weight: 3 },
+  );
+}
+
 export function arbWorkload(limits: WorkloadLimits = {}): fc.Arbitrary<Workload> {
   const ceiling = limits.maxPayloadBytes ?? Number.POSITIVE_INFINITY;
   return fc
     .record({
-      partitions: fc.integer({ min: 1, max: limits.maxPartitions ?? 2 }),
-      messagesPerEpoch: fc.integer({ min: limits.minMessagesPerEpoch ?? 2, max: limits.maxMessagesPerEpoch ?? 24 }),
+      partitions: fc.integer({ min: 1, max: limits.maxPartitions ?? MAX_PARTITIONS }),
+      messagesPerEpoch: arbEpochSize(limits),
       keySpace: fc.integer({ min: 1, max: 32 }),
       minPayload: fc.integer({ min: 4, max: 64 }),
       spread: fc.integer({ min: 0, max: 256 }),
