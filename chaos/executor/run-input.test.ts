@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ClusterDescription, StartedCluster } from '../../harness/cluster/index.ts';
+import { LARGE_EPOCH } from '../../properties/arbitraries/index.ts';
 import { findScenarios } from '../scenarios/index.ts';
 import { arbRunInput, MAX_BATCHES_PER_EPOCH } from './run-input.ts';
 
@@ -26,7 +27,7 @@ describe('arbRunInput: the volume of a run', () => {
   });
 
   it('writes large epochs in most runs, small ones in some, and four partitions at once in some', () => {
-    const large = inputs.filter((input) => input.workload.messagesPerEpoch >= 64).length;
+    const large = inputs.filter((input) => input.workload.messagesPerEpoch >= LARGE_EPOCH.min).length;
     expect(large).toBeGreaterThan(inputs.length / 2);
     expect(inputs.some((input) => input.workload.messagesPerEpoch <= 24)).toBe(true);
     expect(inputs.some((input) => input.workload.partitions === 4)).toBe(true);

@@ -49,7 +49,7 @@ function severalBatchesPerEpoch(spec: RawSinkSpec, workload: Workload): RawSinkS
 }
 
 /** The most batches one epoch of one partition is cut into: volume comes from fuller batches, not more INSERTs. */
-export const MAX_BATCHES_PER_EPOCH = 16;
+export const MAX_BATCHES_PER_EPOCH = 4;
 /** A message's bytes beside its payload as a batch's byte limit counts them, with the typed columns (measured: p50 577, max 938 over 10,000). */
 const TYPED_MESSAGE_BYTES = 1024;
 

@@ -1,6 +1,6 @@
 export { arbEveryOnce } from './arb-every-once.ts';
 export { arbDynamicParameters, arbSinkSpec, type RawSinkSpec, type SpecTarget } from './arb-sink-spec.ts';
-export { arbWorkload, MAX_PARTITIONS, type Workload } from './arb-workload.ts';
+export { arbWorkload, LARGE_EPOCH, MAX_PARTITIONS, type Workload } from './arb-workload.ts';
 export { chainTailFirst } from './chain-tail-first.ts';
 export { clusterEndpoints, type ClusterEndpoints } from './cluster-endpoints.ts';
 export {
