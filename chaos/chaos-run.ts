@@ -45,10 +45,16 @@ import {
   startedClusterJournal,
   UndoJournal,
 } from './nemeses/index.ts';
-import { type ClusterShape, DEFAULT_SHAPE, describeShape, pairShape, shapeArgument } from './cluster-shape.ts';
+import {
+  type ClusterShape,
+  DEFAULT_SHAPE,
+  describeShape,
+  pairShape,
+  type ScenarioDefinition,
+  shapeArgument,
+} from './scenarios/index.ts';
 import { reapExternalCluster } from './reap-external.ts';
 import { keepersFor, whyNotRunnable } from './runnable.ts';
-import type { ScenarioDefinition } from './scenarios/index.ts';
 import { sourceCommit } from './source-commit.ts';
 
 /** Where the chaos job runs: a cluster it starts, or one it attaches to (`external`, described by `clusterFile`). */

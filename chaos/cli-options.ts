@@ -1,13 +1,12 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseBackend, readClusterFile } from '../harness/cluster/index.ts';
-import { type ClusterShape, parseShape } from './cluster-shape.ts';
 import { HarnessError, type Seed, seedOf } from '../harness/base/index.ts';
 import { SINK_CLASS_NAMES, type SinkClassName } from '../sinks/index.ts';
 import type { ChaosBackend } from './chaos-run.ts';
 import { type Profile, readScheduleFile, SERVER_DEDUP_MODES, type ServerDedupMode } from './executor/index.ts';
 import type { ScheduleFile } from '../properties/schedule/index.ts';
-import { findScenarios, type ScenarioDefinition } from './scenarios/index.ts';
+import { type ClusterShape, findScenarios, parseShape, type ScenarioDefinition } from './scenarios/index.ts';
 
 /** The options `npm run chaos` and `npm run soak` share, as `parseArgs` definitions. */
 export const SELECTION_OPTIONS = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type RunId, seedOf } from '../harness/base/index.ts';
 import { classReport, insertPerformance, type JobReport, runTimelines } from '../reports/results/index.ts';
-import { sampleEvents } from '../reports/results/test-support.ts';
+import { sampleEvents, scenarioReportOf } from '../reports/results/test-support.ts';
 import { parseDuration, trendLine } from './soak-trend.ts';
 
 describe('parseDuration', () => {
@@ -53,6 +53,20 @@ describe('trendLine', () => {
       insert_latency_ms: { p50: 40, p95: 60, p99: 60, max: 60 },
       rows_per_second: expect.any(Number),
     });
+  });
+
+  it('names the cluster shapes its scenarios ran on, once each', () => {
+    const base = run(null);
+    const [result] = Object.values(base.classes);
+    if (result === undefined) throw new Error('no class');
+    const on = (cluster: string) => ({ ...scenarioReportOf({ name: cluster }), cluster });
+    const shaped: JobReport = {
+      ...base,
+      classes: {
+        ClickHouseBatchingSink: { ...result, scenarios: [on('2x2 (s1, s2)'), on('3x1 (a, b, c)'), on('2x2 (s1, s2)')] },
+      },
+    };
+    expect(trendLine(1, shaped, 1).clusters).toEqual(['2x2 (s1, s2)', '3x1 (a, b, c)']);
   });
 
   it('says null for cluster memory a backend does not see', () => {

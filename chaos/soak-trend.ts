@@ -47,6 +47,11 @@ export function trendLine(
     rss_mib: runnerRssMiB,
     cluster_peak_rss_mib: peakRss(run),
     reproduced,
+    clusters: [
+      ...new Set(
+        Object.values(run.classes).flatMap((result) => result.scenarios.flatMap((scenario) => scenario.cluster ?? [])),
+      ),
+    ],
     classes,
   };
 }

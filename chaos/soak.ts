@@ -24,8 +24,7 @@ import { soakTrendHtml } from '../reports/writers/index.ts';
 import { SINK_CLASS_NAMES } from '../sinks/index.ts';
 import { runChaos, type ChaosRunOptions } from './chaos-run.ts';
 import { parseProfile, parseSelection, SELECTION_OPTIONS } from './cli-options.ts';
-import { drawnShape, shapeArgument } from './cluster-shape.ts';
-import { findScenarios } from './scenarios/index.ts';
+import { drawnShape, findScenarios, shapeArgument } from './scenarios/index.ts';
 import { parseDuration, trendLine } from './soak-trend.ts';
 
 /**

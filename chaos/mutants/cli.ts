@@ -22,11 +22,10 @@ import { matrixHtml, matrixJson, matrixJunit, matrixMarkdown } from '../../repor
 import { matrixExitStatus, type Detection, type MatrixRow, type MutationMatrix } from '../../reports/results/index.ts';
 import { BUDGETS, runScenario } from '../executor/index.ts';
 import { startedClusterJournal, UndoJournal } from '../nemeses/index.ts';
-import { findScenarios, type ScenarioDefinition } from '../scenarios/index.ts';
+import { DEFAULT_SHAPE, findScenarios, type ScenarioDefinition, shapeArgument } from '../scenarios/index.ts';
 import { isMutantName, MUTANTS, type MutantName } from './catalogue.ts';
 import { detection } from './detection.ts';
 import { sinkHostFor } from './mutant-host.ts';
-import { DEFAULT_SHAPE, shapeArgument } from '../cluster-shape.ts';
 import { MUTANT_TARGETS, type MutantTarget } from './targets.ts';
 
 interface Subject extends MutantTarget {

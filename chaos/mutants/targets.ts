@@ -2,8 +2,7 @@ import fc from 'fast-check';
 import { arbSinkSpec, type RawSinkSpec, type SpecTarget } from '../../properties/arbitraries/index.ts';
 import { step } from '../../properties/schedule/index.ts';
 import type { SinkClassName } from '../../sinks/index.ts';
-import { type ClusterShape, parseShape } from '../cluster-shape.ts';
-import { findScenarios, type ScenarioDefinition } from '../scenarios/index.ts';
+import { type ClusterShape, findScenarios, parseShape, type ScenarioDefinition } from '../scenarios/index.ts';
 import type { MutantName } from './catalogue.ts';
 
 /** Two shard names over the two replicas of ONE table: only the `:<shard>` suffix keeps their tokens apart. */

@@ -6,3 +6,13 @@ export {
   SHORT_DEDUP_WINDOW_S,
   type TargetTable,
 } from './scenario.ts';
+export {
+  type ClusterShape,
+  DEFAULT_SHAPE,
+  describeShape,
+  drawnShape,
+  pairShape,
+  parseShape,
+  shapeArgument,
+  shapeHolds,
+} from './cluster-shape.ts';

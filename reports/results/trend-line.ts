@@ -19,11 +19,15 @@ export interface TrendLine {
   readonly cluster_peak_rss_mib: Readonly<Record<string, number>> | null;
   /** For an iteration that did not pass: did its re-run with the same seed and path fail again? */
   readonly reproduced?: boolean | null;
+  /** The cluster shapes the iteration's scenarios ran on (`2x2 (s1, s2)`); absent on an attached cluster or an older line. */
+  readonly clusters?: readonly string[];
   readonly classes: Readonly<
     Record<
       string,
       {
         readonly verdict: Verdict;
+        /** Messages the sink was given over the iteration (an older line may lack it). */
+        readonly attempted?: number;
         readonly insert_latency_ms: { readonly p50: number; readonly p95: number } | null;
         readonly rows_per_second: number | null;
       }

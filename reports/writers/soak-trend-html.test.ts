@@ -15,6 +15,7 @@ const line = (iteration: number, over: Partial<TrendLine> = {}): TrendLine => ({
   classes: {
     ClickHouseBatchingSink: {
       verdict: 'pass',
+      attempted: 5000 + iteration,
       insert_latency_ms: { p50: 20 + iteration, p95: 80 + iteration },
       rows_per_second: 900,
     },
@@ -62,6 +63,14 @@ describe('soakTrendHtml', () => {
     // Iteration 2 has no latency for the class: no point is invented for it.
     expect(html).not.toMatch(/ClickHouseBatchingSink, iteration #2: [\d.]+ ms/);
     expect(html).toContain('ClickHouseBatchingSink, iteration #2: 10.0 rows/s');
+  });
+
+  it('plots the messages each class was given, and names the clusters of an iteration', () => {
+    expect(html).toContain('Messages written per class');
+    expect(html).toContain('ClickHouseBatchingSink, iteration #3: 5003.0 messages');
+    expect(soakTrendHtml([line(4, { clusters: ['2x2 (s1, s2)', '3x1 (a, bb, c_c)'] })])).toContain(
+      'seed 104, 204 s, clusters 2x2 (s1, s2) and 3x1 (a, bb, c_c)',
+    );
   });
 
   it('says so when there is no iteration or no data', () => {

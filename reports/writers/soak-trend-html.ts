@@ -41,7 +41,8 @@ function verdictGrid(lines: readonly TrendLine[]): string {
         line.reproduced === undefined || line.reproduced === null
           ? line.verdict
           : `${line.verdict} · ${line.reproduced ? 'reproduced' : 'not reproduced'}`;
-      return cell(line.verdict, `seed ${line.seed}, ${(line.duration_ms / 1000).toFixed(0)} s`).replace(
+      const clusters = line.clusters === undefined ? '' : `, clusters ${line.clusters.join(' and ')}`;
+      return cell(line.verdict, `seed ${line.seed}, ${(line.duration_ms / 1000).toFixed(0)} s${clusters}`).replace(
         `>${escapeHtml(line.verdict)}<`,
         `>${escapeHtml(label)}<`,
       );
@@ -136,6 +137,12 @@ p.empty{color:#9e9e9e}
 <p class="sub">${lines.length === 0 ? 'no iteration yet' : `iterations #${first?.iteration}–#${last?.iteration}, seeds ${escapeHtml(lines.map((line) => line.seed).join(', '))}`}</p>
 <h2>Verdicts per class and iteration</h2>
 ${verdictGrid(lines)}
+${chart(
+  'Messages written per class',
+  'messages',
+  lines,
+  metric((line, name) => line.classes[name]?.attempted),
+)}
 ${chart(
   'INSERT latency p95 per class',
   'ms',

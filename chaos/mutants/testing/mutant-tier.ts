@@ -11,7 +11,7 @@ import { MUTANTS, type MutantName } from '../catalogue.ts';
 import { caughtInCategory } from '../detection.ts';
 import { sinkHostFor } from '../mutant-host.ts';
 import { MUTANT_TARGETS } from '../targets.ts';
-import { type ClusterShape, DEFAULT_SHAPE, shapeArgument } from '../../cluster-shape.ts';
+import { type ClusterShape, DEFAULT_SHAPE, shapeArgument } from '../../scenarios/index.ts';
 
 // Each deliberately broken sink must be flagged by the same checkers that pass the real sinks,
 // in the category its breakage produces and no other it does not explain, with a replayable

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
-import { HarnessError } from '../harness/base/index.ts';
-import { DEFAULT_TOPOLOGY, type TopologySpec, validateTopology } from '../harness/cluster/index.ts';
-import { SINK_CLASS_NAMES, type SinkClassName } from '../sinks/index.ts';
-import { findScenarios, type ScenarioDefinition } from './scenarios/index.ts';
+import { HarnessError } from '../../harness/base/index.ts';
+import { DEFAULT_TOPOLOGY, type TopologySpec, validateTopology } from '../../harness/cluster/index.ts';
+import { SINK_CLASS_NAMES, type SinkClassName } from '../../sinks/index.ts';
+import { findScenarios } from './catalogue.ts';
+import type { ScenarioDefinition } from './scenario.ts';
 
 /** The shards and replicas of the cluster a job starts (`--shape 3x1`, `--shape 2x2:a,north-eu`), its shard names optional. */
 export type ClusterShape = Omit<TopologySpec, 'keepers'>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SINK_CLASS_NAMES } from '../sinks/index.ts';
+import { SINK_CLASS_NAMES } from '../../sinks/index.ts';
 import { DEFAULT_SHAPE, describeShape, drawnShape, pairShape, parseShape, shapeArgument } from './cluster-shape.ts';
-import { findScenarios } from './scenarios/index.ts';
+import { findScenarios } from './catalogue.ts';
 
 describe('--shape', () => {
   it('reads SHARDSxREPLICAS, with shard names optional, and gives it back for a replay line', () => {
