@@ -30,7 +30,7 @@ export const MAX_PARTITIONS = 4;
 /** Epochs of a few messages, the cases a shrink ends at. */
 const SMALL_EPOCH = { min: 2, max: 24 } as const;
 /** Epochs of a volume where a loss of one in thousands can show: most runs write these. */
-export const LARGE_EPOCH = { min: 32, max: 96 } as const;
+export const LARGE_EPOCH = { min: 24, max: 64 } as const;
 
 /**
  * Messages per epoch and partition: one run in four small, the rest large, so a `ci` job writes
