@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import { alsoOnForcedStop } from '../harness/cli/index.ts';
 import {
   attachExternalCluster,
+  availableMemoryMiB,
+  memoryShortfall,
   type BackendName,
   startCluster,
   type StartedCluster,
@@ -81,8 +83,10 @@ export interface ChaosRunOptions {
   readonly signal?: AbortSignal;
   /** Run only this slice of the class x scenario matrix (`--shard I/N`). */
   readonly slice?: MatrixSlice;
-  /** The shape of the clusters the job starts (`--shape`); undefined: the default 2x2. */
+  /** The shape of the clusters the job starts (`--shape`); undefined: the default 2x2 and one drawn from the seed. */
   readonly shape?: ClusterShape;
+  /** The memory this machine can give a cluster, in MiB (default: read from the kernel before each start). */
+  readonly availableMemoryMiB?: () => number;
 }
 
 /** Keeps the cluster's own logs with the report (the cluster directory goes away on down). */
@@ -220,6 +224,30 @@ export async function runChaos(options: ChaosRunOptions): Promise<JobReport> {
             false,
           ),
         ]);
+      continue;
+    }
+    // A shape this machine cannot hold is never started: its members would die of the OOM killer
+    // mid-run, read as faults nobody injected. Its pairs are inconclusive, said once.
+    const short =
+      attached === undefined
+        ? memoryShortfall(
+            { ...group.shape, keepers: group.keepers },
+            (options.availableMemoryMiB ?? availableMemoryMiB)(),
+          )
+        : undefined;
+    if (short !== undefined) {
+      options.progress(`not starting the ${describeShape(group.shape)} cluster: ${short}`);
+      for (const { sinkClass, scenario } of group.pairs) {
+        const result = withShape(
+          unjudgedResult(scenario, sinkClass, options.seed, 'inconclusive', `not run: ${short}`),
+          group.shape,
+          replayShape(group.shape),
+          false,
+        );
+        results.set(sinkClass, [...(results.get(sinkClass) ?? []), result]);
+        done += 1;
+        options.progress(scenarioProgressLine(result, done, pairs.length));
+      }
       continue;
     }
     // An infra-error leaves a started cluster in a state nobody judged: the pairs after it get a

@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseBackend, readClusterFile } from '../harness/cluster/index.ts';
+import { availableMemoryMiB, memoryShortfall, parseBackend, readClusterFile } from '../harness/cluster/index.ts';
 import { HarnessError, type Seed, seedOf } from '../harness/base/index.ts';
 import { SINK_CLASS_NAMES, type SinkClassName } from '../sinks/index.ts';
 import type { ChaosBackend } from './chaos-run.ts';
 import { type Profile, readScheduleFile, SERVER_DEDUP_MODES, type ServerDedupMode } from './executor/index.ts';
 import type { ScheduleFile } from '../properties/schedule/index.ts';
+import { keepersFor } from './runnable.ts';
 import { type ClusterShape, findScenarios, parseShape, type ScenarioDefinition } from './scenarios/index.ts';
 
 /** The options `npm run chaos` and `npm run soak` share, as `parseArgs` definitions. */
@@ -70,6 +71,7 @@ export function parseSelection(
     shape?: string | undefined;
   },
   profile: Profile,
+  availableMiB: () => number = availableMemoryMiB,
 ): Selection {
   const shape = values.shape === undefined ? undefined : parseShape(values.shape, values.backend);
   const serverDedup = values['server-dedup'] ?? 'alternate';
@@ -84,6 +86,13 @@ export function parseSelection(
     values.scenario?.split(',').map((name) => name.trim()),
     profile,
   );
+  if (shape !== undefined) {
+    // A shape asked for that this machine cannot hold is refused before anything starts.
+    const keepers = Math.max(1, ...scenarios.map(keepersFor));
+    const short = memoryShortfall({ ...shape, keepers }, availableMiB());
+    if (short !== undefined)
+      throw new HarnessError('CLI_USAGE', `--shape ${values.shape}: ${short}; give a smaller shape`);
+  }
   const covered = (sinkClass: SinkClassName) => scenarios.some((scenario) => scenario.classes.includes(sinkClass));
   const named = parseClasses(values.sink);
   const uncovered = named.filter((sinkClass) => !covered(sinkClass));

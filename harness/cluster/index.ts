@@ -18,4 +18,5 @@ export { UNDO_JOURNAL_FILE } from './run-marker.ts';
 export { parseBackend, startCluster } from './start-cluster.ts';
 export { type MemberState, startedByHarness, type StartedCluster } from './started-cluster.ts';
 export { statePaths } from './state-dir.ts';
+export { availableMemoryMiB, memoryNeedMiB, memoryShortfall } from './memory-need.ts';
 export { CLUSTER_NAME, DEFAULT_TOPOLOGY, type TopologySpec, validateTopology } from './topology.ts';
