@@ -167,6 +167,16 @@ export const SOURCE_MUTANTS = {
     replace: 'return { ...decideRetry(errorClass, this.counts.unclassified, this.policy), errorClass };',
     why: 'Transient failures are retried without limit and max_insert_attempts bounds the unclassified ones, so counting only the unclassified failures against the budget reads like keeping the two rules apart. The seed counts every attempt in total: an INSERT whose first attempt lost its connection and whose retries then met a refusing server makes one attempt more than the budget allows before it gives up — a path no single fault reaches, since every retry after a transport fault runs on a healed link.',
   },
+  'delivered-mark-without-partition': {
+    category: 'lost',
+    classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink'],
+    file: 'harness/flow/store/state-store.ts',
+    find: `        .prepare('UPDATE outbox SET delivered = 1, delivered_at = ? WHERE sink = ? AND partition = ? AND batch = ?')
+        .run(at, sink, partition, batch);`,
+    replace: `        .prepare('UPDATE outbox SET delivered = 1, delivered_at = ? WHERE sink = ? AND batch = ?')
+        .run(at, sink, batch);`,
+    why: "The outbox row is found by its batch number, and batch numbers look unique: every test with one partition agrees. With several partitions each counts its own batches from 1, so marking one partition's batch delivered marks the same number of every other partition delivered too, and a batch still waiting in another partition's outbox (behind an unknown outcome, or not yet sent) is never delivered.",
+  },
   'output-taken-before-crash-point': {
     category: 'pending-dropped',
     classes: ['AtMostOnceClickHouseSink'],

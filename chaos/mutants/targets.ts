@@ -53,6 +53,13 @@ const keyedByInt64 = (name: string): ScenarioDefinition => {
   };
 };
 
+/** A catalogue scenario whose every run writes from four partitions at once. */
+const fourPartitions = (name: string): ScenarioDefinition => ({
+  ...catalogue(name),
+  name: `${name}-four-partitions`,
+  partitions: 4,
+});
+
 /**
  * A catalogue scenario whose sharded specs always take the `shard_hosts` form, so every run
  * routes: the target of a routing mutant held on a cluster shape the default one is not.
@@ -121,6 +128,11 @@ export const MUTANT_TARGETS: Readonly<Record<MutantName, MutantTarget>> = {
   // Every run cuts a first attempt's request while every replica refuses its retries: one pair in every schedule.
   'transient-failures-not-counted': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('overlapping-faults') },
   // Every run crashes the ordered mode at before-insert (every crash point, both strategy modes).
+  // Four partitions writing at once in every run (the catalogue draws four in one run of four).
+  'delivered-mark-without-partition': {
+    sinkClass: 'ClickHouseBatchingSink',
+    scenario: fourPartitions('unknown-outcome'),
+  },
   'output-taken-before-crash-point': { sinkClass: 'AtMostOnceClickHouseSink', scenario: catalogue('sink-crash') },
   // The crash schedule runs at-most-once in both strategy modes, so every run crashes an ordered-mode sink after a commit.
   'output-messages-not-kept': { sinkClass: 'AtMostOnceClickHouseSink', scenario: catalogue('sink-crash') },
