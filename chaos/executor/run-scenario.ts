@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { HarnessError } from '../../harness/base/index.ts';
+import { HarnessError, pairSeed } from '../../harness/base/index.ts';
 import { SINK_CLASSES } from '../../sinks/index.ts';
 import type { ScenarioOutcome } from './executed-run.ts';
 import { executeRun } from './execute-run.ts';
@@ -53,7 +53,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
   );
   const backstopMs = options.budget.maxMs + options.budget.shrinkMs + 600_000;
   const details = await fc.check(property, {
-    seed: options.seed,
+    seed: pairSeed(options.seed, `${options.sinkClass}/${options.scenario.name}`),
     ...(options.path ? { path: options.path } : {}),
     numRuns: options.schedule === undefined ? options.budget.maxRuns : 1,
     endOnFailure: false,

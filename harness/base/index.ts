@@ -1,5 +1,5 @@
 export { describeError, HarnessError, isHarnessError } from './errors.ts';
 export { componentLogger, fileLogger } from './log.ts';
 export { PROJECT_ROOT } from './project-root.ts';
-export { newRunId, type RunId, runIdOf, type Seed, seedOf } from './run-identity.ts';
+export { newRunId, pairSeed, type RunId, runIdOf, type Seed, seedOf } from './run-identity.ts';
 export { storedSinkClass } from './stored-sink-class.ts';
