@@ -212,7 +212,8 @@ export async function runChaos(options: ChaosRunOptions): Promise<JobReport> {
     options.shape ?? (shape === DEFAULT_SHAPE ? undefined : shape);
   const groups = clusterGroups(pairs, shapeOf);
   const noPairs: ClusterGroup = { keepers: 1, shape: options.shape ?? DEFAULT_SHAPE, pairs: [] };
-  for (const [groupIndex, group] of (groups.length > 0 ? groups : [noPairs]).entries()) {
+  const planned = groups.length > 0 ? groups : [noPairs];
+  for (const [groupIndex, group] of planned.entries()) {
     if (attached === undefined && options.signal?.aborted === true) {
       for (const { sinkClass, scenario } of group.pairs)
         results.set(sinkClass, [
@@ -299,8 +300,10 @@ export async function runChaos(options: ChaosRunOptions): Promise<JobReport> {
         if (memory !== null) clusterMemory = { ...memory, ...(clusterMemory ?? {}) };
         keepClusterLogs(cluster, join(runDir, clusterLogsDirName(groupIndex, group, session)));
         const replaced = remaining.length > 0;
-        if (attached === undefined || groupIndex === groups.length - 1) {
-          if (options.keepCluster && !replaced) {
+        const last = groupIndex === planned.length - 1;
+        if (attached === undefined || last) {
+          // One cluster is left up: the last the job started (a job on two shapes takes the first down).
+          if (options.keepCluster && !replaced && last) {
             (cluster as Partial<StartedLocalCluster>).handOver?.();
             process.stdout.write(`${JSON.stringify(cluster.description)}\n`);
           } else {
