@@ -8,6 +8,7 @@ import { PROJECT_ROOT } from '../../harness/base/index.ts';
 export interface StartedChaos {
   readonly child: ChildProcess;
   readonly stderr: () => string;
+  readonly stdout: () => string;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
 }
 
@@ -26,11 +27,14 @@ export function startChaos(args: readonly string[], stateDir: string): StartedCh
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  child.stdout?.resume();
+  let stdout = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolvePromise) => {
     child.once('exit', (code, signal) => resolvePromise({ code, signal, at: Date.now() }));
   });
-  return { child, stderr: () => stderr, exited };
+  return { child, stderr: () => stderr, stdout: () => stdout, exited };
 }
 
 export async function waitFor(what: string, condition: () => boolean, timeoutMs: number): Promise<void> {
