@@ -1,21 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ClusterDescription, StartedCluster } from '../../harness/cluster/index.ts';
+import { TWO_BY_TWO } from '../scenarios/testing/two-by-two.ts';
+import type { StartedCluster } from '../../harness/cluster/index.ts';
 import { LARGE_EPOCH } from '../../properties/arbitraries/index.ts';
 import { findScenarios } from '../scenarios/index.ts';
 import { arbRunInput, MAX_BATCHES_PER_EPOCH } from './run-input.ts';
 
-const description = {
-  shards: [1, 2].map((s) => ({
-    name: `s${s}`,
-    replicas: [1, 2].map((r) => ({
-      name: `s${s}r${r}`,
-      http: `http://127.10.${s}.${r}:8123`,
-      proxies: { client: `s${s}r${r}_client`, interserver: `s${s}r${r}_interserver`, keepers: [`s${s}r${r}_k1`] },
-    })),
-  })),
-  keepers: [{ name: 'k1' }],
-} as unknown as ClusterDescription;
+const description = TWO_BY_TWO;
 const cluster = { description } as unknown as StartedCluster;
 
 describe('arbRunInput: the volume of a run', () => {

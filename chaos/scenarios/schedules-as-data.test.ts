@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ClusterDescription } from '../../harness/cluster/index.ts';
+import { TWO_BY_TWO } from './testing/two-by-two.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/index.ts';
 import { describeFault, describeStep, stepFaults, type Schedule } from '../../properties/schedule/index.ts';
 import { declaredCoverage } from '../../properties/judge/index.ts';
@@ -8,17 +8,7 @@ import { faultFamily, planOf } from '../nemeses/families/registry.ts';
 import { CATALOGUE } from './catalogue.ts';
 import type { ScenarioContext } from './scenario.ts';
 
-const description = {
-  shards: [1, 2].map((s) => ({
-    name: `s${s}`,
-    replicas: [1, 2].map((r) => ({
-      name: `s${s}r${r}`,
-      http: `http://127.10.${s}.${r}:8123`,
-      proxies: { client: `s${s}r${r}_client`, interserver: `s${s}r${r}_interserver`, keepers: [`s${s}r${r}_k1`] },
-    })),
-  })),
-  keepers: [{ name: 'k1' }],
-} as unknown as ClusterDescription;
+const description = TWO_BY_TWO;
 
 const parameters = { port: 8123, database: 'chaos', table: 'events_rep' };
 const specOf = (sinkClass: string): RawSinkSpec =>
