@@ -50,20 +50,63 @@ describe('InsertGates', () => {
     expect(caught.map((gated) => [gated.partition, gated.queryId])).toEqual([[0, 'q-3-3-s1']]);
   });
 
-  it('a gate for an attempt alone on its shard lets attempts pass while another to that shard is in flight', async () => {
+  it('a gate for an attempt alone on its shard holds one back until the shard is quiet, then catches it', async () => {
     const { caught, gates } = recordingGates();
+    const busy = attempt(1, 1, 's1');
+    await gates.beforeRequest(0, busy);
     gates.arm({ id: 1, aloneOnShard: true });
-    const first = attempt(1, 1, 's1');
-    await gates.beforeRequest(0, first);
-    gates.arm({ id: 2, aloneOnShard: true });
-    await gates.beforeRequest(1, attempt(2, 1, 's1'));
+    let waited = false;
+    const waiting = gates.beforeRequest(1, attempt(2, 1, 's1')).then(() => void (waited = true));
     await gates.beforeRequest(1, attempt(3, 1, 's2'));
-    await gates.afterOutcome(first, 'ok');
-    await gates.afterOutcome(attempt(3, 1, 's2'), 'ok');
-    await gates.beforeRequest(0, attempt(4, 1, 's2'));
+    expect(caught.map((gated) => gated.queryId)).toEqual(['q-3-1-s2']);
+    gates.arm({ id: 2, aloneOnShard: true });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(waited).toBe(false);
+    await gates.afterOutcome(busy, 'ok');
+    await waiting;
     expect(caught.map((gated) => [gated.gate, gated.queryId])).toEqual([
-      [1, 'q-1-1-s1'],
-      [2, 'q-3-1-s2'],
+      [1, 'q-3-1-s2'],
+      [2, 'q-2-1-s1'],
     ]);
+  });
+
+  it('while an attempt caught alone is held at request, the other attempts to its shard wait for it', async () => {
+    const order: string[] = [];
+    let letGo: () => void = () => undefined;
+    const gates = new InsertGates(
+      {
+        hold: (phase) => (phase === 'request' ? new Promise<void>((resolve) => (letGo = resolve)) : Promise.resolve()),
+      },
+      { append: () => undefined } as unknown as HistorySink,
+    );
+    gates.arm({ id: 1, aloneOnShard: true });
+    const aimed = gates.beforeRequest(0, attempt(1, 1, 's1')).then(() => order.push('aimed'));
+    const other = gates.beforeRequest(1, attempt(2, 1, 's1')).then(() => order.push('other'));
+    const elsewhere = gates.beforeRequest(1, attempt(3, 1, 's2')).then(() => order.push('elsewhere'));
+    await elsewhere;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(order).toEqual(['elsewhere']);
+    letGo();
+    await Promise.all([aimed, other]);
+    expect(order.sort()).toEqual(['aimed', 'elsewhere', 'other']);
+  });
+
+  it('an attempt waiting for its shard to go quiet passes uncaught once the gate is disarmed or its wait ran out', async () => {
+    const caught: GatedAttempt[] = [];
+    const gates = new InsertGates(
+      { hold: async (phase, gated) => void (phase === 'request' && caught.push(gated)) },
+      { append: () => undefined } as unknown as HistorySink,
+      50,
+    );
+    await gates.beforeRequest(0, attempt(1, 1, 's1'));
+    gates.arm({ id: 1, aloneOnShard: true });
+    const waiting = gates.beforeRequest(1, attempt(2, 1, 's1'));
+    expect(gates.disarm(1)).toBe(true);
+    await waiting;
+    gates.arm({ id: 2, aloneOnShard: true });
+    const startedAt = Date.now();
+    await gates.beforeRequest(1, attempt(3, 1, 's1'));
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(45);
+    expect(caught).toEqual([]);
   });
 });

@@ -25,6 +25,9 @@ export interface GatePlan {
    * Catch only an attempt that no other attempt of this worker to the same shard is in flight
    * beside: under a sequential quorum, a concurrent INSERT still waiting for its quorum makes the
    * caught one fail at once (286), before a fault on what its own quorum waits for could act.
+   * Partitions writing at once may never leave a shard idle, so the gate makes the moment: an
+   * attempt it would catch but for the others waits until they ended, and while the caught one is
+   * held at `request` the shard's other attempts wait for it to be let go.
    */
   readonly aloneOnShard?: boolean;
   /**
@@ -69,6 +72,10 @@ export class InsertGates {
   private readonly caught = new Map<string, GatedAttempt>();
   /** The shard of every attempt past its request point and not yet ended, by query id. */
   private readonly inFlight = new Map<string, string | null>();
+  /** Shards an attempt caught alone is held at `request` on, until it is let go. */
+  private readonly heldAlone = new Map<string | null, Promise<void>>();
+  /** Attempts waiting for their shard to go quiet, woken on every change that may end the wait. */
+  private wakers: (() => void)[] = [];
 
   constructor(
     private readonly channel: GateChannel | undefined,
@@ -82,16 +89,45 @@ export class InsertGates {
 
   /** True when the gate was still waiting for an attempt (false: it caught one, or never existed). */
   disarm(id: number): boolean {
-    return this.armed.delete(id);
+    const was = this.armed.delete(id);
+    this.wake();
+    return was;
   }
 
   async beforeRequest(partition: number, attempt: InsertAttempt): Promise<void> {
     if (this.channel === undefined) return;
-    const others = [...this.inFlight.values()].filter((shard) => shard === attempt.shard).length;
-    this.inFlight.set(attempt.queryId, attempt.shard);
-    const plan = [...this.armed.values()].find((candidate) => gateCatches(candidate, partition, attempt, others));
-    if (plan === undefined) return;
+    const waitUntil = Date.now() + this.holdLimitMs;
+    for (;;) {
+      const held = this.heldAlone.get(attempt.shard);
+      if (held !== undefined) {
+        await held;
+        continue;
+      }
+      const others = [...this.inFlight.values()].filter((shard) => shard === attempt.shard).length;
+      const plan = [...this.armed.values()].find((candidate) => gateCatches(candidate, partition, attempt, others));
+      if (plan !== undefined) return this.catch(plan, partition, attempt);
+      const waitsForQuiet = [...this.armed.values()].some(
+        (candidate) => candidate.aloneOnShard === true && gateCatches(candidate, partition, attempt, 0),
+      );
+      if (!waitsForQuiet || !(await this.nextChange(waitUntil - Date.now()))) {
+        this.inFlight.set(attempt.queryId, attempt.shard);
+        return;
+      }
+    }
+  }
+
+  async afterOutcome(attempt: InsertAttempt, outcome: InsertOutcome): Promise<void> {
+    this.inFlight.delete(attempt.queryId);
+    this.wake();
+    const gated = this.caught.get(attempt.queryId);
+    if (gated === undefined) return;
+    this.caught.delete(attempt.queryId);
+    await this.hold('outcome', gated, outcome);
+  }
+
+  private async catch(plan: GatePlan, partition: number, attempt: InsertAttempt): Promise<void> {
     this.armed.delete(plan.id);
+    this.inFlight.set(attempt.queryId, attempt.shard);
     const gated: GatedAttempt = {
       gate: plan.id,
       partition,
@@ -102,15 +138,30 @@ export class InsertGates {
       attempt: attempt.attempt,
     };
     this.caught.set(attempt.queryId, gated);
-    await this.hold('request', gated);
+    if (plan.aloneOnShard !== true) return this.hold('request', gated);
+    const held = this.hold('request', gated);
+    const letGo = held.then(() => {
+      this.heldAlone.delete(attempt.shard);
+    });
+    this.heldAlone.set(attempt.shard, letGo);
+    await letGo;
   }
 
-  async afterOutcome(attempt: InsertAttempt, outcome: InsertOutcome): Promise<void> {
-    this.inFlight.delete(attempt.queryId);
-    const gated = this.caught.get(attempt.queryId);
-    if (gated === undefined) return;
-    this.caught.delete(attempt.queryId);
-    await this.hold('outcome', gated, outcome);
+  /** True on the next change to what is armed or in flight; false when `ms` passed first. */
+  private async nextChange(ms: number): Promise<boolean> {
+    if (ms <= 0) return false;
+    let timer: NodeJS.Timeout | undefined;
+    const changed = new Promise<true>((resolve) => this.wakers.push(() => resolve(true)));
+    const timedOut = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    });
+    return Promise.race([changed, timedOut]).finally(() => clearTimeout(timer));
+  }
+
+  private wake(): void {
+    const wakers = this.wakers;
+    this.wakers = [];
+    for (const wake of wakers) wake();
   }
 
   private async hold(phase: GatePhase, gated: GatedAttempt, outcome?: InsertOutcome): Promise<void> {
