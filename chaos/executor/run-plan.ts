@@ -86,6 +86,7 @@ export function planRun(options: ScenarioRunOptions, input: RunInput, ticket: Ru
       messagesPerEpoch: input.workload.messagesPerEpoch,
       keySpace: input.workload.keySpace,
       payloadBytes: input.workload.payloadBytes,
+      tableShuffle: input.workload.tableShuffle,
       columns: [...DEFAULT_COLUMNS, ...input.workload.typedColumns.map((name) => ({ name, role: 'typed' as const }))],
     }),
     input,

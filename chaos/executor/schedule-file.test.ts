@@ -23,7 +23,14 @@ const spec = (parameters: Record<string, unknown>): RawSinkSpec => ({
 });
 const sharded = spec({ shard_hosts: { s1: ['127.10.1.1', '127.10.1.2'], s2: ['127.10.2.1', '127.10.2.2'] } });
 const input = {
-  workload: { partitions: 2, messagesPerEpoch: 4, keySpace: 3, payloadBytes: { min: 4, max: 8 }, typedColumns: [] },
+  workload: {
+    partitions: 2,
+    messagesPerEpoch: 4,
+    keySpace: 3,
+    payloadBytes: { min: 4, max: 8 },
+    typedColumns: [],
+    tableShuffle: 0,
+  },
   spec: sharded,
   sourceSeed: 7,
   schedule: [

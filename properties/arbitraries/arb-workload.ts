@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { TYPED_COLUMN_NAMES } from '../../harness/flow/index.ts';
+import { KEY_COLUMN_SETS } from './arb-sink-spec.ts';
 
 /** The shape of the traffic of one run; the sources derive every message from it and the seed. */
 export interface Workload {
@@ -8,10 +9,13 @@ export interface Workload {
   readonly keySpace: number;
   readonly payloadBytes: { readonly min: number; readonly max: number };
   /**
-   * Columns of the seed's type mapping the rows carry beside the fixed ones (`typed-columns.ts`):
-   * all of them (but in a scenario that asks for none), so every type meets every scenario.
+   * Columns of the seed's type mapping the rows carry beside the fixed ones (`typed-columns.ts`),
+   * a drawn selection (none in a scenario that asks for none); the table holds the others too,
+   * which the server fills.
    */
   readonly typedColumns: readonly string[];
+  /** The table's column order: 0 the stream's, otherwise a permutation's seed (`SourceConfig.tableShuffle`). */
+  readonly tableShuffle: number;
 }
 
 export interface WorkloadLimits {
@@ -60,6 +64,7 @@ export function arbWorkload(limits: WorkloadLimits = {}): fc.Arbitrary<Workload>
       minPayload: fc.integer({ min: 4, max: 64 }),
       spread: fc.integer({ min: 0, max: 256 }),
       typedColumns: limits.untyped === true ? fc.constant<readonly string[]>([]) : arbTypedColumns,
+      tableShuffle: arbTableShuffle,
     })
     .map(({ minPayload, spread, ...rest }) => {
       const min = Math.min(minPayload, ceiling);
@@ -67,8 +72,34 @@ export function arbWorkload(limits: WorkloadLimits = {}): fc.Arbitrary<Workload>
     });
 }
 
+/** Typed columns a keyed spec may name as its sharding key (`KEY_COLUMN_SETS`): a stream always writes them. */
+export const KEY_TYPED_COLUMNS: readonly string[] = TYPED_COLUMN_NAMES.filter((name) =>
+  KEY_COLUMN_SETS.some((set) => set.includes(name)),
+);
+
 /**
- * Every typed column, always: keyed specs may name them as sharding keys (`KEY_COLUMN_SETS`), so
- * a workload without them would refuse a spec drawn beside it. Shrinking keeps them.
+ * The typed columns a stream writes: the key columns always (a keyed spec drawn beside the
+ * workload may name them), each other column in three runs of four, so that every type meets
+ * every scenario in most runs and the table has columns the stream leaves to the server.
+ * Shrinks towards the key columns alone.
  */
-const arbTypedColumns: fc.Arbitrary<readonly string[]> = fc.constant(TYPED_COLUMN_NAMES);
+const arbTypedColumns: fc.Arbitrary<readonly string[]> = fc
+  .tuple(
+    ...TYPED_COLUMN_NAMES.map((name) =>
+      KEY_TYPED_COLUMNS.includes(name)
+        ? fc.constant(true)
+        : fc.oneof(
+            { withCrossShrink: true },
+            { arbitrary: fc.constant(false), weight: 1 },
+            { arbitrary: fc.constant(true), weight: 3 },
+          ),
+    ),
+  )
+  .map((written) => TYPED_COLUMN_NAMES.filter((_, i) => written[i]));
+
+/** The table's order: one run in four the stream's, the rest a drawn permutation; shrinks to the stream's. */
+const arbTableShuffle: fc.Arbitrary<number> = fc.oneof(
+  { withCrossShrink: true },
+  { arbitrary: fc.constant(0), weight: 1 },
+  { arbitrary: fc.integer({ min: 1, max: 0x7fff_ffff }), weight: 3 },
+);

@@ -20,6 +20,7 @@ const FILE: ScheduleFile = {
     keySpace: 3,
     payloadBytes: { min: 4, max: 9 },
     typedColumns: ['t_int8'],
+    tableShuffle: 913,
   },
   spec,
   steps: [
@@ -55,12 +56,22 @@ describe('schedule.json', () => {
     expect(parse({ ...FILE, workload: older }).workload.typedColumns).toEqual([]);
   });
 
+  it("reads a workload stored before the table's order was drawn as one in the stream's order", () => {
+    const { tableShuffle: _dropped, ...older } = FILE.workload;
+    expect(parse({ ...FILE, workload: older }).workload.tableShuffle).toBe(0);
+  });
+
   it.each([
     ['a later version', { ...FILE, version: 2 }, 'version is 2; this harness reads version 1'],
     [
       'a typed column the catalogue lacks',
       { ...FILE, workload: { ...FILE.workload, typedColumns: ['t_uuid'] } },
       'workload.typedColumns must be a list of typed column names',
+    ],
+    [
+      'a table order that is no integer',
+      { ...FILE, workload: { ...FILE.workload, tableShuffle: 1.5 } },
+      'workload.tableShuffle must be an integer',
     ],
     ['an unknown kind of step', withStep(2, { kind: 'teleport' }), 'steps[2].kind is "teleport", not a kind of step'],
     [

@@ -96,6 +96,7 @@ class Reader {
       'keySpace',
       'payloadBytes',
       'typedColumns',
+      'tableShuffle',
     ]);
     const payload = this.object(workload.payloadBytes, `${field}.payloadBytes`, ['min', 'max']);
     // Absent in schedules stored before typed columns were drawn: those runs had none.
@@ -107,6 +108,9 @@ class Reader {
       );
     return {
       typedColumns: typed as string[],
+      // Absent in schedules stored before the table's order was drawn: it was the stream's.
+      tableShuffle:
+        workload.tableShuffle === undefined ? 0 : this.integer(workload.tableShuffle, `${field}.tableShuffle`),
       partitions: this.integer(workload.partitions, `${field}.partitions`, 1),
       messagesPerEpoch: this.integer(workload.messagesPerEpoch, `${field}.messagesPerEpoch`, 1),
       keySpace: this.integer(workload.keySpace, `${field}.keySpace`, 1),

@@ -1,6 +1,7 @@
 import { HarnessError } from '../../base/index.ts';
 import type { Row, RowValue, StreamColumn } from '../../../sinks/index.ts';
-import { TYPED_COLUMN_NAMES, typedColumn, typedColumnNamed, UNWRITTEN_COLUMN } from './typed-columns.ts';
+import { mix32 } from './mix.ts';
+import { TYPED_COLUMN_NAMES, TYPED_COLUMNS, typedColumn, typedColumnNamed, UNWRITTEN_COLUMN } from './typed-columns.ts';
 
 /**
  * What a source column carries; several `key` columns draw independent keys (salted by name); a
@@ -25,6 +26,12 @@ export interface SourceConfig {
   readonly keySpace: number;
   /** Payload sizes in bytes, drawn uniformly per message from [min, max]. */
   readonly payloadBytes: { readonly min: number; readonly max: number };
+  /**
+   * The order the table declares its columns in: 0 keeps the stream's (the columns it does not
+   * write after them); any other value is the seed of a permutation, so that a sink that writes
+   * values by position rather than by name meets a table whose order is not the stream's.
+   */
+  readonly tableShuffle: number;
 }
 
 export const DEFAULT_COLUMNS: readonly SourceColumn[] = [
@@ -54,6 +61,7 @@ export function sourceConfig(partial: Partial<SourceConfig> & Pick<SourceConfig,
     columns: DEFAULT_COLUMNS,
     keySpace: 16,
     payloadBytes: { min: 16, max: 64 },
+    tableShuffle: 0,
     ...partial,
   };
   const problems: string[] = [];
@@ -67,6 +75,7 @@ export function sourceConfig(partial: Partial<SourceConfig> & Pick<SourceConfig,
   natural('keySpace', config.keySpace, 1);
   natural('payloadBytes.min', config.payloadBytes.min, 0);
   natural('payloadBytes.max', config.payloadBytes.max, config.payloadBytes.min);
+  natural('tableShuffle', config.tableShuffle, 0);
   for (const column of config.columns)
     if (column.role === 'typed' && typedColumn(column.name) === undefined)
       problems.push(`column '${column.name}' is no typed column of the catalogue (${TYPED_COLUMN_NAMES.join(', ')})`);
@@ -90,15 +99,37 @@ export function columnTypes(column: SourceColumn): { readonly clickhouse: string
 }
 
 /**
- * The column list for `createShardedTable`, e.g. `id String, partition UInt32, ...`; with typed
- * columns, also one of a type the sinks do not write, which the stream leaves to its default.
+ * The column list for `createShardedTable`, e.g. `id String, partition UInt32, ...`. With typed
+ * columns, the table also holds every typed column of the catalogue the stream does not write and
+ * one of a type the sinks cannot write: the server fills them (a type's default, NULL, or the
+ * column's DEFAULT). The order is the stream's, or a permutation drawn from `tableShuffle`.
  */
 export function columnsDdl(config: SourceConfig): string {
   const typed = config.columns.some((column) => column.role === 'typed');
-  return [
+  const written = new Set(config.columns.map((column) => column.name));
+  const declared = [
     ...config.columns.map((column) => `${column.name} ${columnTypes(column).clickhouse}`),
-    ...(typed ? [`${UNWRITTEN_COLUMN.name} ${UNWRITTEN_COLUMN.ddl}`] : []),
-  ].join(', ');
+    ...(typed
+      ? [
+          ...TYPED_COLUMNS.filter((column) => !written.has(column.name)).map(
+            (column) => `${column.name} ${column.clickhouse}`,
+          ),
+          `${UNWRITTEN_COLUMN.name} ${UNWRITTEN_COLUMN.ddl}`,
+        ]
+      : []),
+  ];
+  return shuffled(declared, config.tableShuffle).join(', ');
+}
+
+/** A permutation of `items` drawn from `shuffle` (Fisher-Yates over `mix32`); 0 leaves them as they are. */
+export function shuffled<T>(items: readonly T[], shuffle: number): T[] {
+  const out = [...items];
+  if (shuffle === 0) return out;
+  for (let i = out.length - 1; i > 0; i -= 1) {
+    const j = mix32(shuffle, i) % (i + 1);
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
 }
 
 /** The stream schema the sink checks against the table at session start. */

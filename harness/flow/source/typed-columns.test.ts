@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { encodeRowBinary } from '../../../sinks/insert/row-binary-encoder.ts';
 import { parseClickHouseType } from '../../../sinks/types/clickhouse-type.ts';
 import { DeterministicSource } from './deterministic-source.ts';
-import { columnsDdl, DEFAULT_COLUMNS, expectedStoredRow, sourceConfig, streamSchema } from './source-config.ts';
+import {
+  columnsDdl,
+  DEFAULT_COLUMNS,
+  expectedStoredRow,
+  sourceConfig,
+  streamSchema,
+  type SourceConfig,
+} from './source-config.ts';
 import { storedColumnSql, TYPED_COLUMNS } from './typed-columns.ts';
 
 const config = sourceConfig({
@@ -11,6 +18,8 @@ const config = sourceConfig({
   columns: [...DEFAULT_COLUMNS, ...TYPED_COLUMNS.map((column) => ({ name: column.name, role: 'typed' as const }))],
 });
 const messages = new DeterministicSource(config, 0).read(0, 400);
+/** The table's column declarations, one per column (a type's own commas kept). */
+const declarations = (of: SourceConfig) => columnsDdl(sourceConfig(of)).split(/, (?=\w+ )/);
 
 describe('the typed columns of the seed’s type mapping', () => {
   it('give the same values for the same message, whenever asked', () => {
@@ -47,6 +56,30 @@ describe('the typed columns of the seed’s type mapping', () => {
     expect(ddl).toContain("t_datetime_st_johns DateTime('America/St_Johns')");
     expect(ddl.endsWith('t_unwritten_decimal Decimal(18, 4) DEFAULT 0')).toBe(true);
     expect(streamSchema(config).map((column) => column.name)).not.toContain('t_unwritten_decimal');
+  });
+
+  it('make the table with the typed columns a stream leaves out, so the server fills them', () => {
+    const few = sourceConfig({ ...config, columns: [...DEFAULT_COLUMNS, { name: 't_int8', role: 'typed' }] });
+    const declared = declarations(few);
+    expect(declared.slice(0, 6)).toEqual([
+      'id String',
+      'partition UInt32',
+      'seq UInt64',
+      'key String',
+      'payload String',
+      't_int8 Int8',
+    ]);
+    expect(declared).toContain('t_nullable_text Nullable(String)');
+    expect(declared).toHaveLength(DEFAULT_COLUMNS.length + TYPED_COLUMNS.length + 1);
+  });
+
+  it('make the table in a permutation drawn from tableShuffle: the same columns, another order, the same for the same value', () => {
+    const inOrder = declarations(config);
+    const shuffledOnce = declarations({ ...config, tableShuffle: 77 });
+    expect(shuffledOnce).not.toEqual(inOrder);
+    expect([...shuffledOnce].sort()).toEqual([...inOrder].sort());
+    expect(declarations({ ...config, tableShuffle: 77 })).toEqual(shuffledOnce);
+    expect(declarations({ ...config, tableShuffle: 78 })).not.toEqual(shuffledOnce);
   });
 
   it('read dates, times and Float32 in the units the source compares in', () => {
