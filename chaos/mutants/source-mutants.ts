@@ -108,6 +108,15 @@ export const SOURCE_MUTANTS = {
     replace: 'const units = value instanceof Date ? Math.round(value.getTime() / unitMs) : value;',
     why: 'Rounding a JS Date to the nearest second reads like the careful choice, and every test timestamp taken on a whole second agrees with it. DateTime keeps whole seconds by truncation (ClickHouse itself drops the fraction): a time given with 500 ms or more is stored a second late, and a Date given after noon a day late. Every row lands once under its own id; only a harness that compares each stored value with the source sees it, and only on a table with a Date or DateTime column.',
   },
+  'row-values-by-position': {
+    category: 'give-up-without-attempt',
+    classes: SINK_CLASS_NAMES,
+    file: 'sinks/insert/row-binary-encoder.ts',
+    find: 'for (const writer of writers) writer.write(out, message.row[writer.name], message.id);',
+    replace:
+      'const values = Object.values(message.row); writers.forEach((writer, i) => writer.write(out, values[i], message.id));',
+    why: "A row arrives with its values in the stream schema's order, and taking them by position instead of looking each up by name saves a lookup per value. The planned columns are in the table's order, which is the stream's on every table whose DDL was written from the stream's schema, as every test table's was. On a table that declares its columns in another order, or has a column the stream leaves out in between, values meet other columns' types: the sink refuses valid rows as invalid values and gives their batches up without sending them (and where the types happen to fit, values land in the wrong columns).",
+  },
   'server-errors-permanent': {
     category: 'give-up-early',
     classes: ['ClickHouseBatchingSink', 'ShardedClickHouseBatchingSink', 'AtLeastOnceClickHouseSink'],

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { arbSinkSpec, type RawSinkSpec, type SpecTarget } from '../../properties/arbitraries/index.ts';
+import { arbSinkSpec, arbWorkload, type RawSinkSpec, type SpecTarget } from '../../properties/arbitraries/index.ts';
 import { step } from '../../properties/schedule/index.ts';
 import type { SinkClassName } from '../../sinks/index.ts';
 import { type ClusterShape, findScenarios, parseShape, type ScenarioDefinition } from '../scenarios/index.ts';
@@ -52,6 +52,13 @@ const keyedByInt64 = (name: string): ScenarioDefinition => {
       })),
   };
 };
+
+/** A catalogue scenario whose every run writes into a table that declares its columns in a drawn order, never the stream's. */
+const shuffledTable = (name: string): ScenarioDefinition => ({
+  ...catalogue(name),
+  name: `${name}-shuffled-table`,
+  workload: arbWorkload().map((workload) => ({ ...workload, tableShuffle: Math.max(1, workload.tableShuffle) })),
+});
 
 /** A catalogue scenario whose every run writes from four partitions at once. */
 const fourPartitions = (name: string): ScenarioDefinition => ({
@@ -117,6 +124,8 @@ export const MUTANT_TARGETS: Readonly<Record<MutantName, MutantTarget>> = {
     sinkClass: 'ShardedClickHouseBatchingSink',
     scenario: catalogue('network-degradation'),
   },
+  // One run in four of the catalogue's keeps the stream's order, where positions and names agree.
+  'row-values-by-position': { sinkClass: 'AtLeastOnceClickHouseSink', scenario: shuffledTable('unknown-outcome') },
   'server-errors-permanent': { sinkClass: 'ClickHouseBatchingSink', scenario: catalogue('server-errors') },
   'poison-only-on-permanent': { sinkClass: 'AtLeastOnceClickHouseSink', scenario: catalogue('server-errors') },
   'give-up-swallowed': { sinkClass: 'ShardedClickHouseBatchingSink', scenario: catalogue('server-errors') },

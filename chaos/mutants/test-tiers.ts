@@ -29,6 +29,7 @@ export const QUICK_TIER: readonly MutantName[] = [
   'poison-only-on-permanent',
   'output-messages-not-kept',
   'plain-merge-tree-unwarned',
+  'row-values-by-position',
 ];
 
 /** The rest of the catalogue, in its order. */
