@@ -20,7 +20,7 @@ import { startCluster, type StartedCluster } from '../../harness/cluster/index.t
 import { describeError, fileLogger, HarnessError, newRunId, PROJECT_ROOT, seedOf } from '../../harness/base/index.ts';
 import { matrixHtml, matrixJson, matrixJunit, matrixMarkdown } from '../../reports/writers/index.ts';
 import { matrixExitStatus, type Detection, type MatrixRow, type MutationMatrix } from '../../reports/results/index.ts';
-import { BUDGETS, runScenario } from '../executor/index.ts';
+import { BUDGETS, runScenario, type ServerDedupMode } from '../executor/index.ts';
 import { startedClusterJournal, UndoJournal } from '../nemeses/index.ts';
 import { DEFAULT_SHAPE, findScenarios, type ScenarioDefinition, shapeArgument } from '../scenarios/index.ts';
 import { isMutantName, MUTANTS, type MutantName } from './catalogue.ts';
@@ -30,6 +30,8 @@ import { MUTANT_TARGETS, type MutantTarget } from './targets.ts';
 
 interface Subject extends MutantTarget {
   readonly name: MutantName | 'control';
+  /** A control's: a mutant whose target it runs at (its replay line names it). */
+  readonly controlOf?: MutantName;
 }
 
 function parseOptions() {
@@ -40,7 +42,10 @@ function parseOptions() {
       seed: { type: 'string' },
       mutant: { type: 'string' },
       scenario: { type: 'string' },
+      path: { type: 'string' },
+      'server-dedup': { type: 'string' },
       'no-control': { type: 'boolean', default: false },
+      'control-only': { type: 'boolean', default: false },
       'no-shrink': { type: 'boolean', default: false },
       'report-dir': { type: 'string', default: join(PROJECT_ROOT, 'reports', 'mutants') },
     },
@@ -61,6 +66,15 @@ function parseOptions() {
   const seeds = Array.from({ length: count }, (_, i) =>
     seedOf(values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed) + i, '--seed'),
   );
+  if (values['control-only'] && values['no-control'])
+    throw new HarnessError('CLI_USAGE', '--control-only and --no-control leave nothing to run: give one of them');
+  // A replay line (`detection.ts`) names one mutant, one seed and the run's shrink path.
+  if (values.path !== undefined && (count !== 1 || mutants.length !== 1))
+    throw new HarnessError('CLI_USAGE', '--path replays one run: give it with one --mutant and --seeds 1');
+  const dedup = values['server-dedup'];
+  if (dedup !== undefined && dedup !== 'on' && dedup !== 'off')
+    throw new HarnessError('CLI_USAGE', `--server-dedup takes on or off, got '${dedup}'`);
+  const serverDedup: ServerDedupMode = dedup ?? 'alternate';
   let scenario: ScenarioDefinition | undefined;
   try {
     scenario = values.scenario === undefined ? undefined : findScenarios([values.scenario])[0];
@@ -71,16 +85,19 @@ function parseOptions() {
     mutants,
     scenario,
     seeds,
+    path: values.path,
+    serverDedup,
     control: !values['no-control'],
+    mutantsToo: !values['control-only'],
     shrink: !values['no-shrink'],
     reportDir: prepareWritableDir(values['report-dir'], '--report-dir'),
   };
 }
 
-/** Each mutant at its target; the control once per distinct target (class x scenario). */
+/** Each mutant at its target (unless only the controls are asked for); the control once per distinct target (class x scenario). */
 function subjects(
   mutants: readonly MutantName[],
-  control: boolean,
+  options: { readonly control: boolean; readonly mutantsToo: boolean },
   scenario: ScenarioDefinition | undefined,
 ): Subject[] {
   const own = mutants.map((name) => ({
@@ -91,7 +108,12 @@ function subjects(
   const targets = new Map(
     own.map((subject) => [`${subject.sinkClass}/${subject.scenario.name}${shapeArgument(subject.shape)}`, subject]),
   );
-  return [...own, ...(control ? [...targets.values()].map((target) => ({ ...target, name: 'control' as const })) : [])];
+  const controls = [...targets.values()].map((target) => ({
+    ...target,
+    name: 'control' as const,
+    controlOf: target.name,
+  }));
+  return [...(options.mutantsToo ? own : []), ...(options.control ? controls : [])];
 }
 
 /** One mutant (or control) over every seed on the cluster of its shape: its row of the matrix. */
@@ -115,7 +137,8 @@ async function subjectRow(
       seed,
       dir: join(dir, `${subject.name}__${subject.sinkClass}__${subject.scenario.name}`, String(seed)),
       log: log.child({ subject: subject.name, seed }),
-      serverDedup: 'alternate',
+      serverDedup: options.serverDedup,
+      path: options.path,
       host: sinkHostFor(subject.name),
     });
     const found = detection(
@@ -124,6 +147,7 @@ async function subjectRow(
       outcome,
       seed,
       subject.name === 'control' ? undefined : subject.name,
+      subject.controlOf,
     );
     detections.push(found);
     const state =
@@ -160,7 +184,7 @@ async function main(): Promise<number> {
   );
   const started = Date.now();
   const rows: MatrixRow[] = [];
-  const all = subjects(options.mutants, options.control, options.scenario);
+  const all = subjects(options.mutants, options, options.scenario);
   // One cluster per shape the targets need, each down before the next starts.
   for (const shape of [...new Set(all.map((subject) => shapeArgument(subject.shape)))]) {
     const own = all.filter((subject) => shapeArgument(subject.shape) === shape);

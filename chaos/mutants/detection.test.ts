@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MUTANTS, type MutantName } from './catalogue.ts';
-import { ALSO_CAUGHT_IN, caughtInCategory } from './detection.ts';
+import { findScenarios } from '../scenarios/index.ts';
+import { ALSO_CAUGHT_IN, caughtInCategory, replayLine } from './detection.ts';
+import { MUTANT_TARGETS } from './targets.ts';
 
 describe('a mutant is caught', () => {
   it('in its own category', () => {
@@ -25,5 +27,28 @@ describe('a mutant is caught', () => {
       expect(allowed.why.length, mutant).toBeGreaterThan(20);
       expect(allowed.kinds, mutant).not.toContain(MUTANTS[mutant as MutantName].category);
     }
+  });
+});
+
+describe("a matrix row's replay line", () => {
+  const chaosLine = (scenario: string) =>
+    `npm run chaos -- --sink AtLeastOnceClickHouseSink --scenario ${scenario} --seed 17 --path 0:1 --server-dedup off`;
+  const target = MUTANT_TARGETS['row-values-by-position'].scenario;
+
+  it('runs the mutants CLI on the mutant alone, with the chaos line’s seed, path and dedup setting', () => {
+    expect(replayLine(chaosLine(target.name), target, { mutant: 'row-values-by-position' })).toBe(
+      'npm run mutants -- --mutant row-values-by-position --seeds 1 --no-control --seed 17 --path 0:1 --server-dedup off',
+    );
+  });
+
+  it("runs a control at a target's own scenario through the mutants CLI, and at a catalogue scenario through the chaos CLI", () => {
+    expect(replayLine(chaosLine(target.name), target, { controlOf: 'row-values-by-position' })).toBe(
+      'npm run mutants -- --mutant row-values-by-position --seeds 1 --control-only --seed 17 --path 0:1 --server-dedup off',
+    );
+    const [catalogued] = findScenarios(['unknown-outcome']);
+    if (catalogued === undefined) throw new Error('no unknown-outcome');
+    expect(replayLine(chaosLine('unknown-outcome'), catalogued, { controlOf: 'unknown-outcome-as-ok' })).toBe(
+      chaosLine('unknown-outcome'),
+    );
   });
 });

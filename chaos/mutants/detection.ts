@@ -3,7 +3,7 @@ import type { Verdict } from '../../properties/base/index.ts';
 import type { SinkClassName } from '../../sinks/index.ts';
 import type { Detection } from '../../reports/results/index.ts';
 import { type ScenarioOutcome, scenarioReport } from '../executor/index.ts';
-import type { ScenarioDefinition } from '../scenarios/index.ts';
+import { findScenarios, type ScenarioDefinition } from '../scenarios/index.ts';
 import { MUTANTS, type MutantName } from './catalogue.ts';
 import type { Seed } from '../../harness/base/index.ts';
 
@@ -56,6 +56,31 @@ export function caughtInCategory(
   return verdict === 'violation' && kinds.includes(own) && kinds.every((kind) => explained.has(kind));
 }
 
+/**
+ * The line that re-runs one seed of a matrix row: the chaos CLI runs only the real sinks and
+ * knows only the catalogue's scenarios, so a mutant's seed, path and dedup setting go to the
+ * mutants CLI, and so does a control's at a target of its own (`controlOf`: the mutant whose
+ * target it is); a control at a catalogue scenario keeps the chaos line.
+ */
+export function replayLine(
+  chaosReplay: string,
+  scenario: ScenarioDefinition,
+  subject: { readonly mutant: MutantName } | { readonly controlOf: MutantName },
+): string {
+  const run = chaosReplay.slice(chaosReplay.indexOf(' --seed '));
+  if ('mutant' in subject) return `npm run mutants -- --mutant ${subject.mutant} --seeds 1 --no-control${run}`;
+  if (inCatalogue(scenario)) return chaosReplay;
+  return `npm run mutants -- --mutant ${subject.controlOf} --seeds 1 --control-only${run}`;
+}
+
+function inCatalogue(scenario: ScenarioDefinition): boolean {
+  try {
+    return findScenarios([scenario.name])[0] === scenario;
+  } catch {
+    return false;
+  }
+}
+
 /** What one seed of a scenario showed about a mutant (or the control, `mutant` undefined): caught how, after how much, shrunk how. */
 export function detection(
   scenario: ScenarioDefinition,
@@ -63,6 +88,7 @@ export function detection(
   outcome: ScenarioOutcome,
   seed: Seed,
   mutant: MutantName | undefined,
+  controlOf?: MutantName,
 ): Detection {
   const result = scenarioReport(scenario, sinkClass, outcome, seed);
   const categories = [...new Set(result.anomalies.map((anomaly) => anomaly.category))];
@@ -86,7 +112,12 @@ export function detection(
     caughtInCategory: mutant !== undefined && caughtInCategory(mutant, result.verdict, categories),
     categories,
     ...found,
-    replayCommand: result.replayCommand,
+    replayCommand:
+      mutant !== undefined
+        ? replayLine(result.replayCommand, scenario, { mutant })
+        : controlOf !== undefined
+          ? replayLine(result.replayCommand, scenario, { controlOf })
+          : result.replayCommand,
     infraErrors: outcome.runs.filter((run) => run.infraError !== undefined).length,
   };
 }
