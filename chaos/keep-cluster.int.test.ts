@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../harness/base/index.ts';
 import type { ClusterDescription } from '../harness/cluster/index.ts';
-import { drawnShape } from './scenarios/index.ts';
+import { drawnShape, JOB_SHAPE_MAX_NODES } from './scenarios/index.ts';
 import { startChaos } from './testing/chaos-cli.ts';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'chaos-keep-state-'));
@@ -44,7 +44,7 @@ describe('--keep-cluster on a job of two shapes', () => {
       .filter((line) => line.startsWith('{'));
     expect(printed).toHaveLength(1);
     const description = JSON.parse(printed[0] ?? '{}') as ClusterDescription;
-    expect(description.shards.map((shard) => shard.name)).toEqual(drawnShape(6).shardNames);
+    expect(description.shards.map((shard) => shard.name)).toEqual(drawnShape(6, JOB_SHAPE_MAX_NODES).shardNames);
     expect(readdirSync(join(stateDir, 'registry'))).toHaveLength(1);
     expect(clusterDown().status).toBe(0);
     expect(readdirSync(join(stateDir, 'registry'))).toEqual([]);

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { SINK_CLASS_NAMES } from '../../sinks/index.ts';
-import { DEFAULT_SHAPE, describeShape, drawnShape, pairShape, parseShape, shapeArgument } from './cluster-shape.ts';
+import {
+  DEFAULT_SHAPE,
+  describeShape,
+  drawnShape,
+  JOB_SHAPE_MAX_NODES,
+  pairShape,
+  parseShape,
+  shapeArgument,
+} from './cluster-shape.ts';
 import { findScenarios } from './catalogue.ts';
 
 describe('--shape', () => {
@@ -34,6 +42,13 @@ describe('drawnShape', () => {
     for (const shape of shapes)
       expect(parseShape(shapeArgument(shape).replace(' --shape ', ''), 'embedded')).toEqual(shape);
   });
+
+  it("draws a job's shapes of at most JOB_SHAPE_MAX_NODES nodes, thin and wide ones among them", () => {
+    const shapes = Array.from({ length: 200 }, (_, seed) => drawnShape(seed, JOB_SHAPE_MAX_NODES));
+    expect(Math.max(...shapes.map((shape) => shape.shards * shape.replicas))).toBe(JOB_SHAPE_MAX_NODES);
+    const kinds = new Set(shapes.map((shape) => `${shape.shards}x${shape.replicas}`));
+    for (const kind of ['1x1', '1x3', '3x1', '2x2']) expect(kinds).toContain(kind);
+  });
 });
 
 describe('pairShape', () => {
@@ -45,7 +60,7 @@ describe('pairShape', () => {
 
   it('puts every other pair of a job without --shape on the seed drawn shape, so each class meets both', () => {
     for (const seed of [1, 2, 17, 4242]) {
-      const drawn = shapeArgument(drawnShape(seed));
+      const drawn = shapeArgument(drawnShape(seed, JOB_SHAPE_MAX_NODES));
       const shapes = pairs.map(({ sinkClass, scenario }) =>
         shapeArgument(pairShape(undefined, seed, sinkClass, scenario)),
       );
@@ -66,7 +81,9 @@ describe('pairShape', () => {
 
   it('keeps a pair the drawn shape cannot hold on the default, and gives every pair the shape --shape names', () => {
     if (quorum === undefined) throw new Error('no quorum scenario');
-    const thinSeeds = Array.from({ length: 200 }, (_, seed) => seed).filter((seed) => drawnShape(seed).replicas < 2);
+    const thinSeeds = Array.from({ length: 200 }, (_, seed) => seed).filter(
+      (seed) => drawnShape(seed, JOB_SHAPE_MAX_NODES).replicas < 2,
+    );
     expect(thinSeeds.length).toBeGreaterThan(0);
     for (const seed of thinSeeds)
       for (const sinkClass of quorum.classes) expect(pairShape(undefined, seed, sinkClass, quorum)).toBe(DEFAULT_SHAPE);

@@ -9,6 +9,7 @@ export {
 export {
   type ClusterShape,
   DEFAULT_SHAPE,
+  JOB_SHAPE_MAX_NODES,
   describeShape,
   drawnShape,
   pairShape,
