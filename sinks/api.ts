@@ -53,6 +53,8 @@ export interface InsertResult {
     readonly message: string;
     readonly code?: string;
     readonly class?: 'transient' | 'unclassified' | 'permanent';
+    /** The sink's own `write_timeout` ended it: no answer came in time. */
+    readonly timedOut?: true;
   };
 }
 

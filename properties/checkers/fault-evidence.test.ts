@@ -197,11 +197,27 @@ describe('faultEvidence', () => {
       );
     expect(bandwidth(2, 1000, 520).fired.get('bandwidth')).toBe(1);
     expect(bandwidth(2, 1000, 30).missed.map((miss) => miss.reason)).toEqual([
-      'bandwidth(x): the aimed INSERT took 30 ms, less than the 500 ms its 1000 B need through it',
+      'bandwidth(x): the aimed INSERT took 30 ms, less than the 500 ms its 1000 B need through it, and no timeout of the sink ended it',
     ]);
     expect(bandwidth(200, 1000, 30).missed.map((miss) => miss.reason)).toEqual([
       "bandwidth(x): the aimed INSERT's 1000 B need only 5 ms through it, no longer than an unfaulted INSERT may take: no evidence it acted",
     ]);
+  });
+
+  it('counts bandwidth when the sink timed the INSERT out before its bytes could pass the throttle, and only then', () => {
+    const cutShort = (over: Partial<AttemptRecord>) =>
+      evidence(
+        [
+          aimed(1, 'bandwidth', 'traffic', 'q1', { toxic: { stream: 'upstream', attributes: { rate: 3 } } }),
+          healed(1, 'bandwidth', 5_000, undefined, carrying(13_029).after),
+        ],
+        [attempt('q1', { outcome: 'unknown', sentBytes: 13_029, startedAt: 110, endedAt: 3_119, ...over })],
+      );
+    expect(cutShort({ timedOut: true }).fired.get('bandwidth')).toBe(1);
+    expect(cutShort({ timedOut: false }).missed.map((miss) => miss.reason)).toEqual([
+      'bandwidth(x): the aimed INSERT took 3009 ms, less than the 4343 ms its 13029 B need through it, and no timeout of the sink ended it',
+    ]);
+    expect(cutShort({ timedOut: true, endedAt: 150 }).missed).toHaveLength(1);
   });
 
   it('counts slicer only when the INSERT took at least its slices times the delay', () => {

@@ -52,6 +52,7 @@ export function factsFromHistory(
     sent: record.sent,
     sentBytes: record.sentBytes,
     errorCode: record.complete?.error?.code,
+    timedOut: record.complete?.error?.timedOut === true,
     invokedAt: record.invoke.at,
     startedAt: record.complete?.startedAt ?? record.invoke.at,
     endedAt: record.complete?.endedAt ?? Number.POSITIVE_INFINITY,

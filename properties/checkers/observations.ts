@@ -21,6 +21,8 @@ export interface AttemptRecord {
   readonly sentBytes?: number | undefined;
   /** The error code of a failed or unknown attempt: a ClickHouse number, or Node's / the client's code. */
   readonly errorCode?: string | undefined;
+  /** The sink's own write timeout ended it (an unknown outcome with no answer in time). */
+  readonly timedOut?: boolean | undefined;
   /** When the sink began the attempt (before any gate held it); `startedAt` is when its request began. */
   readonly invokedAt: number;
   readonly startedAt: number;

@@ -165,7 +165,7 @@ describe('sendAttempt against an HTTP server', () => {
   it('no answer within write_timeout is unknown', async () => {
     const { report, events } = await attemptWith('silent');
     expect(report).toMatchObject({
-      result: { outcome: 'unknown', error: { message: 'Timeout error.', class: 'transient' } },
+      result: { outcome: 'unknown', error: { message: 'Timeout error.', class: 'transient', timedOut: true } },
       started: true,
     });
     expect(events).toEqual(['before', 'sent', 'after:unknown']);

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ClickHouseSettings } from '@clickhouse/client';
 import type { InsertAttempt, InsertObserver, InsertResult } from '../api.ts';
-import { classifyInsertError, clickHouseCodeOf } from '../retry/error-classification.ts';
+import { classifyInsertError, clickHouseCodeOf, isRequestTimeout } from '../retry/error-classification.ts';
 import type { EndpointClient } from '../session/endpoint-client.ts';
 import { failedAttemptOutcome } from './attempt-outcome.ts';
 
@@ -73,5 +73,6 @@ function describeFailure(error: unknown): NonNullable<InsertResult['error']> {
     message: message.split('\n')[0] ?? message,
     ...(code === undefined ? {} : { code }),
     class: classifyInsertError(error),
+    ...(isRequestTimeout(error) ? { timedOut: true as const } : {}),
   };
 }

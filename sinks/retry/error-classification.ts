@@ -39,9 +39,16 @@ const PERMANENT_NODE_CODES = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
+/** @clickhouse/client's error when a request's own timeout (`write_timeout`) fired. */
+const REQUEST_TIMEOUT = /^Timeout error\.?$/i;
+
+/** Whether the client gave up on the request at its own timeout, rather than the server or the link ending it. */
+export const isRequestTimeout = (error: unknown): boolean =>
+  error instanceof Error && REQUEST_TIMEOUT.test(error.message);
+
 /** Messages of @clickhouse/client and Node that carry no code: request timeout, abort, reset. */
 const TRANSIENT_MESSAGES = [
-  /^Timeout error\.?$/i,
+  REQUEST_TIMEOUT,
   /aborted a request/i,
   /socket hang up/i,
   /\bECONNRESET\b|\bECONNREFUSED\b|\bEPIPE\b|\bETIMEDOUT\b/,

@@ -166,7 +166,13 @@ export interface InsertCompleteEvent extends AttemptKey {
   readonly outcome: InsertOutcome;
   readonly startedAt: number;
   readonly endedAt: number;
-  readonly error?: { readonly message: string; readonly code?: string; readonly class?: string };
+  readonly error?: {
+    readonly message: string;
+    readonly code?: string;
+    readonly class?: string;
+    /** The sink's own write timeout ended the attempt (absent in histories written before). */
+    readonly timedOut?: true;
+  };
 }
 
 /**
