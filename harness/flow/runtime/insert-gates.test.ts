@@ -109,4 +109,20 @@ describe('InsertGates', () => {
     expect(Date.now() - startedAt).toBeGreaterThanOrEqual(45);
     expect(caught).toEqual([]);
   });
+
+  it('when the hold of an attempt caught alone fails (its driver died), the attempts waiting for it go on', async () => {
+    let fail: (error: Error) => void = () => undefined;
+    const gates = new InsertGates(
+      {
+        hold: (phase) => (phase === 'request' ? new Promise<void>((_, reject) => (fail = reject)) : Promise.resolve()),
+      },
+      { append: () => undefined } as unknown as HistorySink,
+    );
+    gates.arm({ id: 1, aloneOnShard: true });
+    const aimed = gates.beforeRequest(0, attempt(1, 1, 's1'));
+    const other = gates.beforeRequest(1, attempt(2, 1, 's1'));
+    fail(new Error('the driver died'));
+    await expect(aimed).rejects.toThrow('the driver died');
+    await expect(other).resolves.toBeUndefined();
+  });
 });

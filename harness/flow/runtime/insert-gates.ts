@@ -139,11 +139,12 @@ export class InsertGates {
     };
     this.caught.set(attempt.queryId, gated);
     if (plan.aloneOnShard !== true) return this.hold('request', gated);
-    const held = this.hold('request', gated);
-    const letGo = held.then(() => {
-      this.heldAlone.delete(attempt.shard);
-    });
-    this.heldAlone.set(attempt.shard, letGo);
+    const letGo = this.hold('request', gated).finally(() => this.heldAlone.delete(attempt.shard));
+    // The shard's other attempts wait for the let-go, not for how it went.
+    this.heldAlone.set(
+      attempt.shard,
+      letGo.catch(() => undefined),
+    );
     await letGo;
   }
 
