@@ -122,7 +122,7 @@ export function columnsDdl(config: SourceConfig): string {
 }
 
 /** A permutation of `items` drawn from `shuffle` (Fisher-Yates over `mix32`); 0 leaves them as they are. */
-export function shuffled<T>(items: readonly T[], shuffle: number): T[] {
+function shuffled<T>(items: readonly T[], shuffle: number): T[] {
   const out = [...items];
   if (shuffle === 0) return out;
   for (let i = out.length - 1; i > 0; i -= 1) {
