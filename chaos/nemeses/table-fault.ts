@@ -196,13 +196,14 @@ export class PartWriterFailpointFault extends ServerErrorFault {
   }
 }
 
-async function withDirectClient<T>(
+export async function withDirectClient<T>(
   context: NemesisContext,
   replica: ReplicaDescription,
   work: (client: ClickHouseClient) => Promise<T>,
+  timeoutMs = 10_000,
 ): Promise<T> {
   const client = harnessClient(replica.direct_http, {
-    timeoutMs: 10_000,
+    timeoutMs,
     credentials: context.cluster.description.credentials,
   });
   try {
@@ -212,7 +213,7 @@ async function withDirectClient<T>(
   }
 }
 
-async function replicatedTables(client: ClickHouseClient, database: string): Promise<string[]> {
+export async function replicatedTables(client: ClickHouseClient, database: string): Promise<string[]> {
   const result = await client.query({
     query: "SELECT name FROM system.tables WHERE database = {database:String} AND engine LIKE 'Replicated%MergeTree'",
     query_params: { database },

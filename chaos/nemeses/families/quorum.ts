@@ -2,6 +2,7 @@ import { HarnessError } from '../../../harness/base/index.ts';
 import type { AimTarget } from '../fault-plan.ts';
 import { replicaKill, replicaPause } from '../process-fault.ts';
 import { quorumInterserverCut } from '../proxy-fault.ts';
+import { quorumSettled } from '../quorum-settled.ts';
 import { defineFamily } from './family.ts';
 
 /**
@@ -36,7 +37,7 @@ export const QUORUM_SIBLING_PAUSE = defineFamily({
   proofs: [],
   processActions: ['pause', 'resume'],
   label: () => `a sibling of the INSERT's replica, ${DURING_QUORUM}`,
-  aim: (t) => replicaPause(quorumSibling(t)),
+  aim: (t) => quorumSettled(replicaPause(quorumSibling(t)), [t.replica, ...t.siblings]),
 });
 
 export const QUORUM_SIBLING_KILL = defineFamily({
@@ -50,7 +51,7 @@ export const QUORUM_SIBLING_KILL = defineFamily({
   proofs: [],
   processActions: ['kill', 'start'],
   label: () => `a sibling of the INSERT's replica, ${DURING_QUORUM}`,
-  aim: (t) => replicaKill(quorumSibling(t)),
+  aim: (t) => quorumSettled(replicaKill(quorumSibling(t)), [t.replica, ...t.siblings]),
 });
 
 export const QUORUM_INTERSERVER_CUT = defineFamily({
@@ -63,5 +64,5 @@ export const QUORUM_INTERSERVER_CUT = defineFamily({
   params: {},
   proofs: [],
   label: () => `the INSERT's replica, ${DURING_QUORUM}`,
-  aim: (t) => quorumInterserverCut([t.replica.proxies.interserver]),
+  aim: (t) => quorumSettled(quorumInterserverCut([t.replica.proxies.interserver]), [t.replica, ...t.siblings]),
 });
