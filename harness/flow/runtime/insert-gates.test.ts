@@ -70,7 +70,7 @@ describe('InsertGates', () => {
     ]);
   });
 
-  it('while an attempt caught alone is held at request, the other attempts to its shard wait for it', async () => {
+  it('until the outcome of an attempt caught alone is let go, the other attempts to its shard wait for it', async () => {
     const order: string[] = [];
     let letGo: () => void = () => undefined;
     const gates = new InsertGates(
@@ -80,15 +80,17 @@ describe('InsertGates', () => {
       { append: () => undefined } as unknown as HistorySink,
     );
     gates.arm({ id: 1, aloneOnShard: true });
-    const aimed = gates.beforeRequest(0, attempt(1, 1, 's1')).then(() => order.push('aimed'));
+    const caught = attempt(1, 1, 's1');
+    const aimed = gates.beforeRequest(0, caught).then(() => order.push('aimed'));
     const other = gates.beforeRequest(1, attempt(2, 1, 's1')).then(() => order.push('other'));
-    const elsewhere = gates.beforeRequest(1, attempt(3, 1, 's2')).then(() => order.push('elsewhere'));
-    await elsewhere;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(order).toEqual(['elsewhere']);
+    await gates.beforeRequest(1, attempt(3, 1, 's2')).then(() => order.push('elsewhere'));
     letGo();
-    await Promise.all([aimed, other]);
-    expect(order.sort()).toEqual(['aimed', 'elsewhere', 'other']);
+    await aimed;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(order).toEqual(['elsewhere', 'aimed']);
+    await gates.afterOutcome(caught, 'unknown');
+    await other;
+    expect(order).toEqual(['elsewhere', 'aimed', 'other']);
   });
 
   it('an attempt waiting for its shard to go quiet passes uncaught once the gate is disarmed or its wait ran out', async () => {

@@ -26,8 +26,9 @@ export interface GatePlan {
    * beside: under a sequential quorum, a concurrent INSERT still waiting for its quorum makes the
    * caught one fail at once (286), before a fault on what its own quorum waits for could act.
    * Partitions writing at once may never leave a shard idle, so the gate makes the moment: an
-   * attempt it would catch but for the others waits until they ended, and while the caught one is
-   * held at `request` the shard's other attempts wait for it to be let go.
+   * attempt it would catch but for the others waits until they ended, and until the caught one's
+   * outcome is let go (after the heal) the shard's other attempts wait: a sequential quorum takes
+   * whichever INSERT reaches the server first, not the first sent.
    */
   readonly aloneOnShard?: boolean;
   /**
@@ -72,8 +73,11 @@ export class InsertGates {
   private readonly caught = new Map<string, GatedAttempt>();
   /** The shard of every attempt past its request point and not yet ended, by query id. */
   private readonly inFlight = new Map<string, string | null>();
-  /** Shards an attempt caught alone is held at `request` on, until it is let go. */
-  private readonly heldAlone = new Map<string | null, Promise<void>>();
+  /** Shards an attempt caught alone is on, until its outcome is let go: the others wait for that. */
+  private readonly heldAlone = new Map<
+    string | null,
+    { readonly released: Promise<void>; readonly release: () => void }
+  >();
   /** Attempts waiting for their shard to go quiet, woken on every change that may end the wait. */
   private wakers: (() => void)[] = [];
 
@@ -100,7 +104,7 @@ export class InsertGates {
     for (;;) {
       const held = this.heldAlone.get(attempt.shard);
       if (held !== undefined) {
-        await held;
+        if (!(await this.within(held.released, waitUntil - Date.now()))) break;
         continue;
       }
       const others = [...this.inFlight.values()].filter((shard) => shard === attempt.shard).length;
@@ -109,11 +113,9 @@ export class InsertGates {
       const waitsForQuiet = [...this.armed.values()].some(
         (candidate) => candidate.aloneOnShard === true && gateCatches(candidate, partition, attempt, 0),
       );
-      if (!waitsForQuiet || !(await this.nextChange(waitUntil - Date.now()))) {
-        this.inFlight.set(attempt.queryId, attempt.shard);
-        return;
-      }
+      if (!waitsForQuiet || !(await this.nextChange(waitUntil - Date.now()))) break;
     }
+    this.inFlight.set(attempt.queryId, attempt.shard);
   }
 
   async afterOutcome(attempt: InsertAttempt, outcome: InsertOutcome): Promise<void> {
@@ -122,7 +124,11 @@ export class InsertGates {
     const gated = this.caught.get(attempt.queryId);
     if (gated === undefined) return;
     this.caught.delete(attempt.queryId);
-    await this.hold('outcome', gated, outcome);
+    try {
+      await this.hold('outcome', gated, outcome);
+    } finally {
+      this.releaseShard(gated);
+    }
   }
 
   private async catch(plan: GatePlan, partition: number, attempt: InsertAttempt): Promise<void> {
@@ -138,14 +144,35 @@ export class InsertGates {
       attempt: attempt.attempt,
     };
     this.caught.set(attempt.queryId, gated);
-    if (plan.aloneOnShard !== true) return this.hold('request', gated);
-    const letGo = this.hold('request', gated).finally(() => this.heldAlone.delete(attempt.shard));
-    // The shard's other attempts wait for the let-go, not for how it went.
-    this.heldAlone.set(
-      attempt.shard,
-      letGo.catch(() => undefined),
-    );
-    await letGo;
+    if (plan.aloneOnShard === true) {
+      let release: () => void = () => undefined;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      this.heldAlone.set(attempt.shard, { released, release });
+    }
+    try {
+      await this.hold('request', gated);
+    } catch (error) {
+      this.releaseShard(gated);
+      throw error;
+    }
+  }
+
+  /** The shard of an attempt caught alone is free again: its other attempts go on. */
+  private releaseShard(gated: GatedAttempt): void {
+    const held = this.heldAlone.get(gated.shard);
+    if (held === undefined) return;
+    this.heldAlone.delete(gated.shard);
+    held.release();
+  }
+
+  /** True when `promise` settled within `ms`. */
+  private async within(promise: Promise<void>, ms: number): Promise<boolean> {
+    if (ms <= 0) return false;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    });
+    return Promise.race([promise.then(() => true as const), timedOut]).finally(() => clearTimeout(timer));
   }
 
   /** True on the next change to what is armed or in flight; false when `ms` passed first. */
