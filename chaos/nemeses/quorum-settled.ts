@@ -13,7 +13,7 @@ const SETTLE_LIMIT_MS = 30_000;
  * the next fault aimed at that shard would meet an INSERT that never waited for its quorum: on
  * a shard of three replicas the catch-up outlasted the next episode (seed 540530520, 1x3).
  */
-export class QuorumSettledFault implements Fault {
+class QuorumSettledFault implements Fault {
   readonly probe?: Fault['probe'];
 
   constructor(
