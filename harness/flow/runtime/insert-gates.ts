@@ -176,14 +176,8 @@ export class InsertGates {
   }
 
   /** True on the next change to what is armed or in flight; false when `ms` passed first. */
-  private async nextChange(ms: number): Promise<boolean> {
-    if (ms <= 0) return false;
-    let timer: NodeJS.Timeout | undefined;
-    const changed = new Promise<true>((resolve) => this.wakers.push(() => resolve(true)));
-    const timedOut = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), ms);
-    });
-    return Promise.race([changed, timedOut]).finally(() => clearTimeout(timer));
+  private nextChange(ms: number): Promise<boolean> {
+    return this.within(new Promise<void>((resolve) => this.wakers.push(resolve)), ms);
   }
 
   private wake(): void {
