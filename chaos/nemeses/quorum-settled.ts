@@ -1,7 +1,7 @@
 import type { ReplicaDescription } from '../../harness/cluster/index.ts';
 import { describeError } from '../../harness/base/index.ts';
 import type { Fault, FaultWindow, NemesisContext } from './fault.ts';
-import { replicatedTables, withDirectClient } from './table-fault.ts';
+import { replicatedTables, withDirectClient } from './direct-client.ts';
 
 /** How long a heal waits for a shard's replicas to fetch what a quorum INSERT left them. */
 const SETTLE_LIMIT_MS = 30_000;

@@ -1,5 +1,5 @@
-import type { ClickHouseClient } from '@clickhouse/client';
-import { harnessClient, type ReplicaDescription } from '../../harness/cluster/index.ts';
+import type { ReplicaDescription } from '../../harness/cluster/index.ts';
+import { replicatedTables, withDirectClient } from './direct-client.ts';
 import type { Fault, FaultWindow, NemesisContext } from './fault.ts';
 import type { FaultType } from '../../harness/flow/history/index.ts';
 import type { FaultUndo } from './run-undo.ts';
@@ -194,32 +194,6 @@ export class PartWriterFailpointFault extends ServerErrorFault {
       ),
     );
   }
-}
-
-export async function withDirectClient<T>(
-  context: NemesisContext,
-  replica: ReplicaDescription,
-  work: (client: ClickHouseClient) => Promise<T>,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const client = harnessClient(replica.direct_http, {
-    timeoutMs,
-    credentials: context.cluster.description.credentials,
-  });
-  try {
-    return await work(client);
-  } finally {
-    await client.close();
-  }
-}
-
-export async function replicatedTables(client: ClickHouseClient, database: string): Promise<string[]> {
-  const result = await client.query({
-    query: "SELECT name FROM system.tables WHERE database = {database:String} AND engine LIKE 'Replicated%MergeTree'",
-    query_params: { database },
-    format: 'JSONEachRow',
-  });
-  return (await result.json<{ name: string }>()).map((row) => row.name);
 }
 
 export const tooManyParts = (replicas: readonly ReplicaDescription[]) => new TooManyPartsFault(replicas);
