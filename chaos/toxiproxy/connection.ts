@@ -149,7 +149,7 @@ export class Connection {
     side.closing = true;
     side.socket.pause();
     this.linkFrom(side)?.end();
-    if (this.resetOnClose && side === this.client) {
+    if (this.resetOnClose) {
       this.kill(side.socket);
       return;
     }
@@ -157,10 +157,13 @@ export class Connection {
     side.socket.end();
   }
 
-  /** Only the client's socket has linger 0, as in the real server: the upstream always sees a normal close. */
+  /**
+   * Both sockets of a connection opened while a reset_peer toxic exists have linger 0, as the real
+   * server sets it on the source and destination of the link: both ends see the RST.
+   */
   private kill(socket: Socket): void {
     if (socket.destroyed) return;
-    if (this.resetOnClose && socket === this.client.socket && !socket.connecting) socket.resetAndDestroy();
+    if (this.resetOnClose && !socket.connecting) socket.resetAndDestroy();
     else socket.destroy();
   }
 
