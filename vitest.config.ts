@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { REAL_TOXIPROXY_BINARY } from './harness/cluster/real-toxiproxy/real-toxiproxy.ts';
 
-// Four projects, selectable with `--project`: fast pure tests beside the code (`*.test.ts`),
-// real-cluster integration tests (`*.int.test.ts`), chaos properties (`*.chaos.test.ts`) and the
-// mutants `npm test` leaves to CI (`*.mutants.test.ts`, `npm run test:mutants`).
+// Five projects, selectable with `--project`: fast pure tests beside the code (`*.test.ts`),
+// real-cluster integration tests (`*.int.test.ts`), chaos properties (`*.chaos.test.ts`), the
+// mutants `npm test` leaves to CI (`*.mutants.test.ts`, `npm run test:mutants`), and the fault
+// proxy's conformance tests run a second time against the real Toxiproxy (`toxiproxy-real`).
 // The real tiers run files one at a time: each file owns a cluster and the machine has 2 cores.
 const roots = ['harness', 'sinks', 'properties', 'chaos', 'reports'];
 const under = (suffix: string) => roots.map((root) => `${root}/**/*${suffix}`);
@@ -39,6 +41,16 @@ export default defineConfig({
           testTimeout: 900_000,
           hookTimeout: 300_000,
           fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'toxiproxy-real',
+          // Every conformance test but those of our server's own start-up and CLI.
+          include: ['chaos/toxiproxy/*.test.ts'],
+          exclude: ['chaos/toxiproxy/server.test.ts', 'chaos/toxiproxy/cli.test.ts'],
+          env: { TOXIPROXY_SERVER_BINARY: REAL_TOXIPROXY_BINARY },
+          testTimeout: 20_000,
         },
       },
       {

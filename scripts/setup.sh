@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine lacks for the harness: ZooKeeper and Java (the embedded
 # backend's coordination service), gcc and openssl (the ClickHouse launcher, TLS tests), the npm
-# packages (including the ClickHouse engine library), and builds the launcher.
+# packages (including the ClickHouse engine library), and builds the launcher and, with Go, the real
+# Toxiproxy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,4 +23,10 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci --no-audit --no-fund
 fi
 npm run -s build:launcher >/dev/null
+# The real Toxiproxy (`--proxy toxiproxy`, its conformance tests) is built from source with Go.
+if command -v go >/dev/null 2>&1; then
+  npm run -s build:toxiproxy >/dev/null
+else
+  echo "setup: no Go: the real Toxiproxy is not built; --proxy toxiproxy and npm run test:toxiproxy-real need it (the default, --proxy builtin, does not)"
+fi
 echo "setup: ready (node $(node --version), $(java -version 2>&1 | head -1))"

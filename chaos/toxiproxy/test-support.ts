@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Toxiproxy, type Proxy } from 'toxiproxy-node-client';
@@ -144,9 +146,62 @@ export class Upstream {
   }
 }
 
+/**
+ * Which server the conformance tests drive: this room's, or the real Toxiproxy binary named by
+ * `TOXIPROXY_SERVER_BINARY` (the `toxiproxy-real` test project sets it). Where the two differ on
+ * purpose, a test asserts each one's behaviour (the README lists the differences).
+ */
+const REAL_BINARY = process.env['TOXIPROXY_SERVER_BINARY'];
+export const UNDER_TEST: 'builtin' | 'real' = REAL_BINARY === undefined || REAL_BINARY === '' ? 'builtin' : 'real';
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+async function startRealServer(binary: string, seed: number, proxyMetrics: boolean): Promise<StartedToxiproxyServer> {
+  if (!existsSync(binary))
+    throw new Error(`no real Toxiproxy at ${binary}: build it with npm run build:toxiproxy (needs Go)`);
+  const port = await freePort();
+  const flags = ['-host', '127.0.0.1', '-port', String(port), '-seed', String(seed)];
+  const child = spawn(binary, proxyMetrics ? [...flags, '-proxy-metrics'] : flags, { stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    process.off('exit', killOnExit);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  for (const deadline = performance.now() + 10_000; ; await sleep(20)) {
+    if (child.exitCode !== null) throw new Error(`the real Toxiproxy (${binary}) exited with ${child.exitCode}`);
+    const answered = await fetch(`${url}/version`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (answered) break;
+    if (performance.now() > deadline) {
+      await stop();
+      throw new Error(`the real Toxiproxy did not answer at ${url}`);
+    }
+  }
+  return { url, host: '127.0.0.1', port, seed, stop, [Symbol.asyncDispose]: stop };
+}
+
 /** A server on a free port plus a client for it. */
-export async function startTestServer(seed = 1): Promise<StartedToxiproxyServer & { client: Toxiproxy }> {
-  const server = await startToxiproxyServer({ port: 0, seed });
+export async function startTestServer(
+  seed = 1,
+  options: { readonly proxyMetrics?: boolean } = {},
+): Promise<StartedToxiproxyServer & { client: Toxiproxy }> {
+  const proxyMetrics = options.proxyMetrics ?? false;
+  const server =
+    REAL_BINARY === undefined || REAL_BINARY === ''
+      ? await startToxiproxyServer({ port: 0, seed, proxyMetrics })
+      : await startRealServer(REAL_BINARY, seed, proxyMetrics);
   return Object.assign(server, { client: new Toxiproxy(server.url) });
 }
 

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { addToxic, connectThrough, proxyTo, startTestServer, Upstream, type Peer } from './test-support.ts';
+import { addToxic, connectThrough, proxyTo, startTestServer, UNDER_TEST, Upstream, type Peer } from './test-support.ts';
 
 // Port of link_test.go's TestToxicity, plus the per-connection draw: a fraction of connections
 // is affected, the same seed picks the same ones, and a restarted stage draws again.
@@ -48,7 +48,9 @@ describe(`toxicity (seed ${SEED})`, () => {
     const count = first.filter(Boolean).length;
     expect(count).toBeGreaterThanOrEqual(8);
     expect(count).toBeLessThanOrEqual(32);
-    expect(await affectedSet(SEED)).toEqual(first);
+    // Ours replays its draws from the seed; the real server draws from one generator its
+    // connections' goroutines share, in whatever order they run (a documented difference).
+    if (UNDER_TEST === 'builtin') expect(await affectedSet(SEED)).toEqual(first);
   });
 
   it('draws again when the toxic is updated', async () => {
