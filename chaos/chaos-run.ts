@@ -9,6 +9,7 @@ import {
   type BackendName,
   startCluster,
   type StartedCluster,
+  type ProxyServerKind,
   type StartedLocalCluster,
   UNDO_JOURNAL_FILE,
 } from '../harness/cluster/index.ts';
@@ -87,6 +88,8 @@ export interface ChaosRunOptions {
   readonly shape?: ClusterShape;
   /** The memory this machine can give a cluster, in MiB (default: read from the kernel before each start). */
   readonly availableMemoryMiB?: () => number;
+  /** The fault proxy of the clusters the job starts (`--proxy`; default ours, the docker backend's is the real one). */
+  readonly proxyServer?: ProxyServerKind;
 }
 
 /** Keeps the cluster's own logs with the report (the cluster directory goes away on down). */
@@ -199,6 +202,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<JobReport> {
   let clusterMemory: JobReport['clusterMemory'] = null;
   let clusterStartMs = 0;
   let backendLimits: readonly string[] = [];
+  let faultProxy: ProxyServerKind | null = null;
   let done = 0;
   // What a run does to an attached cluster is undone even by a forced stop (a second signal).
   const attachedJournal =
@@ -262,10 +266,12 @@ export async function runChaos(options: ChaosRunOptions): Promise<JobReport> {
           topology: { ...group.shape, keepers: group.keepers },
           seed: options.seed,
           logger: options.log,
+          ...(options.proxyServer === undefined ? {} : { proxyServer: options.proxyServer }),
         }));
       const startMs = Date.now() - clusterStart;
       clusterStartMs += startMs;
       backendLimits = cluster.description.backend_limits;
+      faultProxy = cluster.description.toxiproxy_server ?? null;
       options.progress(
         `cluster ${attached ? 'attached' : 'up'} in ${(startMs / 1000).toFixed(1)} s (${options.backend}${attached ? '' : `, ${describeShape(group.shape)}`}, ${cluster.description.keepers.length} Keeper member(s)); reports in ${runDir}`,
       );
@@ -330,6 +336,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<JobReport> {
     runId,
     backend: options.backend,
     backendLimits,
+    faultProxy,
     seed: options.seed,
     profile: options.profile,
     slice: options.slice === undefined ? null : formatSlice(options.slice),

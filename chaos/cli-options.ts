@@ -1,6 +1,13 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { availableMemoryMiB, memoryShortfall, parseBackend, readClusterFile } from '../harness/cluster/index.ts';
+import {
+  availableMemoryMiB,
+  memoryShortfall,
+  parseBackend,
+  parseProxyServer,
+  type ProxyServerKind,
+  readClusterFile,
+} from '../harness/cluster/index.ts';
 import { HarnessError, type Seed, seedOf } from '../harness/base/index.ts';
 import { SINK_CLASS_NAMES, type SinkClassName } from '../sinks/index.ts';
 import type { ChaosBackend } from './chaos-run.ts';
@@ -18,6 +25,7 @@ export const SELECTION_OPTIONS = {
   scenario: { type: 'string' },
   'server-dedup': { type: 'string', default: 'alternate' },
   shape: { type: 'string' },
+  proxy: { type: 'string' },
 } as const;
 
 export interface Selection {
@@ -31,6 +39,8 @@ export interface Selection {
   readonly serverDedup: ServerDedupMode;
   /** The shape of the cluster the job starts; undefined: 2 shards x 2 replicas named s1, s2. */
   readonly shape?: ClusterShape;
+  /** The fault proxy of the clusters the job starts; undefined on an attached cluster (it runs its own). */
+  readonly proxyServer?: ProxyServerKind;
 }
 
 /** Sink class names, short or as the C++ classes are spelt (`NYT::NFlow::TClickHouseBatchingSink`). */
@@ -69,6 +79,7 @@ export function parseSelection(
     scenario?: string | undefined;
     'server-dedup'?: string | undefined;
     shape?: string | undefined;
+    proxy?: string | undefined;
   },
   profile: Profile,
   availableMiB: () => number = availableMemoryMiB,
@@ -102,9 +113,15 @@ export function parseSelection(
       `no selected scenario covers ${uncovered.join(', ')}: ${scenarios.map((scenario) => `${scenario.name} covers ${scenario.classes.join(', ')}`).join('; ')}`,
     );
   }
+  const target = parseTarget(values.backend, values.cluster);
+  const proxyServer =
+    target.backend === 'external' && values.proxy === undefined
+      ? undefined
+      : parseProxyServer(values.proxy, target.backend);
   return {
     seed: seedOf(values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed), '--seed'),
-    ...parseTarget(values.backend, values.cluster),
+    ...target,
+    ...(proxyServer === undefined ? {} : { proxyServer }),
     classes: named.filter(covered),
     scenarios,
     serverDedup: serverDedup as ServerDedupMode,

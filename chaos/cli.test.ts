@@ -46,9 +46,26 @@ describe.each([
     [['--backend', 'podman'], 'podman'],
     [['--seed', 'abc'], "--seed takes an integer, got 'abc'"],
     [['--server-dedup', 'maybe'], "--server-dedup must be alternate, on, off, got 'maybe'"],
+    [['--proxy', 'envoy'], "--proxy takes builtin or toxiproxy, got 'envoy'"],
+    [['--backend', 'docker', '--proxy', 'builtin'], 'the docker backend runs the real Toxiproxy image'],
   ])('%j exits 2 with one line naming the problem, starting nothing', (args, message) =>
     expectRefusedBeforeAnything(script, args, message),
   );
+
+  it('--proxy toxiproxy without the real Toxiproxy built exits 2 with one line naming what it needs, starting nothing', () => {
+    const own = process.env['CHAOS_TOXIPROXY_BINARY'];
+    process.env['CHAOS_TOXIPROXY_BINARY'] = '/nonexistent/toxiproxy-server';
+    try {
+      expectRefusedBeforeAnything(
+        script,
+        ['--proxy', 'toxiproxy'],
+        'CHAOS_TOXIPROXY_BINARY names /nonexistent/toxiproxy-server',
+      );
+    } finally {
+      if (own === undefined) delete process.env['CHAOS_TOXIPROXY_BINARY'];
+      else process.env['CHAOS_TOXIPROXY_BINARY'] = own;
+    }
+  });
 });
 
 describe('npm run chaos --path', () => {

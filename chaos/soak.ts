@@ -98,6 +98,7 @@ async function main(): Promise<number> {
       keepCluster: false,
       serverDedup: selection.serverDedup,
       ...(shape === undefined ? {} : { shape }),
+      ...(selection.proxyServer === undefined ? {} : { proxyServer: selection.proxyServer }),
       log,
       progress,
       signal: interrupt.signal,

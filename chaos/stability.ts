@@ -54,6 +54,7 @@ async function main(): Promise<number> {
         keepCluster: false,
         serverDedup: selection.serverDedup,
         ...(selection.shape === undefined ? {} : { shape: selection.shape }),
+        ...(selection.proxyServer === undefined ? {} : { proxyServer: selection.proxyServer }),
         log,
         progress: (line) => log.info({ seed }, line),
         signal: interrupt.signal,

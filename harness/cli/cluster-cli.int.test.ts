@@ -70,6 +70,23 @@ describe('cluster up / status / down', () => {
     for (const port of state.ports) expect(await canBind(port, '127.0.0.1')).toBe(true);
   });
 
+  it('runs the real Toxiproxy with --proxy toxiproxy, the same proxies behind it, and leaves it not running after down', async () => {
+    const up = await cli(['up', '--shards', '1', '--replicas', '1', '--proxy', 'toxiproxy']);
+    expect(up.code, up.stderr).toBe(0);
+    const description = JSON.parse(up.stdout) as ClusterDescription;
+    expect(description.toxiproxy_server).toBe('toxiproxy');
+    const state = readClusterState(description.dir);
+    expect(state.toxiproxy?.process?.command).toContain('toxiproxy-server');
+    // The real server's proxy JSON carries the empty `Logger` member ours leaves out (README of chaos/toxiproxy).
+    const proxies = (await (await fetch(`${description.toxiproxy}/proxies`)).json()) as Record<string, object>;
+    expect(Object.keys(proxies).sort()).toEqual(['s1r1_client', 's1r1_interserver', 's1r1_keeper_k1']);
+    expect(proxies['s1r1_client']).toHaveProperty('Logger');
+    expect(await (await fetch(`${description.shards[0]?.replicas[0]?.http}/ping`)).text()).toBe('Ok.\n');
+    const down = await cli(['down']);
+    expect(down.code, down.stderr).toBe(0);
+    expect(state.toxiproxy?.process && isAlive(state.toxiproxy.process)).toBe(false);
+  });
+
   it('two clusters started at once on one machine both come up, on disjoint ports and directories', async () => {
     const [first, second] = await Promise.all([
       cli(['up', '--shards', '1', '--replicas', '2']),
@@ -208,6 +225,14 @@ describe('bad input: one clear line, non-zero exit', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('--proxy toxiproxy without the real Toxiproxy built: exit 2, one line naming what it needs', async () => {
+    const result = await cli(['up', '--proxy', 'toxiproxy'], {
+      CHAOS_TOXIPROXY_BINARY: '/nonexistent/toxiproxy-server',
+    });
+    expectOneLineError(result, /CHAOS_TOXIPROXY_BINARY names \/nonexistent\/toxiproxy-server.*PROXY_SERVER_MISSING/);
+    expect(result.code).toBe(2);
   });
 
   it('an unknown backend', async () => {

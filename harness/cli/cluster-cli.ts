@@ -12,6 +12,7 @@ import {
   downDetachedDocker,
   isAlive,
   parseBackend,
+  parseProxyServer,
   readHolder,
   registeredRunDirs,
   type RunDirFate,
@@ -22,7 +23,7 @@ import {
 } from '../cluster/index.ts';
 
 const USAGE = `usage: npm run cluster -- up [--shards N] [--replicas M] [--keepers K] [--shard-names A,B,..] [--backend embedded|docker|binary]
-                              [--dir DIR] [--no-proxies] [--toxiproxy-port P] [--seed N]
+                              [--dir DIR] [--no-proxies] [--proxy builtin|toxiproxy] [--toxiproxy-port P] [--seed N]
        npm run cluster -- status [--dir DIR]
        npm run cluster -- down [--dir DIR | --all]
        npm run cluster -- member kill|pause|resume|start|status NAME [--dir DIR]`;
@@ -35,6 +36,7 @@ function wholeNumber(name: string, value: string | undefined, fallback: number):
 
 async function up(values: Record<string, string | boolean | undefined>): Promise<void> {
   const backend = parseBackend(String(values.backend ?? 'embedded'));
+  const proxyServer = parseProxyServer(values.proxy as string | undefined, backend);
   const toxiproxyPort =
     values['toxiproxy-port'] === undefined
       ? undefined
@@ -51,6 +53,7 @@ async function up(values: Record<string, string | boolean | undefined>): Promise
     },
     dir,
     proxies: values['no-proxies'] !== true,
+    proxyServer,
     toxiproxyPort,
     seed: values.seed === undefined ? undefined : wholeNumber('seed', String(values.seed), 0),
   };
@@ -150,6 +153,7 @@ async function main(argv: string[]): Promise<void> {
       backend: { type: 'string' },
       dir: { type: 'string' },
       'no-proxies': { type: 'boolean' },
+      proxy: { type: 'string' },
       all: { type: 'boolean' },
       'toxiproxy-port': { type: 'string' },
       seed: { type: 'string' },

@@ -2,6 +2,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HarnessError } from '../base/index.ts';
 import type { ProcessRecord } from './process/local-process.ts';
+import type { ProxyServerKind } from './real-toxiproxy/real-toxiproxy.ts';
 import type { TopologySpec } from './topology.ts';
 
 export type BackendName = 'embedded' | 'docker' | 'binary';
@@ -47,7 +48,13 @@ export interface ClusterState {
   owner: { readonly pid: number; readonly startTime: string } | null;
   readonly topology: TopologySpec;
   readonly proxiesEnabled: boolean;
-  toxiproxy: { readonly url: string; readonly port: number; process?: ProcessRecord } | null;
+  toxiproxy: {
+    readonly url: string;
+    readonly port: number;
+    /** Which server a local backend started (absent in state files written before the choice existed: ours). */
+    readonly server?: ProxyServerKind;
+    process?: ProcessRecord;
+  } | null;
   readonly keepers: KeeperState[];
   readonly nodes: NodeState[];
   readonly ports: readonly number[];

@@ -1,5 +1,6 @@
 import type { BackendName, ClusterState } from './cluster-state.ts';
 import { profileUser, SETTING_PROFILES, type SettingProfile } from './config/setting-profiles.ts';
+import type { ProxyServerKind } from './real-toxiproxy/real-toxiproxy.ts';
 import { CLUSTER_NAME, proxyNames } from './topology.ts';
 
 export interface ReplicaDescription {
@@ -33,6 +34,8 @@ export interface ClusterDescription {
   readonly run_id: string;
   readonly dir: string;
   readonly toxiproxy: string | null;
+  /** Which fault proxy serves that API, for a cluster the harness started (absent: an attached one's own). */
+  readonly toxiproxy_server?: ProxyServerKind;
   readonly proxies_enabled: boolean;
   readonly keepers: readonly { readonly name: string; readonly address: string }[];
   readonly shards: readonly { readonly name: string; readonly replicas: readonly ReplicaDescription[] }[];
@@ -95,6 +98,9 @@ export function describeCluster(state: ClusterState, host = '127.0.0.1'): Cluste
     run_id: state.runId,
     dir: state.dir,
     toxiproxy: state.toxiproxy?.url ?? null,
+    ...(state.toxiproxy === null
+      ? {}
+      : { toxiproxy_server: state.toxiproxy.server ?? (state.backend === 'docker' ? 'toxiproxy' : 'builtin') }),
     proxies_enabled: state.proxiesEnabled,
     keepers: state.keepers.map((keeper) => ({ name: keeper.name, address: `${host}:${keeper.clientPort}` })),
     shards: [...shards].map(([name, replicas]) => ({ name, replicas })),

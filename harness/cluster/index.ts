@@ -16,6 +16,8 @@ export { reapRunsOwnedBy, type RunDirFate } from './reaper.ts';
 export { checkRunDir, selfAsOwner } from './run-dir.ts';
 export { UNDO_JOURNAL_FILE } from './run-marker.ts';
 export { parseBackend, startCluster } from './start-cluster.ts';
+export { parseProxyServer } from './proxy-server.ts';
+export { REAL_TOXIPROXY_VERSION, type ProxyServerKind } from './real-toxiproxy/real-toxiproxy.ts';
 export { type MemberState, startedByHarness, type StartedCluster } from './started-cluster.ts';
 export { statePaths } from './state-dir.ts';
 export { availableMemoryMiB, memoryNeedMiB, memoryShortfall } from './memory-need.ts';

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { HarnessError, PROJECT_ROOT } from '../base/index.ts';
-import { PROXY_ALLOCATOR_ENV } from './proxy-process-env.ts';
 import { writeClusterState, type ClusterState } from './cluster-state.ts';
 import { describeLauncherExit } from './embedded/launcher.ts';
 import { httpPing, keeperHealthy, waitUntil } from './health.ts';
 import { spawnLocal, tailOfFile, type SpawnOptions, type SpawnedProcess } from './process/local-process.ts';
+import { proxyServerLaunch } from './proxy-server.ts';
 import { createProxies, type ProxyDefinition } from './proxy-wiring.ts';
 
 const START_TIMEOUT_MS = 60_000;
@@ -58,20 +58,7 @@ export async function startLocalMembers(state: ClusterState, plan: LocalLaunchPl
     const api = state.toxiproxy;
     const spawned = spawnLocal({
       name: 'toxiproxy',
-      command: process.execPath,
-      args: [
-        '--import',
-        'tsx',
-        join(PROJECT_ROOT, 'chaos', 'toxiproxy', 'cli.ts'),
-        '--host',
-        '127.0.0.1',
-        '--port',
-        String(api.port),
-        // Its byte counters show which link an INSERT used (the chaos faults' evidence).
-        '--proxy-metrics',
-        ...(plan.seed === undefined ? [] : ['--seed', String(plan.seed)]),
-      ],
-      env: PROXY_ALLOCATOR_ENV,
+      ...proxyServerLaunch(api.server ?? 'builtin', { port: api.port, seed: plan.seed }),
       cwd: PROJECT_ROOT,
       logFile: join(state.dir, 'toxiproxy.log'),
     });

@@ -88,6 +88,8 @@ export interface JobReport {
   readonly runId: RunId;
   readonly backend: string;
   readonly backendLimits: readonly string[];
+  /** The fault proxy of a cluster the job started (`builtin`, `toxiproxy`); null or absent: an attached cluster's own, or none. */
+  readonly faultProxy?: string | null;
   readonly seed: Seed;
   readonly profile: string;
   /** `I/N` when the run was one slice of the class x scenario matrix (`--shard`), or the slices a merged report joined. */

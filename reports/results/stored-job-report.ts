@@ -62,6 +62,7 @@ function checkJobReport(shape: StoredShape, value: unknown): JobReport {
   if (run.slice !== null) shape.string(run.slice, 'slice');
   if (run.commit !== null) shape.string(run.commit, 'commit');
   shape.array(run.backendLimits, 'backendLimits');
+  if (run.faultProxy !== undefined && run.faultProxy !== null) shape.string(run.faultProxy, 'faultProxy');
   if (run.clusterMemory !== null) shape.counts(run.clusterMemory, 'clusterMemory');
   shape.oneOf(run.verdict, 'verdict', VERDICTS);
   shape.boolean(run.interrupted, 'interrupted');

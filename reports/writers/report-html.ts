@@ -11,6 +11,7 @@ import type { Verdict } from '../../properties/base/index.ts';
 import {
   dedupStatement,
   escapeHtml,
+  faultProxyText,
   RECOVERY_CAPTION,
   RECOVERY_HEADER,
   recoveryCells,
@@ -236,7 +237,7 @@ export function reportHtml(run: JobReport, timelines: readonly RunTimeline[]): s
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(`Sink guarantee report — ${run.verdict}`)}</title><style>${STYLE}</style></head>
 <body><h1>Sink guarantee report <span class="badge" style="background:${VERDICT_COLOUR[run.verdict]}">${escapeHtml(run.verdict)}</span></h1>
-<p>${escapeHtml(`run ${run.runId} · backend ${run.backend} · profile ${run.profile} · seed ${run.seed} · ${(run.durationMs / 1000).toFixed(1)} s`)}</p>
+<p>${escapeHtml(`run ${run.runId} · backend ${run.backend}${faultProxyText(run.faultProxy)} · profile ${run.profile} · seed ${run.seed} · ${(run.durationMs / 1000).toFixed(1)} s`)}</p>
 ${matrix(run)}
 ${recoveryTable(run)}
 <p class="legend">${legend}</p>

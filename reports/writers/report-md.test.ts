@@ -38,3 +38,13 @@ describe('report.md: the scenarios table', () => {
     expect(section).toMatch(/\| ClickHouseBatchingSink \| network-degradation \| attached \|/);
   });
 });
+
+describe('report.md: the run line', () => {
+  it('names the fault proxy of a cluster the job started, and none for an attached one', () => {
+    const run = (faultProxy: string | null) =>
+      reportMarkdown(jobReportOf([scenario('network-degradation', {})], { faultProxy })).split('\n')[4] ?? '';
+    expect(run('toxiproxy')).toContain('· backend `embedded` · fault proxy the real Toxiproxy ·');
+    expect(run('builtin')).toContain('· fault proxy ours (chaos/toxiproxy) ·');
+    expect(run(null)).not.toContain('fault proxy');
+  });
+});

@@ -6,7 +6,14 @@ import {
   resultExitStatus,
 } from '../results/index.ts';
 import { configurationRows } from './configuration-rows.ts';
-import { dedupStatement, RECOVERY_CAPTION, RECOVERY_HEADER, recoveryCells, unknownSplit } from './figures.ts';
+import {
+  dedupStatement,
+  faultProxyText,
+  RECOVERY_CAPTION,
+  RECOVERY_HEADER,
+  recoveryCells,
+  unknownSplit,
+} from './figures.ts';
 import { codeSpan, fencedBlock, tableCell } from './markdown-text.ts';
 
 const ICON: Readonly<Record<string, string>> = {
@@ -99,7 +106,7 @@ export function reportMarkdown(run: JobReport): string {
     '',
     `**Exit status ${exit.status} (${exit.name})**: ${exit.meaning}. Exit statuses: ${EXIT_STATUSES.map((row) => `${row.status} ${row.name}`).join(' · ')}.`,
     '',
-    `run ${codeSpan(run.runId)} · backend ${codeSpan(run.backend)} · profile ${codeSpan(run.profile)} · seed ${codeSpan(String(run.seed))} · ${(run.durationMs / 1000).toFixed(1)} s`,
+    `run ${codeSpan(run.runId)} · backend ${codeSpan(run.backend)}${faultProxyText(run.faultProxy)} · profile ${codeSpan(run.profile)} · seed ${codeSpan(String(run.seed))} · ${(run.durationMs / 1000).toFixed(1)} s`,
     '',
     '| class | guarantee | verdict | attempted | acknowledged | lost | duplicated | unexpected | recovered | gave up (rows held back) | inserts ok/failed/unknown | unknown → landed/absent | replays | dedup hits | refusals | server dedup | faults fired | INSERT p50/p95 ms | rows/s |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',

@@ -102,6 +102,7 @@ export function summaryJson(run: JobReport): string {
       run_id: run.runId,
       backend: run.backend,
       backend_limits: run.backendLimits,
+      fault_proxy: run.faultProxy ?? null,
       seed: run.seed,
       profile: run.profile,
       slice: run.slice,

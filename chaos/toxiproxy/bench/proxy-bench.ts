@@ -1,5 +1,5 @@
 import { execFileSync, fork, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Toxiproxy } from 'toxiproxy-node-client';
 import { PROXY_ALLOCATOR_ENV } from '../../../harness/cluster/proxy-process-env.ts';
+import { realToxiproxyBinary } from '../../../harness/cluster/real-toxiproxy/real-toxiproxy.ts';
 import { startToxiproxyServer } from '../server.ts';
 
 /**
@@ -16,7 +17,8 @@ import { startToxiproxyServer } from '../server.ts';
  *  - RSS and heap of the proxy before and after 10,000 short connections (must stay flat).
  * The proxy runs in a process of its own, as a real toxiproxy does, with the allocator settings
  * the harness gives it; the same proxy with glibc's default allocator settings and the in-process
- * server (sharing the event loop with client and sink) are measured alongside, in the same rounds.
+ * server (sharing the event loop with client and sink) are measured alongside, in the same rounds,
+ * and so is the real Toxiproxy (Go), when `scripts/setup.sh` built it.
  */
 
 const MIB = 1024 * 1024;
@@ -189,6 +191,46 @@ function startHost(tuned: boolean): Promise<ProxyHost> {
   }));
 }
 
+interface RealToxiproxy {
+  readonly url: string;
+  /** Resident set size of its process, from /proc. */
+  rss(): number;
+  stop(): void;
+}
+
+/** The real Toxiproxy on a free port; undefined, said once, when it is not built. */
+async function startRealToxiproxy(): Promise<RealToxiproxy | undefined> {
+  let binary: string;
+  try {
+    binary = realToxiproxyBinary();
+  } catch (error) {
+    process.stderr.write(`real Toxiproxy not measured: ${(error as Error).message}\n`);
+    return undefined;
+  }
+  const probe = createServer();
+  const port = await listen(probe).then((address) => Number(address.slice(address.lastIndexOf(':') + 1)));
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  const child = spawn(binary, ['-host', '127.0.0.1', '-port', String(port)], { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}`;
+  for (let tries = 0; ; tries += 1) {
+    const up = await fetch(`${url}/version`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (up) break;
+    if (tries > 200) {
+      child.kill('SIGKILL');
+      throw new Error(`the real Toxiproxy did not answer at ${url}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return {
+    url,
+    rss: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? NaN) * 1024,
+    stop: () => child.kill('SIGKILL'),
+  };
+}
+
 interface SpliceRelays {
   readonly sink: string;
   readonly echo: string;
@@ -263,7 +305,7 @@ interface Figure {
   readonly versusSplice: Quartiles;
 }
 
-type Way = 'direct' | 'proxied' | 'defaultAllocator' | 'inProcess' | 'splice';
+type Way = 'direct' | 'proxied' | 'defaultAllocator' | 'inProcess' | 'real' | 'splice';
 
 /**
  * Runs every way ROUNDS times, in a rotating order, and compares each with the direct and the
@@ -327,6 +369,7 @@ async function main(): Promise<void> {
   const untuned = await startHost(false);
   const splice = await startSpliceRelays(sinkAddress, echoAddress);
   const local = await startToxiproxyServer({ port: 0, seed: 1 });
+  const realServer = await startRealToxiproxy();
   const proxiesOf = async (url: string): Promise<{ sink: string; echo: string }> => {
     const api = new Toxiproxy(url);
     const sinkProxy = await api.createProxy({ name: 'sink', listen: '127.0.0.1:0', upstream: sinkAddress });
@@ -336,6 +379,7 @@ async function main(): Promise<void> {
   const proxied = await proxiesOf(tuned.url);
   const defaultAllocator = await proxiesOf(untuned.url);
   const inProcess = await proxiesOf(local.url);
+  const real = realServer === undefined ? undefined : await proxiesOf(realServer.url);
 
   const ratio = (way: number, direct: number): number => way / direct;
   const added = (way: number, direct: number): number => way - direct;
@@ -350,6 +394,7 @@ async function main(): Promise<void> {
         proxied: () => throughput(proxied.sink, mode),
         defaultAllocator: () => throughput(defaultAllocator.sink, mode),
         inProcess: () => throughput(inProcess.sink, mode),
+        real: spliceWay((address) => throughput(address, mode), real?.sink),
         splice: spliceWay((address) => throughput(address, mode), splice?.sink),
       },
       ratio,
@@ -362,6 +407,7 @@ async function main(): Promise<void> {
       proxied: () => medianRoundTrip(proxied.echo),
       defaultAllocator: () => medianRoundTrip(defaultAllocator.echo),
       inProcess: () => medianRoundTrip(inProcess.echo),
+      real: spliceWay(medianRoundTrip, real?.echo),
       splice: spliceWay(medianRoundTrip, splice?.echo),
     },
     added,
@@ -387,6 +433,16 @@ async function main(): Promise<void> {
   const afterMore = await tuned.memory();
 
   await tuned.stop();
+  const realRss: number[] = [];
+  if (realServer !== undefined && real !== undefined) {
+    await shortConnections(real.echo);
+    realRss.push(realServer.rss());
+    await shortConnections(real.echo);
+    realRss.push(realServer.rss());
+    await shortConnections(real.echo);
+    realRss.push(realServer.rss());
+  }
+  realServer?.stop();
   await new Promise<void>((resolve) => sink.close(() => resolve()));
   await new Promise<void>((resolve) => echo.close(() => resolve()));
 
@@ -401,6 +457,7 @@ async function main(): Promise<void> {
       rss: [before.rss, after.rss, afterMore.rss],
       heapUsed: [before.heapUsed, after.heapUsed, afterMore.heapUsed],
     },
+    realToxiproxyRss: realRss,
     targets: {
       throughputRatioAtLeast80: {
         acked: acked.proxied.versusDirect.median >= 0.8,
@@ -412,21 +469,31 @@ async function main(): Promise<void> {
   };
 
   const rows: string[][] = [
-    ['', 'direct', 'proxy process', 'proxy, default allocator', 'proxy in-process', 'splice relay (ceiling)'],
+    [
+      '',
+      'direct',
+      'proxy process',
+      'proxy, default allocator',
+      'proxy in-process',
+      'real Toxiproxy',
+      'splice relay (ceiling)',
+    ],
     [
       '1 MiB acked (MB/s)',
       acked.direct.value.toFixed(0),
-      ...(['proxied', 'defaultAllocator', 'inProcess', 'splice'] as const).map((way) => ratioCell(acked[way])),
+      ...(['proxied', 'defaultAllocator', 'inProcess', 'real', 'splice'] as const).map((way) => ratioCell(acked[way])),
     ],
     [
       '1 MiB streamed (MB/s)',
       streamed.direct.value.toFixed(0),
-      ...(['proxied', 'defaultAllocator', 'inProcess', 'splice'] as const).map((way) => ratioCell(streamed[way])),
+      ...(['proxied', 'defaultAllocator', 'inProcess', 'real', 'splice'] as const).map((way) =>
+        ratioCell(streamed[way]),
+      ),
     ],
     [
       'median RTT 64 B (ms)',
       rtt.direct.value.toFixed(3),
-      ...(['proxied', 'defaultAllocator', 'inProcess', 'splice'] as const).map((way) => addedCell(rtt[way])),
+      ...(['proxied', 'defaultAllocator', 'inProcess', 'real', 'splice'] as const).map((way) => addedCell(rtt[way])),
     ],
     [
       'proxy process vs splice relay',
@@ -441,6 +508,21 @@ async function main(): Promise<void> {
     ],
     ['proxy RSS 0/10k/20k conns', '', `${mb(before.rss)} / ${mb(after.rss)} / ${mb(afterMore.rss)}`],
     ['proxy heap 0/10k/20k conns', '', `${mb(before.heapUsed)} / ${mb(after.heapUsed)} / ${mb(afterMore.heapUsed)}`],
+    [
+      'real Toxiproxy RSS 10k/20k/30k conns',
+      '',
+      '',
+      '',
+      '',
+      realRss.length === 0 ? 'not measured' : realRss.map(mb).join(' / '),
+    ],
+    [
+      'proxy process vs real Toxiproxy',
+      '',
+      real === undefined
+        ? 'not measured'
+        : `acked ${pct(acked.proxied.value / acked.real.value)}, streamed ${pct(streamed.proxied.value / streamed.real.value)}, RTT ${(rtt.proxied.value - rtt.real.value).toFixed(3)} ms`,
+    ],
   ];
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
   for (const row of rows)

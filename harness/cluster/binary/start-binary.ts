@@ -10,6 +10,7 @@ import { assignPorts, portsNeeded, type LocalClusterOptions } from '../embedded/
 import { localNodeAddressing, usersFile } from '../local-addressing.ts';
 import { StartedLocalCluster } from '../local-cluster.ts';
 import { startLocalMembers } from '../local-launch.ts';
+import { realToxiproxyBinary } from '../real-toxiproxy/real-toxiproxy.ts';
 import { PortAllocator } from '../ports.ts';
 import { proxyDefinitions, type WiringHosts } from '../proxy-wiring.ts';
 import { reapLeftovers } from '../reaper.ts';
@@ -80,6 +81,8 @@ export async function startBinaryCluster(options: LocalClusterOptions): Promise<
   const log = options.logger ?? componentLogger('cluster');
   planTopology(options.topology);
   const binary = locateClickhouseBinary();
+  const proxyServer = options.proxyServer ?? 'builtin';
+  if (proxyServer === 'toxiproxy') realToxiproxyBinary();
   for (const reaped of await reapLeftovers()) log.warn(reaped, 'removed a leftover run');
   const proxiesEnabled = options.proxies ?? true;
   const state = await createRunDir({ backend: 'binary', topology: options.topology, proxiesEnabled, dir: options.dir });
@@ -93,7 +96,7 @@ export async function startBinaryCluster(options: LocalClusterOptions): Promise<
     assignPorts(state, options.topology, ports, true);
     const apiPort = toxiproxyPort ?? ports.shift() ?? 0;
     Object.assign(state, { ports: [...allocator.reserved] });
-    if (proxiesEnabled) state.toxiproxy = { url: `http://127.0.0.1:${apiPort}`, port: apiPort };
+    if (proxiesEnabled) state.toxiproxy = { url: `http://127.0.0.1:${apiPort}`, port: apiPort, server: proxyServer };
     writeClusterState(state);
     await startLocalMembers(
       state,

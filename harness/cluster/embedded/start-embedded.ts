@@ -16,6 +16,7 @@ import { statePaths } from '../state-dir.ts';
 import { clientProxyHost, planTopology, type TopologySpec } from '../topology.ts';
 import { startLocalMembers, type LocalLaunchPlan } from '../local-launch.ts';
 import { ensureLauncher } from './launcher.ts';
+import { realToxiproxyBinary, type ProxyServerKind } from '../real-toxiproxy/real-toxiproxy.ts';
 import { locateLibrary, verifyLibrary } from './library.ts';
 import { embeddedPreflight } from './preflight.ts';
 
@@ -25,6 +26,8 @@ export interface LocalClusterOptions {
   readonly dir?: string;
   /** Put every link behind a fault proxy (default true). */
   readonly proxies?: boolean;
+  /** Which fault proxy: ours (default) or the real Toxiproxy, built by `scripts/setup.sh` with Go. */
+  readonly proxyServer?: ProxyServerKind;
   readonly toxiproxyPort?: number;
   readonly seed?: number;
   readonly logger?: Logger;
@@ -111,6 +114,8 @@ export async function startEmbeddedCluster(options: LocalClusterOptions): Promis
   const log = options.logger ?? componentLogger('cluster');
   planTopology(options.topology);
   const { java, zookeeperJar } = embeddedPreflight();
+  const proxyServer = options.proxyServer ?? 'builtin';
+  if (proxyServer === 'toxiproxy') realToxiproxyBinary();
   const launcher = ensureLauncher();
   const library = locateLibrary();
   await verifyLibrary(library, statePaths().libraryCache);
@@ -134,7 +139,7 @@ export async function startEmbeddedCluster(options: LocalClusterOptions): Promis
     const apiPort = toxiproxyPort ?? ports.shift();
     if (apiPort === undefined) throw new Error('port allocation ran short');
     Object.assign(state, { ports: [...allocator.reserved] });
-    if (proxiesEnabled) state.toxiproxy = { url: `http://127.0.0.1:${apiPort}`, port: apiPort };
+    if (proxiesEnabled) state.toxiproxy = { url: `http://127.0.0.1:${apiPort}`, port: apiPort, server: proxyServer };
     writeClusterState(state);
 
     const launch: LocalLaunchPlan = {
