@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readClusterState, stateProcesses, type ClusterState } from '../cluster/cluster-state.ts';
 import { type ClusterDescription, isAlive } from '../cluster/index.ts';
+import { kafkaAnswers } from '../cluster/kafka/api-versions.ts';
 import { canBind } from '../cluster/ports.ts';
 import { PROJECT_ROOT, runTs } from '../cluster/testing/run-cli.ts';
 
@@ -85,6 +86,30 @@ describe('cluster up / status / down', () => {
     const down = await cli(['down']);
     expect(down.code, down.stderr).toBe(0);
     expect(state.toxiproxy?.process && isAlive(state.toxiproxy.process)).toBe(false);
+  });
+
+  it('runs Kafka brokers with --kafka 3, each client behind its own proxy; a broker is killed and started like any member, and down leaves none', async () => {
+    const up = await cli(['up', '--shards', '1', '--replicas', '1', '--kafka', '3']);
+    expect(up.code, up.stderr).toBe(0);
+    const description = JSON.parse(up.stdout) as ClusterDescription;
+    expect(description.kafka?.map((broker) => broker.name)).toEqual(['kf1', 'kf2', 'kf3']);
+    expect(description.kafka?.[1]?.proxies).toEqual({ s1r1: 's1r1_kafka_kf2', producer: 'producer_kafka_kf2' });
+    // Every broker answers a Kafka request through the producer's own proxy.
+    for (const broker of description.kafka ?? []) {
+      const [host, port] = (broker.bootstrap['producer'] ?? '').split(':');
+      expect(await kafkaAnswers(Number(port), host)).toBe(true);
+    }
+    const state = readClusterState(description.dir);
+    expect(await cli(['member', 'kill', 'kf2'])).toMatchObject({ code: 0 });
+    expect((await cli(['member', 'status', 'kf2'])).stdout.trim()).toBe('dead');
+    expect(await cli(['member', 'start', 'kf2'])).toMatchObject({ code: 0 });
+    expect((await cli(['member', 'status', 'kf2'])).stdout.trim()).toBe('running');
+    const restarted = readClusterState(description.dir);
+    const down = await cli(['down']);
+    expect(down.code, down.stderr).toBe(0);
+    for (const broker of [...(state.kafka ?? []), ...(restarted.kafka ?? [])])
+      expect(broker.process && isAlive(broker.process)).toBe(false);
+    expect(existsSync(description.dir)).toBe(false);
   });
 
   it('two clusters started at once on one machine both come up, on disjoint ports and directories', async () => {
@@ -232,6 +257,12 @@ describe('bad input: one clear line, non-zero exit', () => {
       CHAOS_TOXIPROXY_BINARY: '/nonexistent/toxiproxy-server',
     });
     expectOneLineError(result, /CHAOS_TOXIPROXY_BINARY names \/nonexistent\/toxiproxy-server.*PROXY_SERVER_MISSING/);
+    expect(result.code).toBe(2);
+  });
+
+  it('--kafka 1 without the broker installed: exit 2, one line naming what it needs', async () => {
+    const result = await cli(['up', '--kafka', '1'], { CHAOS_KAFKA_LIB: '/nonexistent/libs' });
+    expectOneLineError(result, /Kafka 4\.1\.1 broker is not installed.*run scripts\/setup\.sh.*KAFKA_MISSING/);
     expect(result.code).toBe(2);
   });
 

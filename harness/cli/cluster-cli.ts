@@ -22,7 +22,7 @@ import {
   upDetachedDocker,
 } from '../cluster/index.ts';
 
-const USAGE = `usage: npm run cluster -- up [--shards N] [--replicas M] [--keepers K] [--shard-names A,B,..] [--backend embedded|docker|binary]
+const USAGE = `usage: npm run cluster -- up [--shards N] [--replicas M] [--keepers K] [--shard-names A,B,..] [--kafka 0|1|3] [--backend embedded|docker|binary]
                               [--dir DIR] [--no-proxies] [--proxy builtin|toxiproxy] [--toxiproxy-port P] [--seed N]
        npm run cluster -- status [--dir DIR]
        npm run cluster -- down [--dir DIR | --all]
@@ -50,6 +50,7 @@ async function up(values: Record<string, string | boolean | undefined>): Promise
       replicas: wholeNumber('replicas', values.replicas as string | undefined, DEFAULT_TOPOLOGY.replicas),
       keepers: wholeNumber('keepers', values.keepers as string | undefined, DEFAULT_TOPOLOGY.keepers),
       ...(values['shard-names'] === undefined ? {} : { shardNames: String(values['shard-names']).split(',') }),
+      ...(values.kafka === undefined ? {} : { kafka: wholeNumber('kafka', String(values.kafka), 0) }),
     },
     dir,
     proxies: values['no-proxies'] !== true,
@@ -150,6 +151,7 @@ async function main(argv: string[]): Promise<void> {
       replicas: { type: 'string' },
       keepers: { type: 'string' },
       'shard-names': { type: 'string' },
+      kafka: { type: 'string' },
       backend: { type: 'string' },
       dir: { type: 'string' },
       'no-proxies': { type: 'boolean' },

@@ -16,6 +16,27 @@ export interface KeeperState {
   process?: ProcessRecord;
 }
 
+/**
+ * An Apache Kafka broker (KRaft, controller and broker in one process). Each of its clients (every
+ * replica, and the harness's producer) has a listener of its own, advertised at that client's
+ * proxy, so a fault can cut one replica's link to one broker.
+ */
+export interface KafkaBrokerState {
+  /** `kf1`.. */
+  readonly name: string;
+  /** 1-based: the broker's `node.id`. */
+  readonly id: number;
+  readonly controllerPort: number;
+  /** The broker-to-broker listener (not proxied). */
+  readonly internalPort: number;
+  /** Per client (a replica's name, or `producer`): the listener it reaches, and its proxy's listen port. */
+  readonly clients: Readonly<Record<string, { readonly listener: number; readonly proxy: number }>>;
+  readonly configPath: string;
+  readonly dataDir: string;
+  readonly logFile: string;
+  process?: ProcessRecord;
+}
+
 export interface NodeState {
   readonly name: string;
   readonly shard: string;
@@ -57,6 +78,8 @@ export interface ClusterState {
   } | null;
   readonly keepers: KeeperState[];
   readonly nodes: NodeState[];
+  /** Absent in state files of clusters started without brokers (and before brokers existed). */
+  readonly kafka?: KafkaBrokerState[];
   readonly ports: readonly number[];
 }
 
@@ -97,6 +120,7 @@ export function stateProcesses(state: ClusterState): ProcessRecord[] {
   const records: (ProcessRecord | undefined)[] = [
     ...state.nodes.map((node) => node.process),
     ...state.keepers.map((keeper) => keeper.process),
+    ...(state.kafka ?? []).map((broker) => broker.process),
     state.toxiproxy?.process,
   ];
   return records.filter((record): record is ProcessRecord => record !== undefined);

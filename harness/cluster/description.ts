@@ -38,6 +38,16 @@ export interface ClusterDescription {
   readonly toxiproxy_server?: ProxyServerKind;
   readonly proxies_enabled: boolean;
   readonly keepers: readonly { readonly name: string; readonly address: string }[];
+  /**
+   * Kafka brokers (`--kafka N`), absent without them. Each client (a replica's name, or
+   * `producer` for the harness's producer) bootstraps from its own address of every broker, its
+   * proxy `<client>_kafka_<broker>`; the broker advertises that same address to that client.
+   */
+  readonly kafka?: readonly {
+    readonly name: string;
+    readonly bootstrap: Readonly<Record<string, string>>;
+    readonly proxies: Readonly<Record<string, string>>;
+  }[];
   readonly shards: readonly { readonly name: string; readonly replicas: readonly ReplicaDescription[] }[];
   readonly backend_limits: readonly string[];
   /** Absent: `default` without a password (the clusters the harness starts). */
@@ -103,6 +113,22 @@ export function describeCluster(state: ClusterState, host = '127.0.0.1'): Cluste
       : { toxiproxy_server: state.toxiproxy.server ?? (state.backend === 'docker' ? 'toxiproxy' : 'builtin') }),
     proxies_enabled: state.proxiesEnabled,
     keepers: state.keepers.map((keeper) => ({ name: keeper.name, address: `${host}:${keeper.clientPort}` })),
+    ...(state.kafka === undefined || state.kafka.length === 0
+      ? {}
+      : {
+          kafka: state.kafka.map((broker) => ({
+            name: broker.name,
+            bootstrap: Object.fromEntries(
+              Object.entries(broker.clients).map(([client, ports]) => [
+                client,
+                `${host}:${state.proxiesEnabled ? ports.proxy : ports.listener}`,
+              ]),
+            ),
+            proxies: Object.fromEntries(
+              Object.keys(broker.clients).map((client) => [client, proxyNames.kafka(client, broker.name)]),
+            ),
+          })),
+        }),
     shards: [...shards].map(([name, replicas]) => ({ name, replicas })),
     backend_limits: BACKEND_LIMITS[state.backend],
     setting_users: STARTED_SETTING_USERS,

@@ -2,10 +2,18 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { HarnessError } from '../base/index.ts';
-import { writeClusterState, type ClusterState, type KeeperState, type NodeState } from './cluster-state.ts';
+import {
+  writeClusterState,
+  type ClusterState,
+  type KafkaBrokerState,
+  type KeeperState,
+  type NodeState,
+} from './cluster-state.ts';
 import { describeCluster, type ClusterDescription } from './description.ts';
 import { httpPing, keeperHealthy, waitUntil } from './health.ts';
 import { describeLauncherExit } from './embedded/launcher.ts';
+import { kafkaAnswers } from './kafka/api-versions.ts';
+import { KAFKA_PRODUCER } from './topology.ts';
 import { killRunProcesses, removeRunFiles, type RunDirFate } from './reaper.ts';
 import {
   processMemory,
@@ -22,7 +30,10 @@ import type { MemberState, StartedCluster } from './started-cluster.ts';
 
 const HEALTH_TIMEOUT_MS = 60_000;
 
-type Member = { kind: 'node'; state: NodeState } | { kind: 'keeper'; state: KeeperState };
+type Member =
+  | { kind: 'node'; state: NodeState }
+  | { kind: 'keeper'; state: KeeperState }
+  | { kind: 'broker'; state: KafkaBrokerState };
 
 /** A cluster of local processes (embedded and binary backends), driven from its state file. */
 export class StartedLocalCluster implements StartedCluster {
@@ -39,7 +50,11 @@ export class StartedLocalCluster implements StartedCluster {
   }
 
   get memberNames(): readonly string[] {
-    return [...this.state.nodes.map((node) => node.name), ...this.state.keepers.map((keeper) => keeper.name)];
+    return [
+      ...this.state.nodes.map((node) => node.name),
+      ...this.state.keepers.map((keeper) => keeper.name),
+      ...(this.state.kafka ?? []).map((broker) => broker.name),
+    ];
   }
 
   /** The state file's view; `cluster up` hands the cluster to the user by clearing the owner. */
@@ -61,6 +76,7 @@ export class StartedLocalCluster implements StartedCluster {
     const members: Array<readonly [string, ProcessRecord | undefined]> = [
       ...this.state.nodes.map((node) => [node.name, node.process] as const),
       ...this.state.keepers.map((keeper) => [keeper.name, keeper.process] as const),
+      ...(this.state.kafka ?? []).map((broker) => [broker.name, broker.process] as const),
       ['toxiproxy', this.state.toxiproxy?.process],
     ];
     const usage: Record<string, ProcessMemory> = {};
@@ -140,10 +156,16 @@ export class StartedLocalCluster implements StartedCluster {
 
   async waitHealthy(name: string, timeoutMs = HEALTH_TIMEOUT_MS, abortIf?: () => string | undefined): Promise<void> {
     const member = this.member(name);
-    const check =
-      member.kind === 'node'
-        ? () => httpPing(`http://127.0.0.1:${member.state.httpPort}`)
-        : () => keeperHealthy('127.0.0.1', member.state.clientPort);
+    const check = (): Promise<boolean> => {
+      switch (member.kind) {
+        case 'node':
+          return httpPing(`http://127.0.0.1:${member.state.httpPort}`);
+        case 'keeper':
+          return keeperHealthy('127.0.0.1', member.state.clientPort);
+        case 'broker':
+          return kafkaAnswers(member.state.clients[KAFKA_PRODUCER]?.listener ?? 0);
+      }
+    };
     const record = this.record(name);
     await waitUntil(`${name}`, check, {
       timeoutMs,
@@ -175,6 +197,8 @@ export class StartedLocalCluster implements StartedCluster {
     if (node) return { kind: 'node', state: node };
     const keeper = this.state.keepers.find((candidate) => candidate.name === name);
     if (keeper) return { kind: 'keeper', state: keeper };
+    const broker = this.state.kafka?.find((candidate) => candidate.name === name);
+    if (broker) return { kind: 'broker', state: broker };
     throw new HarnessError(
       'MEMBER_UNKNOWN',
       `no cluster member named '${name}'; members: ${this.memberNames.join(', ')}`,

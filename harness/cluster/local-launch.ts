@@ -5,7 +5,9 @@ import { writeClusterState, type ClusterState } from './cluster-state.ts';
 import { describeLauncherExit } from './embedded/launcher.ts';
 import { httpPing, keeperHealthy, waitUntil } from './health.ts';
 import { spawnLocal, tailOfFile, type SpawnOptions, type SpawnedProcess } from './process/local-process.ts';
+import { kafkaAnswers } from './kafka/api-versions.ts';
 import { proxyServerLaunch } from './proxy-server.ts';
+import { KAFKA_PRODUCER } from './topology.ts';
 import { createProxies, type ProxyDefinition } from './proxy-wiring.ts';
 
 const START_TIMEOUT_MS = 60_000;
@@ -16,6 +18,8 @@ export interface LocalLaunchPlan {
   /** Empty when proxies are off. */
   readonly proxies: readonly ProxyDefinition[];
   readonly seed?: number | undefined;
+  /** Writes and formats the Kafka brokers (`state.kafka`) and gives their command lines; absent without brokers. */
+  readonly brokers?: () => Promise<readonly SpawnOptions[]>;
 }
 
 /** Waits for health, failing fast with the exit reason and log tail if the process dies first. */
@@ -70,6 +74,8 @@ export async function startLocalMembers(state: ClusterState, plan: LocalLaunchPl
   if (state.toxiproxy !== null) await createProxies(state.toxiproxy.url, plan.proxies);
   log.debug({ ms: Date.now() - started }, 'keepers and proxies ready');
 
+  // Brokers start beside the nodes: nothing of ClickHouse needs them until a Kafka table exists.
+  const brokers = startBrokers(state, plan);
   const nodes = state.nodes.map((node, index) => {
     const options = plan.nodes[index];
     if (options === undefined) throw new Error(`no launch plan for node ${node.name}`);
@@ -78,8 +84,34 @@ export async function startLocalMembers(state: ClusterState, plan: LocalLaunchPl
     return awaitHealthy(node.name, spawned, () => httpPing(`http://127.0.0.1:${node.httpPort}`));
   });
   writeClusterState(state);
-  await Promise.all(nodes);
-  log.info({ ms: Date.now() - started, nodes: state.nodes.length, keepers: state.keepers.length }, 'cluster healthy');
+  await Promise.all([...nodes, brokers]);
+  log.info(
+    {
+      ms: Date.now() - started,
+      nodes: state.nodes.length,
+      keepers: state.keepers.length,
+      brokers: state.kafka?.length,
+    },
+    'cluster healthy',
+  );
+}
+
+async function startBrokers(state: ClusterState, plan: LocalLaunchPlan): Promise<void> {
+  const brokers = state.kafka ?? [];
+  if (plan.brokers === undefined || brokers.length === 0) return;
+  const launches = await plan.brokers();
+  await Promise.all(
+    brokers.map((broker, index) => {
+      const options = launches[index];
+      if (options === undefined) throw new Error(`no launch plan for broker ${broker.name}`);
+      const spawned = spawnLocal(options);
+      broker.process = spawned.record;
+      writeClusterState(state);
+      const producer = broker.clients[KAFKA_PRODUCER];
+      if (producer === undefined) throw new Error(`broker ${broker.name} has no producer listener`);
+      return awaitHealthy(broker.name, spawned, () => kafkaAnswers(producer.listener));
+    }),
+  );
 }
 
 async function versionAnswers(url: string): Promise<boolean> {

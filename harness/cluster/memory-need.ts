@@ -5,16 +5,17 @@ import type { TopologySpec } from './topology.ts';
 /**
  * Peak resident memory per member, rounded up from what chaos jobs measured on the embedded
  * backend (26.7, 2 cores): ClickHouse nodes 365-497 MiB under the `ci` traffic, the Keeper member
- * 135 MiB, the fault proxy 100 MiB. The runner and its sink workers take the rest of `RUNNER_MIB`.
+ * 135 MiB, the fault proxy 100 MiB; a Kafka broker is capped at a 384 MiB heap. The runner and its sink workers take the rest of `RUNNER_MIB`.
  */
-export const MEMBER_PEAK_MIB = { node: 512, keeper: 160, proxy: 128 } as const;
+export const MEMBER_PEAK_MIB = { node: 512, keeper: 160, proxy: 128, broker: 512 } as const;
 const RUNNER_MIB = 1024;
 
 /** The memory a cluster of this shape needs at its peak, with the runner beside it. */
-export function memoryNeedMiB(topology: Pick<TopologySpec, 'shards' | 'replicas' | 'keepers'>): number {
+export function memoryNeedMiB(topology: Pick<TopologySpec, 'shards' | 'replicas' | 'keepers' | 'kafka'>): number {
   return (
     topology.shards * topology.replicas * MEMBER_PEAK_MIB.node +
     topology.keepers * MEMBER_PEAK_MIB.keeper +
+    (topology.kafka ?? 0) * MEMBER_PEAK_MIB.broker +
     MEMBER_PEAK_MIB.proxy +
     RUNNER_MIB
   );

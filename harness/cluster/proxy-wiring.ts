@@ -28,9 +28,12 @@ export const EMBEDDED_HOSTS: WiringHosts = {
   keeper: () => '127.0.0.1',
 };
 
-/** Every node's client endpoint, Keeper links and replication endpoint, each behind its own proxy. */
+/**
+ * Every node's client endpoint, Keeper links and replication endpoint, and every client's link to
+ * every Kafka broker (local backends: brokers listen on 127.0.0.1), each behind its own proxy.
+ */
 export function proxyDefinitions(
-  state: Pick<ClusterState, 'nodes' | 'keepers'>,
+  state: Pick<ClusterState, 'nodes' | 'keepers' | 'kafka'>,
   hosts: WiringHosts,
 ): ProxyDefinition[] {
   const definitions: ProxyDefinition[] = [];
@@ -58,6 +61,14 @@ export function proxyDefinitions(
       });
     }
   }
+  for (const broker of state.kafka ?? [])
+    for (const [client, ports] of Object.entries(broker.clients))
+      definitions.push({
+        name: proxyNames.kafka(client, broker.name),
+        listen: `${hosts.proxyListen}:${ports.proxy}`,
+        upstream: `127.0.0.1:${ports.listener}`,
+        enabled: true,
+      });
   return definitions;
 }
 

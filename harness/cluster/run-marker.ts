@@ -28,6 +28,7 @@ export const RUN_DIR_ENTRIES: readonly string[] = [
   `${STATE_FILE}.tmp`,
   'nodes',
   'keepers',
+  'kafka',
   'toxiproxy.log',
   HOLDER_FILE,
   'holder.log',

@@ -19,6 +19,7 @@ describe('planTopology', () => {
     [{ shards: 2, replicas: 1, keepers: 1, shardNames: ['a'] }, '1 name(s) for 2 shard(s)'],
     [{ shards: 2, replicas: 1, keepers: 1, shardNames: ['a', 'a'] }, 'names a shard twice'],
     [{ shards: 1, replicas: 1, keepers: 1, shardNames: ["x'; DROP"] }, "shard name 'x'; DROP'"],
+    [{ shards: 1, replicas: 1, keepers: 1, kafka: 2 }, '--kafka must be 0, 1 or 3'],
   ])('refuses %j', (spec, fragment) => {
     let caught: unknown;
     try {
@@ -41,5 +42,15 @@ describe('planTopology', () => {
     expect(proxyNames.client('s1r2')).toBe('s1r2_client');
     expect(proxyNames.keeper('s1r2', 'k3')).toBe('s1r2_keeper_k3');
     expect(proxyNames.interserver('s2r1')).toBe('s2r1_interserver');
+    expect(proxyNames.kafka('s2r1', 'kf3')).toBe('s2r1_kafka_kf3');
+  });
+
+  it('names the Kafka brokers kf1.. with node ids from 1, none by default', () => {
+    expect(planTopology({ shards: 1, replicas: 1, keepers: 1, kafka: 3 }).brokers).toEqual([
+      { name: 'kf1', id: 1 },
+      { name: 'kf2', id: 2 },
+      { name: 'kf3', id: 3 },
+    ]);
+    expect(planTopology({ shards: 1, replicas: 1, keepers: 1 }).brokers).toEqual([]);
   });
 });

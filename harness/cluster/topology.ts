@@ -7,6 +7,8 @@ export interface TopologySpec {
   readonly keepers: number;
   /** One name per shard (default `s1`, `s2`, ...): the `{shard}` macro and the replica names' prefix. */
   readonly shardNames?: readonly string[];
+  /** Apache Kafka brokers beside the cluster (`--kafka N`): 0 (default), 1 or 3. */
+  readonly kafka?: number;
 }
 
 /** What a shard name may hold: it reaches macros, Keeper paths, proxy and file names. */
@@ -43,6 +45,8 @@ export interface TopologyPlan {
   readonly shards: readonly ShardPlan[];
   readonly keepers: readonly KeeperPlan[];
   readonly replicas: readonly ReplicaPlan[];
+  /** `kf1`..: node ids 1.. */
+  readonly brokers: readonly KeeperPlan[];
 }
 
 const LIMITS = { shards: [1, 8], replicas: [1, 4], keepers: [1, 5] } as const;
@@ -71,6 +75,11 @@ export function validateTopology(spec: TopologySpec): TopologySpec {
     if (new Set(names).size !== names.length)
       throw new HarnessError('TOPOLOGY_INVALID', `--shard-names names a shard twice: ${names.join(',')}`);
   }
+  if (spec.kafka !== undefined && ![0, 1, 3].includes(spec.kafka))
+    throw new HarnessError(
+      'TOPOLOGY_INVALID',
+      `--kafka must be 0, 1 or 3 (one broker, or three that outlive one lost), got ${String(spec.kafka)}`,
+    );
   if (spec.keepers % 2 === 0) {
     throw new HarnessError(
       'TOPOLOGY_INVALID',
@@ -93,7 +102,8 @@ export function planTopology(spec: TopologySpec): TopologyPlan {
   }
   const keepers: KeeperPlan[] = [];
   for (let k = 1; k <= spec.keepers; k++) keepers.push({ name: `k${k}`, id: k });
-  return { spec, shards, keepers, replicas: shards.flatMap((shard) => shard.replicas) };
+  const brokers = Array.from({ length: spec.kafka ?? 0 }, (_, i) => ({ name: `kf${i + 1}`, id: i + 1 }));
+  return { spec, shards, keepers, replicas: shards.flatMap((shard) => shard.replicas), brokers };
 }
 
 /**
@@ -109,4 +119,9 @@ export const proxyNames = {
   client: (replica: string) => `${replica}_client`,
   keeper: (replica: string, keeper: string) => `${replica}_keeper_${keeper}`,
   interserver: (replica: string) => `${replica}_interserver`,
+  /** A client's link to a broker: `s1r1_kafka_kf1`, and the harness producer's `producer_kafka_kf1`. */
+  kafka: (client: string, broker: string) => `${client}_kafka_${broker}`,
 };
+
+/** The harness's own Kafka client, beside the replicas: it produces the source to the topic. */
+export const KAFKA_PRODUCER = 'producer';

@@ -10,6 +10,8 @@ import { assignPorts, portsNeeded, type LocalClusterOptions } from '../embedded/
 import { localNodeAddressing, usersFile } from '../local-addressing.ts';
 import { StartedLocalCluster } from '../local-cluster.ts';
 import { startLocalMembers } from '../local-launch.ts';
+import { assignKafkaPorts, kafkaPortsNeeded, prepareBrokers } from '../kafka/broker-launch.ts';
+import { javaForKafka, kafkaClasspath } from '../kafka/kafka-distribution.ts';
 import { realToxiproxyBinary } from '../real-toxiproxy/real-toxiproxy.ts';
 import { PortAllocator } from '../ports.ts';
 import { proxyDefinitions, type WiringHosts } from '../proxy-wiring.ts';
@@ -83,6 +85,7 @@ export async function startBinaryCluster(options: LocalClusterOptions): Promise<
   const binary = locateClickhouseBinary();
   const proxyServer = options.proxyServer ?? 'builtin';
   if (proxyServer === 'toxiproxy') realToxiproxyBinary();
+  const kafka = (options.topology.kafka ?? 0) > 0 ? { java: javaForKafka(), classpath: kafkaClasspath() } : undefined;
   for (const reaped of await reapLeftovers()) log.warn(reaped, 'removed a leftover run');
   const proxiesEnabled = options.proxies ?? true;
   const state = await createRunDir({ backend: 'binary', topology: options.topology, proxiesEnabled, dir: options.dir });
@@ -92,8 +95,11 @@ export async function startBinaryCluster(options: LocalClusterOptions): Promise<
       options.toxiproxyPort === undefined
         ? undefined
         : await allocator.reserveExact(options.toxiproxyPort, 'fault proxy API');
-    const ports = await allocator.allocate(portsNeeded(options.topology) + (toxiproxyPort === undefined ? 1 : 0));
+    const ports = await allocator.allocate(
+      portsNeeded(options.topology) + kafkaPortsNeeded(options.topology) + (toxiproxyPort === undefined ? 1 : 0),
+    );
     assignPorts(state, options.topology, ports, true);
+    assignKafkaPorts(state, options.topology, ports);
     const apiPort = toxiproxyPort ?? ports.shift() ?? 0;
     Object.assign(state, { ports: [...allocator.reserved] });
     if (proxiesEnabled) state.toxiproxy = { url: `http://127.0.0.1:${apiPort}`, port: apiPort, server: proxyServer };
@@ -125,6 +131,7 @@ export async function startBinaryCluster(options: LocalClusterOptions): Promise<
         }),
         proxies: proxiesEnabled ? proxyDefinitions(state, BINARY_HOSTS) : [],
         seed: options.seed,
+        ...(kafka === undefined ? {} : { brokers: () => prepareBrokers(state, kafka.java, kafka.classpath) }),
       },
       log,
     );

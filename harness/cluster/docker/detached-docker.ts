@@ -1,3 +1,4 @@
+import { dockerPlan } from './docker-plan.ts';
 import { join, resolve } from 'node:path';
 import { HarnessError, newRunId, PROJECT_ROOT } from '../../base/index.ts';
 import type { ClusterDescription } from '../description.ts';
@@ -10,6 +11,8 @@ import { writeHolder, type HolderState } from './holder-file.ts';
 
 /** `cluster up --backend docker`: starts a holder process, waits for its description, returns. */
 export async function upDetachedDocker(options: LocalClusterOptions): Promise<ClusterDescription> {
+  // What the plan refuses (brokers, for now) is refused before the engine is even asked.
+  dockerPlan(options.topology, options.proxies !== false);
   // Loaded when used: testcontainers takes seconds to load, and every command loads the cluster's face.
   await (await import('./start-docker.ts')).requireDocker(options.proxies !== false);
   const runId = newRunId();

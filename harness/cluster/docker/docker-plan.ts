@@ -1,3 +1,4 @@
+import { HarnessError } from '../../base/index.ts';
 import { clickhouseKeeperConfig } from '../config/keeper-config.ts';
 import { clickhouseNodeConfig } from '../config/clickhouse-config.ts';
 import { usersConfig } from '../config/setting-profiles.ts';
@@ -76,6 +77,12 @@ export function publishedPortBindings(
  */
 export function dockerPlan(topology: TopologySpec, proxies = true): DockerPlan {
   const plan = planTopology(topology);
+  // Said before anything starts rather than a cluster without the brokers asked for.
+  if (plan.brokers.length > 0)
+    throw new HarnessError(
+      'BACKEND_LIMIT',
+      '--kafka: the docker backend does not run Kafka brokers yet; use the embedded or binary backend',
+    );
   const containers: ContainerPlan[] = [];
   const proxyDefinitions: ProxyDefinition[] = [];
   const clientProxies: Record<string, PublishedPort> = {};

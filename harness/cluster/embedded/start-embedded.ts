@@ -16,6 +16,8 @@ import { statePaths } from '../state-dir.ts';
 import { clientProxyHost, planTopology, type TopologySpec } from '../topology.ts';
 import { startLocalMembers, type LocalLaunchPlan } from '../local-launch.ts';
 import { ensureLauncher } from './launcher.ts';
+import { assignKafkaPorts, kafkaPortsNeeded, prepareBrokers } from '../kafka/broker-launch.ts';
+import { kafkaClasspath } from '../kafka/kafka-distribution.ts';
 import { realToxiproxyBinary, type ProxyServerKind } from '../real-toxiproxy/real-toxiproxy.ts';
 import { locateLibrary, verifyLibrary } from './library.ts';
 import { embeddedPreflight } from './preflight.ts';
@@ -116,6 +118,7 @@ export async function startEmbeddedCluster(options: LocalClusterOptions): Promis
   const { java, zookeeperJar } = embeddedPreflight();
   const proxyServer = options.proxyServer ?? 'builtin';
   if (proxyServer === 'toxiproxy') realToxiproxyBinary();
+  const kafka = (options.topology.kafka ?? 0) > 0 ? kafkaClasspath() : undefined;
   const launcher = ensureLauncher();
   const library = locateLibrary();
   await verifyLibrary(library, statePaths().libraryCache);
@@ -134,8 +137,11 @@ export async function startEmbeddedCluster(options: LocalClusterOptions): Promis
       options.toxiproxyPort === undefined
         ? undefined
         : await allocator.reserveExact(options.toxiproxyPort, 'fault proxy API');
-    const ports = await allocator.allocate(portsNeeded(options.topology) + (toxiproxyPort === undefined ? 1 : 0));
+    const ports = await allocator.allocate(
+      portsNeeded(options.topology) + kafkaPortsNeeded(options.topology) + (toxiproxyPort === undefined ? 1 : 0),
+    );
     assignPorts(state, options.topology, ports);
+    assignKafkaPorts(state, options.topology, ports);
     const apiPort = toxiproxyPort ?? ports.shift();
     if (apiPort === undefined) throw new Error('port allocation ran short');
     Object.assign(state, { ports: [...allocator.reserved] });
@@ -167,6 +173,7 @@ export async function startEmbeddedCluster(options: LocalClusterOptions): Promis
       }),
       proxies: proxiesEnabled ? proxyDefinitions(state, EMBEDDED_HOSTS) : [],
       seed: options.seed,
+      ...(kafka === undefined ? {} : { brokers: () => prepareBrokers(state, java, kafka) }),
     };
     await startLocalMembers(state, launch, log);
   } catch (error) {

@@ -1,0 +1,74 @@
+import type { ClickHouseClient } from '@clickhouse/client';
+import { Admin, Producer, stringSerializers } from '@platformatic/kafka';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { harnessClient, queryValue } from '../client.ts';
+import { startEmbeddedCluster } from '../embedded/start-embedded.ts';
+import type { StartedLocalCluster } from '../local-cluster.ts';
+
+let cluster: StartedLocalCluster;
+let replica: ClickHouseClient;
+
+async function received(proxy: string): Promise<number> {
+  const metrics = await (await fetch(`${cluster.description.toxiproxy}/metrics`)).text();
+  const line = metrics
+    .split('\n')
+    .find((sample) => sample.includes(`proxy="${proxy}"`) && sample.includes('direction="upstream"'));
+  return Number(line?.split(' ').at(-1) ?? Number.NaN);
+}
+
+beforeAll(async () => {
+  cluster = await startEmbeddedCluster({ topology: { shards: 1, replicas: 2, keepers: 1, kafka: 1 } });
+  replica = harnessClient(cluster.description.shards[0]?.replicas[0]?.direct_http ?? '');
+});
+
+afterAll(async () => {
+  await replica?.close();
+  await cluster?.down();
+});
+
+describe('the Kafka engine on an embedded replica, against a real broker', () => {
+  it('consumes through its own proxy what the producer produced through its own, every message once', async () => {
+    const [broker] = cluster.description.kafka ?? [];
+    if (broker === undefined) throw new Error('no broker in the description');
+    const producerBootstrap = [broker.bootstrap['producer'] ?? ''];
+    const admin = new Admin({ clientId: 'kafka-engine-test', bootstrapBrokers: producerBootstrap });
+    await admin.createTopics({ topics: ['events'], partitions: 4, replicas: 1 });
+    await admin.close();
+    const producer = new Producer({
+      clientId: 'kafka-engine-test',
+      bootstrapBrokers: producerBootstrap,
+      serializers: stringSerializers,
+      acks: -1,
+    });
+    const ids = Array.from({ length: 200 }, (_, i) => i + 1);
+    await producer.send({
+      messages: ids.map((id) => ({ topic: 'events', key: String(id), value: JSON.stringify({ id, v: `m${id}` }) })),
+    });
+    await producer.close();
+
+    await replica.command({
+      query: 'CREATE TABLE default.events_target (id UInt64, v String) ENGINE = MergeTree ORDER BY id',
+    });
+    await replica.command({
+      query: `CREATE TABLE default.events_kafka (id UInt64, v String) ENGINE = Kafka SETTINGS kafka_broker_list = '${broker.bootstrap['s1r1']}', kafka_topic_list = 'events', kafka_group_name = 'kafka-engine-test', kafka_format = 'JSONEachRow'`,
+    });
+    await replica.command({
+      query:
+        'CREATE MATERIALIZED VIEW default.events_kafka_mv TO default.events_target AS SELECT id, v FROM default.events_kafka',
+    });
+    const deadline = Date.now() + 60_000;
+    let stored = 0;
+    while (stored < ids.length && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      stored = Number(await queryValue<string>(replica, 'SELECT count() FROM default.events_target'));
+    }
+    expect(stored).toBe(ids.length);
+    expect(Number(await queryValue<string>(replica, 'SELECT uniqExact(id) FROM default.events_target'))).toBe(
+      ids.length,
+    );
+    // Both clients went through their own proxies; the other replica's link carried nothing.
+    expect(await received('producer_kafka_kf1')).toBeGreaterThan(0);
+    expect(await received('s1r1_kafka_kf1')).toBeGreaterThan(0);
+    expect(await received('s1r2_kafka_kf1')).toBe(0);
+  });
+});
