@@ -43,7 +43,42 @@ function write(content: unknown, name = `f${Math.random()}`): string {
   return file;
 }
 
+const clients = ['s1r1', 's1r2', 'producer'];
+const broker = (name: string, changed: Record<string, unknown> = {}) => ({
+  name,
+  bootstrap: Object.fromEntries(clients.map((client, i) => [client, `kafka-${name}.example:${9092 + i}`])),
+  proxies: Object.fromEntries(clients.map((client) => [client, `${client}_kafka_${name}`])),
+  ...changed,
+});
+
 describe('the external cluster file', () => {
+  it('accepts Kafka brokers that give every replica and the producer a bootstrap address and a proxy', () => {
+    expect(readClusterFile(write({ ...VALID, kafka: [broker('kf1'), broker('kf2')] })).kafka?.[1]?.name).toBe('kf2');
+  });
+
+  it.each([
+    ['an empty broker list', [], /`kafka`, when present, must list the brokers/],
+    [
+      'a broker without the producer',
+      [broker('kf1', { bootstrap: { s1r1: 'a:1', s1r2: 'a:2' } })],
+      /broker kf1: `bootstrap` must give an address host:port for every replica and for producer; producer has none/,
+    ],
+    [
+      'a replica without its own proxy',
+      [broker('kf1', { proxies: { s1r1: 'x', producer: 'y' } })],
+      /broker kf1: `proxies` must give a proxy name for every replica and for producer; s1r2 has none/,
+    ],
+    ['a broker name that is shell text', [broker('kf1;rm')], /kafka\[0\]\.name must be a name matching/],
+    ['a broker named as a replica', [broker('s1r2')], /the member name s1r2 appears twice/],
+    [
+      'one proxy for two clients',
+      [broker('kf1', { proxies: { s1r1: 'p', s1r2: 'p', producer: 'q' } })],
+      /proxy p is named for s1r1's link to kf1 and for s1r2's link to kf1; each link needs a proxy of its own/,
+    ],
+  ])('refuses %s', (_case, kafka, message) => {
+    expect(() => readClusterFile(write({ ...VALID, kafka }))).toThrow(message);
+  });
+
   it('accepts what `cluster up` prints, with process command templates', () => {
     expect(readClusterFile(write(VALID)).process_commands?.kill).toBe('kubectl delete pod "$CHAOS_MEMBER" --force');
   });

@@ -74,6 +74,7 @@ export function readClusterFile(file: string): ExternalClusterFile {
       fail(file, 'every keeper needs a `name` and an `address` host:port');
     checkName(file, `keepers[${k}].name`, keeper.name, 'a Keeper member');
   }
+  if (parsed.kafka !== undefined) checkKafka(file, parsed.kafka, parsed.shards as { replicas: { name: string }[] }[]);
   const description = parsed as unknown as ClusterDescription;
   checkDistinctMembers(file, description);
   for (const problem of [checkClientPorts(description), checkProxyOwners(description)])
@@ -115,9 +116,40 @@ function checkDistinctMembers(file: string, description: ClusterDescription): vo
   for (const name of [
     ...description.shards.flatMap((shard) => shard.replicas.map((replica) => replica.name)),
     ...description.keepers.map((keeper) => keeper.name),
+    ...(description.kafka ?? []).map((broker) => broker.name),
   ]) {
-    if (seen.has(name)) fail(file, `the member name ${name} appears twice; every replica and keeper needs its own`);
+    if (seen.has(name))
+      fail(file, `the member name ${name} appears twice; every replica, keeper and broker needs its own`);
     seen.add(name);
+  }
+}
+
+/**
+ * `kafka` (optional): the brokers, each with every client's bootstrap address (`host:port`) and
+ * proxy name, for every replica and for the harness's producer (`producer`): the Kafka engine's
+ * faults cut one replica's link to one broker, so each must be its own proxy.
+ */
+function checkKafka(file: string, kafka: unknown, shards: readonly { replicas: readonly { name: string }[] }[]): void {
+  if (!Array.isArray(kafka) || kafka.length === 0)
+    fail(file, '`kafka`, when present, must list the brokers (name, bootstrap, proxies)');
+  const clients = [...shards.flatMap((shard) => shard.replicas.map((replica) => replica.name)), 'producer'];
+  for (const [b, broker] of (kafka as unknown[]).entries()) {
+    if (!isObject(broker)) fail(file, `kafka[${b}] must be an object (name, bootstrap, proxies)`);
+    checkName(file, `kafka[${b}].name`, broker.name, 'a Kafka broker member');
+    for (const field of ['bootstrap', 'proxies'] as const) {
+      const map = broker[field];
+      const bad = clients.find(
+        (client) =>
+          !isObject(map) ||
+          typeof map[client] !== 'string' ||
+          (field === 'bootstrap' && !/^[^:]+:\d+$/.test(map[client] as string)),
+      );
+      if (bad !== undefined)
+        fail(
+          file,
+          `broker ${String(broker.name)}: \`${field}\` must give ${field === 'bootstrap' ? 'an address host:port' : 'a proxy name'} for every replica and for producer; ${bad} has none`,
+        );
+    }
   }
 }
 

@@ -9,6 +9,7 @@ import { clipLine, runMemberCommand } from './member-command.ts';
 import { redactDescription } from './redact.ts';
 import { readReplicaFacts } from './replica-facts.ts';
 import { uncheckedLinks, wiringMismatches } from './wiring-checks.ts';
+import { kafkaAnswers } from '../kafka/api-versions.ts';
 
 export { readClusterFile } from './cluster-file.ts';
 
@@ -41,6 +42,7 @@ export class ExternalCluster implements StartedCluster {
     return [
       ...this.description.shards.flatMap((shard) => shard.replicas.map((replica) => replica.name)),
       ...this.description.keepers.map((keeper) => keeper.name),
+      ...(this.description.kafka ?? []).map((broker) => broker.name),
     ];
   }
 
@@ -114,6 +116,15 @@ export class ExternalCluster implements StartedCluster {
       .flatMap((shard) => shard.replicas)
       .find((candidate) => candidate.name === name);
     if (replica !== undefined) return httpPing(replica.direct_http);
+    // A broker is healthy when it serves a Kafka request where the producer reaches it.
+    const broker = this.description.kafka?.find((candidate) => candidate.name === name);
+    if (broker !== undefined) {
+      const address = broker.bootstrap['producer'] ?? '';
+      return kafkaAnswers(
+        Number(address.slice(address.lastIndexOf(':') + 1)),
+        address.slice(0, address.lastIndexOf(':')),
+      );
+    }
     const keeper = this.description.keepers.find((candidate) => candidate.name === name);
     if (keeper === undefined)
       throw new HarnessError(
@@ -170,6 +181,15 @@ export async function attachExternalCluster(file: string, log: Logger): Promise<
   if (down.length > 0)
     throw new HarnessError('EXTERNAL_UNREACHABLE', `${file}: replica(s) ${down.join(', ')} do not answer /ping`);
   await checkLogin(file, description);
+  for (const broker of description.kafka ?? []) {
+    const address = broker.bootstrap['producer'] ?? '';
+    const at = address.lastIndexOf(':');
+    if (!(await kafkaAnswers(Number(address.slice(at + 1)), address.slice(0, at), 3000)))
+      throw new HarnessError(
+        'EXTERNAL_UNREACHABLE',
+        `${file}: broker ${broker.name} does not answer a Kafka request at ${address} (its producer bootstrap)`,
+      );
+  }
   const listens = await proxyListens(file, description);
   const facts = await readReplicaFacts(description).catch((error: unknown) => {
     throw new HarnessError('EXTERNAL_UNREACHABLE', `${file}: ${(error as Error).message}`);
@@ -194,9 +214,12 @@ async function proxyListens(file: string, description: ClusterDescription): Prom
       `${file}: the Toxiproxy API at ${api} does not answer (${(error as Error).message})`,
     );
   }
-  const named = description.shards
-    .flatMap((shard) => shard.replicas)
-    .flatMap((replica) => [replica.proxies.client, replica.proxies.interserver, ...replica.proxies.keepers]);
+  const named = [
+    ...description.shards
+      .flatMap((shard) => shard.replicas)
+      .flatMap((replica) => [replica.proxies.client, replica.proxies.interserver, ...replica.proxies.keepers]),
+    ...(description.kafka ?? []).flatMap((broker) => Object.values(broker.proxies)),
+  ];
   const missing = named.filter((name) => !(name in proxies));
   if (missing.length > 0)
     throw new HarnessError(

@@ -38,5 +38,13 @@ export function checkProxyOwners(description: ClusterDescription): string | unde
       owners.set(proxy, replica.name);
     }
   }
+  for (const broker of description.kafka ?? [])
+    for (const [client, proxy] of Object.entries(broker.proxies)) {
+      const link = `${client}'s link to ${broker.name}`;
+      const owner = owners.get(proxy);
+      if (owner !== undefined)
+        return `proxy ${proxy} is named for ${owner} and for ${link}; each link needs a proxy of its own`;
+      owners.set(proxy, link);
+    }
   return undefined;
 }

@@ -159,6 +159,40 @@ describe('the cluster held against its file', () => {
   });
 });
 
+describe("each client's link to each Kafka broker", () => {
+  const kafka = [
+    {
+      name: 'kf1',
+      bootstrap: { s1r1: '127.0.0.1:30001', s1r2: '127.0.0.1:30002', producer: '127.0.0.1:30003' },
+      proxies: { s1r1: 's1r1_kafka_kf1', s1r2: 's1r2_kafka_kf1', producer: 'producer_kafka_kf1' },
+    },
+  ];
+  const withBrokers = (listen: string) =>
+    wiringMismatches(
+      { ...description, kafka },
+      new Map([
+        ...listens,
+        ['s1r1_kafka_kf1', '127.0.0.1:30001'],
+        ['s1r2_kafka_kf1', listen],
+        ['producer_kafka_kf1', '0.0.0.0:30003'],
+      ]),
+      [facts('s1r1', 1), facts('s1r2', 2)],
+    );
+
+  it('finds nothing to say when every proxy listens where its client bootstraps', () => {
+    expect(withBrokers('127.0.0.1:30002')).toEqual([]);
+  });
+
+  it('refuses a proxy that listens elsewhere: a fault on it would not cut the link', () => {
+    expect(withBrokers('127.0.0.1:30009')).toEqual([
+      {
+        code: 'EXTERNAL_KAFKA_LINK',
+        line: "proxy s1r2_kafka_kf1 (s1r2's link to broker kf1) listens on 127.0.0.1:30009, not at s1r2's bootstrap address 127.0.0.1:30002: a fault on it would not cut that link",
+      },
+    ]);
+  });
+});
+
 describe('a proxy listening where a peer connects', () => {
   it.each([
     ['127.10.1.1:8123', '127.10.1.1', 8123, true],

@@ -128,9 +128,28 @@ const logging: Check = (replica, facts) =>
     ];
   });
 
+/** Each client's link to each broker: its proxy listens where the client bootstraps, or a fault would miss it. */
+function kafkaLinks(description: ClusterDescription, proxies: ProxyListens): Mismatch[] {
+  return (description.kafka ?? []).flatMap((broker) =>
+    Object.entries(broker.bootstrap).flatMap(([clientName, address]) => {
+      const proxy = broker.proxies[clientName] ?? '';
+      const listen = proxies.get(proxy) ?? '';
+      const at = address.lastIndexOf(':');
+      if (listensAt(listen, { host: address.slice(0, at), port: Number(address.slice(at + 1)) })) return [];
+      return [
+        {
+          code: 'EXTERNAL_KAFKA_LINK',
+          line: `proxy ${proxy} (${clientName}'s link to broker ${broker.name}) listens on ${listen}, not at ${clientName}'s bootstrap address ${address}: a fault on it would not cut that link`,
+        },
+      ];
+    }),
+  );
+}
+
 /**
  * Every way the cluster differs from its file, check by check (layout, macros, client, Keeper and
- * interserver links, query logging), each over every replica. Empty: the file describes this cluster.
+ * interserver links, query logging), each over every replica, then each client's link to each
+ * Kafka broker. Empty: the file describes this cluster.
  */
 export function wiringMismatches(
   description: ClusterDescription,
@@ -138,12 +157,15 @@ export function wiringMismatches(
   facts: readonly ReplicaFacts[],
 ): Mismatch[] {
   const replicas = new Map(description.shards.flatMap((shard) => shard.replicas).map((each) => [each.name, each]));
-  return [layoutOf(description), macros, client, keeper, interserver, logging].flatMap((check) =>
-    facts.flatMap((each) => {
-      const replica = replicas.get(each.replica);
-      return replica === undefined ? [] : check(replica, each, proxies);
-    }),
-  );
+  return [
+    ...[layoutOf(description), macros, client, keeper, interserver, logging].flatMap((check) =>
+      facts.flatMap((each) => {
+        const replica = replicas.get(each.replica);
+        return replica === undefined ? [] : check(replica, each, proxies);
+      }),
+    ),
+    ...kafkaLinks(description, proxies),
+  ];
 }
 
 /** The links the cluster does not show, so attach could not check them: said in every report (backend limits). */
