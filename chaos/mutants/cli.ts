@@ -185,6 +185,20 @@ async function main(): Promise<number> {
   const started = Date.now();
   const rows: MatrixRow[] = [];
   const all = subjects(options.mutants, options, options.scenario);
+  const label = (subject: Subject) => `${subject.name} / ${subject.sinkClass} / ${subject.scenario.name}`;
+  // Written after every row: a run of hours read while it goes, or interrupted, keeps what it finished.
+  const write = (pending: readonly string[]): MutationMatrix => {
+    const matrix: MutationMatrix = { runId, seeds: options.seeds, durationMs: Date.now() - started, rows, pending };
+    writeFileSync(join(dir, 'summary.json'), matrixJson(matrix));
+    writeFileSync(join(dir, 'report.md'), matrixMarkdown(matrix));
+    writeFileSync(join(dir, 'report.html'), matrixHtml(matrix));
+    writeFileSync(join(dir, 'junit.xml'), matrixJunit(matrix));
+    return matrix;
+  };
+  const ordered = [...new Set(all.map((subject) => shapeArgument(subject.shape)))].flatMap((shape) =>
+    all.filter((subject) => shapeArgument(subject.shape) === shape),
+  );
+  write(ordered.map(label));
   // One cluster per shape the targets need, each down before the next starts.
   for (const shape of [...new Set(all.map((subject) => shapeArgument(subject.shape)))]) {
     const own = all.filter((subject) => shapeArgument(subject.shape) === shape);
@@ -192,17 +206,16 @@ async function main(): Promise<number> {
     const cluster = await startCluster('embedded', { topology: { ...topology, keepers: 1 }, logger: log });
     const journal = new UndoJournal(startedClusterJournal(cluster), cluster);
     try {
-      for (const subject of own) rows.push(await subjectRow(subject, options, cluster, journal, dir, log));
+      for (const subject of own) {
+        rows.push(await subjectRow(subject, options, cluster, journal, dir, log));
+        write(ordered.slice(rows.length).map(label));
+      }
     } finally {
       journal.close();
       await cluster.down();
     }
   }
-  const matrix: MutationMatrix = { runId, seeds: options.seeds, durationMs: Date.now() - started, rows };
-  writeFileSync(join(dir, 'summary.json'), matrixJson(matrix));
-  writeFileSync(join(dir, 'report.md'), matrixMarkdown(matrix));
-  writeFileSync(join(dir, 'report.html'), matrixHtml(matrix));
-  writeFileSync(join(dir, 'junit.xml'), matrixJunit(matrix));
+  const matrix = write([]);
   process.stdout.write(matrixMarkdown(matrix));
   return matrixExitStatus(matrix);
 }

@@ -25,6 +25,7 @@ export { readJobReport, RUN_RESULT_VERSION, storedJobReport } from './stored-job
 export {
   detectionOutcome,
   matrixExitStatus,
+  matrixHeadline,
   rowHolds,
   type Detection,
   type MatrixRow,

@@ -39,6 +39,21 @@ export interface MutationMatrix {
   readonly seeds: readonly number[];
   readonly durationMs: number;
   readonly rows: readonly MatrixRow[];
+  /**
+   * Rows not run yet (`subject / class / scenario`): the matrix is written after each row, so a
+   * long run read while it goes, or one interrupted, keeps every row it finished. Absent: none.
+   */
+  readonly pending?: readonly string[];
+}
+
+/** The matrix's one line: holds, a finding, or not all run yet. */
+export function matrixHeadline(matrix: MutationMatrix): string {
+  const pending = matrix.pending ?? [];
+  if (pending.length > 0)
+    return `⏳ partial: ${matrix.rows.length} of ${matrix.rows.length + pending.length} rows run${matrix.rows.every(rowHolds) ? ', each holding so far' : ', a mutant escaped or a control failed'}`;
+  return matrix.rows.every(rowHolds)
+    ? '✅ every mutant caught, every control clean'
+    : '❌ a mutant escaped or a control failed';
 }
 
 /**
@@ -61,5 +76,6 @@ export const rowHolds = (row: MatrixRow): boolean =>
 export function matrixExitStatus(matrix: MutationMatrix): 0 | 1 | 3 {
   const outcomes = matrix.rows.flatMap((row) => row.detections.map((d) => detectionOutcome(row, d)));
   if (outcomes.includes('finding')) return 1;
-  return matrix.rows.every(rowHolds) ? 0 : 3;
+  // Rows never run verified nothing.
+  return matrix.rows.every(rowHolds) && (matrix.pending ?? []).length === 0 ? 0 : 3;
 }

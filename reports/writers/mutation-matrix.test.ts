@@ -82,4 +82,21 @@ describe('the detection matrix', () => {
     expect(matrixExitStatus(only(row({ detections: [unverified('inconclusive')] })))).toBe(3);
     expect(matrixExitStatus(only(row({}), { ...control, detections: [unverified('infra-error')] }))).toBe(3);
   });
+
+  it('written while rows are still to run, says so, verifies nothing yet, and names what is left', () => {
+    const partial: MutationMatrix = {
+      ...matrix,
+      rows: [row({}), control],
+      pending: ['give-up-swallowed / S / server-errors'],
+    };
+    const md = matrixMarkdown(partial);
+    expect(md).toContain('# Detection matrix — ⏳ partial: 2 of 3 rows run, each holding so far');
+    expect(md).toContain('Not run yet: give-up-swallowed / S / server-errors.');
+    expect(matrixExitStatus(partial)).toBe(3);
+    expect(JSON.parse(matrixJson(partial))).toMatchObject({
+      holds: false,
+      pending: ['give-up-swallowed / S / server-errors'],
+    });
+    expect(matrixExitStatus({ ...partial, pending: [] })).toBe(0);
+  });
 });

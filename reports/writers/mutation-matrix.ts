@@ -1,4 +1,4 @@
-import { rowHolds, type Detection, type MatrixRow, type MutationMatrix } from '../results/index.ts';
+import { matrixHeadline, rowHolds, type Detection, type MatrixRow, type MutationMatrix } from '../results/index.ts';
 import { xmlText } from './junit-xml.ts';
 
 /** The detection matrix of `npm run mutants` as the four artifacts a chaos run has. */
@@ -26,12 +26,12 @@ function rowFigures(row: MatrixRow): { caught: string; runs: string; seconds: st
 }
 
 export function matrixJson(matrix: MutationMatrix): string {
-  return `${JSON.stringify({ run_id: matrix.runId, seeds: matrix.seeds, duration_ms: matrix.durationMs, holds: matrix.rows.every(rowHolds), rows: matrix.rows }, null, 2)}\n`;
+  return `${JSON.stringify({ run_id: matrix.runId, seeds: matrix.seeds, duration_ms: matrix.durationMs, holds: matrix.rows.every(rowHolds) && (matrix.pending ?? []).length === 0, pending: matrix.pending ?? [], rows: matrix.rows }, null, 2)}\n`;
 }
 
 export function matrixMarkdown(matrix: MutationMatrix): string {
   const lines = [
-    `# Detection matrix — ${matrix.rows.every(rowHolds) ? '✅ every mutant caught, every control clean' : '❌ a mutant escaped or a control failed'}`,
+    `# Detection matrix — ${matrixHeadline(matrix)}`,
     '',
     `run \`${matrix.runId}\` · seeds ${matrix.seeds.join(', ')} · ${(matrix.durationMs / 1000).toFixed(0)} s`,
     '',
@@ -44,6 +44,7 @@ export function matrixMarkdown(matrix: MutationMatrix): string {
       `| ${row.subject} | ${row.sinkClass} | ${row.scenario} | ${row.category ?? '—'} | ${f.caught} | ${f.runs} | ${f.seconds} | ${f.shrink} | ${f.replay === '' ? '—' : `\`${f.replay}\``} |`,
     );
   }
+  if ((matrix.pending ?? []).length > 0) lines.push('', `Not run yet: ${(matrix.pending ?? []).join(' · ')}.`);
   const whys = matrix.rows.filter((row) => row.why !== null);
   if (whys.length > 0)
     lines.push(
@@ -74,7 +75,7 @@ export function matrixHtml(matrix: MutationMatrix): string {
   });
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Detection matrix</title><style>body{font:14px system-ui,sans-serif;margin:24px;color:#212121}table{border-collapse:collapse}th,td{border:1px solid #bdbdbd;padding:4px 8px;text-align:left}</style></head>
-<body><h1>Detection matrix</h1><p>${xmlText(`run ${matrix.runId} · seeds ${matrix.seeds.join(', ')} · ${(matrix.durationMs / 1000).toFixed(0)} s`)}</p>
+<body><h1>Detection matrix — ${xmlText(matrixHeadline(matrix))}</h1><p>${xmlText(`run ${matrix.runId} · seeds ${matrix.seeds.join(', ')} · ${(matrix.durationMs / 1000).toFixed(0)} s`)}</p>
 <table><tr><th>mutant</th><th>class</th><th>scenario</th><th>caught in</th><th>caught</th><th>runs to detection</th><th>seconds to detection</th><th>seconds shrinking</th></tr>
 ${rows.join('\n')}
 </table>
