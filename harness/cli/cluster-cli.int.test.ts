@@ -131,10 +131,10 @@ describe('cluster up / status / down', () => {
     expect(readdirSync(join(stateDir, 'ports'))).toEqual([]);
   });
 
-  it('detects the run directory of a killed runner and cleans it at the next up', async () => {
+  it('detects the run directory of a killed runner and cleans it at the next up, its Kafka broker too', async () => {
     const holder = spawn(
       process.execPath,
-      ['--import', 'tsx', resolve(PROJECT_ROOT, 'harness/cluster/testing/hold-cluster.ts')],
+      ['--import', 'tsx', resolve(PROJECT_ROOT, 'harness/cluster/testing/hold-cluster.ts'), '1'],
       {
         cwd: PROJECT_ROOT,
         env: { ...process.env, ...env },
@@ -152,9 +152,12 @@ describe('cluster up / status / down', () => {
     const orphan = JSON.parse(firstLine) as ClusterState;
     holder.kill('SIGKILL');
     await new Promise((resolveExit) => holder.once('exit', resolveExit));
-    const orphanProcesses = [...orphan.nodes.map((n) => n.process), ...orphan.keepers.map((k) => k.process)].filter(
-      (p) => p !== undefined,
-    );
+    const orphanProcesses = [
+      ...orphan.nodes.map((n) => n.process),
+      ...orphan.keepers.map((k) => k.process),
+      ...(orphan.kafka ?? []).map((b) => b.process),
+    ].filter((p) => p !== undefined);
+    expect(orphanProcesses).toHaveLength(3);
     expect(orphanProcesses.every(isAlive)).toBe(true);
 
     const up = await cli(['up', '--shards', '1', '--replicas', '1'], { LOG_LEVEL: 'warn' });
