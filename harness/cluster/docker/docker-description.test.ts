@@ -111,3 +111,67 @@ describe('the docker description', () => {
     },
   );
 });
+
+describe('the docker plan with Kafka brokers', () => {
+  const withBrokers = dockerPlan({ shards: 1, replicas: 2, keepers: 1, kafka: 3 }, true, CLIENT_PORT);
+  const facts = new Map<string, StartedContainerFacts>(
+    withBrokers.containers.map((container) => [
+      container.name,
+      {
+        host: 'localhost',
+        mappedPorts: Object.fromEntries(container.exposedPorts.map((port) => [port, enginePort++])),
+      },
+    ]),
+  );
+  const described = describeDockerCluster(withBrokers, { runId: 'r', dir: '/tmp/r', clientPort: CLIENT_PORT }, facts);
+  const kf2 = withBrokers.containers.find((container) => container.name === 'kf2');
+  const toxiproxy = withBrokers.containers.find((container) => container.kind === 'toxiproxy');
+  const config = new Map(
+    (kf2?.files[0]?.content ?? '').split('\n').map((line) => line.split(/=(.*)/s).slice(0, 2) as [string, string]),
+  );
+
+  it('runs each broker from the official image with the config the local backends use, every broker a voter', () => {
+    expect(kf2).toMatchObject({ kind: 'kafka', image: 'apache/kafka:4.1.1', alias: 'kf2' });
+    expect(config.get('node.id')).toBe('2');
+    expect(config.get('controller.quorum.voters')).toBe(
+      `1@kf1:${IN_CONTAINER.kafkaController},2@kf2:${IN_CONTAINER.kafkaController},3@kf3:${IN_CONTAINER.kafkaController}`,
+    );
+    expect(kf2?.command?.join(' ')).toMatch(
+      /kafka-storage\.sh format .* && exec \/opt\/kafka\/bin\/kafka-server-start\.sh/,
+    );
+  });
+
+  it("tells each replica its own proxy in the toxiproxy container, and the host's producer its own published address", () => {
+    const advertised = config.get('advertised.listeners')?.split(',') ?? [];
+    const s1r2Proxy = withBrokers.proxies.find((proxy) => proxy.name === 's1r2_kafka_kf2');
+    expect(s1r2Proxy?.upstream).toBe(`kf2:${IN_CONTAINER.kafkaClientBase + 1}`);
+    expect(advertised).toContain(`CLIENT2://toxiproxy:${s1r2Proxy?.listen.split(':')[1]}`);
+    expect(advertised).toContain(`CLIENT3://127.11.0.2:${CLIENT_PORT}`);
+    const producerProxy = withBrokers.proxies.find((proxy) => proxy.name === 'producer_kafka_kf2');
+    expect(toxiproxy?.publishedPorts).toContainEqual({
+      containerPort: Number(producerProxy?.listen.split(':')[1]),
+      hostIp: '127.11.0.2',
+    });
+    expect(withBrokers.proxies.filter((proxy) => proxy.name.includes('_kafka_'))).toHaveLength(9);
+  });
+
+  it('describes the brokers as the local backends do: each client its bootstrap address and proxy name', () => {
+    expect(described.kafka?.[1]).toEqual({
+      name: 'kf2',
+      bootstrap: {
+        s1r1: `toxiproxy:${IN_CONTAINER.kafkaProxyBase + 100}`,
+        s1r2: `toxiproxy:${IN_CONTAINER.kafkaProxyBase + 101}`,
+        producer: `127.11.0.2:${CLIENT_PORT}`,
+      },
+      proxies: { s1r1: 's1r1_kafka_kf2', s1r2: 's1r2_kafka_kf2', producer: 'producer_kafka_kf2' },
+    });
+  });
+
+  it('without proxies, tells every replica the broker itself and publishes the producer listener on the broker', () => {
+    const direct = dockerPlan({ shards: 1, replicas: 1, keepers: 1, kafka: 1 }, false, CLIENT_PORT);
+    const kf1 = direct.containers.find((container) => container.name === 'kf1');
+    expect(kf1?.files[0]?.content).toContain(`CLIENT1://kf1:${IN_CONTAINER.kafkaClientBase}`);
+    expect(kf1?.publishedPorts).toEqual([{ containerPort: IN_CONTAINER.kafkaClientBase + 1, hostIp: '127.11.0.1' }]);
+    expect(direct.proxies).toEqual([]);
+  });
+});

@@ -73,6 +73,20 @@ export function describeDockerCluster(
         };
       }),
     })),
+    ...(plan.topology.brokers.length === 0
+      ? {}
+      : {
+          kafka: plan.topology.brokers.map((broker) => {
+            const bootstrap = plan.kafkaBootstrap[broker.name] ?? {};
+            return {
+              name: broker.name,
+              bootstrap,
+              proxies: Object.fromEntries(
+                Object.keys(bootstrap).map((client) => [client, proxyNames.kafka(client, broker.name)]),
+              ),
+            };
+          }),
+        }),
     backend_limits: BACKEND_LIMITS.docker,
     setting_users: STARTED_SETTING_USERS,
   };

@@ -1,9 +1,17 @@
-import { HarnessError } from '../../base/index.ts';
+import { randomBytes } from 'node:crypto';
 import { clickhouseKeeperConfig } from '../config/keeper-config.ts';
 import { clickhouseNodeConfig } from '../config/clickhouse-config.ts';
 import { usersConfig } from '../config/setting-profiles.ts';
 import type { ProxyDefinition } from '../proxy-wiring.ts';
-import { clientProxyHost, planTopology, proxyNames, type TopologyPlan, type TopologySpec } from '../topology.ts';
+import { brokerProperties } from '../kafka/broker-config.ts';
+import {
+  clientProxyHost,
+  KAFKA_PRODUCER,
+  planTopology,
+  proxyNames,
+  type TopologyPlan,
+  type TopologySpec,
+} from '../topology.ts';
 import { DOCKER_IMAGES } from './images.ts';
 
 /** Ports inside the containers; the network aliases make them unique per member. */
@@ -17,7 +25,16 @@ export const IN_CONTAINER = {
   interserverBase: 9100,
   clientProxyBase: 20000,
   keeperProxyBase: 21000,
+  kafkaController: 9093,
+  kafkaInternal: 9094,
+  /** A broker's listener for client i is kafkaClientBase + i. */
+  kafkaClientBase: 9200,
+  /** The toxiproxy container's proxy for client i's link to broker b (0-based): kafkaProxyBase + b * 100 + i. */
+  kafkaProxyBase: 22000,
 } as const;
+
+/** A broker's producer link on the host: its own address (`127.11.0.<broker id>`) at the cluster's client port. */
+export const producerKafkaHost = (brokerId: number): string => `127.11.0.${brokerId}`;
 
 export const TOXIPROXY_ALIAS = 'toxiproxy';
 
@@ -33,7 +50,7 @@ export interface PublishedPort {
 
 export interface ContainerPlan {
   readonly name: string;
-  readonly kind: 'clickhouse' | 'keeper' | 'toxiproxy';
+  readonly kind: 'clickhouse' | 'keeper' | 'toxiproxy' | 'kafka';
   readonly image: string;
   readonly alias: string;
   readonly files: readonly { readonly target: string; readonly content: string }[];
@@ -54,6 +71,8 @@ export interface DockerPlan {
   readonly proxies: readonly ProxyDefinition[];
   /** Node name -> its client proxy: its port inside the toxiproxy container and the host address it is published on. */
   readonly clientProxies: Readonly<Record<string, PublishedPort>>;
+  /** Broker name -> each client's bootstrap address (replicas: in the network; `producer`: on the host). */
+  readonly kafkaBootstrap: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 /** Docker's `PortBindings` for a container's published ports: each on its own address, all on `hostPort`. */
@@ -75,14 +94,8 @@ export function publishedPortBindings(
  * container when proxies are on, and each client proxy published on the host as the local
  * backends listen: `127.10.<shard>.<replica>`, one port shared by all.
  */
-export function dockerPlan(topology: TopologySpec, proxies = true): DockerPlan {
+export function dockerPlan(topology: TopologySpec, proxies = true, clientPort = 0): DockerPlan {
   const plan = planTopology(topology);
-  // Said before anything starts rather than a cluster without the brokers asked for.
-  if (plan.brokers.length > 0)
-    throw new HarnessError(
-      'BACKEND_LIMIT',
-      '--kafka: the docker backend does not run Kafka brokers yet; use the embedded or binary backend',
-    );
   const containers: ContainerPlan[] = [];
   const proxyDefinitions: ProxyDefinition[] = [];
   const clientProxies: Record<string, PublishedPort> = {};
@@ -184,6 +197,10 @@ export function dockerPlan(topology: TopologySpec, proxies = true): DockerPlan {
     });
   });
 
+  const kafka = kafkaContainers(plan, proxies, clientPort);
+  containers.push(...kafka.containers);
+  proxyDefinitions.push(...kafka.proxies);
+
   if (proxies) {
     containers.push({
       name: 'toxiproxy',
@@ -193,11 +210,87 @@ export function dockerPlan(topology: TopologySpec, proxies = true): DockerPlan {
       files: [],
       env: {},
       exposedPorts: [IN_CONTAINER.toxiproxyApi],
-      publishedPorts: Object.values(clientProxies),
+      publishedPorts: [...Object.values(clientProxies), ...kafka.producerProxies],
       healthPort: IN_CONTAINER.toxiproxyApi,
       // The image's own command plus the proxy byte counters (GET /metrics) the chaos faults read.
       command: ['-host=0.0.0.0', '-proxy-metrics'],
     });
   }
-  return { topology: plan, containers, proxies: proxyDefinitions, clientProxies };
+  return { topology: plan, containers, proxies: proxyDefinitions, clientProxies, kafkaBootstrap: kafka.bootstrap };
+}
+
+/**
+ * The Kafka brokers (official image), configured by the same `brokerProperties` as the local
+ * backends': every client's listener is told, as the local brokers tell it, where that client
+ * connects. Replicas reach their proxies in the toxiproxy container by its alias; the producer
+ * runs on the host and reaches each broker at `127.11.0.<id>` on the cluster's client port, its
+ * proxy published there (or, without proxies, the broker's own listener).
+ */
+function kafkaContainers(plan: TopologyPlan, proxies: boolean, clientPort: number) {
+  const clients = [...plan.replicas.map((replica) => replica.name), KAFKA_PRODUCER];
+  const containers: ContainerPlan[] = [];
+  const definitions: ProxyDefinition[] = [];
+  const producerProxies: PublishedPort[] = [];
+  const bootstrap: Record<string, Record<string, string>> = {};
+  const clusterId = randomBytes(16).toString('base64url');
+  plan.brokers.forEach((broker, b) => {
+    const listeners = clients.map((client, i) => {
+      const listener = IN_CONTAINER.kafkaClientBase + i;
+      const proxyPort = IN_CONTAINER.kafkaProxyBase + b * 100 + i;
+      const producer = client === KAFKA_PRODUCER;
+      if (proxies)
+        definitions.push({
+          name: proxyNames.kafka(client, broker.name),
+          listen: `0.0.0.0:${proxyPort}`,
+          upstream: `${broker.name}:${listener}`,
+          enabled: true,
+        });
+      if (producer && proxies) producerProxies.push({ containerPort: proxyPort, hostIp: producerKafkaHost(broker.id) });
+      const advertised = producer
+        ? `${producerKafkaHost(broker.id)}:${clientPort}`
+        : proxies
+          ? `${TOXIPROXY_ALIAS}:${proxyPort}`
+          : `${broker.name}:${listener}`;
+      return { client, bind: `0.0.0.0:${listener}`, advertised };
+    });
+    bootstrap[broker.name] = Object.fromEntries(listeners.map((each) => [each.client, each.advertised]));
+    const config = '/mnt/chaos/server.properties';
+    const producerListener = IN_CONTAINER.kafkaClientBase + clients.length - 1;
+    containers.push({
+      name: broker.name,
+      kind: 'kafka',
+      image: DOCKER_IMAGES.kafka,
+      alias: broker.name,
+      files: [
+        {
+          target: config,
+          content: brokerProperties({
+            id: broker.id,
+            voters: plan.brokers.map((voter) => ({
+              id: voter.id,
+              address: `${voter.name}:${IN_CONTAINER.kafkaController}`,
+            })),
+            controller: `0.0.0.0:${IN_CONTAINER.kafkaController}`,
+            internal: {
+              bind: `0.0.0.0:${IN_CONTAINER.kafkaInternal}`,
+              advertised: `${broker.name}:${IN_CONTAINER.kafkaInternal}`,
+            },
+            clients: listeners,
+            dataDir: '/tmp/kraft-combined-logs',
+          }),
+        },
+      ],
+      env: {},
+      exposedPorts: [producerListener],
+      publishedPorts: proxies ? [] : [{ containerPort: producerListener, hostIp: producerKafkaHost(broker.id) }],
+      healthPort: producerListener,
+      // The image's scripts: format the log dir once with the cluster's id, then run the broker.
+      command: [
+        'bash',
+        '-c',
+        `/opt/kafka/bin/kafka-storage.sh format --ignore-formatted -t ${clusterId} -c ${config} && exec /opt/kafka/bin/kafka-server-start.sh ${config}`,
+      ],
+    });
+  });
+  return { containers, proxies: definitions, producerProxies, bootstrap };
 }

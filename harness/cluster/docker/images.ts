@@ -3,4 +3,5 @@ export const DOCKER_IMAGES = {
   clickhouse: 'clickhouse/clickhouse-server:26.7',
   keeper: 'clickhouse/clickhouse-keeper:26.7',
   toxiproxy: 'ghcr.io/shopify/toxiproxy:2.12.0',
+  kafka: 'apache/kafka:4.1.1',
 } as const;

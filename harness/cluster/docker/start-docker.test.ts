@@ -1,7 +1,7 @@
 import type { StartedNetwork } from 'testcontainers';
 import { describe, expect, it } from 'vitest';
 import { dockerPlan } from './docker-plan.ts';
-import { containerFor, isLocalEngine } from './start-docker.ts';
+import { containerFor, healthProbe, isLocalEngine } from './start-docker.ts';
 
 describe('isLocalEngine', () => {
   it('takes only an engine on this machine: the client proxies are published on its loopback addresses', () => {
@@ -34,5 +34,17 @@ describe('containerFor', () => {
       Object.keys(request.hostConfig.PortBindings).sort(),
     );
     expect(plan.proxies.find((proxy) => proxy.name === 's2r1_client')?.listen).toBe('0.0.0.0:20002');
+  });
+});
+
+describe('healthProbe', () => {
+  it("asks each member's own tool: Keeper its client, a broker the API versions on its internal listener, a node a query", () => {
+    expect(healthProbe('keeper')[0]).toBe('clickhouse-keeper-client');
+    expect(healthProbe('kafka')).toEqual([
+      '/opt/kafka/bin/kafka-broker-api-versions.sh',
+      '--bootstrap-server',
+      'localhost:9094',
+    ]);
+    expect(healthProbe('clickhouse')[0]).toBe('clickhouse-client');
   });
 });

@@ -99,6 +99,23 @@ export function containerFor(
   return container.withWaitStrategy(Wait.forListeningPorts());
 }
 
+/** A command run in a member's container that succeeds once the member serves. */
+export function healthProbe(kind: ContainerPlan['kind']): string[] {
+  switch (kind) {
+    case 'keeper':
+      return ['clickhouse-keeper-client', '-q', 'ls /'];
+    case 'kafka':
+      // The internal listener: its advertised name resolves inside the network, the producer's does not.
+      return [
+        '/opt/kafka/bin/kafka-broker-api-versions.sh',
+        '--bootstrap-server',
+        `localhost:${IN_CONTAINER.kafkaInternal}`,
+      ];
+    default:
+      return ['clickhouse-client', '-q', 'SELECT 1'];
+  }
+}
+
 /** What the engine says about a started container: its host and the ports it chose. */
 function factsOf(plan: ContainerPlan, container: StartedTestContainer): StartedContainerFacts {
   return {
@@ -116,14 +133,17 @@ export async function startDockerCluster(options: DockerClusterOptions): Promise
   const log = options.logger ?? componentLogger('cluster');
   const proxies = options.proxies ?? true;
   await requireDocker(proxies);
-  const plan = dockerPlan(options.topology, proxies);
+  // Planned once to refuse what it cannot hold before anything exists; again once the port is known.
+  dockerPlan(options.topology, proxies);
   for (const reaped of await reapLeftovers()) log.warn(reaped, 'removed a leftover run');
   const { run, state } = takeRunDir(options, proxies);
   const allocator = new PortAllocator(statePaths().ports, run.dir);
   const started = new Map<string, StartedTestContainer>();
   let network: StartedNetwork | undefined;
   try {
-    const [clientPort] = proxies ? await allocator.allocate(1) : [];
+    // The client port carries every published link: the client proxies, and the producer's link to each broker.
+    const [clientPort] = proxies || (options.topology.kafka ?? 0) > 0 ? await allocator.allocate(1) : [];
+    const plan = dockerPlan(options.topology, proxies, clientPort);
     if (state !== undefined) {
       Object.assign(state, { ports: [...allocator.reserved] });
       writeClusterState(state);
@@ -147,7 +167,7 @@ export async function startDockerCluster(options: DockerClusterOptions): Promise
         plan.proxies,
       );
     }
-    await startAll('clickhouse');
+    await Promise.all([startAll('clickhouse'), startAll('kafka')]);
     const record = { runId: run.runId, dir: run.dir, clientPort, own: state !== undefined };
     return new StartedDockerCluster(record, plan, started, net, log);
   } catch (error) {
@@ -243,9 +263,7 @@ export class StartedDockerCluster implements StartedCluster {
   async waitHealthy(name: string, timeoutMs = 60_000): Promise<void> {
     const container = this.container(name);
     const deadline = Date.now() + timeoutMs;
-    const probe = /^k\d+$/.test(name)
-      ? ['clickhouse-keeper-client', '-q', 'ls /']
-      : ['clickhouse-client', '-q', 'SELECT 1'];
+    const probe = healthProbe(this.plan.containers.find((each) => each.name === name)?.kind ?? 'clickhouse');
     while ((await container.exec(probe)).exitCode !== 0) {
       if (Date.now() > deadline)
         throw new HarnessError('MEMBER_UNHEALTHY', `${name} was not healthy within ${timeoutMs} ms`);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ClusterState } from '../cluster-state.ts';
 import { proxyDefinitions, EMBEDDED_HOSTS } from '../proxy-wiring.ts';
 import type { TopologySpec } from '../topology.ts';
-import { brokerProperties } from './broker-config.ts';
+import { brokerProperties, localBrokerListeners } from './broker-config.ts';
 import { assignKafkaPorts, kafkaClients, kafkaPortsNeeded } from './broker-launch.ts';
 
 function stateWith(topology: TopologySpec, proxiesEnabled = true): ClusterState {
@@ -45,7 +45,7 @@ describe('Kafka brokers of a local cluster', () => {
     const state = stateWith({ shards: 1, replicas: 2, keepers: 1, kafka: 3 });
     const [, kf2] = state.kafka ?? [];
     if (kf2 === undefined) throw new Error('no kf2');
-    const config = props(brokerProperties(kf2, state.kafka ?? [], kafkaClients(state), true));
+    const config = props(brokerProperties(localBrokerListeners(kf2, state.kafka ?? [], kafkaClients(state), true)));
     expect(config.get('node.id')).toBe('2');
     expect(config.get('controller.quorum.voters')).toBe(
       (state.kafka ?? []).map((broker) => `${broker.id}@127.0.0.1:${broker.controllerPort}`).join(','),
@@ -71,7 +71,7 @@ describe('Kafka brokers of a local cluster', () => {
     const state = stateWith({ shards: 1, replicas: 1, keepers: 1, kafka: 1 }, false);
     const [kf1] = state.kafka ?? [];
     if (kf1 === undefined) throw new Error('no kf1');
-    const config = props(brokerProperties(kf1, state.kafka ?? [], kafkaClients(state), false));
+    const config = props(brokerProperties(localBrokerListeners(kf1, state.kafka ?? [], kafkaClients(state), false)));
     expect(config.get('advertised.listeners')).toContain(`CLIENT1://127.0.0.1:${kf1.clients['s1r1']?.listener}`);
     expect(config.get('min.insync.replicas')).toBe('1');
     expect(config.get('offsets.topic.replication.factor')).toBe('1');

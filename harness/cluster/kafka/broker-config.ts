@@ -3,40 +3,44 @@ import type { KafkaBrokerState } from '../cluster-state.ts';
 /** A client's listener name on every broker: CLIENT1.. in the order of `clients` (names reach no config). */
 export const clientListener = (index: number): string => `CLIENT${index + 1}`;
 
+/** Where one broker listens and what it tells each peer, as `host:port`; the backends fill it in. */
+export interface BrokerListeners {
+  readonly id: number;
+  /** Every broker's controller endpoint, by node id: every broker is a voter. */
+  readonly voters: readonly { readonly id: number; readonly address: string }[];
+  readonly controller: string;
+  /** The broker-to-broker listener (never proxied). */
+  readonly internal: { readonly bind: string; readonly advertised: string };
+  /** One per client, in `kafkaClients` order: where it binds, and the address that client is told. */
+  readonly clients: readonly { readonly bind: string; readonly advertised: string }[];
+  readonly dataDir: string;
+}
+
 /**
  * `server.properties` of one broker: KRaft with every broker a controller voter, one listener per
  * client advertised where that client must connect (its proxy, or the listener itself when the
- * proxies are off), small buffers and heaps fit for a test machine, and topics that survive one lost
+ * proxies are off), small thread pools fit for a test machine, and topics that survive one lost
  * broker when there are three.
  */
-export function brokerProperties(
-  broker: KafkaBrokerState,
-  all: readonly KafkaBrokerState[],
-  clients: readonly string[],
-  proxiesEnabled: boolean,
-): string {
-  const replication = Math.min(3, all.length);
-  const clientEntries = clients.map((client, index) => {
-    const ports = broker.clients[client];
-    if (ports === undefined) throw new Error(`broker ${broker.name} has no listener for ${client}`);
-    return { name: clientListener(index), ...ports };
-  });
+export function brokerProperties(broker: BrokerListeners): string {
+  const replication = Math.min(3, broker.voters.length);
+  const clients = broker.clients.map((client, index) => ({ name: clientListener(index), ...client }));
   const lines = [
     'process.roles=broker,controller',
     `node.id=${broker.id}`,
-    `controller.quorum.voters=${all.map((voter) => `${voter.id}@127.0.0.1:${voter.controllerPort}`).join(',')}`,
+    `controller.quorum.voters=${broker.voters.map((voter) => `${voter.id}@${voter.address}`).join(',')}`,
     'controller.listener.names=CONTROLLER',
     'inter.broker.listener.name=INTERNAL',
     `listeners=${[
-      `CONTROLLER://127.0.0.1:${broker.controllerPort}`,
-      `INTERNAL://127.0.0.1:${broker.internalPort}`,
-      ...clientEntries.map((entry) => `${entry.name}://127.0.0.1:${entry.listener}`),
+      `CONTROLLER://${broker.controller}`,
+      `INTERNAL://${broker.internal.bind}`,
+      ...clients.map((client) => `${client.name}://${client.bind}`),
     ].join(',')}`,
     `advertised.listeners=${[
-      `INTERNAL://127.0.0.1:${broker.internalPort}`,
-      ...clientEntries.map((entry) => `${entry.name}://127.0.0.1:${proxiesEnabled ? entry.proxy : entry.listener}`),
+      `INTERNAL://${broker.internal.advertised}`,
+      ...clients.map((client) => `${client.name}://${client.advertised}`),
     ].join(',')}`,
-    `listener.security.protocol.map=${['CONTROLLER', 'INTERNAL', ...clientEntries.map((entry) => entry.name)]
+    `listener.security.protocol.map=${['CONTROLLER', 'INTERNAL', ...clients.map((client) => client.name)]
       .map((name) => `${name}:PLAINTEXT`)
       .join(',')}`,
     `log.dirs=${broker.dataDir}`,
@@ -53,6 +57,28 @@ export function brokerProperties(
     'log.segment.bytes=16777216',
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** A local backend's broker: everything on 127.0.0.1, each client told its proxy (or, proxies off, the listener). */
+export function localBrokerListeners(
+  broker: KafkaBrokerState,
+  all: readonly KafkaBrokerState[],
+  clients: readonly string[],
+  proxiesEnabled: boolean,
+): BrokerListeners {
+  const at = (port: number) => `127.0.0.1:${port}`;
+  return {
+    id: broker.id,
+    voters: all.map((voter) => ({ id: voter.id, address: at(voter.controllerPort) })),
+    controller: at(broker.controllerPort),
+    internal: { bind: at(broker.internalPort), advertised: at(broker.internalPort) },
+    clients: clients.map((client) => {
+      const ports = broker.clients[client];
+      if (ports === undefined) throw new Error(`broker ${broker.name} has no listener for ${client}`);
+      return { bind: at(ports.listener), advertised: at(proxiesEnabled ? ports.proxy : ports.listener) };
+    }),
+    dataDir: broker.dataDir,
+  };
 }
 
 /** Log4j 2 (properties form, which needs no extra jar): INFO and up to the member's log file. */

@@ -7,7 +7,7 @@ import { HarnessError } from '../../base/index.ts';
 import type { ClusterState, KafkaBrokerState } from '../cluster-state.ts';
 import type { SpawnOptions } from '../process/local-process.ts';
 import { KAFKA_PRODUCER, planTopology, type TopologySpec } from '../topology.ts';
-import { brokerLog4j, brokerProperties } from './broker-config.ts';
+import { brokerLog4j, brokerProperties, localBrokerListeners } from './broker-config.ts';
 
 const run = promisify(execFile);
 
@@ -62,7 +62,10 @@ export async function prepareBrokers(state: ClusterState, java: string, classpat
     brokers.map(async (broker) => {
       const home = join(state.dir, 'kafka', broker.name);
       mkdirSync(broker.dataDir, { recursive: true });
-      writeFileSync(broker.configPath, brokerProperties(broker, brokers, clients, state.proxiesEnabled));
+      writeFileSync(
+        broker.configPath,
+        brokerProperties(localBrokerListeners(broker, brokers, clients, state.proxiesEnabled)),
+      );
       const log4j = join(home, 'log4j2.properties');
       writeFileSync(log4j, brokerLog4j(broker.logFile));
       const jvm = [...JVM_FLAGS, `-Dlog4j2.configurationFile=${log4j}`, '-cp', classpath];
