@@ -267,11 +267,12 @@ export class PipelineSystem implements ChaosSystem {
   private progressReading(): () => Promise<unknown> {
     const worker = this.running();
     return async () =>
-      (await worker.status()).map(({ partition, state, progress, undelivered }) => ({
+      (await worker.status()).map(({ partition, state, progress, undelivered, insertsOk }) => ({
         partition,
         state,
         progress,
         undelivered,
+        insertsOk,
       }));
   }
 

@@ -12,6 +12,7 @@ import { CrashSwitch, type CrashAction } from './runtime/crash-points.ts';
 import { InsertGates, type GateChannel, type GatePlan } from './runtime/insert-gates.ts';
 import {
   errorFields,
+  InsertTally,
   type EpochOutcome,
   type PartitionRuntime,
   type PartitionStatus,
@@ -91,6 +92,7 @@ export class WorkerHost {
         history,
         crash,
         gates,
+        inserts: new InsertTally(),
         log: partitionLog,
       };
       runtimes.set(

@@ -13,6 +13,11 @@ import type { CrashSwitch } from './crash-points.ts';
 import type { InsertGates } from './insert-gates.ts';
 
 /** What every partition runtime is built from. */
+/** The INSERTs a partition's sink got an ok for, counted by its observer as they complete. */
+export class InsertTally {
+  ok = 0;
+}
+
 export interface PartitionDeps {
   readonly spec: SinkSpec;
   readonly partition: number;
@@ -21,6 +26,7 @@ export interface PartitionDeps {
   readonly history: HistorySink;
   readonly crash: CrashSwitch;
   readonly gates: InsertGates;
+  readonly inserts: InsertTally;
   /** Bound to the partition already. */
   readonly log: Logger;
 }
@@ -52,6 +58,11 @@ export interface PartitionStatus {
   readonly state: PartitionState;
   readonly progress: PartitionProgress;
   readonly undelivered: number;
+  /**
+   * INSERTs acknowledged ok since this worker started: progress while the partition's own
+   * progress and backlog stand still (an at-most-once write of one large epoch, many INSERTs long).
+   */
+  readonly insertsOk: number;
   /** The refusal or failure message, exact. */
   readonly reason?: string;
   readonly code?: string;
@@ -88,6 +99,7 @@ export function statusWithoutOutbox(deps: PartitionDeps, failure: ErrorFields | 
     state: failure ? 'failed' : 'running',
     progress: store.progress(spec.name, partition),
     undelivered: 0,
+    insertsOk: deps.inserts.ok,
     ...(failure ? { reason: failure.message, code: failure.code } : {}),
   };
 }

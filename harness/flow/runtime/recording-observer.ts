@@ -2,10 +2,11 @@ import type { InsertAttempt, InsertObserver, InsertResult, SentRequest } from '.
 import type { AttemptKey, HistorySink } from '../history/index.ts';
 import type { CrashSwitch } from './crash-points.ts';
 import type { InsertGates } from './insert-gates.ts';
+import type { InsertTally } from './partition-runtime.ts';
 
 /**
- * The observer every hosted sink gets: records each attempt as invoke / sent / complete,
- * implements the two insert-side crash points and holds attempts an armed gate catches. The
+ * The observer every hosted sink gets: records each attempt as invoke / sent / complete, counts
+ * the ok ones, implements the two insert-side crash points and holds attempts an armed gate catches. The
  * event is written before the crash point fires, so a crash at `before-insert` still leaves the
  * attempt in the history (never sent).
  */
@@ -14,6 +15,7 @@ export function recordingObserver(
   crash: CrashSwitch,
   gates: InsertGates,
   partition: number,
+  inserts: InsertTally,
 ): InsertObserver {
   const key = (attempt: InsertAttempt): AttemptKey => ({
     sink: attempt.sink,
@@ -49,6 +51,7 @@ export function recordingObserver(
         endedAt: result.endedAt,
         error: result.error,
       });
+      if (result.outcome === 'ok') inserts.ok += 1;
       await gates.afterOutcome(attempt, result.outcome);
     },
   };

@@ -35,12 +35,12 @@ export async function startPartition(
   factory: SinkFactory,
   options: StartOptions,
 ): Promise<PartitionRuntime> {
-  const { spec, partition, store, history, crash, gates, log } = deps;
+  const { spec, partition, store, history, crash, gates, inserts, log } = deps;
   const progress = store.progress(spec.name, partition);
   const undelivered = store.undeliveredSummary(spec.name, partition);
   history.append({ type: 'state-snapshot', sink: spec.name, partition, ...progress, undelivered: undelivered.batches });
 
-  const recording = recordingObserver(history, crash, gates, partition);
+  const recording = recordingObserver(history, crash, gates, partition, inserts);
   const atMostOnce = kindOf(spec.sink_class_name) === 'at-most-once';
   const output = new OutputMessages(store, spec.name, partition);
   const pending = output.pending();
