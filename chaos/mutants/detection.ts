@@ -35,10 +35,6 @@ export const ALSO_CAUGHT_IN: Readonly<
     kinds: ['token-not-as-owed'],
     why: 'the retries after the second unknown outcome carry the fresh token, which is not the batch bound the class owes',
   },
-  'at-most-once-reinserts': {
-    kinds: ['stalled'],
-    why: "it re-sends a batch's errored messages one INSERT each, awaited in turn, and the partition moves on only when the last returns: after a cut batch of hundreds this outlasts the recovery bound (matrix seed 169129409: 173 single-message INSERTs in 17.7 s without progress)",
-  },
   'routing-fingerprint-with-hosts': {
     kinds: ['lost'],
     why: 'a partition refused without cause keeps its undelivered batches: their rows are missing when the run ends',
