@@ -1,7 +1,7 @@
-import { dockerPlan } from './docker-plan.ts';
 import { join, resolve } from 'node:path';
 import { HarnessError, newRunId, PROJECT_ROOT } from '../../base/index.ts';
 import type { ClusterDescription } from '../description.ts';
+import { dockerPlan } from './docker-plan.ts';
 import type { LocalClusterOptions } from '../embedded/start-embedded.ts';
 import { isAlive, spawnLocal, tailOfFile, terminate } from '../process/local-process.ts';
 import { registerRun, removeRunFiles, type RunDirFate } from '../reaper.ts';
@@ -11,7 +11,7 @@ import { writeHolder, type HolderState } from './holder-file.ts';
 
 /** `cluster up --backend docker`: starts a holder process, waits for its description, returns. */
 export async function upDetachedDocker(options: LocalClusterOptions): Promise<ClusterDescription> {
-  // What the plan refuses (brokers, for now) is refused before the engine is even asked.
+  // What the plan refuses (a topology it cannot hold) is refused before the engine is even asked.
   dockerPlan(options.topology, options.proxies !== false);
   // Loaded when used: testcontainers takes seconds to load, and every command loads the cluster's face.
   await (await import('./start-docker.ts')).requireDocker(options.proxies !== false);
