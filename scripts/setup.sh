@@ -28,7 +28,12 @@ npm run -s build:launcher >/dev/null
 # The Apache Kafka broker (`--kafka N`), its jars fetched through Maven (pinned in the pom; cached).
 if [ ! -f harness/cluster/kafka/lib/.fetched ] || [ harness/cluster/kafka/pom.xml -nt harness/cluster/kafka/lib/.fetched ]; then
   rm -rf harness/cluster/kafka/lib
-  mvn -q -B -Dstyle.color=never -f harness/cluster/kafka/pom.xml dependency:copy-dependencies -DoutputDirectory="$PWD/harness/cluster/kafka/lib" >/dev/null
+  # Quiet unless it fails (Maven prints terminal escapes even with -q).
+  if ! out=$(mvn -q -B -f harness/cluster/kafka/pom.xml dependency:copy-dependencies -DoutputDirectory="$PWD/harness/cluster/kafka/lib" 2>&1); then
+    echo "$out" >&2
+    echo "setup: fetching the Kafka broker through Maven failed" >&2
+    exit 1
+  fi
   touch harness/cluster/kafka/lib/.fetched
 fi
 # The real Toxiproxy (`--proxy toxiproxy`, its conformance tests) is built from source with Go.
