@@ -162,7 +162,12 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function startRealServer(binary: string, seed: number, proxyMetrics: boolean): Promise<StartedToxiproxyServer> {
+/** The real Toxiproxy binary on a free port, answering `/version`; the benchmark starts it this way too. */
+export async function startRealServer(
+  binary: string,
+  seed: number,
+  proxyMetrics: boolean,
+): Promise<StartedToxiproxyServer & { readonly pid: number }> {
   if (!existsSync(binary))
     throw new Error(`no real Toxiproxy at ${binary}: build it with npm run build:toxiproxy (needs Go)`);
   const port = await freePort();
@@ -189,7 +194,7 @@ async function startRealServer(binary: string, seed: number, proxyMetrics: boole
       throw new Error(`the real Toxiproxy did not answer at ${url}`);
     }
   }
-  return { url, host: '127.0.0.1', port, seed, stop, [Symbol.asyncDispose]: stop };
+  return { url, host: '127.0.0.1', port, seed, pid: child.pid ?? 0, stop, [Symbol.asyncDispose]: stop };
 }
 
 /** A server on a free port plus a client for it. */

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readClusterState, stateProcesses, type ClusterState } from '../cluster/cluster-state.ts';
 import { type ClusterDescription, isAlive } from '../cluster/index.ts';
-import { kafkaAnswers } from '../cluster/kafka/api-versions.ts';
+import { kafkaAnswersAt } from '../cluster/kafka/api-versions.ts';
 import { canBind } from '../cluster/ports.ts';
 import { PROJECT_ROOT, runTs } from '../cluster/testing/run-cli.ts';
 
@@ -97,10 +97,8 @@ describe('cluster up / status / down', () => {
     expect(description.kafka?.map((broker) => broker.name)).toEqual(['kf1']);
     expect(description.kafka?.[0]?.proxies).toEqual({ s1r1: 's1r1_kafka_kf1', producer: 'producer_kafka_kf1' });
     // Every broker answers a Kafka request through the producer's own proxy.
-    for (const broker of description.kafka ?? []) {
-      const [host, port] = (broker.bootstrap['producer'] ?? '').split(':');
-      expect(await kafkaAnswers(Number(port), host)).toBe(true);
-    }
+    for (const broker of description.kafka ?? [])
+      expect(await kafkaAnswersAt(broker.bootstrap['producer'] ?? '')).toBe(true);
     const state = readClusterState(description.dir);
     expect(await cli(['member', 'kill', 'kf1'])).toMatchObject({ code: 0 });
     expect((await cli(['member', 'status', 'kf1'])).stdout.trim()).toBe('dead');

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { Toxiproxy } from 'toxiproxy-node-client';
 import { PROXY_ALLOCATOR_ENV } from '../../../harness/cluster/proxy-process-env.ts';
 import { realToxiproxyBinary } from '../../../harness/cluster/real-toxiproxy/real-toxiproxy.ts';
-import { startToxiproxyServer } from '../server.ts';
+import { startToxiproxyServer, type StartedToxiproxyServer } from '../server.ts';
+import { startRealServer } from '../test-support.ts';
 
 /**
  * npm run bench:toxiproxy — one run measuring the no-toxic cost of the proxy:
@@ -191,15 +192,8 @@ function startHost(tuned: boolean): Promise<ProxyHost> {
   }));
 }
 
-interface RealToxiproxy {
-  readonly url: string;
-  /** Resident set size of its process, from /proc. */
-  rss(): number;
-  stop(): void;
-}
-
-/** The real Toxiproxy on a free port; undefined, said once, when it is not built. */
-async function startRealToxiproxy(): Promise<RealToxiproxy | undefined> {
+/** The real Toxiproxy, its RSS read from /proc; undefined, said once, when it is not built. */
+async function startRealToxiproxy(): Promise<(StartedToxiproxyServer & { rss(): number }) | undefined> {
   let binary: string;
   try {
     binary = realToxiproxyBinary();
@@ -207,28 +201,10 @@ async function startRealToxiproxy(): Promise<RealToxiproxy | undefined> {
     process.stderr.write(`real Toxiproxy not measured: ${(error as Error).message}\n`);
     return undefined;
   }
-  const probe = createServer();
-  const port = await listen(probe).then((address) => Number(address.slice(address.lastIndexOf(':') + 1)));
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  const child = spawn(binary, ['-host', '127.0.0.1', '-port', String(port)], { stdio: 'ignore' });
-  const url = `http://127.0.0.1:${port}`;
-  for (let tries = 0; ; tries += 1) {
-    const up = await fetch(`${url}/version`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (up) break;
-    if (tries > 200) {
-      child.kill('SIGKILL');
-      throw new Error(`the real Toxiproxy did not answer at ${url}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return {
-    url,
-    rss: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? NaN) * 1024,
-    stop: () => child.kill('SIGKILL'),
-  };
+  const server = await startRealServer(binary, 1, false);
+  return Object.assign(server, {
+    rss: () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? NaN) * 1024,
+  });
 }
 
 interface SpliceRelays {
@@ -442,7 +418,7 @@ async function main(): Promise<void> {
     await shortConnections(real.echo);
     realRss.push(realServer.rss());
   }
-  realServer?.stop();
+  await realServer?.stop();
   await new Promise<void>((resolve) => sink.close(() => resolve()));
   await new Promise<void>((resolve) => echo.close(() => resolve()));
 

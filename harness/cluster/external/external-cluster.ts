@@ -9,7 +9,7 @@ import { clipLine, runMemberCommand } from './member-command.ts';
 import { redactDescription } from './redact.ts';
 import { readReplicaFacts } from './replica-facts.ts';
 import { uncheckedLinks, wiringMismatches } from './wiring-checks.ts';
-import { kafkaAnswers } from '../kafka/api-versions.ts';
+import { kafkaAnswersAt } from '../kafka/api-versions.ts';
 
 export { readClusterFile } from './cluster-file.ts';
 
@@ -118,13 +118,7 @@ export class ExternalCluster implements StartedCluster {
     if (replica !== undefined) return httpPing(replica.direct_http);
     // A broker is healthy when it serves a Kafka request where the producer reaches it.
     const broker = this.description.kafka?.find((candidate) => candidate.name === name);
-    if (broker !== undefined) {
-      const address = broker.bootstrap['producer'] ?? '';
-      return kafkaAnswers(
-        Number(address.slice(address.lastIndexOf(':') + 1)),
-        address.slice(0, address.lastIndexOf(':')),
-      );
-    }
+    if (broker !== undefined) return kafkaAnswersAt(broker.bootstrap['producer'] ?? '');
     const keeper = this.description.keepers.find((candidate) => candidate.name === name);
     if (keeper === undefined)
       throw new HarnessError(
@@ -183,8 +177,7 @@ export async function attachExternalCluster(file: string, log: Logger): Promise<
   await checkLogin(file, description);
   for (const broker of description.kafka ?? []) {
     const address = broker.bootstrap['producer'] ?? '';
-    const at = address.lastIndexOf(':');
-    if (!(await kafkaAnswers(Number(address.slice(at + 1)), address.slice(0, at), 3000)))
+    if (!(await kafkaAnswersAt(address, 3000)))
       throw new HarnessError(
         'EXTERNAL_UNREACHABLE',
         `${file}: broker ${broker.name} does not answer a Kafka request at ${address} (its producer bootstrap)`,

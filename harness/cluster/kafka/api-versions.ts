@@ -33,3 +33,9 @@ export function kafkaAnswers(port: number, host = '127.0.0.1', timeoutMs = 1000)
     });
   });
 }
+
+/** `kafkaAnswers` at an address as a description gives it, `host:port`. */
+export function kafkaAnswersAt(address: string, timeoutMs?: number): Promise<boolean> {
+  const at = address.lastIndexOf(':');
+  return kafkaAnswers(Number(address.slice(at + 1)), address.slice(0, at), timeoutMs);
+}
