@@ -267,12 +267,12 @@ export class PipelineSystem implements ChaosSystem {
   private progressReading(): () => Promise<unknown> {
     const worker = this.running();
     return async () =>
-      (await worker.status()).map(({ partition, state, progress, undelivered, insertsOk }) => ({
+      (await worker.status()).map(({ partition, state, progress, undelivered, messagesWritten }) => ({
         partition,
         state,
         progress,
         undelivered,
-        insertsOk,
+        messagesWritten,
       }));
   }
 

@@ -101,7 +101,7 @@ export class BatchingPartition implements PartitionRuntime {
       state: failure ? 'failed' : 'running',
       progress: store.progress(spec.name, partition),
       undelivered: store.undeliveredSummary(spec.name, partition).count,
-      insertsOk: this.deps.inserts.ok,
+      messagesWritten: this.deps.inserts.messagesWritten,
       ...(failure ? { reason: failure.message, code: failure.code } : {}),
     };
   }

@@ -3,6 +3,7 @@ import {
   type DynamicParameters,
   hasErrorCode,
   InsertGaveUpError,
+  type MessageId,
   type SinkClassName,
   type SinkSpec,
 } from '../../../sinks/index.ts';
@@ -13,9 +14,20 @@ import type { CrashSwitch } from './crash-points.ts';
 import type { InsertGates } from './insert-gates.ts';
 
 /** What every partition runtime is built from. */
-/** The INSERTs a partition's sink got an ok for, counted by its observer as they complete. */
+/**
+ * The messages a partition's sink wrote with an ok INSERT, counted by its observer as INSERTs
+ * complete. Distinct ids, so a sink that re-sends the same rows forever makes no progress here.
+ */
 export class InsertTally {
-  ok = 0;
+  private readonly written = new Set<MessageId>();
+
+  recordOk(messageIds: readonly MessageId[]): void {
+    for (const id of messageIds) this.written.add(id);
+  }
+
+  get messagesWritten(): number {
+    return this.written.size;
+  }
 }
 
 export interface PartitionDeps {
@@ -59,10 +71,11 @@ export interface PartitionStatus {
   readonly progress: PartitionProgress;
   readonly undelivered: number;
   /**
-   * INSERTs acknowledged ok since this worker started: progress while the partition's own
-   * progress and backlog stand still (an at-most-once write of one large epoch, many INSERTs long).
+   * Distinct messages an ok INSERT wrote since this worker started: progress while the
+   * partition's own progress and backlog stand still (an at-most-once write of one large epoch,
+   * many INSERTs long).
    */
-  readonly insertsOk: number;
+  readonly messagesWritten: number;
   /** The refusal or failure message, exact. */
   readonly reason?: string;
   readonly code?: string;
@@ -99,7 +112,7 @@ export function statusWithoutOutbox(deps: PartitionDeps, failure: ErrorFields | 
     state: failure ? 'failed' : 'running',
     progress: store.progress(spec.name, partition),
     undelivered: 0,
-    insertsOk: deps.inserts.ok,
+    messagesWritten: deps.inserts.messagesWritten,
     ...(failure ? { reason: failure.message, code: failure.code } : {}),
   };
 }

@@ -6,7 +6,7 @@ import type { InsertTally } from './partition-runtime.ts';
 
 /**
  * The observer every hosted sink gets: records each attempt as invoke / sent / complete, counts
- * the ok ones, implements the two insert-side crash points and holds attempts an armed gate catches. The
+ * the messages the ok ones wrote, implements the two insert-side crash points and holds attempts an armed gate catches. The
  * event is written before the crash point fires, so a crash at `before-insert` still leaves the
  * attempt in the history (never sent).
  */
@@ -51,7 +51,7 @@ export function recordingObserver(
         endedAt: result.endedAt,
         error: result.error,
       });
-      if (result.outcome === 'ok') inserts.ok += 1;
+      if (result.outcome === 'ok') inserts.recordOk(attempt.messageIds);
       await gates.afterOutcome(attempt, result.outcome);
     },
   };

@@ -42,7 +42,7 @@ export class RefusedPartition implements PartitionRuntime {
       state: 'refused',
       progress: store.progress(spec.name, partition),
       undelivered: store.undeliveredSummary(spec.name, partition).count,
-      insertsOk: this.deps.inserts.ok,
+      messagesWritten: this.deps.inserts.messagesWritten,
       reason: this.refusal.message,
       code: this.refusal.code,
     };
