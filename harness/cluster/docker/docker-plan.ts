@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { clickhouseKeeperConfig } from '../config/keeper-config.ts';
 import { clickhouseNodeConfig } from '../config/clickhouse-config.ts';
 import { usersConfig } from '../config/setting-profiles.ts';
 import type { ProxyDefinition } from '../proxy-wiring.ts';
-import { brokerProperties } from '../kafka/broker-config.ts';
+import { brokerProperties, kraftClusterId } from '../kafka/broker-config.ts';
 import {
   clientProxyHost,
   KAFKA_PRODUCER,
@@ -232,7 +231,7 @@ function kafkaContainers(plan: TopologyPlan, proxies: boolean, clientPort: numbe
   const definitions: ProxyDefinition[] = [];
   const producerProxies: PublishedPort[] = [];
   const bootstrap: Record<string, Record<string, string>> = {};
-  const clusterId = randomBytes(16).toString('base64url');
+  const clusterId = kraftClusterId();
   plan.brokers.forEach((broker, b) => {
     const listeners = clients.map((client, i) => {
       const listener = IN_CONTAINER.kafkaClientBase + i;

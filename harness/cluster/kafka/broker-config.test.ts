@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ClusterState } from '../cluster-state.ts';
 import { proxyDefinitions, EMBEDDED_HOSTS } from '../proxy-wiring.ts';
 import type { TopologySpec } from '../topology.ts';
-import { brokerProperties, localBrokerListeners } from './broker-config.ts';
+import { brokerProperties, kraftClusterId, localBrokerListeners } from './broker-config.ts';
 import { assignKafkaPorts, kafkaClients, kafkaPortsNeeded } from './broker-launch.ts';
 
 function stateWith(topology: TopologySpec, proxiesEnabled = true): ClusterState {
@@ -75,5 +75,15 @@ describe('Kafka brokers of a local cluster', () => {
     expect(config.get('advertised.listeners')).toContain(`CLIENT1://127.0.0.1:${kf1.clients['s1r1']?.listener}`);
     expect(config.get('min.insync.replicas')).toBe('1');
     expect(config.get('offsets.topic.replication.factor')).toBe('1');
+  });
+});
+
+describe('kraftClusterId', () => {
+  it('never starts with a dash, which the storage tool would read as an option', () => {
+    const draws = [Buffer.from([0xf8, ...Array<number>(15).fill(1)]), Buffer.from(Array<number>(16).fill(1))];
+    expect(draws[0]?.toString('base64url').startsWith('-')).toBe(true);
+    const id = kraftClusterId(() => draws.shift() ?? Buffer.alloc(16));
+    expect(id).toBe(Buffer.from(Array<number>(16).fill(1)).toString('base64url'));
+    expect(id).toHaveLength(22);
   });
 });

@@ -1,4 +1,17 @@
+import { randomBytes } from 'node:crypto';
 import type { KafkaBrokerState } from '../cluster-state.ts';
+
+/**
+ * A KRaft cluster id: 16 random bytes, URL-safe base64 without padding, drawn again while it
+ * starts with `-` (as Kafka's own `Uuid.randomUuid` does): the storage tool's argument parser
+ * reads such an id as an option, and the format fails one start in 64.
+ */
+export function kraftClusterId(draw: () => Buffer = () => randomBytes(16)): string {
+  for (;;) {
+    const id = draw().toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
+}
 
 /** A client's listener name on every broker: CLIENT1.. in the order of `clients` (names reach no config). */
 export const clientListener = (index: number): string => `CLIENT${index + 1}`;

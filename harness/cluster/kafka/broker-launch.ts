@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -7,7 +6,7 @@ import { HarnessError } from '../../base/index.ts';
 import type { ClusterState, KafkaBrokerState } from '../cluster-state.ts';
 import type { SpawnOptions } from '../process/local-process.ts';
 import { KAFKA_PRODUCER, planTopology, type TopologySpec } from '../topology.ts';
-import { brokerLog4j, brokerProperties, localBrokerListeners } from './broker-config.ts';
+import { brokerLog4j, brokerProperties, kraftClusterId, localBrokerListeners } from './broker-config.ts';
 
 const run = promisify(execFile);
 
@@ -47,16 +46,13 @@ export function assignKafkaPorts(state: ClusterState, topology: TopologySpec, po
   Object.assign(state, { kafka: brokers });
 }
 
-/** A KRaft cluster id: 16 random bytes, URL-safe base64 without padding. */
-const newClusterId = () => randomBytes(16).toString('base64url');
-
 /**
  * Writes each broker's config and formats its storage (KRaft refuses to start on an unformatted
  * log dir), all with one cluster id; resolves with the command lines that start them.
  */
 export async function prepareBrokers(state: ClusterState, java: string, classpath: string): Promise<SpawnOptions[]> {
   const brokers = state.kafka ?? [];
-  const clusterId = newClusterId();
+  const clusterId = kraftClusterId();
   const clients = kafkaClients(state);
   return Promise.all(
     brokers.map(async (broker) => {
