@@ -71,6 +71,22 @@ describe('installInterrupt', () => {
     }
   });
 
+  it('an error nothing caught tears down at once, says so in one line, and exits 3', async () => {
+    const { lines, exits, teardowns, interrupt } = harness(10_000);
+    expect(process.listeners('uncaughtException')).toContain(interrupt.crash);
+    interrupt.crash(new TypeError('op is not a function'));
+    await settle();
+    expect(interrupt.signal.aborted).toBe(true);
+    expect(teardowns()).toBe(1);
+    expect(exits).toEqual([3]);
+    expect(lines).toEqual([
+      'test: internal error, stopping: op is not a function',
+      'test: stopping now; tearing down what this run started',
+    ]);
+    interrupt.dispose();
+    expect(process.listeners('uncaughtException')).not.toContain(interrupt.crash);
+  });
+
   it('with no graceful path, the first signal tears down at once', async () => {
     const { exits, teardowns } = harness(0);
     process.emit('SIGINT', 'SIGINT');

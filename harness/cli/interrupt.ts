@@ -65,7 +65,16 @@ export interface Interrupt {
    * signal's status instead of reporting an error.
    */
   guard<T>(work: Promise<T>): Promise<T>;
+  /**
+   * An error nothing caught (a library's own callback throwing on a socket event): the process
+   * cannot go on, so it says so in one line and takes the forced stop, exiting 3 (not verified).
+   * Installed on `uncaughtException`; exposed for its test.
+   */
+  crash(error: unknown): void;
 }
+
+/** The exit status of a command stopped by an error nothing caught: nothing was verified. */
+export const CRASH_EXIT_CODE = 3;
 
 /**
  * SIGINT / SIGTERM handling for a long-running command. The first signal aborts `signal` so the
@@ -85,7 +94,7 @@ export function installInterrupt(options: InterruptOptions): Interrupt {
   let forced: Promise<void> | undefined;
 
   // One forced stop however many paths ask for it: two concurrent teardowns would race.
-  const force = (signal: InterruptSignal): Promise<void> => {
+  const force = (signal: InterruptSignal | typeof CRASH_EXIT_CODE): Promise<void> => {
     forced ??= (async () => {
       write(`${options.name}: stopping now; tearing down what this run started`);
       const failed = (error: unknown) => write(`${options.name}: teardown failed: ${(error as Error).message}`);
@@ -95,9 +104,14 @@ export function installInterrupt(options: InterruptOptions): Interrupt {
           bounded(task(), options.taskLimitMs ?? FORCED_TASK_LIMIT_MS, 'undoing what the run did').catch(failed),
         ),
       ]);
-      exit(interruptExitCode(signal));
+      exit(signal === CRASH_EXIT_CODE ? CRASH_EXIT_CODE : interruptExitCode(signal));
     })();
     return forced;
+  };
+  const crash = (error: unknown) => {
+    write(`${options.name}: internal error, stopping: ${error instanceof Error ? error.message : String(error)}`);
+    controller.abort(new Error('internal error'));
+    void force(CRASH_EXIT_CODE);
   };
   const handler = (signal: InterruptSignal) => {
     if (received !== undefined) {
@@ -118,9 +132,11 @@ export function installInterrupt(options: InterruptOptions): Interrupt {
   };
   const listeners = SIGNALS.map((signal) => [signal, () => handler(signal)] as const);
   for (const [signal, listener] of listeners) process.on(signal, listener);
+  process.on('uncaughtException', crash);
   const dispose = () => {
     if (timer !== undefined) clearTimeout(timer);
     for (const [signal, listener] of listeners) process.off(signal, listener);
+    process.off('uncaughtException', crash);
   };
   return {
     signal: controller.signal,
@@ -135,6 +151,7 @@ export function installInterrupt(options: InterruptOptions): Interrupt {
       else await forced;
       return interruptExitCode(received);
     },
+    crash,
     guard: async (work) => {
       try {
         return await work;
