@@ -21,6 +21,11 @@ export { aimTarget, type FaultPlan } from './fault-plan.ts';
 export type { Fault, FaultWindow, NemesisContext } from './fault.ts';
 export { describedProxies, ensureProxiesClean } from './heal-proxies.ts';
 export { RunUndo } from './run-undo.ts';
+// Faults built directly, for a path without an INSERT to aim at (the Kafka engine's consumers).
+export { brokerStop, replicaKill } from './process-fault.ts';
+export { keeperLinkCut, proxyDown } from './proxy-fault.ts';
+export { latency as latencyFault, resetPeer as resetPeerFault } from './toxic-fault.ts';
+export { readLinkCounters } from './link-counters.ts';
 export {
   describeOutcome,
   externalClusterJournal,

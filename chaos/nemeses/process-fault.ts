@@ -3,9 +3,12 @@ import type { Fault, FaultWindow, NemesisContext } from './fault.ts';
 import type { FaultType } from '../../harness/flow/history/index.ts';
 import type { FaultUndo } from './run-undo.ts';
 
-type ProcessFaultType = Extract<FaultType, 'replica_kill' | 'replica_pause' | 'keeper_pause' | 'keeper_kill'>;
+type ProcessFaultType = Extract<
+  FaultType,
+  'replica_kill' | 'replica_pause' | 'keeper_pause' | 'keeper_kill' | 'broker_kill' | 'broker_pause'
+>;
 
-const KILLS: ReadonlySet<ProcessFaultType> = new Set(['replica_kill', 'keeper_kill']);
+const KILLS: ReadonlySet<ProcessFaultType> = new Set(['replica_kill', 'keeper_kill', 'broker_kill']);
 
 /**
  * Kills or pauses a member, recorded in the fault's undo list first (so its heal, or a later
@@ -65,3 +68,6 @@ export class ProcessFault implements Fault {
 export const replicaKill = (member: string) => new ProcessFault('replica_kill', member);
 export const replicaPause = (member: string) => new ProcessFault('replica_pause', member);
 export const keeperPause = (keeper: string) => new ProcessFault('keeper_pause', keeper);
+/** A Kafka broker killed or paused (`cluster up --kafka N`): the Kafka engine's scenarios. */
+export const brokerStop = (broker: string, how: 'kill' | 'pause') =>
+  new ProcessFault(how === 'kill' ? 'broker_kill' : 'broker_pause', broker);

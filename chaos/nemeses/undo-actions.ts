@@ -1,5 +1,6 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { harnessClient, type StartedCluster } from '../../harness/cluster/index.ts';
+import { Kafka, logLevel } from 'kafkajs';
+import { harnessClient, KAFKA_PRODUCER, type StartedCluster } from '../../harness/cluster/index.ts';
 import { HarnessError } from '../../harness/base/index.ts';
 import type { FaultProxyClient } from './fault-proxy-client.ts';
 
@@ -28,7 +29,8 @@ export type UndoAction =
       readonly constraint: string;
     }
   | { readonly kind: 'failpoint'; readonly replica: string; readonly failpoint: string }
-  | { readonly kind: 'database'; readonly replica: string; readonly database: string };
+  | { readonly kind: 'database'; readonly replica: string; readonly database: string }
+  | { readonly kind: 'kafka-topic'; readonly topic: string };
 
 export type UndoKind = UndoAction['kind'];
 
@@ -66,6 +68,8 @@ export function describeAction(action: UndoAction): string {
       return `failpoint ${action.failpoint} enabled on ${action.replica}`;
     case 'database':
       return `database ${action.database} created on ${action.replica}`;
+    case 'kafka-topic':
+      return `Kafka topic ${action.topic} created`;
   }
 }
 
@@ -102,6 +106,39 @@ async function restore(deps: UndoDeps, replica: string, query: string, settings 
 }
 
 const already = (what: string) => `${what}: already undone`;
+
+/** Kafka's error for a topic that is not there: nothing of it is left to delete. */
+const TOPIC_GONE = 'UNKNOWN_TOPIC_OR_PARTITION';
+
+/** Deletes a topic the harness created through the producer's links; false when it is gone already. */
+async function deleteTopic(deps: UndoDeps, topic: string): Promise<boolean> {
+  const bootstrapBrokers = (deps.cluster.description.kafka ?? []).map(
+    (broker) => broker.bootstrap[KAFKA_PRODUCER] ?? '',
+  );
+  if (bootstrapBrokers.length === 0)
+    throw new HarnessError(
+      'UNDO_NO_BROKERS',
+      `the undo journal names Kafka topic ${topic}, but the cluster description names no broker; was the cluster file changed since?`,
+    );
+  const admin = new Kafka({
+    clientId: 'chaos-undo',
+    brokers: bootstrapBrokers,
+    logLevel: logLevel.NOTHING,
+    requestTimeout: CLICKHOUSE_DEADLINE_MS,
+    retry: { retries: 1 },
+  }).admin();
+  await admin.connect();
+  try {
+    if (!(await admin.listTopics()).includes(topic)) return false;
+    await admin.deleteTopics({ topics: [topic], timeout: CLICKHOUSE_DEADLINE_MS });
+    return true;
+  } catch (error) {
+    if ((error as { type?: unknown }).type === TOPIC_GONE) return false;
+    throw error;
+  } finally {
+    await admin.disconnect();
+  }
+}
 
 /**
  * Undoes one action and says what it did. Each undo is safe to repeat: it acts only where the
@@ -167,5 +204,9 @@ export async function undoAction(action: UndoAction, deps: UndoDeps): Promise<st
     case 'database':
       await restore(deps, action.replica, `DROP DATABASE IF EXISTS ${quoted(action.database)} SYNC`);
       return `dropped database ${action.database} on ${action.replica}`;
+    case 'kafka-topic':
+      return (await deleteTopic(deps, action.topic))
+        ? `deleted Kafka topic ${action.topic}`
+        : already(describeAction(action));
   }
 }

@@ -21,4 +21,4 @@ export { REAL_TOXIPROXY_VERSION, type ProxyServerKind } from './real-toxiproxy/r
 export { type MemberState, startedByHarness, type StartedCluster } from './started-cluster.ts';
 export { statePaths } from './state-dir.ts';
 export { availableMemoryMiB, memoryNeedMiB, memoryShortfall } from './memory-need.ts';
-export { CLUSTER_NAME, DEFAULT_TOPOLOGY, type TopologySpec, validateTopology } from './topology.ts';
+export { CLUSTER_NAME, DEFAULT_TOPOLOGY, KAFKA_PRODUCER, type TopologySpec, validateTopology } from './topology.ts';

@@ -27,6 +27,8 @@ export const FAULT_TYPES = [
   'part_writer_failpoint',
   'server_window',
   'sink_crash',
+  'broker_kill',
+  'broker_pause',
 ] as const;
 export type FaultType = (typeof FAULT_TYPES)[number];
 
