@@ -1,2 +1,10 @@
 export { OWED_BY_CLASS } from './owed-by-class.ts';
 export { mergeVerdicts, type Verdict } from './verdict.ts';
+export {
+  type EngineClassName,
+  isJudgedClassName,
+  JUDGED_CLASS_NAMES,
+  type JudgedClassName,
+  KAFKA_ENGINE_CLASS,
+  classGuarantee,
+} from './judged-class.ts';

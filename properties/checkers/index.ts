@@ -9,3 +9,11 @@ export { observe } from './observe.ts';
 export { describeRecovery, recoveriesOf, type RecoveryRecord } from './recoveries.ts';
 export { sightingsOf } from './sometimes-events.ts';
 export { type DeliveryCounts, NO_DELIVERIES } from './total-queue-checker.ts';
+export {
+  checkEngineRun,
+  type EngineCheck,
+  type EngineObservation,
+  type RowValues,
+  type StoredRow,
+  type TopicMessage,
+} from './kafka-engine-checker.ts';
