@@ -1,5 +1,5 @@
 import type { ClickHouseClient } from '@clickhouse/client';
-import { Admin, Producer, stringSerializers } from '@platformatic/kafka';
+import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessClient, queryValue } from '../client.ts';
 import { startEmbeddedCluster } from '../embedded/start-embedded.ts';
@@ -30,23 +30,25 @@ describe('the Kafka engine on an embedded replica, against a real broker', () =>
   it('consumes through its own proxy what the producer produced through its own, every message at least once', async () => {
     const [broker] = cluster.description.kafka ?? [];
     if (broker === undefined) throw new Error('no broker in the description');
-    const producerBootstrap = [broker.bootstrap['producer'] ?? ''];
-    const admin = new Admin({ clientId: 'kafka-engine-test', bootstrapBrokers: producerBootstrap });
-    await admin.createTopics({ topics: ['events'], partitions: 4, replicas: 1 });
-    await admin.close();
-    // Idempotent: a send retried under load must not put a message in the topic twice.
-    const producer = new Producer({
+    const kafka = new Kafka({
       clientId: 'kafka-engine-test',
-      bootstrapBrokers: producerBootstrap,
-      serializers: stringSerializers,
-      acks: -1,
-      idempotent: true,
+      brokers: [broker.bootstrap['producer'] ?? ''],
+      logLevel: logLevel.NOTHING,
     });
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.createTopics({ topics: [{ topic: 'events', numPartitions: 4, replicationFactor: 1 }] });
+    await admin.disconnect();
+    // Idempotent: a send retried under load must not put a message in the topic twice.
+    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
     const ids = Array.from({ length: 200 }, (_, i) => i + 1);
     await producer.send({
-      messages: ids.map((id) => ({ topic: 'events', key: String(id), value: JSON.stringify({ id, v: `m${id}` }) })),
+      topic: 'events',
+      acks: -1,
+      messages: ids.map((id) => ({ partition: id % 4, key: String(id), value: JSON.stringify({ id, v: `m${id}` }) })),
     });
-    await producer.close();
+    await producer.disconnect();
 
     await replica.command({
       query: 'CREATE TABLE default.events_target (id UInt64, v String) ENGINE = MergeTree ORDER BY id',
