@@ -29,7 +29,7 @@ import {
 } from '../reports/results/index.ts';
 import { writeRunReports } from '../reports/writers/index.ts';
 import { scenarioProgressLine } from './progress-line.ts';
-import { SINK_CLASSES, type SinkClassName } from '../sinks/index.ts';
+import { classGuarantee, type JudgedClassName, KAFKA_ENGINE_CLASS } from '../properties/base/index.ts';
 import {
   BUDGETS,
   type Profile,
@@ -48,14 +48,9 @@ import {
   startedClusterJournal,
   UndoJournal,
 } from './nemeses/index.ts';
-import {
-  type ClusterShape,
-  DEFAULT_SHAPE,
-  describeShape,
-  pairShape,
-  type ScenarioDefinition,
-  shapeArgument,
-} from './scenarios/index.ts';
+import { type ClusterShape, DEFAULT_SHAPE, describeShape, pairShape, shapeArgument } from './scenarios/index.ts';
+import { type JobPair, jobPair, type JobScenario } from './job-catalogue.ts';
+import { ENGINE_BROKERS, type EngineScenario, runEngineScenario } from './kafka-engine/index.ts';
 import { reapExternalCluster } from './reap-external.ts';
 import { keepersFor, whyNotRunnable } from './runnable.ts';
 import { sourceCommit } from './source-commit.ts';
@@ -72,8 +67,8 @@ export interface ChaosRunOptions {
   readonly path?: string | undefined;
   /** A stored run input to replay (`--schedule FILE`, one class x scenario): one run, no generation. */
   readonly schedule?: RunInput | undefined;
-  readonly classes: readonly SinkClassName[];
-  readonly scenarios: readonly ScenarioDefinition[];
+  readonly classes: readonly JudgedClassName[];
+  readonly scenarios: readonly JobScenario[];
   readonly reportDir: string;
   readonly keepCluster: boolean;
   /** ClickHouse's block dedup on the token-less classes' targets (see `ScenarioRunOptions.serverDedup`). */
@@ -136,23 +131,18 @@ function collectHistories(runDir: string): TaggedEvent[] {
 }
 
 /** A class's scenarios in the order the matrix names them, whichever cluster ran each first. */
-const inMatrixOrder = (
-  reports: readonly ScenarioReport[],
-  scenarios: readonly ScenarioDefinition[],
-): ScenarioReport[] => {
+const inMatrixOrder = (reports: readonly ScenarioReport[], scenarios: readonly JobScenario[]): ScenarioReport[] => {
   const position = (report: ScenarioReport) => scenarios.findIndex((scenario) => scenario.name === report.name);
   return [...reports].sort((a, b) => position(a) - position(b));
 };
 
 /** A class x scenario pair of the job, in the order it runs. */
-interface Pair {
-  readonly sinkClass: SinkClassName;
-  readonly scenario: ScenarioDefinition;
-}
+type Pair = JobPair;
 
-/** The pairs that run on one cluster: its Keeper members and its shape. */
+/** The pairs that run on one cluster: its Keeper members, its Kafka brokers and its shape. */
 interface ClusterGroup {
   readonly keepers: number;
+  readonly kafka: 0 | 3;
   readonly shape: ClusterShape;
   readonly pairs: readonly Pair[];
 }
@@ -165,13 +155,16 @@ interface ClusterGroup {
 function clusterGroups(pairs: readonly Pair[], shapeOf: (pair: Pair) => ClusterShape): ClusterGroup[] {
   const groups = new Map<string, ClusterGroup>();
   for (const pair of pairs) {
-    const keepers = keepersFor(pair.scenario);
+    const keepers = pair.kind === 'engine' ? 1 : keepersFor(pair.scenario);
+    const kafka = pair.kind === 'engine' ? ENGINE_BROKERS : 0;
     const shape = shapeOf(pair);
-    const key = `${keepers}${shapeArgument(shape)}`;
-    const group = groups.get(key) ?? { keepers, shape, pairs: [] };
+    const key = `${keepers}/${kafka}${shapeArgument(shape)}`;
+    const group = groups.get(key) ?? { keepers, kafka, shape, pairs: [] };
     groups.set(key, { ...group, pairs: [...group.pairs, pair] });
   }
-  const rank = (group: ClusterGroup) => group.keepers * 2 + (group.shape === DEFAULT_SHAPE ? 0 : 1);
+  // The default cluster first, the Kafka engine's last.
+  const rank = (group: ClusterGroup) =>
+    group.keepers * 2 + (group.shape === DEFAULT_SHAPE ? 0 : 1) + (group.kafka > 0 ? 10 : 0);
   return [...groups.values()].sort((a, b) => rank(a) - rank(b));
 }
 
@@ -192,13 +185,13 @@ export async function runChaos(options: ChaosRunOptions): Promise<JobReport> {
   const runDir = join(options.reportDir, runId);
   mkdirSync(runDir, { recursive: true });
   const started = Date.now();
-  const pairs = slicePairs(matrixPairs(options.classes, options.scenarios), options.slice);
+  const pairs = slicePairs(matrixPairs(options.classes, options.scenarios), options.slice).map(jobPair);
   // A slice reports the classes it ran; the whole matrix reports every selected class (one with nothing to run is inconclusive).
   const reported =
     options.slice === undefined
       ? options.classes
       : options.classes.filter((sinkClass) => pairs.some((pair) => pair.sinkClass === sinkClass));
-  const results = new Map<SinkClassName, ScenarioReport[]>();
+  const results = new Map<JudgedClassName, ScenarioReport[]>();
   let clusterMemory: JobReport['clusterMemory'] = null;
   let clusterStartMs = 0;
   let backendLimits: readonly string[] = [];
@@ -209,13 +202,18 @@ export async function runChaos(options: ChaosRunOptions): Promise<JobReport> {
     attached === undefined ? undefined : new UndoJournal(externalClusterJournal(options.clusterFile ?? ''), attached);
   const forgetForcedStop =
     attachedJournal === undefined ? () => undefined : alsoOnForcedStop(() => attachedJournal.undoOwn());
+  // The Kafka engine's pairs share one cluster with brokers, of the job's shape.
   const shapeOf = (pair: Pair): ClusterShape =>
-    attached === undefined ? pairShape(options.shape, options.seed, pair.sinkClass, pair.scenario) : DEFAULT_SHAPE;
+    attached !== undefined
+      ? DEFAULT_SHAPE
+      : pair.kind === 'engine'
+        ? (options.shape ?? DEFAULT_SHAPE)
+        : pairShape(options.shape, options.seed, pair.sinkClass, pair.scenario);
   // A replay line names the shape its case ran on, but for the default one (a replay recomputes it).
   const replayShape = (shape: ClusterShape): ClusterShape | undefined =>
     options.shape ?? (shape === DEFAULT_SHAPE ? undefined : shape);
   const groups = clusterGroups(pairs, shapeOf);
-  const noPairs: ClusterGroup = { keepers: 1, shape: options.shape ?? DEFAULT_SHAPE, pairs: [] };
+  const noPairs: ClusterGroup = { keepers: 1, kafka: 0, shape: options.shape ?? DEFAULT_SHAPE, pairs: [] };
   const planned = groups.length > 0 ? groups : [noPairs];
   for (const [groupIndex, group] of planned.entries()) {
     if (attached === undefined && options.signal?.aborted === true) {
@@ -236,7 +234,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<JobReport> {
     const short =
       attached === undefined
         ? memoryShortfall(
-            { ...group.shape, keepers: group.keepers },
+            { ...group.shape, keepers: group.keepers, kafka: group.kafka },
             (options.availableMemoryMiB ?? availableMemoryMiB)(),
           )
         : undefined;
@@ -263,7 +261,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<JobReport> {
       const cluster =
         attached ??
         (await startCluster(options.backend as BackendName, {
-          topology: { ...group.shape, keepers: group.keepers },
+          topology: { ...group.shape, keepers: group.keepers, kafka: group.kafka },
           seed: options.seed,
           logger: options.log,
           ...(options.proxyServer === undefined ? {} : { proxyServer: options.proxyServer }),
@@ -273,7 +271,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<JobReport> {
       backendLimits = cluster.description.backend_limits;
       faultProxy = cluster.description.toxiproxy_server ?? null;
       options.progress(
-        `cluster ${attached ? 'attached' : 'up'} in ${(startMs / 1000).toFixed(1)} s (${options.backend}${attached ? '' : `, ${describeShape(group.shape)}`}, ${cluster.description.keepers.length} Keeper member(s)); reports in ${runDir}`,
+        `cluster ${attached ? 'attached' : 'up'} in ${(startMs / 1000).toFixed(1)} s (${options.backend}${attached ? '' : `, ${describeShape(group.shape)}`}, ${cluster.description.keepers.length} Keeper member(s)${group.kafka > 0 ? `, ${group.kafka} Kafka brokers` : ''}); reports in ${runDir}`,
       );
       const journal = attachedJournal ?? new UndoJournal(startedClusterJournal(cluster), cluster);
       try {
@@ -326,7 +324,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<JobReport> {
     reported.map((sinkClass) => [
       sinkClass,
       classReport(
-        SINK_CLASSES[sinkClass].guarantee,
+        classGuarantee(sinkClass),
         inMatrixOrder(results.get(sinkClass) ?? [], options.scenarios),
         insertPerformance(timelines.filter((timeline) => timeline.sinkClass === sinkClass)),
       ),
@@ -365,12 +363,14 @@ async function runPair(
   options: ChaosRunOptions,
   cluster: StartedCluster,
   journal: UndoJournal,
-  { sinkClass, scenario }: Pair,
+  pair: Pair,
   runDir: string,
   runId: string,
 ): Promise<ScenarioReport> {
   if (options.signal?.aborted === true)
-    return interruptedResult(scenario, sinkClass, options.seed, 'not started: the runner was interrupted');
+    return interruptedResult(pair.scenario, pair.sinkClass, options.seed, 'not started: the runner was interrupted');
+  if (pair.kind === 'engine') return runEnginePair(options, cluster, journal, pair.scenario, runDir, runId);
+  const { sinkClass, scenario } = pair;
   // Never run half-way: its faults would fail at the first kill, pause or user it needs.
   const unrunnable = whyNotRunnable(scenario, cluster);
   if (unrunnable !== undefined) return unjudgedResult(scenario, sinkClass, options.seed, 'inconclusive', unrunnable);
@@ -410,6 +410,48 @@ async function runPair(
   }
 }
 
+/** A Kafka engine scenario on the cluster with brokers; never on an attached cluster (below). */
+async function runEnginePair(
+  options: ChaosRunOptions,
+  cluster: StartedCluster,
+  journal: UndoJournal,
+  scenario: EngineScenario,
+  runDir: string,
+  runId: string,
+): Promise<ScenarioReport> {
+  const sinkClass = KAFKA_ENGINE_CLASS;
+  // Its process faults and its topic need brokers the harness started: an attached cluster's are its owner's.
+  if (options.backend === 'external')
+    return unjudgedResult(
+      scenario,
+      sinkClass,
+      options.seed,
+      'inconclusive',
+      'not run: the Kafka engine scenarios run only on a cluster the harness starts (with its brokers)',
+    );
+  try {
+    const report = await runEngineScenario({
+      cluster,
+      journal,
+      scenario,
+      profile: options.profile,
+      seed: options.seed,
+      path: options.path,
+      dir: join(runDir, scenarioDirName(sinkClass, scenario.name)),
+      databasePrefix: `chaos_${runId.replace(/-/g, '_')}`,
+      serverDedup: options.serverDedup,
+      log: options.log.child({ sinkClass, scenario: scenario.name }),
+      signal: options.signal,
+    });
+    return options.signal?.aborted === true
+      ? interruptedResult(scenario, sinkClass, options.seed, 'interrupted')
+      : report;
+  } catch (error) {
+    if (options.signal?.aborted === true) return interruptedResult(scenario, sinkClass, options.seed, 'interrupted');
+    return infraResult(scenario, sinkClass, options.seed, describeError(error));
+  }
+}
+
 /**
  * Before anything touches an attached cluster: what runners that are gone left in force there is
  * undone (one progress line each), and a start whose leftovers cannot be undone goes no further.
@@ -432,18 +474,13 @@ const withShape = (
   ...(attached ? {} : { cluster: describeShape(shape) }),
 });
 
-function infraResult(
-  scenario: ScenarioDefinition,
-  sinkClass: SinkClassName,
-  seed: Seed,
-  error: string,
-): ScenarioReport {
+function infraResult(scenario: JobScenario, sinkClass: JudgedClassName, seed: Seed, error: string): ScenarioReport {
   return unjudgedResult(scenario, sinkClass, seed, 'infra-error', error);
 }
 
 function interruptedResult(
-  scenario: ScenarioDefinition,
-  sinkClass: SinkClassName,
+  scenario: JobScenario,
+  sinkClass: JudgedClassName,
   seed: Seed,
   note: string,
 ): ScenarioReport {
@@ -452,8 +489,8 @@ function interruptedResult(
 
 /** A scenario that produced no judged run: the harness failed, a signal stopped it, or the cluster cannot take its faults. */
 function unjudgedResult(
-  scenario: ScenarioDefinition,
-  sinkClass: SinkClassName,
+  scenario: JobScenario,
+  sinkClass: JudgedClassName,
   seed: Seed,
   verdict: 'infra-error' | 'interrupted' | 'inconclusive',
   note: string,

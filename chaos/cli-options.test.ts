@@ -12,7 +12,16 @@ describe('parseSelection', () => {
       'ClickHouseBatchingSink',
       'ShardedClickHouseBatchingSink',
     ]);
-    expect(parseSelection(base, 'ci').classes).toHaveLength(4);
+    // The four sinks and ClickHouse's Kafka engine, side by side.
+    expect(parseSelection(base, 'ci').classes).toHaveLength(5);
+    expect(parseSelection({ ...base, scenario: 'kafka-broker-link' }, 'ci').classes).toEqual(['ClickHouseKafkaEngine']);
+  });
+
+  it('takes the Kafka engine as a class, and refuses it with a sink scenario', () => {
+    expect(parseSelection({ ...base, sink: 'ClickHouseKafkaEngine' }, 'ci').classes).toEqual(['ClickHouseKafkaEngine']);
+    expect(() => parseSelection({ ...base, sink: 'ClickHouseKafkaEngine', scenario: 'unknown-outcome' }, 'ci')).toThrow(
+      /no selected scenario covers ClickHouseKafkaEngine/,
+    );
   });
 
   it('refuses a class named with --sink that no selected scenario covers', () => {

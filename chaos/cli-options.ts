@@ -9,12 +9,14 @@ import {
   readClusterFile,
 } from '../harness/cluster/index.ts';
 import { HarnessError, type Seed, seedOf } from '../harness/base/index.ts';
-import { SINK_CLASS_NAMES, type SinkClassName } from '../sinks/index.ts';
+import { JUDGED_CLASS_NAMES, type JudgedClassName } from '../properties/base/index.ts';
 import type { ChaosBackend } from './chaos-run.ts';
 import { type Profile, readScheduleFile, SERVER_DEDUP_MODES, type ServerDedupMode } from './executor/index.ts';
 import type { ScheduleFile } from '../properties/schedule/index.ts';
 import { keepersFor } from './runnable.ts';
-import { type ClusterShape, findScenarios, parseShape, type ScenarioDefinition } from './scenarios/index.ts';
+import { type ClusterShape, parseShape } from './scenarios/index.ts';
+import { findJobScenarios, isEngineScenario, type JobScenario } from './job-catalogue.ts';
+import { ENGINE_BROKERS } from './kafka-engine/index.ts';
 
 /** The options `npm run chaos` and `npm run soak` share, as `parseArgs` definitions. */
 export const SELECTION_OPTIONS = {
@@ -34,8 +36,8 @@ export interface Selection {
   readonly clusterFile?: string;
   /** Random when not given. */
   readonly seed: Seed;
-  readonly classes: SinkClassName[];
-  readonly scenarios: ScenarioDefinition[];
+  readonly classes: JudgedClassName[];
+  readonly scenarios: JobScenario[];
   readonly serverDedup: ServerDedupMode;
   /** The shape of the cluster the job starts; undefined: 2 shards x 2 replicas named s1, s2. */
   readonly shape?: ClusterShape;
@@ -43,17 +45,20 @@ export interface Selection {
   readonly proxyServer?: ProxyServerKind;
 }
 
-/** Sink class names, short or as the C++ classes are spelt (`NYT::NFlow::TClickHouseBatchingSink`). */
-export function parseClasses(value: string | undefined): SinkClassName[] {
-  if (value === undefined) return [...SINK_CLASS_NAMES];
+/**
+ * Class names, short or as the C++ classes are spelt (`NYT::NFlow::TClickHouseBatchingSink`), and
+ * the Kafka engine (`ClickHouseKafkaEngine`).
+ */
+export function parseClasses(value: string | undefined): JudgedClassName[] {
+  if (value === undefined) return [...JUDGED_CLASS_NAMES];
   return value.split(',').map((raw) => {
     const name = raw
       .trim()
       .replace(/^NYT::NFlow::/, '')
       .replace(/^T(?=[A-Z])/, '');
-    const found = SINK_CLASS_NAMES.find((candidate) => candidate === name);
+    const found = JUDGED_CLASS_NAMES.find((candidate) => candidate === name);
     if (found === undefined)
-      throw new HarnessError('CLI_USAGE', `unknown sink class '${raw}'; choose from ${SINK_CLASS_NAMES.join(', ')}`);
+      throw new HarnessError('CLI_USAGE', `unknown sink class '${raw}'; choose from ${JUDGED_CLASS_NAMES.join(', ')}`);
     return found;
   });
 }
@@ -93,18 +98,23 @@ export function parseSelection(
     );
   if (values.seed !== undefined && !/^-?\d+$/.test(values.seed))
     throw new HarnessError('CLI_USAGE', `--seed takes an integer, got '${values.seed}'`);
-  const scenarios = findScenarios(
+  const scenarios = findJobScenarios(
     values.scenario?.split(',').map((name) => name.trim()),
     profile,
   );
   if (shape !== undefined) {
     // A shape asked for that this machine cannot hold is refused before anything starts.
-    const keepers = Math.max(1, ...scenarios.map(keepersFor));
-    const short = memoryShortfall({ ...shape, keepers }, availableMiB());
+    const keepers = Math.max(
+      1,
+      ...scenarios.map((scenario) => (isEngineScenario(scenario) ? 1 : keepersFor(scenario))),
+    );
+    const kafka = scenarios.some(isEngineScenario) ? ENGINE_BROKERS : 0;
+    const short = memoryShortfall({ ...shape, keepers, kafka }, availableMiB());
     if (short !== undefined)
       throw new HarnessError('CLI_USAGE', `--shape ${values.shape}: ${short}; give a smaller shape`);
   }
-  const covered = (sinkClass: SinkClassName) => scenarios.some((scenario) => scenario.classes.includes(sinkClass));
+  const covered = (sinkClass: JudgedClassName) =>
+    scenarios.some((scenario) => (scenario.classes as readonly JudgedClassName[]).includes(sinkClass));
   const named = parseClasses(values.sink);
   const uncovered = named.filter((sinkClass) => !covered(sinkClass));
   if (values.sink !== undefined && uncovered.length > 0) {

@@ -41,6 +41,7 @@ const ROOMS = [
   'chaos/scenarios',
   'chaos/executor',
   'chaos/mutants',
+  'chaos/kafka-engine',
   'reports/results',
   'reports/writers',
 ];

@@ -1,5 +1,5 @@
 import { HarnessError } from '../harness/base/index.ts';
-import type { SinkClassName } from '../sinks/index.ts';
+import type { JudgedClassName } from '../properties/base/index.ts';
 
 /** One of `count` deterministic slices of the class x scenario matrix (`--shard 2/4`), 1-based. */
 export interface MatrixSlice {
@@ -32,10 +32,13 @@ export function slicePairs<Pair>(pairs: readonly Pair[], slice: MatrixSlice | un
  * The class x scenario pairs of a selection, in the matrix's fixed order: each class, then each
  * selected scenario that covers it. The one definition the chaos job runs and a merge recomputes.
  */
-export function matrixPairs<Scenario extends { readonly classes: readonly SinkClassName[] }>(
-  classes: readonly SinkClassName[],
+export function matrixPairs<
+  Scenario extends { readonly classes: readonly JudgedClassName[] },
+  Class extends JudgedClassName = JudgedClassName,
+>(
+  classes: readonly Class[],
   scenarios: readonly Scenario[],
-): { readonly sinkClass: SinkClassName; readonly scenario: Scenario }[] {
+): { readonly sinkClass: Class; readonly scenario: Scenario }[] {
   return classes.flatMap((sinkClass) =>
     scenarios.filter((scenario) => scenario.classes.includes(sinkClass)).map((scenario) => ({ sinkClass, scenario })),
   );

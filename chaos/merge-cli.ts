@@ -22,17 +22,17 @@ import {
   type TaggedEvent,
 } from '../reports/results/index.ts';
 import { writeRunReports } from '../reports/writers/index.ts';
-import { SINK_CLASS_NAMES } from '../sinks/index.ts';
+import { JUDGED_CLASS_NAMES } from '../properties/base/index.ts';
 import { matrixPairs, parseSlice, slicePairs } from './matrix-slice.ts';
-import { findScenarios } from './scenarios/index.ts';
+import { findJobScenarios } from './job-catalogue.ts';
 
-const CATALOGUE_ORDER = findScenarios(undefined).map((scenario) => scenario.name);
+const CATALOGUE_ORDER = findJobScenarios(undefined).map((scenario) => scenario.name);
 
 const CATALOGUE: MatrixCatalogue = {
-  classRank: (name) => SINK_CLASS_NAMES.indexOf(name as never),
+  classRank: (name) => JUDGED_CLASS_NAMES.indexOf(name as never),
   scenarioRank: (name) => CATALOGUE_ORDER.indexOf(name),
   slicePairs: (selection, slice) =>
-    slicePairs(matrixPairs(selection.classes, findScenarios(selection.scenarios)), parseSlice(slice)).map(
+    slicePairs(matrixPairs(selection.classes, findJobScenarios(selection.scenarios)), parseSlice(slice)).map(
       ({ sinkClass, scenario }) => `${sinkClass}/${scenario.name}`,
     ),
 };

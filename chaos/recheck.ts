@@ -1,11 +1,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Anomaly } from '../properties/checkers/index.ts';
-import { mergeVerdicts, type Verdict } from '../properties/base/index.ts';
+import { type JudgedClassName, KAFKA_ENGINE_CLASS, mergeVerdicts, type Verdict } from '../properties/base/index.ts';
 import { isScenarioDirName, parseScenarioDirName, readJobReport } from '../reports/results/index.ts';
-import type { SinkClassName } from '../sinks/index.ts';
 import { judge, judgeScenario, type RunJudgement } from '../properties/judge/index.ts';
 import { CHECK_INPUT_FILE, readCheckRecord } from './executor/index.ts';
+import { engineScenarioVerdict, recheckEngineRun } from './kafka-engine/index.ts';
 
 export interface RunRecheck {
   readonly run: string;
@@ -18,7 +18,7 @@ export interface RunRecheck {
 }
 
 export interface ScenarioRecheck {
-  readonly sinkClass: SinkClassName;
+  readonly sinkClass: JudgedClassName;
   readonly scenario: string;
   /** From the run's `run-result.json`; undefined when the report has none. */
   readonly recorded: Verdict | undefined;
@@ -67,6 +67,9 @@ export function recheckReport(reportRunDir: string): ScenarioRecheck[] {
     const runDirs = readdirSync(dir)
       .filter((name) => /^run-\d+$/.test(name))
       .sort((a, b) => Number(a.slice(4)) - Number(b.slice(4)));
+    const recordedOf = () =>
+      recorded?.classes[sinkClass]?.scenarios.find((candidate) => candidate.name === scenario)?.verdict;
+    if (sinkClass === KAFKA_ENGINE_CLASS) return recheckEngineScenario(dir, runDirs, scenario, recordedOf());
     const judged = runDirs.filter((name) => existsSync(join(dir, name, CHECK_INPUT_FILE)));
     const runs = judged.map((name) => recheckRun(join(dir, name)));
     const recordedVerdict = recorded?.classes[sinkClass]?.scenarios.find(
@@ -91,6 +94,42 @@ export function recheckReport(reportRunDir: string): ScenarioRecheck[] {
           ).verdict;
     return { sinkClass, scenario, recorded: recordedVerdict, rechecked, runs, unjudged };
   });
+}
+
+/**
+ * A Kafka engine scenario judged again: each run's stored observation through today's checker
+ * (`engine-run.json`), the scenario by the engine's one rule; an interruption only the record holds.
+ */
+function recheckEngineScenario(
+  dir: string,
+  runDirs: readonly string[],
+  scenario: string,
+  recordedVerdict: Verdict | undefined,
+): ScenarioRecheck {
+  const rechecks = runDirs.map((name) => ({ name, recheck: recheckEngineRun(join(dir, name)) }));
+  const verdictOf = (anomalies: readonly Anomaly[], infraError: boolean): Verdict =>
+    anomalies.length > 0 ? 'violation' : infraError ? 'infra-error' : 'pass';
+  const runs = rechecks.map(({ name, recheck }) => ({
+    run: name,
+    phase: recheck.phase,
+    recorded: verdictOf(recheck.recorded, recheck.infraError),
+    rechecked: verdictOf(recheck.rechecked, recheck.infraError),
+    recordedAnomalies: summarize(recheck.recorded),
+    recheckedAnomalies: summarize(recheck.rechecked),
+  }));
+  const rechecked =
+    runDirs.length === 0
+      ? undefined
+      : engineScenarioVerdict(
+          rechecks.map(({ recheck }) => ({
+            phase: recheck.phase,
+            violated: recheck.rechecked.length > 0,
+            fired: recheck.fired,
+            infraError: recheck.infraError,
+          })),
+          recordedVerdict === 'interrupted',
+        );
+  return { sinkClass: KAFKA_ENGINE_CLASS, scenario, recorded: recordedVerdict, rechecked, runs, unjudged: [] };
 }
 
 /** Whether a recheck agrees with the record: verdicts of scenarios and runs, and each run's anomalies. */

@@ -21,10 +21,11 @@ import { describeError, fileLogger, PROJECT_ROOT, seedOf } from '../harness/base
 import { mergeVerdicts, type Verdict } from '../properties/base/index.ts';
 import { exitStatusOf, readTrendLines, type JobReport } from '../reports/results/index.ts';
 import { soakTrendHtml } from '../reports/writers/index.ts';
-import { SINK_CLASS_NAMES } from '../sinks/index.ts';
 import { runChaos, type ChaosRunOptions } from './chaos-run.ts';
 import { parseProfile, parseSelection, SELECTION_OPTIONS } from './cli-options.ts';
-import { drawnShape, findScenarios, shapeArgument } from './scenarios/index.ts';
+import { drawnShape, shapeArgument } from './scenarios/index.ts';
+import { findJobScenarios } from './job-catalogue.ts';
+import { JUDGED_CLASS_NAMES } from '../properties/base/index.ts';
 import { parseDuration, trendLine } from './soak-trend.ts';
 
 /**
@@ -46,8 +47,8 @@ async function reproduce(
       ...base,
       seed: scenario.seed,
       path: scenario.path,
-      classes: SINK_CLASS_NAMES.filter((name) => name === sinkClass),
-      scenarios: findScenarios([scenario.name]),
+      classes: JUDGED_CLASS_NAMES.filter((name) => name === sinkClass),
+      scenarios: findJobScenarios([scenario.name]),
     });
     const verdict = again.classes[sinkClass]?.verdict;
     log.info(

@@ -1,7 +1,7 @@
 import type { Seed } from '../../harness/base/index.ts';
 import type { DeliveryGuarantee, SinkClassName } from '../../sinks/index.ts';
 import { NO_DELIVERIES } from '../../properties/checkers/index.ts';
-import { OWED_BY_CLASS, type Verdict } from '../../properties/base/index.ts';
+import { type JudgedClassName, OWED_BY_CLASS, type Verdict } from '../../properties/base/index.ts';
 import { describeStep } from '../../properties/schedule/index.ts';
 import { judgeScenario, owedGuarantee, owedOnView } from '../../properties/judge/index.ts';
 import {
@@ -19,7 +19,7 @@ import { scheduleReplayCommand } from './schedule-file.ts';
 import { configurationOf, dedupMayBeOff } from './target-table.ts';
 
 export interface ReplayLine {
-  readonly sinkClass: SinkClassName;
+  readonly sinkClass: JudgedClassName;
   readonly scenario: string;
   readonly seed: Seed;
   readonly path?: string | undefined;

@@ -65,11 +65,11 @@ export function availableMemoryMiB(): number {
  * nobody injected.
  */
 export function memoryShortfall(
-  topology: Pick<TopologySpec, 'shards' | 'replicas' | 'keepers'>,
+  topology: Pick<TopologySpec, 'shards' | 'replicas' | 'keepers' | 'kafka'>,
   availableMiB: number = availableMemoryMiB(),
 ): string | undefined {
   const need = memoryNeedMiB(topology);
   if (need <= availableMiB) return undefined;
   const nodes = topology.shards * topology.replicas;
-  return `a ${topology.shards}x${topology.replicas} cluster (${nodes} ClickHouse node(s), ${topology.keepers} Keeper member(s)) needs about ${need} MiB at its peak (${MEMBER_PEAK_MIB.node} MiB per node, measured), and this machine has ${availableMiB} MiB available`;
+  return `a ${topology.shards}x${topology.replicas} cluster (${nodes} ClickHouse node(s), ${topology.keepers} Keeper member(s)${(topology.kafka ?? 0) > 0 ? `, ${topology.kafka} Kafka broker(s)` : ''}) needs about ${need} MiB at its peak (${MEMBER_PEAK_MIB.node} MiB per node, measured), and this machine has ${availableMiB} MiB available`;
 }

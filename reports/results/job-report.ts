@@ -1,8 +1,8 @@
 import type { RunId, Seed } from '../../harness/base/index.ts';
 import type { ProcessMemory } from '../../harness/cluster/index.ts';
 import type { Anomaly } from '../../properties/checkers/index.ts';
-import type { Verdict } from '../../properties/base/index.ts';
-import type { DeliveryGuarantee, SinkClassName } from '../../sinks/index.ts';
+import type { JudgedClassName, Verdict } from '../../properties/base/index.ts';
+import type { DeliveryGuarantee } from '../../sinks/index.ts';
 import type { InsertPerformance } from './performance.ts';
 import type { Tally } from './tally.ts';
 
@@ -25,7 +25,7 @@ export interface ConfigurationRow extends OwedTally {
 /** One class x scenario: its verdict by the one scenario rule, and the tally of the runs that define it. */
 export interface ScenarioReport {
   readonly name: string;
-  readonly sinkClass: SinkClassName;
+  readonly sinkClass: JudgedClassName;
   readonly verdict: Verdict;
   readonly seed: Seed;
   /** fast-check's shrink path of the reported counterexample, when there is one. */
@@ -75,7 +75,7 @@ export interface ClassReport {
  */
 export interface JobSelection {
   /** The classes, in the order the matrix takes them. */
-  readonly classes: readonly SinkClassName[];
+  readonly classes: readonly JudgedClassName[];
   /** The scenario names, in the order the matrix takes them. */
   readonly scenarios: readonly string[];
   readonly serverDedup: string;

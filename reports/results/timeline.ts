@@ -1,6 +1,7 @@
 import { eventsOfType, insertAttempts, type Stamped } from '../../harness/flow/history/index.ts';
 import { recoveriesOf, type RecoveryRecord } from '../../properties/checkers/index.ts';
-import type { InsertOutcome, SinkClassName } from '../../sinks/index.ts';
+import type { InsertOutcome } from '../../sinks/index.ts';
+import type { JudgedClassName } from '../../properties/base/index.ts';
 import { parseScenarioDirName } from './scenario-dir.ts';
 
 /** A history event of the chaos job's merged `history.jsonl`: tagged with its scenario directory and run. */
@@ -34,7 +35,7 @@ export interface TimelineMark {
 
 /** One run of one class x scenario, as the report draws it. */
 export interface RunTimeline {
-  readonly sinkClass: SinkClassName;
+  readonly sinkClass: JudgedClassName;
   readonly scenario: string;
   readonly run: string;
   /** Wall-clock ms of the first event. */

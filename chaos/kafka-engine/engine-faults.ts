@@ -1,0 +1,92 @@
+import fc from 'fast-check';
+import type { ClusterDescription } from '../../harness/cluster/index.ts';
+import {
+  brokerStop,
+  type Fault,
+  keeperLinkCut,
+  latencyFault,
+  proxyDown,
+  replicaKill,
+  resetPeerFault,
+} from '../nemeses/index.ts';
+
+/**
+ * A fault of the Kafka engine's scenarios, as data (a run's input). A replica's faults aim at a
+ * replica whose consumer holds partitions when the fault is applied (`pick` chooses among them);
+ * a broker's at `pick` among the brokers.
+ */
+export type EngineFaultSpec =
+  | { readonly kind: 'broker-link'; readonly how: 'proxy_down' | 'latency' | 'reset_peer'; readonly ms: number }
+  | { readonly kind: 'broker-process'; readonly how: 'kill' | 'pause'; readonly majority: boolean }
+  | { readonly kind: 'replica-kill' }
+  | { readonly kind: 'keeper-link' };
+
+/** The faults aimed at one consuming replica; broker faults take the brokers. */
+export const aimsAtConsumer = (fault: EngineFaultSpec): boolean => fault.kind !== 'broker-process';
+
+export const arbBrokerLink: fc.Arbitrary<EngineFaultSpec> = fc.record({
+  kind: fc.constant('broker-link' as const),
+  how: fc.constantFrom('proxy_down' as const, 'latency' as const, 'reset_peer' as const),
+  ms: fc.integer({ min: 200, max: 1500 }),
+});
+
+export const arbBrokerProcess: fc.Arbitrary<EngineFaultSpec> = fc.record({
+  kind: fc.constant('broker-process' as const),
+  how: fc.constantFrom('kill' as const, 'pause' as const),
+  majority: fc.boolean(),
+});
+
+export const arbReplicaKill: fc.Arbitrary<EngineFaultSpec> = fc.constant({ kind: 'replica-kill' as const });
+export const arbKeeperLink: fc.Arbitrary<EngineFaultSpec> = fc.constant({ kind: 'keeper-link' as const });
+
+/** The replica's own proxies to every broker: what a fault on its Kafka links acts on. */
+const kafkaLinks = (description: ClusterDescription, replica: string): string[] =>
+  (description.kafka ?? []).map((broker) => broker.proxies[replica] ?? '').filter((proxy) => proxy !== '');
+
+/**
+ * The faults that make one spec real: one per stopped broker, one otherwise. `consumer` is the
+ * replica a consumer-aimed fault takes; `broker` the first broker a process fault takes (a
+ * majority takes the next ones too, in the description's order).
+ */
+export function engineFaults(
+  spec: EngineFaultSpec,
+  description: ClusterDescription,
+  consumer: string,
+  broker: number,
+): Fault[] {
+  switch (spec.kind) {
+    case 'broker-link': {
+      const links = kafkaLinks(description, consumer);
+      if (spec.how === 'proxy_down') return [proxyDown(links)];
+      if (spec.how === 'latency') return [latencyFault(links, spec.ms)];
+      return [resetPeerFault(links, 0)];
+    }
+    case 'broker-process': {
+      const brokers = (description.kafka ?? []).map((entry) => entry.name);
+      const count = spec.majority ? Math.floor(brokers.length / 2) + 1 : 1;
+      return Array.from({ length: count }, (_, k) => brokers[(broker + k) % brokers.length] ?? '').map((name) =>
+        brokerStop(name, spec.how),
+      );
+    }
+    case 'replica-kill':
+      return [replicaKill(consumer)];
+    case 'keeper-link': {
+      const replica = description.shards.flatMap((shard) => shard.replicas).find((entry) => entry.name === consumer);
+      return [keeperLinkCut(replica?.proxies.keepers ?? [], `${consumer}'s Keeper links`)];
+    }
+  }
+}
+
+/** One line for the report. */
+export function describeEngineFault(spec: EngineFaultSpec): string {
+  switch (spec.kind) {
+    case 'broker-link':
+      return `a consuming replica's broker links: ${spec.how}${spec.how === 'latency' ? ` ${spec.ms} ms` : ''}`;
+    case 'broker-process':
+      return `${spec.how} ${spec.majority ? 'a majority of the brokers' : 'one broker'}`;
+    case 'replica-kill':
+      return 'kill a consuming replica';
+    case 'keeper-link':
+      return "cut a consuming replica's Keeper links";
+  }
+}

@@ -1,0 +1,113 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { HarnessError } from '../../harness/base/index.ts';
+import type { Verdict } from '../../properties/base/index.ts';
+import { type Anomaly, checkEngineRun, type EngineObservation } from '../../properties/checkers/index.ts';
+import type { EngineRunInput, EngineRunResult } from './engine-run.ts';
+import { expectedRow } from './source.ts';
+
+export const ENGINE_RUN_FILE = 'engine-run.json';
+const VERSION = 1;
+
+/** One Kafka engine run as it is kept in the report: its input, what it read, and what was judged. */
+export interface EngineRun {
+  readonly index: number;
+  readonly phase: 'explore' | 'shrink';
+  readonly database: string;
+  readonly input: EngineRunInput;
+  readonly dedupOff: boolean;
+  readonly result?: EngineRunResult;
+  readonly infraError?: string;
+  readonly durationMs: number;
+}
+
+export const violated = (run: Pick<EngineRun, 'result'>): boolean => (run.result?.check.anomalies.length ?? 0) > 0;
+
+/**
+ * A scenario's verdict from its runs, the one rule for the live job and `npm run check`: a
+ * violation anywhere is one; a run the harness could not finish makes it `infra-error`; a pass
+ * needs a fault that counted on a consumer with work; otherwise `inconclusive`.
+ */
+export function engineScenarioVerdict(
+  runs: readonly {
+    readonly phase: 'explore' | 'shrink';
+    readonly violated: boolean;
+    readonly fired: boolean;
+    readonly infraError: boolean;
+  }[],
+  interrupted: boolean,
+): Verdict {
+  if (runs.some((run) => run.violated)) return 'violation';
+  if (interrupted) return 'interrupted';
+  const explored = runs.filter((run) => run.phase === 'explore');
+  if (explored.some((run) => run.infraError)) return 'infra-error';
+  return explored.some((run) => run.fired) ? 'pass' : 'inconclusive';
+}
+
+/** The observation as JSON holds it: the committed offsets as pairs. */
+const storable = (observation: EngineObservation) => ({
+  ...observation,
+  committed: observation.committed === undefined ? null : [...observation.committed.entries()],
+});
+
+export function writeEngineRun(dir: string, run: EngineRun): void {
+  const result =
+    run.result === undefined ? undefined : { ...run.result, observation: storable(run.result.observation) };
+  writeFileSync(join(dir, ENGINE_RUN_FILE), `${JSON.stringify({ version: VERSION, ...run, result })}\n`);
+}
+
+interface StoredEngineRun {
+  readonly version: number;
+  readonly phase: 'explore' | 'shrink';
+  readonly infraError?: string;
+  readonly result?: {
+    readonly fired: boolean;
+    readonly check: { readonly anomalies: readonly Anomaly[] };
+    readonly observation: Omit<EngineObservation, 'committed'> & { readonly committed: [number, number][] | null };
+  };
+}
+
+/** A stored run judged again by today's checker: its recorded anomalies beside the rechecked ones. */
+export interface EngineRecheck {
+  readonly phase: 'explore' | 'shrink';
+  readonly fired: boolean;
+  readonly infraError: boolean;
+  readonly recorded: readonly Anomaly[];
+  readonly rechecked: readonly Anomaly[];
+}
+
+export function recheckEngineRun(runDir: string): EngineRecheck {
+  const file = join(runDir, ENGINE_RUN_FILE);
+  let stored: StoredEngineRun;
+  try {
+    stored = JSON.parse(readFileSync(file, 'utf8')) as StoredEngineRun;
+  } catch (error) {
+    throw new HarnessError('STORED_FILE_INVALID', `${file} cannot be read as a Kafka engine run: ${String(error)}`);
+  }
+  if (stored.version !== VERSION)
+    throw new HarnessError(
+      'STORED_FILE_VERSION',
+      `${file} is version ${String(stored.version)}, this harness reads ${VERSION}`,
+    );
+  const result = stored.result;
+  if (result === undefined)
+    return {
+      phase: stored.phase,
+      fired: false,
+      infraError: stored.infraError !== undefined,
+      recorded: [],
+      rechecked: [],
+    };
+  const { committed, ...observation } = result.observation;
+  const check = checkEngineRun(
+    { ...observation, committed: committed === null ? undefined : new Map(committed) },
+    expectedRow,
+  );
+  return {
+    phase: stored.phase,
+    fired: result.fired,
+    infraError: false,
+    recorded: result.check.anomalies,
+    rechecked: check.anomalies,
+  };
+}

@@ -1,0 +1,195 @@
+import { Kafka, logLevel, Partitioners, type Producer } from 'kafkajs';
+import { HarnessError } from '../../harness/base/index.ts';
+import { type ClusterDescription, KAFKA_PRODUCER } from '../../harness/cluster/index.ts';
+import type { TopicMessage } from '../../properties/checkers/index.ts';
+import type { RunUndo } from '../nemeses/index.ts';
+import { brokenValue, messageValue } from './source.ts';
+
+const CLIENT_DEADLINE_MS = 10_000;
+/** A send the brokers cannot take (a majority down) gives up after this; what it wrote, the audit finds. */
+const SEND_DEADLINE_MS = 8_000;
+const AUDIT_DEADLINE_MS = 60_000;
+
+/** The producer's own links: each broker through the producer's proxy. */
+export function producerBootstrap(description: ClusterDescription): string[] {
+  const brokers = description.kafka ?? [];
+  if (brokers.length === 0)
+    throw new HarnessError('KAFKA_NO_BROKERS', 'the cluster runs no Kafka broker (cluster up --kafka 1|3)');
+  return brokers.map((broker) => broker.bootstrap[KAFKA_PRODUCER] ?? '');
+}
+
+/** A client of the brokers through the producer's links; quiet (its errors reach the harness as thrown errors). */
+export const kafkaClient = (description: ClusterDescription, clientId: string): Kafka =>
+  new Kafka({
+    clientId,
+    brokers: producerBootstrap(description),
+    logLevel: logLevel.NOTHING,
+    connectionTimeout: 3_000,
+    requestTimeout: CLIENT_DEADLINE_MS,
+    retry: { retries: 3 },
+  });
+
+/** A broker's own listener for one replica: the address its Kafka table dials, through that replica's proxy. */
+export const replicaBootstrap = (description: ClusterDescription, replica: string): string[] =>
+  (description.kafka ?? []).map((broker) => broker.bootstrap[replica] ?? '');
+
+/** The run's topic, recorded in its undo before it is made (the run's end deletes it). */
+export async function createTopic(
+  description: ClusterDescription,
+  undo: RunUndo,
+  topic: string,
+  partitions: number,
+): Promise<void> {
+  const admin = kafkaClient(description, 'chaos-kafka-engine').admin();
+  await admin.connect();
+  try {
+    const replicationFactor = Math.min(3, producerBootstrap(description).length);
+    await undo.do({ kind: 'kafka-topic', topic }, async () => {
+      const created = await admin.createTopics({
+        topics: [{ topic, numPartitions: partitions, replicationFactor }],
+        waitForLeaders: true,
+      });
+      // Never adopt a topic of that name: it is someone else's.
+      if (!created) throw new HarnessError('KAFKA_TOPIC_TAKEN', `the Kafka topic ${topic} exists already`);
+    });
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** What the producer knows of a message it sent: acknowledged by the brokers (acks = all), or not known. */
+export interface ProducedChunk {
+  readonly acknowledged: readonly number[];
+  readonly unknown: readonly number[];
+}
+
+/** `work`, or an error once `ms` passed (a client waiting on a stopped broker). */
+async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const key = (id: number, broken: boolean) => (broken ? `b${id}` : String(id));
+
+/**
+ * The harness's producer (idempotent, acks = all): messages go to partition `id % partitions`, a
+ * broken one keyed `b<id>` so the audit tells it apart. A send that fails or outlives its deadline
+ * leaves its ids unknown: they may be in the topic or not, and the audit says which.
+ */
+export class SourceProducer {
+  private constructor(
+    private readonly producer: Producer,
+    private readonly topic: string,
+    private readonly partitions: number,
+  ) {}
+
+  static async open(description: ClusterDescription, topic: string, partitions: number): Promise<SourceProducer> {
+    const producer = kafkaClient(description, 'chaos-kafka-engine-producer').producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
+    await producer.connect();
+    return new SourceProducer(producer, topic, partitions);
+  }
+
+  async send(ids: readonly number[], broken: ReadonlySet<number>): Promise<ProducedChunk> {
+    const messages = ids.map((id) => ({
+      partition: id % this.partitions,
+      key: key(id, broken.has(id)),
+      value: broken.has(id) ? brokenValue(id) : messageValue(id),
+    }));
+    try {
+      await withDeadline(this.producer.send({ topic: this.topic, acks: -1, messages }), SEND_DEADLINE_MS);
+      return { acknowledged: ids, unknown: [] };
+    } catch {
+      return { acknowledged: [], unknown: ids };
+    }
+  }
+
+  /** Waits for its sends still retrying in the background (bounded): the audit must see where they landed. */
+  async close(): Promise<void> {
+    await withDeadline(this.producer.disconnect(), 3 * CLIENT_DEADLINE_MS).catch(() => undefined);
+  }
+}
+
+/** What the group committed per partition (the next offset it will read); absent where it committed nothing. */
+export async function committedOffsets(
+  description: ClusterDescription,
+  group: string,
+  topic: string,
+): Promise<Map<number, number>> {
+  const admin = kafkaClient(description, 'chaos-kafka-engine-audit').admin();
+  await admin.connect();
+  try {
+    const [listed] = await admin.fetchOffsets({ groupId: group, topics: [topic] });
+    return new Map(
+      (listed?.partitions ?? [])
+        .filter((partition) => Number(partition.offset) >= 0)
+        .map((partition) => [partition.partition, Number(partition.offset)]),
+    );
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** How many messages the topic holds (every partition's end minus its start). */
+export async function topicSize(description: ClusterDescription, topic: string): Promise<number> {
+  const admin = kafkaClient(description, 'chaos-kafka-engine-audit').admin();
+  await admin.connect();
+  try {
+    return (await admin.fetchTopicOffsets(topic)).reduce(
+      (sum, partition) => sum + Number(partition.high) - Number(partition.low),
+      0,
+    );
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/**
+ * Reads the whole topic with a group of its own, from the start to each partition's end: what
+ * the engine had to consume, each message with its partition and offset.
+ */
+export async function auditTopic(description: ClusterDescription, topic: string): Promise<TopicMessage[]> {
+  const kafka = kafkaClient(description, 'chaos-kafka-engine-audit');
+  const total = await topicSize(description, topic);
+  const found: TopicMessage[] = [];
+  if (total === 0) return found;
+  const consumer = kafka.consumer({ groupId: `${topic}-audit`, maxWaitTimeInMs: 500 });
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topics: [topic], fromBeginning: true });
+    let done: () => void = () => undefined;
+    const complete = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    await consumer.run({
+      autoCommit: false,
+      eachMessage: async ({ partition, message }) => {
+        const key = message.key?.toString() ?? '';
+        const broken = key.startsWith('b');
+        found.push({ partition, offset: Number(message.offset), id: Number(broken ? key.slice(1) : key), broken });
+        if (found.length >= total) done();
+      },
+    });
+    await withDeadline(complete, AUDIT_DEADLINE_MS).catch(() => undefined);
+  } finally {
+    await consumer.disconnect();
+  }
+  if (found.length < total)
+    throw new HarnessError(
+      'KAFKA_AUDIT_SHORT',
+      `the topic ${topic} holds ${total} messages, and its audit read ${found.length} in ${AUDIT_DEADLINE_MS / 1000} s`,
+    );
+  return found;
+}
