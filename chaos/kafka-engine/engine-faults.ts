@@ -1,8 +1,16 @@
 import fc from 'fast-check';
-import type { ClusterDescription } from '../../harness/cluster/index.ts';
+import {
+  type ClusterDescription,
+  harnessClient,
+  queryValue,
+  type ReplicaDescription,
+} from '../../harness/cluster/index.ts';
 import {
   brokerStop,
   type Fault,
+  type FaultUndo,
+  type FaultWindow,
+  type NemesisContext,
   keeperLinkCut,
   latencyFault,
   proxyDown,
@@ -19,7 +27,11 @@ export type EngineFaultSpec =
   | { readonly kind: 'broker-link'; readonly how: 'proxy_down' | 'latency' | 'reset_peer'; readonly ms: number }
   | { readonly kind: 'broker-process'; readonly how: 'kill' | 'pause'; readonly majority: boolean }
   | { readonly kind: 'replica-kill' }
-  | { readonly kind: 'keeper-link' };
+  | { readonly kind: 'keeper-link' }
+  | { readonly kind: 'rebalance' };
+
+/** The run's Kafka table on every replica. */
+export const KAFKA_TABLE = 'events_kafka';
 
 /** The faults aimed at one consuming replica; broker faults take the brokers. */
 export const aimsAtConsumer = (fault: EngineFaultSpec): boolean => fault.kind !== 'broker-process';
@@ -38,6 +50,65 @@ export const arbBrokerProcess: fc.Arbitrary<EngineFaultSpec> = fc.record({
 
 export const arbReplicaKill: fc.Arbitrary<EngineFaultSpec> = fc.constant({ kind: 'replica-kill' as const });
 export const arbKeeperLink: fc.Arbitrary<EngineFaultSpec> = fc.constant({ kind: 'keeper-link' as const });
+export const arbRebalance: fc.Arbitrary<EngineFaultSpec> = fc.constant({ kind: 'rebalance' as const });
+
+/**
+ * A consumer group's rebalance mid-stream, as an operator causes one: the consuming replica's
+ * Kafka table detached (its consumers leave the group and their partitions move to the other
+ * replicas), held, then attached again (it rejoins, and they move once more). Recorded in the
+ * undo journal first (`table-detached`: re-attached if still absent); seen in force when the table
+ * is gone from `system.tables`.
+ */
+class KafkaTableDetached implements Fault {
+  readonly type = 'table_detached';
+  readonly effect = 'blocked';
+  private undo: FaultUndo | undefined;
+
+  constructor(private readonly replica: ReplicaDescription) {}
+
+  get targets(): readonly string[] {
+    return [this.replica.name];
+  }
+
+  async apply(context: NemesisContext): Promise<FaultWindow> {
+    const appliedAt = Date.now();
+    const own = (this.undo = context.undo.fault());
+    const { database } = context;
+    const client = harnessClient(this.replica.direct_http, {
+      timeoutMs: 30_000,
+      credentials: context.cluster.description.credentials,
+    });
+    try {
+      await own.applying(() =>
+        own.do({ kind: 'table-detached', replica: this.replica.name, database, table: KAFKA_TABLE }, () =>
+          client.command({ query: `DETACH TABLE \`${database}\`.\`${KAFKA_TABLE}\` SYNC` }),
+        ),
+      );
+      const left = await queryValue<string>(
+        client,
+        `SELECT count() FROM system.tables WHERE database = '${database}' AND name = '${KAFKA_TABLE}'`,
+      );
+      return {
+        type: this.type,
+        description: this.toString(),
+        targets: this.targets,
+        appliedAt,
+        verified: Number(left) === 0,
+      };
+    } finally {
+      await client.close();
+    }
+  }
+
+  async heal(_context: NemesisContext, window: FaultWindow): Promise<void> {
+    await this.undo?.undo();
+    window.healedAt ??= Date.now();
+  }
+
+  toString(): string {
+    return `detach(${this.replica.name}.${KAFKA_TABLE})`;
+  }
+}
 
 /** The replica's own proxies to every broker: what a fault on its Kafka links acts on. */
 const kafkaLinks = (description: ClusterDescription, replica: string): string[] =>
@@ -70,12 +141,17 @@ export function engineFaults(
     }
     case 'replica-kill':
       return [replicaKill(consumer)];
-    case 'keeper-link': {
-      const replica = description.shards.flatMap((shard) => shard.replicas).find((entry) => entry.name === consumer);
-      return [keeperLinkCut(replica?.proxies.keepers ?? [], `${consumer}'s Keeper links`)];
+    case 'keeper-link':
+      return [keeperLinkCut(replicaOf(description, consumer)?.proxies.keepers ?? [], `${consumer}'s Keeper links`)];
+    case 'rebalance': {
+      const replica = replicaOf(description, consumer);
+      return replica === undefined ? [] : [new KafkaTableDetached(replica)];
     }
   }
 }
+
+const replicaOf = (description: ClusterDescription, name: string): ReplicaDescription | undefined =>
+  description.shards.flatMap((shard) => shard.replicas).find((entry) => entry.name === name);
 
 /** One line for the report. */
 export function describeEngineFault(spec: EngineFaultSpec): string {
@@ -88,5 +164,7 @@ export function describeEngineFault(spec: EngineFaultSpec): string {
       return 'kill a consuming replica';
     case 'keeper-link':
       return "cut a consuming replica's Keeper links";
+    case 'rebalance':
+      return "detach a consuming replica's Kafka table, then attach it: the group rebalances twice";
   }
 }

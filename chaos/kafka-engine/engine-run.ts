@@ -20,6 +20,7 @@ import {
 import {
   describedProxies,
   ensureProxiesClean,
+  type Fault,
   type FaultWindow,
   type NemesisContext,
   RunUndo,
@@ -178,7 +179,7 @@ export async function runEngine(context: EngineRunContext, input: EngineRunInput
     const producer = await SourceProducer.open(description, database, input.partitions);
     const acknowledged: number[] = [];
     const faults: string[] = [];
-    let windows: { fault: ReturnType<typeof engineFaults>[number]; window: FaultWindow }[] = [];
+    const windows: { fault: Fault; window: FaultWindow }[] = [];
     let target: { consumer: string; partitions: number[] } | undefined;
     let healStarted = 0;
     try {
@@ -207,8 +208,7 @@ export async function runEngine(context: EngineRunContext, input: EngineRunInput
       await delay(Math.max(0, appliedAt + input.holdMs - Date.now()), undefined, { signal });
     } finally {
       healStarted = Date.now();
-      for (const { fault, window } of windows.reverse()) await fault.heal(nemesis, window);
-      windows = windows.reverse();
+      for (const { fault, window } of [...windows].reverse()) await fault.heal(nemesis, window);
       await producer.close();
     }
     const trafficMs = healStarted - trafficStarted;

@@ -5,6 +5,7 @@ import {
   arbBrokerLink,
   arbBrokerProcess,
   arbKeeperLink,
+  arbRebalance,
   arbReplicaKill,
   type EngineFaultSpec,
 } from './engine-faults.ts';
@@ -67,6 +68,12 @@ export const ENGINE_SCENARIOS: readonly EngineScenario[] = [
     "a consuming replica's Keeper links cut: the view's INSERT into the replicated target cannot commit",
     arbKeeperLink,
     'default',
+  ),
+  scenario(
+    'kafka-rebalance',
+    "a consuming replica's Kafka table detached and attached again mid-stream: its partitions move away and back",
+    arbRebalance,
+    'stream',
   ),
 ];
 

@@ -20,7 +20,7 @@ export { COMMIT_KEEPER_CUT } from './families/server-window.ts';
 export { aimTarget, type FaultPlan } from './fault-plan.ts';
 export type { Fault, FaultWindow, NemesisContext } from './fault.ts';
 export { describedProxies, ensureProxiesClean } from './heal-proxies.ts';
-export { RunUndo } from './run-undo.ts';
+export { type FaultUndo, RunUndo } from './run-undo.ts';
 // Faults built directly, for a path without an INSERT to aim at (the Kafka engine's consumers).
 export { brokerStop, replicaKill } from './process-fault.ts';
 export { keeperLinkCut, proxyDown } from './proxy-fault.ts';
