@@ -48,3 +48,40 @@ describe('report.md: the run line', () => {
     expect(run(null)).not.toContain('fault proxy');
   });
 });
+
+describe('report.md: which path, which guarantee', () => {
+  it('puts the sinks and the Kafka engine side by side, with the kinds of fault each met', () => {
+    const sink = jobReportOf([
+      scenarioReportOf({
+        tally: {
+          ...NO_TALLY,
+          counts: { ...NO_TALLY.counts, recovered: 40 },
+          faults: { reset_peer: 2, keeper_pause: 1 },
+        },
+      }),
+    ]);
+    const engine = jobReportOf(
+      [
+        scenarioReportOf({
+          sinkClass: 'ClickHouseKafkaEngine',
+          name: 'kafka-broker-process',
+          tally: {
+            ...NO_TALLY,
+            counts: { ...NO_TALLY.counts, duplicated: 7, recovered: 90 },
+            faults: { broker_kill: 1, too_many_parts: 1 },
+          },
+        }),
+      ],
+      {},
+      'at-least-once',
+    );
+    const md = reportMarkdown({ ...sink, classes: { ...sink.classes, ...engine.classes } });
+    const section = md.split('### Which path, which guarantee')[1]?.split('###')[0] ?? '';
+    expect(section).toContain(
+      '| a Flow sink | ClickHouseBatchingSink | exactly-once | ✅ pass | 0 | 0 | 40 | Keeper, link |',
+    );
+    expect(section).toContain(
+      "| ClickHouse's Kafka engine | ClickHouseKafkaEngine | at-least-once | ✅ pass | 0 | 7 | 90 | broker, server error |",
+    );
+  });
+});

@@ -98,6 +98,48 @@ function boundaryTable(run: JobReport): string[] {
   ];
 }
 
+/** The kind of fault a type is, for the side-by-side table: where in the path it acts. */
+const FAULT_FAMILY: Readonly<Record<string, string>> = {
+  latency: 'link',
+  bandwidth: 'link',
+  slicer: 'link',
+  timeout: 'link',
+  reset_peer: 'link',
+  limit_data: 'link',
+  proxy_down: 'link',
+  interserver_cut: 'link',
+  replica_kill: 'replica',
+  replica_pause: 'replica',
+  keeper_pause: 'Keeper',
+  keeper_kill: 'Keeper',
+  keeper_quorum_loss: 'Keeper',
+  keeper_link_cut: 'Keeper',
+  broker_kill: 'broker',
+  broker_pause: 'broker',
+  sink_crash: 'writer crash',
+};
+
+/**
+ * Which path, which guarantee: every class of the run side by side, the sinks and ClickHouse's
+ * Kafka engine, with what each lost, duplicated and recovered and the kinds of fault it met.
+ */
+function pathTable(run: JobReport): string[] {
+  const rows = Object.entries(run.classes).map(([name, result]) => {
+    const families = new Set(Object.keys(result.tally.faults).map((type) => FAULT_FAMILY[type] ?? 'server error'));
+    const c = result.tally.counts;
+    const path = name === 'ClickHouseKafkaEngine' ? "ClickHouse's Kafka engine" : 'a Flow sink';
+    return `| ${path} | ${tableCell(name)} | ${result.guarantee} | ${ICON[result.verdict]} | ${c.lost} | ${c.duplicated} | ${c.recovered} | ${[...families].sort().join(', ') || '—'} |`;
+  });
+  return [
+    '',
+    '### Which path, which guarantee',
+    '',
+    '| path | class | owed | verdict | lost | duplicated | recovered | faults met (kind) |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows,
+  ];
+}
+
 /** `report.md`: headline, per-class table, then each non-passing scenario with its replay line. */
 export function reportMarkdown(run: JobReport): string {
   const exit = resultExitStatus(run);
@@ -123,6 +165,7 @@ export function reportMarkdown(run: JobReport): string {
       `| ${tableCell(name)} | ${result.guarantee} | ${ICON[result.verdict]} | ${c.attempted} | ${c.acknowledged} | ${c.lost} | ${c.duplicated} | ${c.unexpected} | ${c.recovered} | ${result.tally.giveUps} (${c.gaveUp}) | ${result.tally.inserts.ok}/${result.tally.inserts.failed}/${result.tally.inserts.unknown} | ${unknownSplit(result.tally.unknownOutcomes)} | ${result.tally.replays} | ${result.tally.dedupHits} | ${result.tally.refusals} | ${dedupStatement(result.tally.serverDedup)} | ${faults} | ${speed} |`,
     );
   }
+  lines.push(...pathTable(run));
   lines.push(
     '',
     '### Scenarios',
