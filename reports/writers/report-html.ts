@@ -163,7 +163,9 @@ function scenarioPanel(name: string, scenario: ScenarioReport, timelines: readon
   const failed = shown?.inserts.filter((insert) => insert.outcome === 'failed').length ?? 0;
   const caption =
     shown === undefined
-      ? 'no history was recorded for this scenario'
+      ? name === 'ClickHouseKafkaEngine'
+        ? "no INSERT timeline: ClickHouse's own consumers wrote this class's rows; each run below, with what it stored"
+        : 'no history was recorded for this scenario'
       : `${shown.run} of ${own.length} (the one with the most failed or unknown INSERTs): ${(shown.duration / 1000).toFixed(1)} s, ${shown.inserts.length} INSERT attempts (${failed} failed, ${unknown} unknown), ${shown.faults.length} fault windows${scenario.cluster === undefined ? '' : `, cluster ${scenario.cluster}`}`;
   const notes = [
     ...scenario.notes,
