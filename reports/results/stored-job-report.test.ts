@@ -27,6 +27,12 @@ describe('run-result.json read back', () => {
     expect(report).toEqual(written);
   });
 
+  it('reads a job with the Kafka engine class (what npm run check and chaos:merge read back)', () => {
+    const file = join(dir, 'run-result-engine.json');
+    writeFileSync(file, storedOneScenarioJob('ClickHouseKafkaEngine', 'kafka-rebalance', 'pass'));
+    expect(Object.keys(readJobReport(file).classes)).toEqual(['ClickHouseKafkaEngine']);
+  });
+
   it.each<[string, (json: Record<string, any>) => void, string]>([
     [
       'an unversioned (older) file',

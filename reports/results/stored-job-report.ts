@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { HarnessError, storedSinkClass } from '../../harness/base/index.ts';
-import type { Verdict } from '../../properties/base/index.ts';
+import { HarnessError } from '../../harness/base/index.ts';
+import { isJudgedClassName, JUDGED_CLASS_NAMES, type Verdict } from '../../properties/base/index.ts';
 import type { DeliveryGuarantee } from '../../sinks/index.ts';
 import type { JobReport } from './job-report.ts';
 import { StoredShape } from './stored-shape.ts';
@@ -15,6 +15,15 @@ export const RUN_RESULT_VERSION = 3;
 const GUARANTEES: readonly DeliveryGuarantee[] = ['exactly-once', 'at-least-once', 'at-most-once'];
 const VERDICTS: readonly Verdict[] = ['pass', 'violation', 'inconclusive', 'interrupted', 'infra-error'];
 
+/** A class name read back: one of the sinks' or the Kafka engine's, or a line naming where it is not. */
+function storedJudgedClass(value: unknown, where: string): void {
+  if (typeof value === 'string' && isJudgedClassName(value)) return;
+  throw new HarnessError(
+    'STORED_SINK_CLASS_INVALID',
+    `${where} names the class ${JSON.stringify(value)}, not one of ${JUDGED_CLASS_NAMES.join(', ')}; the file was written by another version of the harness or edited by hand: run again to rewrite it`,
+  );
+}
+
 /** `run-result.json`'s text: the job report as the harness holds it, with its version. */
 export const storedJobReport = (report: JobReport): string =>
   `${JSON.stringify({ version: RUN_RESULT_VERSION, ...report }, null, 2)}\n`;
@@ -22,7 +31,7 @@ export const storedJobReport = (report: JobReport): string =>
 function checkScenario(shape: StoredShape, value: unknown, path: string): void {
   const scenario = shape.object(value, path);
   shape.string(scenario.name, `${path}.name`);
-  storedSinkClass(scenario.sinkClass, `${shape.file} (${path}.sinkClass)`);
+  storedJudgedClass(scenario.sinkClass, `${shape.file} (${path}.sinkClass)`);
   shape.oneOf(scenario.verdict, `${path}.verdict`, VERDICTS);
   shape.number(scenario.seed, `${path}.seed`);
   if (scenario.path !== undefined) shape.string(scenario.path, `${path}.path`);
@@ -69,7 +78,7 @@ function checkJobReport(shape: StoredShape, value: unknown): JobReport {
   const selection = shape.object(run.selection, 'selection');
   shape
     .array(selection.classes, 'selection.classes')
-    .forEach((name, i) => storedSinkClass(name, `${shape.file} (selection.classes[${i}])`));
+    .forEach((name, i) => storedJudgedClass(name, `${shape.file} (selection.classes[${i}])`));
   shape
     .array(selection.scenarios, 'selection.scenarios')
     .forEach((name, i) => shape.string(name, `selection.scenarios[${i}]`));
@@ -77,7 +86,7 @@ function checkJobReport(shape: StoredShape, value: unknown): JobReport {
   if (selection.path !== null) shape.string(selection.path, 'selection.path');
   for (const [name, result] of Object.entries(shape.object(run.classes, 'classes'))) {
     const at = `classes.${name}`;
-    storedSinkClass(name, `${shape.file} (classes)`);
+    storedJudgedClass(name, `${shape.file} (classes)`);
     const classReport = shape.object(result, at);
     shape.oneOf(classReport.guarantee, `${at}.guarantee`, GUARANTEES);
     shape.oneOf(classReport.verdict, `${at}.verdict`, VERDICTS);

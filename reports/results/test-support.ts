@@ -1,6 +1,6 @@
 import type { FlowEvent } from '../../harness/flow/history/index.ts';
-import type { Verdict } from '../../properties/base/index.ts';
-import type { DeliveryGuarantee, SinkClassName } from '../../sinks/index.ts';
+import type { JudgedClassName, Verdict } from '../../properties/base/index.ts';
+import type { DeliveryGuarantee } from '../../sinks/index.ts';
 import { classReport, jobVerdict } from './class-report.ts';
 import type { JobReport, ScenarioReport } from './job-report.ts';
 import { insertPerformance } from './performance.ts';
@@ -216,7 +216,7 @@ export function jobReportOf(
 }
 
 /** `run-result.json`'s text for a job of one class x scenario with the given verdict (what `npm run check` reads back). */
-export function storedOneScenarioJob(sinkClass: SinkClassName, scenario: string, verdict: Verdict): string {
+export function storedOneScenarioJob(sinkClass: JudgedClassName, scenario: string, verdict: Verdict): string {
   return storedJobReport(
     jobReportOf(
       [
