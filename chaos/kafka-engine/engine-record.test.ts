@@ -32,7 +32,7 @@ const run = (stored: EngineObservation): EngineRun => ({
   index: 0,
   phase: 'explore',
   database: 'db',
-  input: {} as EngineRun['input'],
+  input: { settings: { commitEveryBatch: false } } as EngineRun['input'],
   dedupOff: true,
   durationMs: 1,
   result: {

@@ -4,6 +4,7 @@ import { HarnessError } from '../../harness/base/index.ts';
 import type { Verdict } from '../../properties/base/index.ts';
 import { type Anomaly, checkEngineRun, type EngineObservation } from '../../properties/checkers/index.ts';
 import type { EngineRunInput, EngineRunResult } from './engine-run.ts';
+import { type EngineSettings, owedBy } from './engine-settings.ts';
 import { expectedRow } from './source.ts';
 
 export const ENGINE_RUN_FILE = 'engine-run.json';
@@ -59,6 +60,7 @@ export function writeEngineRun(dir: string, run: EngineRun): void {
 interface StoredEngineRun {
   readonly version: number;
   readonly phase: 'explore' | 'shrink';
+  readonly input: { readonly settings: EngineSettings };
   readonly infraError?: string;
   readonly result?: {
     readonly fired: boolean;
@@ -89,6 +91,11 @@ export function recheckEngineRun(runDir: string): EngineRecheck {
       'STORED_FILE_VERSION',
       `${file} is version ${String(stored.version)}, this harness reads ${VERSION}`,
     );
+  if (typeof stored.input?.settings?.commitEveryBatch !== 'boolean')
+    throw new HarnessError(
+      'STORED_FILE_INVALID',
+      `${file} has no input.settings.commitEveryBatch: what its run owed is unknown`,
+    );
   const result = stored.result;
   if (result === undefined)
     return {
@@ -102,6 +109,7 @@ export function recheckEngineRun(runDir: string): EngineRecheck {
   const check = checkEngineRun(
     { ...observation, committed: committed === null ? undefined : new Map(committed) },
     expectedRow,
+    owedBy(stored.input.settings),
   );
   return {
     phase: stored.phase,

@@ -27,7 +27,7 @@ import {
   type UndoJournal,
 } from '../nemeses/index.ts';
 import { aimsAtConsumer, type EngineFaultSpec, engineFaults } from './engine-faults.ts';
-import { type EngineSettings, kafkaTableDdl, targetTableDdl, viewDdl } from './engine-settings.ts';
+import { type EngineSettings, kafkaTableDdl, owedBy, targetTableDdl, viewDdl } from './engine-settings.ts';
 import {
   auditTopic,
   committedOffsets,
@@ -220,7 +220,7 @@ export async function runEngine(context: EngineRunContext, input: EngineRunInput
       acknowledged,
       ...(await observe(context, input.settings, drained)),
     };
-    const check = checkEngineRun(observation, expectedRow);
+    const check = checkEngineRun(observation, expectedRow, owedBy(input.settings));
     const fired = faultFired(windows, target, input, notes);
     return {
       check,

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { describeError, pairSeed, type Seed } from '../../harness/base/index.ts';
 import type { StartedCluster } from '../../harness/cluster/index.ts';
 import type { FaultType } from '../../harness/flow/history/index.ts';
-import { KAFKA_ENGINE_CLASS } from '../../properties/base/index.ts';
+import { KAFKA_ENGINE_CLASS, type OwedGuarantee } from '../../properties/base/index.ts';
 import type { Anomaly, DeliveryCounts } from '../../properties/checkers/index.ts';
 import { addTally, NO_TALLY, type ScenarioReport, type Tally } from '../../reports/results/index.ts';
 import { BUDGETS, type Profile, replayCommand, type ServerDedupMode } from '../executor/index.ts';
@@ -15,7 +15,7 @@ import { describeEngineFault } from './engine-faults.ts';
 import { type EngineRun, engineScenarioVerdict, violated, writeEngineRun } from './engine-record.ts';
 import { runEngine, type SetupMistake } from './engine-run.ts';
 import { arbEngineRunInput, ENGINE_SCENARIOS, type EngineScenario } from './engine-scenarios.ts';
-import { describeSettings } from './engine-settings.ts';
+import { describeSettings, owedBy } from './engine-settings.ts';
 
 export interface EngineScenarioOptions {
   readonly cluster: StartedCluster;
@@ -74,7 +74,7 @@ function runTally(run: EngineRun): Tally {
 }
 
 const configurationOf = (run: EngineRun): string =>
-  `Kafka engine (offsets in ${run.input.settings.offsets}, ${run.input.settings.handleErrorMode} errors) → ReplicatedMergeTree, block dedup ${run.dedupOff ? 'off' : 'on'}`;
+  `Kafka engine (offsets in ${run.input.settings.offsets}, ${run.input.settings.handleErrorMode} errors${run.input.settings.commitEveryBatch ? ', commit every batch' : ''}) → ReplicatedMergeTree, block dedup ${run.dedupOff ? 'off' : 'on'}`;
 
 function runLine(run: EngineRun): string {
   const what = `run ${run.index} (${run.phase}): ${describeEngineFault(run.input.fault)}, ${run.input.messages} messages over ${run.input.partitions} partitions, ${run.input.broken.length} broken; ${describeSettings(run.input.settings)}; block dedup ${run.dedupOff ? 'off' : 'on'}`;
@@ -186,12 +186,14 @@ export async function runEngineScenario(options: EngineScenarioOptions): Promise
     ...runs.map(runLine),
     ...(verdict === 'inconclusive' ? ['no fault fired on a consumer with work within the budget'] : []),
   ];
-  const configurations = new Map<string, Tally>();
-  for (const run of explored.filter((entry) => entry.result !== undefined))
-    configurations.set(
-      configurationOf(run),
-      addTally(configurations.get(configurationOf(run)) ?? NO_TALLY, runTally(run)),
-    );
+  const configurations = new Map<string, { owed: OwedGuarantee; tally: Tally }>();
+  for (const run of explored.filter((entry) => entry.result !== undefined)) {
+    const seen = configurations.get(configurationOf(run));
+    configurations.set(configurationOf(run), {
+      owed: owedBy(run.input.settings),
+      tally: addTally(seen?.tally ?? NO_TALLY, runTally(run)),
+    });
+  }
   return {
     name: options.scenario.name,
     sinkClass: KAFKA_ENGINE_CLASS,
@@ -222,9 +224,9 @@ export async function runEngineScenario(options: EngineScenarioOptions): Promise
     giveUps: [],
     notes,
     commands: (counterexample === undefined ? explored : [counterexample]).map(runLine),
-    configurations: [...configurations.entries()].map(([configuration, tally]) => ({
+    configurations: [...configurations.entries()].map(([configuration, { owed, tally }]) => ({
       configuration,
-      owed: 'at-least-once' as const,
+      owed,
       tally,
     })),
   };

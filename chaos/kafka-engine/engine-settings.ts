@@ -40,6 +40,15 @@ export const arbEngineSettings: fc.Arbitrary<EngineSettings> = fc
     settings.offsets === 'keeper' && settings.numConsumers > 1 ? { ...settings, threadPerConsumer: true } : settings,
   );
 
+/**
+ * What a run's configuration owes: at-least-once, or nothing under `kafka_commit_every_batch = 1`,
+ * which commits each batch before the block holding it is written (ClickHouse PR #5308: "a
+ * trade-off between losing some messages or reading them twice"). Measured on 26.7: 95 of 400
+ * rows lost, never re-read, under a 206 ms latency on one consumer's broker links.
+ */
+export const owedBy = (settings: EngineSettings): 'at-least-once' | 'none' =>
+  settings.commitEveryBatch ? 'none' : 'at-least-once';
+
 /** How many unparsable messages a run may produce under these settings: none where one would stop the table. */
 export const brokenAllowed = (settings: EngineSettings): number =>
   settings.handleErrorMode === 'stream' ? 4 : settings.skipBrokenMessages;

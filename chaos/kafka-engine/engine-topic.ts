@@ -9,6 +9,8 @@ const CLIENT_DEADLINE_MS = 10_000;
 /** A send the brokers cannot take (a majority down) gives up after this; what it wrote, the audit finds. */
 const SEND_DEADLINE_MS = 8_000;
 const AUDIT_DEADLINE_MS = 60_000;
+/** How long a read of the topic's state is tried again after a heal (a leader election takes seconds). */
+const SETTLE_DEADLINE_MS = 30_000;
 
 /** The producer's own links: each broker through the producer's proxy. */
 export function producerBootstrap(description: ClusterDescription): string[] {
@@ -123,7 +125,13 @@ export class SourceProducer {
 }
 
 /** What the group committed per partition (the next offset it will read); absent where it committed nothing. */
-export async function committedOffsets(
+export const committedOffsets = (
+  description: ClusterDescription,
+  group: string,
+  topic: string,
+): Promise<Map<number, number>> => settled(() => readCommittedOffsets(description, group, topic));
+
+async function readCommittedOffsets(
   description: ClusterDescription,
   group: string,
   topic: string,
@@ -142,8 +150,27 @@ export async function committedOffsets(
   }
 }
 
+/**
+ * `read`, tried again for a while when it fails: after a broker's heal its partitions may still
+ * be electing leaders, which a read right then meets as an error, not as an answer.
+ */
+async function settled<T>(read: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + SETTLE_DEADLINE_MS;
+  for (;;) {
+    try {
+      return await read();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
+}
+
 /** How many messages the topic holds (every partition's end minus its start). */
-export async function topicSize(description: ClusterDescription, topic: string): Promise<number> {
+export const topicSize = (description: ClusterDescription, topic: string): Promise<number> =>
+  settled(() => readTopicSize(description, topic));
+
+async function readTopicSize(description: ClusterDescription, topic: string): Promise<number> {
   const admin = kafkaClient(description, 'chaos-kafka-engine-audit').admin();
   await admin.connect();
   try {

@@ -7,4 +7,5 @@ export {
   type JudgedClassName,
   KAFKA_ENGINE_CLASS,
   classGuarantee,
+  type OwedGuarantee,
 } from './judged-class.ts';

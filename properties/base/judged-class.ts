@@ -19,3 +19,10 @@ export const isJudgedClassName = (value: string): value is JudgedClassName =>
 /** What a class owes where its table keeps block dedup: the Kafka engine owes at-least-once (seed 003). */
 export const classGuarantee = (name: JudgedClassName): DeliveryGuarantee =>
   name === KAFKA_ENGINE_CLASS ? 'at-least-once' : OWED_BY_CLASS[name].guarantee;
+
+/**
+ * What one configuration owes: its class's guarantee, or `none` where a setting trades it away
+ * (the Kafka engine's `kafka_commit_every_batch = 1` commits each batch before the block holding
+ * it is written: ClickHouse's own words for it are "losing some messages or reading them twice").
+ */
+export type OwedGuarantee = DeliveryGuarantee | 'none';

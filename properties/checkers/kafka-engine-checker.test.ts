@@ -86,6 +86,24 @@ describe('checkEngineRun: at-least-once against the topic', () => {
     expect(categories(observed({ stored: [...everyRow, row(9, 1, 7)] }))).toEqual(['unexpected']);
   });
 
+  it('counts a loss where the configuration owes nothing, but still calls a stop and a wrong row', () => {
+    const stored = everyRow.filter((stored) => stored.values.id !== '1');
+    const check = checkEngineRun(observed({ stored }), expectedRow, 'none');
+    expect(check.anomalies).toEqual([]);
+    expect(check.counts.lost).toBe(1);
+    const uncommitted = new Map([
+      [0, 3],
+      [1, 1],
+    ]);
+    const stopped = everyRow.filter((stored) => stored.values.id !== '5');
+    expect(categories(observed({ stored: stopped, committed: uncommitted, drained: false }))).toEqual(['stalled']);
+    expect(
+      checkEngineRun(observed({ stored: [...everyRow, row(9, 1, 7)] }), expectedRow, 'none').anomalies.map(
+        (found) => found.category,
+      ),
+    ).toEqual(['unexpected']);
+  });
+
   it('holds the broker to what it acknowledged', () => {
     const check = checkEngineRun(observed({ acknowledged: [1, 2, 3, 4, 5, 6] }), expectedRow);
     expect(check.anomalies).toEqual([{ category: 'lost', count: 1, examples: ['6 (acknowledged, not in the topic)'] }]);

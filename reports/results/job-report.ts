@@ -1,14 +1,14 @@
 import type { RunId, Seed } from '../../harness/base/index.ts';
 import type { ProcessMemory } from '../../harness/cluster/index.ts';
 import type { Anomaly } from '../../properties/checkers/index.ts';
-import type { JudgedClassName, Verdict } from '../../properties/base/index.ts';
+import type { JudgedClassName, OwedGuarantee, Verdict } from '../../properties/base/index.ts';
 import type { DeliveryGuarantee } from '../../sinks/index.ts';
 import type { InsertPerformance } from './performance.ts';
 import type { Tally } from './tally.ts';
 
 /** What a class owed on a table, and what its runs there showed. */
 export interface OwedTally {
-  readonly owed: DeliveryGuarantee;
+  readonly owed: OwedGuarantee;
   readonly tally: Tally;
 }
 

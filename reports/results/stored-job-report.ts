@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { HarnessError } from '../../harness/base/index.ts';
-import { isJudgedClassName, JUDGED_CLASS_NAMES, type Verdict } from '../../properties/base/index.ts';
+import {
+  isJudgedClassName,
+  JUDGED_CLASS_NAMES,
+  type OwedGuarantee,
+  type Verdict,
+} from '../../properties/base/index.ts';
 import type { DeliveryGuarantee } from '../../sinks/index.ts';
 import type { JobReport } from './job-report.ts';
 import { StoredShape } from './stored-shape.ts';
@@ -13,6 +18,8 @@ import { StoredShape } from './stored-shape.ts';
 export const RUN_RESULT_VERSION = 3;
 
 const GUARANTEES: readonly DeliveryGuarantee[] = ['exactly-once', 'at-least-once', 'at-most-once'];
+/** A configuration may owe nothing where a setting trades the guarantee away. */
+const OWED: readonly OwedGuarantee[] = [...GUARANTEES, 'none'];
 const VERDICTS: readonly Verdict[] = ['pass', 'violation', 'inconclusive', 'interrupted', 'infra-error'];
 
 /** A class name read back: one of the sinks' or the Kafka engine's, or a line naming where it is not. */
@@ -54,11 +61,11 @@ function checkScenario(shape: StoredShape, value: unknown, path: string): void {
     const at = `${path}.configurations[${i}]`;
     const r = shape.object(row, at);
     shape.string(r.configuration, `${at}.configuration`);
-    shape.oneOf(r.owed, `${at}.owed`, GUARANTEES);
+    shape.oneOf(r.owed, `${at}.owed`, OWED);
     shape.counts(r.tally, `${at}.tally`);
     if (r.view !== undefined) {
       const view = shape.object(r.view, `${at}.view`);
-      shape.oneOf(view.owed, `${at}.view.owed`, GUARANTEES);
+      shape.oneOf(view.owed, `${at}.view.owed`, OWED);
       shape.counts(view.tally, `${at}.view.tally`);
     }
   });

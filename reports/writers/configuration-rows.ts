@@ -1,8 +1,9 @@
 import { ASYNC_INSERT_RUNS_SYNCHRONOUSLY } from '../../harness/cluster/index.ts';
+import type { OwedGuarantee } from '../../properties/base/index.ts';
 import type { DeliveryGuarantee } from '../../sinks/index.ts';
 import type { ConfigurationRow } from '../results/index.ts';
 
-const owedCell = (owed: DeliveryGuarantee, guarantee: DeliveryGuarantee) =>
+const owedCell = (owed: OwedGuarantee, guarantee: DeliveryGuarantee) =>
   owed === guarantee ? owed : `${owed} (degraded from ${guarantee})`;
 
 const heldCell = (violations: number) => (violations === 0 ? 'held' : `violated in ${violations}`);
