@@ -30,7 +30,7 @@ export interface EngineScenarioOptions {
   readonly serverDedup: ServerDedupMode;
   readonly log: Logger;
   readonly signal?: AbortSignal | undefined;
-  /** A deliberately misconfigured setup (the checkers' self-test, `engine-setup.chaos.test.ts`). */
+  /** A deliberately misconfigured setup (the checkers' self-test, `engine-setup.mutants.test.ts`). */
   readonly setup?: SetupMistake | undefined;
   /** False: a violation is reported as found, not shrunk (the self-test's time). */
   readonly shrink?: boolean;
