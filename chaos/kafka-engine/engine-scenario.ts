@@ -100,7 +100,8 @@ export async function runEngineScenario(options: EngineScenarioOptions): Promise
   let stopped: 'covered' | 'budget-spent' = 'budget-spent';
   const covered = () => runs.some((run) => run.phase === 'explore' && run.result?.fired === true);
   const property = fc.asyncProperty(arbEngineRunInput(options.scenario), async (input) => {
-    if (options.signal?.aborted === true) return true;
+    // A stop, or a cluster that failed a run: nothing more is run (the verdict is already decided).
+    if (options.signal?.aborted === true || runs.some((run) => run.infraError !== undefined)) return true;
     const explores = runs.filter((run) => run.phase === 'explore').length;
     if (shrinkUntil === undefined) {
       const enough = explores >= budget.minRuns && covered();
