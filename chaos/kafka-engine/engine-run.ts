@@ -96,6 +96,8 @@ const CHUNK_PAUSE_MS = 150;
 /** No new row for this long after the heal, with the topic not yet all stored: the engine stopped. */
 const DRAIN_STALL_MS = 75_000;
 const DRAIN_LIMIT_MS = 240_000;
+/** No new row for this long with every partition committed to its end: what is missing is not coming. */
+const CONSUMED_GRACE_MS = 15_000;
 const SYNC_DEADLINE_S = 60;
 const TOPIC_SETTLE_ROUNDS = 3;
 
@@ -212,7 +214,7 @@ export async function runEngine(context: EngineRunContext, input: EngineRunInput
       await producer.close();
     }
     const trafficMs = healStarted - trafficStarted;
-    const { topic, drained } = await settleTopic(description, database, signal);
+    const { topic, drained } = await settleTopic(description, database, input.settings, signal);
     const healMs = Date.now() - healStarted;
     const checkStarted = Date.now();
     const observation: EngineObservation = {
@@ -269,11 +271,24 @@ async function createTables(context: EngineRunContext, undo: RunUndo, settings: 
  * producer still retried in the background may land after the first audit (measured: a majority
  * of the brokers paused, the rows of offsets the audit had not seen were stored).
  */
-async function settleTopic(description: ClusterDescription, database: string, signal: AbortSignal | undefined) {
+async function settleTopic(
+  description: ClusterDescription,
+  database: string,
+  settings: EngineSettings,
+  signal: AbortSignal | undefined,
+) {
   for (let round = 1; ; round++) {
     const topic = await auditTopic(description, database);
     const parsable = new Set(topic.filter((message) => !message.broken).map((message) => message.id)).size;
-    const drained = await drain(description, database, parsable, signal);
+    const ends = new Map<number, number>();
+    for (const message of topic)
+      ends.set(message.partition, Math.max(ends.get(message.partition) ?? 0, message.offset + 1));
+    const consumedToEnd = async () => {
+      if (settings.offsets !== 'broker') return false;
+      const committed = await committedOffsets(description, database, database);
+      return [...ends].every(([partition, end]) => (committed.get(partition) ?? 0) >= end);
+    };
+    const drained = await drain(description, database, parsable, consumedToEnd, signal);
     const size = await topicSize(description, database);
     if (size === topic.length) return { topic, drained };
     if (round === TOPIC_SETTLE_ROUNDS)
@@ -304,16 +319,23 @@ async function awaitAssigned(
   }
 }
 
-/** Until every parsable message is stored, or no new one came for the stall bound (true: drained). */
+/**
+ * Until every parsable message is stored, or no new one came for the stall bound (true:
+ * drained). The bound is shorter once the group committed every partition to its end: nothing is
+ * left to consume, so a row still missing then can only have been lost (a block is written before
+ * its commit, or, under `kafka_commit_every_batch`, never again).
+ */
 async function drain(
   description: ClusterDescription,
   database: string,
   parsable: number,
+  consumedToEnd: () => Promise<boolean>,
   signal: AbortSignal | undefined,
 ): Promise<boolean> {
   const limit = Date.now() + DRAIN_LIMIT_MS;
   let last = -1;
   let movedAt = Date.now();
+  let askedAt = 0;
   for (;;) {
     const stored = await storedIds(description, database);
     if (stored >= parsable) return true;
@@ -321,15 +343,35 @@ async function drain(
       last = stored;
       movedAt = Date.now();
     }
-    if (Date.now() - movedAt > DRAIN_STALL_MS || Date.now() > limit) return false;
+    const still = Date.now() - movedAt;
+    if (still > DRAIN_STALL_MS || Date.now() > limit) return false;
+    if (still > CONSUMED_GRACE_MS && Date.now() - askedAt > CONSUMED_GRACE_MS / 3) {
+      askedAt = Date.now();
+      if (await consumedToEnd().catch(() => false)) return false;
+    }
     await delay(500, undefined, { signal });
   }
 }
 
-/** The target as the shards hold it (each synced first), every replica's count, and the group's commits. */
+/**
+ * The target as the shards hold it (each synced first), every replica's count, and the group's
+ * commits. The views are dropped first on every replica (a drop waits for a block being written):
+ * the engine goes on re-consuming and writing after the drain, and two replicas of a shard counted
+ * a moment apart would differ by what it wrote in between (measured: 2,734 and 2,756 rows).
+ */
 async function observe(context: EngineRunContext, settings: EngineSettings, drained: boolean) {
   const { database } = context;
   const description = context.cluster.description;
+  await Promise.all(
+    replicasOf(description).map(async (replica) => {
+      const client = clientOf(description, replica);
+      try {
+        await client.command({ query: `DROP TABLE IF EXISTS ${database}.events_kafka_mv SYNC` });
+      } finally {
+        await client.close();
+      }
+    }),
+  );
   const stored: StoredRow[] = [];
   const replicaCounts: { shard: string; replica: string; rows: number }[] = [];
   for (const shard of description.shards) {
