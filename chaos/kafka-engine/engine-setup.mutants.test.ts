@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedOf } from '../../harness/base/index.ts';
 import { startCluster, type StartedCluster } from '../../harness/cluster/index.ts';
 import { anomalyKind } from '../../properties/checkers/index.ts';
-import { startedClusterJournal, UndoJournal } from '../nemeses/index.ts';
+import { RunUndo, startedClusterJournal, UndoJournal } from '../nemeses/index.ts';
+import { createTopic, kafkaClient } from './engine-topic.ts';
 import type { SetupMistake } from './engine-run.ts';
 import { runEngineScenario } from './engine-scenario.ts';
 import { ENGINE_BROKERS, ENGINE_SCENARIOS } from './engine-scenarios.ts';
@@ -70,6 +71,21 @@ describe('the Kafka engine checker against setups a user gets wrong, on the real
     },
     300_000,
   );
+
+  it("never adopts a topic of its run's name that exists already, and its undo leaves it alone", async () => {
+    const topic = `someone_elses_${seed}`;
+    const admin = kafkaClient(cluster.description, 'engine-setup-test').admin();
+    await admin.connect();
+    try {
+      await admin.createTopics({ topics: [{ topic, numPartitions: 1, replicationFactor: 1 }], waitForLeaders: true });
+      const undo = new RunUndo(journal, reportDir);
+      await expect(createTopic(cluster.description, undo, topic, 2)).rejects.toThrow(/exists already/);
+      await undo.stop('test');
+      expect(await admin.listTopics()).toContain(topic);
+    } finally {
+      await admin.disconnect();
+    }
+  }, 60_000);
 
   it('the same seed with the setup as it should be passes', async () => {
     const report = await run('kafka-broker-link', undefined);

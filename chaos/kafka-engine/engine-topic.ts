@@ -1,11 +1,12 @@
 import { Kafka, logLevel, Partitioners, type Producer } from 'kafkajs';
-import { HarnessError } from '../../harness/base/index.ts';
+import { HarnessError, isHarnessError } from '../../harness/base/index.ts';
 import { type ClusterDescription, KAFKA_PRODUCER } from '../../harness/cluster/index.ts';
 import type { TopicMessage } from '../../properties/checkers/index.ts';
 import type { RunUndo } from '../nemeses/index.ts';
 import { brokenValue, messageValue } from './source.ts';
 
 const CLIENT_DEADLINE_MS = 10_000;
+const TOPIC_TAKEN = 'KAFKA_TOPIC_TAKEN';
 /** A send the brokers cannot take (a majority down) gives up after this; what it wrote, the audit finds. */
 const SEND_DEADLINE_MS = 8_000;
 const AUDIT_DEADLINE_MS = 60_000;
@@ -46,14 +47,19 @@ export async function createTopic(
   await admin.connect();
   try {
     const replicationFactor = Math.min(3, producerBootstrap(description).length);
-    await undo.do({ kind: 'kafka-topic', topic }, async () => {
-      const created = await admin.createTopics({
-        topics: [{ topic, numPartitions: partitions, replicationFactor }],
-        waitForLeaders: true,
-      });
-      // Never adopt a topic of that name: it is someone else's.
-      if (!created) throw new HarnessError('KAFKA_TOPIC_TAKEN', `the Kafka topic ${topic} exists already`);
-    });
+    // Never adopt a topic of that name: it is someone else's, and its record is closed unused,
+    // so no undo deletes it.
+    await undo.do(
+      { kind: 'kafka-topic', topic },
+      async () => {
+        const created = await admin.createTopics({
+          topics: [{ topic, numPartitions: partitions, replicationFactor }],
+          waitForLeaders: true,
+        });
+        if (!created) throw new HarnessError(TOPIC_TAKEN, `the Kafka topic ${topic} exists already`);
+      },
+      (error) => isHarnessError(error, TOPIC_TAKEN),
+    );
   } finally {
     await admin.disconnect();
   }
