@@ -14,5 +14,8 @@ describe('report.html: a class without an INSERT timeline', () => {
     );
     expect(html).toContain('no INSERT timeline: ClickHouse&#39;s own consumers wrote this class&#39;s rows');
     expect(html).not.toContain('no history was recorded');
+    // No sink to watch after a heal: no row in the recovery table.
+    const recovery = html.split('heals watched')[1]?.split('</table>')[0] ?? '';
+    expect(recovery).not.toContain('ClickHouseKafkaEngine');
   });
 });

@@ -15,6 +15,7 @@ import {
   RECOVERY_CAPTION,
   RECOVERY_HEADER,
   recoveryCells,
+  watchedClasses,
   unknownSplit,
   VERDICT_COLOUR,
 } from './figures.ts';
@@ -70,7 +71,7 @@ function matrix(run: JobReport): string {
 /** Per class: how fast it made progress again after the heals. */
 function recoveryTable(run: JobReport): string {
   const header = RECOVERY_HEADER.map((cell) => `<th>${escapeHtml(cell)}</th>`).join('');
-  const rows = Object.entries(run.classes).map(
+  const rows = watchedClasses(run.classes).map(
     ([name, result]) =>
       `<tr>${recoveryCells(name, result.performance.recovery)
         .map((cell) => `<td>${escapeHtml(cell)}</td>`)

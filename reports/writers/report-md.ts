@@ -12,6 +12,7 @@ import {
   RECOVERY_CAPTION,
   RECOVERY_HEADER,
   recoveryCells,
+  watchedClasses,
   unknownSplit,
 } from './figures.ts';
 import { codeSpan, fencedBlock, tableCell } from './markdown-text.ts';
@@ -190,7 +191,7 @@ export function reportMarkdown(run: JobReport): string {
     '',
     `| ${RECOVERY_HEADER.join(' | ')} |`,
     `|${RECOVERY_HEADER.map(() => '---').join('|')}|`,
-    ...Object.entries(run.classes).map(
+    ...watchedClasses(run.classes).map(
       ([name, result]) => `| ${recoveryCells(tableCell(name), result.performance.recovery).join(' | ')} |`,
     ),
   );
