@@ -9,6 +9,9 @@ import { storedOneScenarioJob } from '../reports/results/test-support.ts';
 import { judge, type RunJudgement } from '../properties/judge/index.ts';
 import { storeRun } from './executor/testing/stored-run.ts';
 import { agrees, recheckReport } from './recheck.ts';
+import { writeEngineRun } from './kafka-engine/engine-record.ts';
+import { expectedRow } from './kafka-engine/source.ts';
+import { NO_DELIVERIES } from '../properties/checkers/index.ts';
 
 // The checkers are not under test here: each stored run re-checks as `rechecked` says, declaring
 // nothing, so the scenario rule alone decides.
@@ -76,5 +79,45 @@ describe('the re-check of a scenario the harness or a signal stopped', () => {
     const scenario = storedScenario('pass', ['run-0'], ['run-1'], 'pass');
     expect(scenario.rechecked).toBe('infra-error');
     expect(agrees(scenario)).toBe(false);
+  });
+});
+
+describe('recheckReport: a Kafka engine scenario', () => {
+  it('judges each stored engine run again, and a run directory cut short as the record says', () => {
+    const dir = join(report, scenarioDirName('ClickHouseKafkaEngine', 'kafka-rebalance'));
+    const observation = {
+      topic: [{ partition: 0, offset: 0, id: 1, broken: false }],
+      acknowledged: [1],
+      stored: [{ values: expectedRow(1), partition: 0, offset: 0 }],
+      replicaCounts: [],
+      committed: undefined,
+      drained: true,
+    };
+    mkdirSync(join(dir, 'run-0'), { recursive: true });
+    writeEngineRun(join(dir, 'run-0'), {
+      index: 0,
+      phase: 'explore',
+      database: 'db',
+      input: { settings: { commitEveryBatch: false } } as never,
+      dedupOff: true,
+      durationMs: 1,
+      result: {
+        check: { anomalies: [], counts: NO_DELIVERIES, brokenDropped: 0 },
+        observation,
+        fired: true,
+        notes: [],
+        faults: [],
+        timings: { trafficMs: 0, healMs: 0, checkMs: 0 },
+      },
+    });
+    mkdirSync(join(dir, 'run-1'));
+    writeFileSync(
+      join(report, 'run-result.json'),
+      storedOneScenarioJob('ClickHouseKafkaEngine', 'kafka-rebalance', 'pass'),
+    );
+    const [scenario] = recheckReport(report);
+    expect(scenario).toMatchObject({ recorded: 'pass', rechecked: 'pass', unjudged: ['run-1'] });
+    expect(scenario?.runs.map((run) => run.rechecked)).toEqual(['pass']);
+    expect(scenario === undefined ? false : agrees(scenario)).toBe(true);
   });
 });

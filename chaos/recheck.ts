@@ -5,7 +5,7 @@ import { type JudgedClassName, KAFKA_ENGINE_CLASS, mergeVerdicts, type Verdict }
 import { isScenarioDirName, parseScenarioDirName, readJobReport } from '../reports/results/index.ts';
 import { judge, judgeScenario, type RunJudgement } from '../properties/judge/index.ts';
 import { CHECK_INPUT_FILE, readCheckRecord } from './executor/index.ts';
-import { engineScenarioVerdict, recheckEngineRun } from './kafka-engine/index.ts';
+import { ENGINE_RUN_FILE, engineScenarioVerdict, recheckEngineRun } from './kafka-engine/index.ts';
 
 export interface RunRecheck {
   readonly run: string;
@@ -72,9 +72,7 @@ export function recheckReport(reportRunDir: string): ScenarioRecheck[] {
     if (sinkClass === KAFKA_ENGINE_CLASS) return recheckEngineScenario(dir, runDirs, scenario, recordedOf());
     const judged = runDirs.filter((name) => existsSync(join(dir, name, CHECK_INPUT_FILE)));
     const runs = judged.map((name) => recheckRun(join(dir, name)));
-    const recordedVerdict = recorded?.classes[sinkClass]?.scenarios.find(
-      (candidate) => candidate.name === scenario,
-    )?.verdict;
+    const recordedVerdict = recordedOf();
     const unjudged = runDirs.filter((name) => !judged.includes(name));
     // A run directory without a check failed in the harness; an interruption, and a harness
     // failure the record names (before any run, or undoing a judged one), only the record holds.
@@ -106,7 +104,9 @@ function recheckEngineScenario(
   scenario: string,
   recordedVerdict: Verdict | undefined,
 ): ScenarioRecheck {
-  const rechecks = runDirs.map((name) => ({ name, recheck: recheckEngineRun(join(dir, name)) }));
+  // A run directory without its file was cut short (an interrupt): judged as the record says, like a sink's.
+  const judged = runDirs.filter((name) => existsSync(join(dir, name, ENGINE_RUN_FILE)));
+  const rechecks = judged.map((name) => ({ name, recheck: recheckEngineRun(join(dir, name)) }));
   const verdictOf = (anomalies: readonly Anomaly[], infraError: boolean): Verdict =>
     anomalies.length > 0 ? 'violation' : infraError ? 'infra-error' : 'pass';
   const runs = rechecks.map(({ name, recheck }) => ({
@@ -118,7 +118,7 @@ function recheckEngineScenario(
     recheckedAnomalies: summarize(recheck.rechecked),
   }));
   const rechecked =
-    runDirs.length === 0
+    judged.length === 0
       ? undefined
       : engineScenarioVerdict(
           rechecks.map(({ recheck }) => ({
@@ -129,7 +129,8 @@ function recheckEngineScenario(
           })),
           recordedVerdict === 'interrupted',
         );
-  return { sinkClass: KAFKA_ENGINE_CLASS, scenario, recorded: recordedVerdict, rechecked, runs, unjudged: [] };
+  const unjudged = runDirs.filter((name) => !judged.includes(name));
+  return { sinkClass: KAFKA_ENGINE_CLASS, scenario, recorded: recordedVerdict, rechecked, runs, unjudged };
 }
 
 /** Whether a recheck agrees with the record: verdicts of scenarios and runs, and each run's anomalies. */
