@@ -102,7 +102,7 @@ describe('recheckReport: a Kafka engine scenario', () => {
       dedupOff: true,
       durationMs: 1,
       result: {
-        check: { anomalies: [], counts: NO_DELIVERIES, brokenDropped: 0 },
+        check: { anomalies: [], counts: NO_DELIVERIES, brokenDropped: 0, stored: 1 },
         observation,
         fired: true,
         notes: [],

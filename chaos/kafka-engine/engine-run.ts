@@ -1,22 +1,9 @@
-import type { ClickHouseClient } from '@clickhouse/client';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { HarnessError } from '../../harness/base/index.ts';
 import { createDatabaseDdl } from '../../harness/clickhouse/index.ts';
-import {
-  type ClusterDescription,
-  harnessClient,
-  queryRows,
-  queryValue,
-  type ReplicaDescription,
-  type StartedCluster,
-} from '../../harness/cluster/index.ts';
-import {
-  checkEngineRun,
-  type EngineCheck,
-  type EngineObservation,
-  type StoredRow,
-} from '../../properties/checkers/index.ts';
+import type { StartedCluster } from '../../harness/cluster/index.ts';
+import { checkEngineRun, type EngineCheck, type EngineObservation } from '../../properties/checkers/index.ts';
 import {
   describedProxies,
   ensureProxiesClean,
@@ -27,16 +14,10 @@ import {
   type UndoJournal,
 } from '../nemeses/index.ts';
 import { aimsAtConsumer, type EngineFaultSpec, engineFaults } from './engine-faults.ts';
+import { assignments, awaitAssigned, clientOf, observe, replicasOf, settleTopic } from './engine-observe.ts';
 import { type EngineSettings, kafkaTableDdl, owedBy, targetTableDdl, viewDdl } from './engine-settings.ts';
-import {
-  auditTopic,
-  committedOffsets,
-  createTopic,
-  replicaBootstrap,
-  SourceProducer,
-  topicSize,
-} from './engine-topic.ts';
-import { expectedRow, SOURCE_COLUMNS } from './source.ts';
+import { createTopic, replicaBootstrap, SourceProducer } from './engine-topic.ts';
+import { expectedRow } from './source.ts';
 
 /**
  * A user's mistake in setting the path up, planted to prove the checker sees what it costs:
@@ -89,71 +70,9 @@ export interface EngineRunResult {
   readonly timings: { readonly trafficMs: number; readonly healMs: number; readonly checkMs: number };
 }
 
-const ASSIGN_DEADLINE_MS = 45_000;
 /** ClickHouse's DATABASE_ALREADY_EXISTS (82): the CREATE did nothing, and the database is someone else's. */
 const databaseTaken = (error: unknown): boolean => String((error as { code?: unknown }).code) === '82';
 const CHUNK_PAUSE_MS = 150;
-/** No new row for this long after the heal, with the topic not yet all stored: the engine stopped. */
-const DRAIN_STALL_MS = 75_000;
-const DRAIN_LIMIT_MS = 240_000;
-/** No new row for this long with every partition committed to its end: what is missing is not coming. */
-const CONSUMED_GRACE_MS = 15_000;
-const SYNC_DEADLINE_S = 60;
-const TOPIC_SETTLE_ROUNDS = 3;
-
-const replicasOf = (description: ClusterDescription): ReplicaDescription[] =>
-  description.shards.flatMap((shard) => shard.replicas);
-
-function clientOf(description: ClusterDescription, replica: ReplicaDescription): ClickHouseClient {
-  return harnessClient(replica.direct_http, { timeoutMs: 30_000, credentials: description.credentials });
-}
-
-/** Each replica's consumers' assigned partitions, read directly (around its proxies); a replica that does not answer holds none. */
-async function assignments(description: ClusterDescription, database: string): Promise<Map<string, number[]>> {
-  const held = new Map<string, number[]>();
-  await Promise.all(
-    replicasOf(description).map(async (replica) => {
-      const client = clientOf(description, replica);
-      try {
-        const rows = await queryRows<{ p: number[] }>(
-          client,
-          `SELECT assignments.partition_id AS p FROM system.kafka_consumers WHERE database = '${database}' AND table = 'events_kafka'`,
-        );
-        held.set(
-          replica.name,
-          rows.flatMap((row) => row.p.map(Number)),
-        );
-      } catch {
-        held.set(replica.name, []);
-      } finally {
-        await client.close();
-      }
-    }),
-  );
-  return held;
-}
-
-/**
- * Distinct ids stored on any replica: what has been consumed so far. The judge reads one replica
- * per shard after syncing them; the drain only waits for consumption to end.
- */
-async function storedIds(description: ClusterDescription, database: string): Promise<number> {
-  const ids = new Set<string>();
-  for (const replica of replicasOf(description)) {
-    const client = clientOf(description, replica);
-    try {
-      for (const row of await queryRows<{ id: string }>(client, `SELECT DISTINCT id FROM ${database}.events_rep`))
-        ids.add(String(row.id));
-    } catch {
-      continue;
-    } finally {
-      await client.close();
-    }
-  }
-  return ids.size;
-}
-
-const selectRow = `SELECT ${SOURCE_COLUMNS.map(({ name }) => `ifNull(toString(${name}), 'NULL') AS ${name}`).join(', ')}, kafka_partition, kafka_offset`;
 
 /**
  * One Kafka engine run: the run's database on every replica (target, Kafka table, view) and its
@@ -220,7 +139,7 @@ export async function runEngine(context: EngineRunContext, input: EngineRunInput
     const observation: EngineObservation = {
       topic,
       acknowledged,
-      ...(await observe(context, input.settings, drained)),
+      ...(await observe(description, database, input.settings, drained)),
     };
     const check = checkEngineRun(observation, expectedRow, owedBy(input.settings));
     const fired = faultFired(windows, target, input, notes);
@@ -264,151 +183,6 @@ async function createTables(context: EngineRunContext, undo: RunUndo, settings: 
       }
     }),
   );
-}
-
-/**
- * The topic audited and the target drained against it, until the topic stops growing: a send the
- * producer still retried in the background may land after the first audit (measured: a majority
- * of the brokers paused, the rows of offsets the audit had not seen were stored).
- */
-async function settleTopic(
-  description: ClusterDescription,
-  database: string,
-  settings: EngineSettings,
-  signal: AbortSignal | undefined,
-) {
-  for (let round = 1; ; round++) {
-    const topic = await auditTopic(description, database);
-    const parsable = new Set(topic.filter((message) => !message.broken).map((message) => message.id)).size;
-    const ends = new Map<number, number>();
-    for (const message of topic)
-      ends.set(message.partition, Math.max(ends.get(message.partition) ?? 0, message.offset + 1));
-    const consumedToEnd = async () => {
-      if (settings.offsets !== 'broker') return false;
-      const committed = await committedOffsets(description, database, database);
-      return [...ends].every(([partition, end]) => (committed.get(partition) ?? 0) >= end);
-    };
-    const drained = await drain(description, database, parsable, consumedToEnd, signal);
-    const size = await topicSize(description, database);
-    if (size === topic.length) return { topic, drained };
-    if (round === TOPIC_SETTLE_ROUNDS)
-      throw new HarnessError(
-        'KAFKA_TOPIC_GROWING',
-        `the topic ${database} still grew after the producer closed (${topic.length} messages audited, ${size} now)`,
-      );
-  }
-}
-
-/** Until every partition is held by some replica's consumer: traffic before that would meet a group still forming. */
-async function awaitAssigned(
-  description: ClusterDescription,
-  database: string,
-  partitions: number,
-  signal: AbortSignal | undefined,
-): Promise<void> {
-  const deadline = Date.now() + ASSIGN_DEADLINE_MS;
-  for (;;) {
-    const held = new Set([...(await assignments(description, database)).values()].flat());
-    if (held.size >= partitions) return;
-    if (Date.now() > deadline)
-      throw new HarnessError(
-        'KAFKA_GROUP_NOT_FORMED',
-        `the Kafka tables held ${held.size} of the topic's ${partitions} partitions ${ASSIGN_DEADLINE_MS / 1000} s after they were made`,
-      );
-    await delay(500, undefined, { signal });
-  }
-}
-
-/**
- * Until every parsable message is stored, or no new one came for the stall bound (true:
- * drained). The bound is shorter once the group committed every partition to its end: nothing is
- * left to consume, so a row still missing then can only have been lost (a block is written before
- * its commit, or, under `kafka_commit_every_batch`, never again).
- */
-async function drain(
-  description: ClusterDescription,
-  database: string,
-  parsable: number,
-  consumedToEnd: () => Promise<boolean>,
-  signal: AbortSignal | undefined,
-): Promise<boolean> {
-  const limit = Date.now() + DRAIN_LIMIT_MS;
-  let last = -1;
-  let movedAt = Date.now();
-  let askedAt = 0;
-  for (;;) {
-    const stored = await storedIds(description, database);
-    if (stored >= parsable) return true;
-    if (stored !== last) {
-      last = stored;
-      movedAt = Date.now();
-    }
-    const still = Date.now() - movedAt;
-    if (still > DRAIN_STALL_MS || Date.now() > limit) return false;
-    if (still > CONSUMED_GRACE_MS && Date.now() - askedAt > CONSUMED_GRACE_MS / 3) {
-      askedAt = Date.now();
-      if (await consumedToEnd().catch(() => false)) return false;
-    }
-    await delay(500, undefined, { signal });
-  }
-}
-
-/**
- * The target as the shards hold it (each synced first), every replica's count, and the group's
- * commits. The views are dropped first on every replica (a drop waits for a block being written):
- * the engine goes on re-consuming and writing after the drain, and two replicas of a shard counted
- * a moment apart would differ by what it wrote in between (measured: 2,734 and 2,756 rows).
- */
-async function observe(context: EngineRunContext, settings: EngineSettings, drained: boolean) {
-  const { database } = context;
-  const description = context.cluster.description;
-  await Promise.all(
-    replicasOf(description).map(async (replica) => {
-      const client = clientOf(description, replica);
-      try {
-        await client.command({ query: `DROP TABLE IF EXISTS ${database}.events_kafka_mv SYNC` });
-      } finally {
-        await client.close();
-      }
-    }),
-  );
-  const stored: StoredRow[] = [];
-  const replicaCounts: { shard: string; replica: string; rows: number }[] = [];
-  for (const shard of description.shards) {
-    for (const [index, replica] of shard.replicas.entries()) {
-      const client = clientOf(description, replica);
-      try {
-        const engine = await queryValue<string>(
-          client,
-          `SELECT engine FROM system.tables WHERE database = '${database}' AND name = 'events_rep'`,
-        );
-        if (engine.startsWith('Replicated'))
-          await client.command({
-            query: `SYSTEM SYNC REPLICA ${database}.events_rep`,
-            clickhouse_settings: { receive_timeout: SYNC_DEADLINE_S },
-          });
-        replicaCounts.push({
-          shard: shard.name,
-          replica: replica.name,
-          rows: Number(await queryValue<string>(client, `SELECT count() FROM ${database}.events_rep`)),
-        });
-        if (index === 0)
-          for (const row of await queryRows<Record<string, string | number>>(
-            client,
-            `${selectRow} FROM ${database}.events_rep`,
-          ))
-            stored.push({
-              values: Object.fromEntries(SOURCE_COLUMNS.map(({ name }) => [name, String(row[name])])),
-              partition: Number(row['kafka_partition']),
-              offset: Number(row['kafka_offset']),
-            });
-      } finally {
-        await client.close();
-      }
-    }
-  }
-  const committed = settings.offsets === 'broker' ? await committedOffsets(description, database, database) : undefined;
-  return { stored, replicaCounts, committed, drained };
 }
 
 /**

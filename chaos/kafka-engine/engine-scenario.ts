@@ -82,7 +82,7 @@ function runLine(run: EngineRun): string {
   const result = run.result;
   if (result === undefined) return what;
   const counts = result.check.counts;
-  return `${what} — faults ${result.faults.join(', ') || 'none'}${result.fired ? '' : ' (did not count)'}; ${counts.recovered} stored, ${counts.duplicated} duplicated, ${result.check.brokenDropped} broken dropped${result.notes.length > 0 ? `; ${result.notes.join('; ')}` : ''}`;
+  return `${what} — faults ${result.faults.join(', ') || 'none'}${result.fired ? '' : ' (did not count)'}; ${result.check.stored} stored, ${counts.duplicated} duplicated, ${result.check.brokenDropped} broken dropped${result.notes.length > 0 ? `; ${result.notes.join('; ')}` : ''}`;
 }
 
 /**

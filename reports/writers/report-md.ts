@@ -117,6 +117,7 @@ const FAULT_FAMILY: Readonly<Record<string, string>> = {
   keeper_link_cut: 'Keeper',
   broker_kill: 'broker',
   broker_pause: 'broker',
+  table_detached: 'table detached',
   sink_crash: 'writer crash',
 };
 
