@@ -129,8 +129,12 @@ export async function runEngine(context: EngineRunContext, input: EngineRunInput
       await delay(Math.max(0, appliedAt + input.holdMs - Date.now()), undefined, { signal });
     } finally {
       healStarted = Date.now();
-      for (const { fault, window } of [...windows].reverse()) await fault.heal(nemesis, window);
-      await producer.close();
+      try {
+        for (const { fault, window } of [...windows].reverse()) await fault.heal(nemesis, window);
+      } finally {
+        // A heal that fails leaves the rest to the run's undo, never a producer still connected.
+        await producer.close();
+      }
     }
     const trafficMs = healStarted - trafficStarted;
     const { topic, drained } = await settleTopic(description, database, input.settings, signal);
