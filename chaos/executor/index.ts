@@ -2,6 +2,7 @@ export { CHECK_INPUT_FILE, readCheckRecord } from './check-record.ts';
 export type { ScenarioOutcome } from './executed-run.ts';
 export { BUDGETS, type Profile, SERVER_DEDUP_MODES, type ServerDedupMode } from './run-budget.ts';
 export type { RunInput } from './run-input.ts';
+export { databaseTaken, runDatabaseName } from './run-database.ts';
 export { runScenario } from './run-scenario.ts';
 export { replayCommand, scenarioReport } from './scenario-report.ts';
 export { readScheduleFile, runInputOf } from './schedule-file.ts';

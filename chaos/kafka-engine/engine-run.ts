@@ -13,6 +13,7 @@ import {
   RunUndo,
   type UndoJournal,
 } from '../nemeses/index.ts';
+import { databaseTaken } from '../executor/index.ts';
 import { aimsAtConsumer, type EngineFaultSpec, engineFaults } from './engine-faults.ts';
 import { assignments, awaitAssigned, clientOf, observe, replicasOf, settleTopic } from './engine-observe.ts';
 import { type EngineSettings, kafkaTableDdl, owedBy, targetTableDdl, viewDdl } from './engine-settings.ts';
@@ -70,8 +71,6 @@ export interface EngineRunResult {
   readonly timings: { readonly trafficMs: number; readonly healMs: number; readonly checkMs: number };
 }
 
-/** ClickHouse's DATABASE_ALREADY_EXISTS (82): the CREATE did nothing, and the database is someone else's. */
-const databaseTaken = (error: unknown): boolean => String((error as { code?: unknown }).code) === '82';
 const CHUNK_PAUSE_MS = 150;
 
 /**

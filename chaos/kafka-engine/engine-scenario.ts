@@ -1,5 +1,4 @@
 import fc from 'fast-check';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
@@ -9,7 +8,7 @@ import type { FaultType } from '../../harness/flow/history/index.ts';
 import { KAFKA_ENGINE_CLASS, type OwedGuarantee } from '../../properties/base/index.ts';
 import type { Anomaly, DeliveryCounts } from '../../properties/checkers/index.ts';
 import { addTally, NO_TALLY, type ScenarioReport, type Tally } from '../../reports/results/index.ts';
-import { BUDGETS, type Profile, replayCommand, type ServerDedupMode } from '../executor/index.ts';
+import { BUDGETS, type Profile, replayCommand, runDatabaseName, type ServerDedupMode } from '../executor/index.ts';
 import type { UndoJournal } from '../nemeses/index.ts';
 import { describeEngineFault } from './engine-faults.ts';
 import { type EngineRun, engineScenarioVerdict, violated, writeEngineRun } from './engine-record.ts';
@@ -117,42 +116,22 @@ export async function runEngineScenario(options: EngineScenarioOptions): Promise
       (options.serverDedup === 'off' || (options.serverDedup === 'alternate' && (index % 2 === 0) === offFirst));
     const dir = join(options.dir, `run-${index}`);
     mkdirSync(dir, { recursive: true });
-    const database = `${options.databasePrefix}_${randomBytes(6).toString('hex')}_kafka_engine_${options.scenario.name.replace(/-/g, '_')}_${index}`;
+    const database = runDatabaseName(options.databasePrefix, KAFKA_ENGINE_CLASS, options.scenario.name, index);
     const runStarted = Date.now();
+    const base = {
+      index,
+      phase: shrinkUntil === undefined ? ('explore' as const) : ('shrink' as const),
+      database,
+      input,
+      dedupOff,
+    };
     let run: EngineRun;
     try {
-      const result = await runEngine(
-        {
-          cluster: options.cluster,
-          journal: options.journal,
-          database,
-          dedupOff,
-          dir,
-          log: options.log,
-          setup: options.setup,
-          signal: options.signal,
-        },
-        input,
-      );
-      run = {
-        index,
-        phase: shrinkUntil === undefined ? 'explore' : 'shrink',
-        database,
-        input,
-        dedupOff,
-        result,
-        durationMs: Date.now() - runStarted,
-      };
+      const { cluster, journal, log, setup, signal } = options;
+      const result = await runEngine({ cluster, journal, database, dedupOff, dir, log, setup, signal }, input);
+      run = { ...base, result, durationMs: Date.now() - runStarted };
     } catch (error) {
-      run = {
-        index,
-        phase: shrinkUntil === undefined ? 'explore' : 'shrink',
-        database,
-        input,
-        dedupOff,
-        infraError: describeError(error),
-        durationMs: Date.now() - runStarted,
-      };
+      run = { ...base, infraError: describeError(error), durationMs: Date.now() - runStarted };
     }
     runs.push(run);
     writeEngineRun(dir, run);
