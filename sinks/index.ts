@@ -32,3 +32,25 @@ export type { DynamicParameters, SinkSpec } from './spec/sink-spec.ts';
 export { parseSinkSpec, validateDynamicParameters } from './spec/validate-spec.ts';
 export type { TargetSlot, TopologyFingerprints } from './topology/topology-guard.ts';
 export type { StreamColumn } from './types/stream-type.ts';
+export type { LoaderEndpoint } from './staged/loader-connection.ts';
+/** The staged loader's HTTP connection, loaded when opened (like `loadSinkClasses`, the client stays out of a room that only names things). */
+export const openLoaderConnection = async (endpoint: import('./staged/loader-connection.ts').LoaderEndpoint) =>
+  (await import('./staged/loader-connection.ts')).loaderConnection(endpoint);
+export {
+  type LoadId,
+  owedByOperation,
+  PUBLISH_OPERATIONS,
+  type PublishOperation,
+  publishStatement,
+} from './staged/publication.ts';
+export {
+  type LoaderConnection,
+  type LoaderObserver,
+  type LoaderStep,
+  type LoaderStepKind,
+  type LoadOutcome,
+  StagedPartitionLoader,
+  type StagedLoad,
+  type StagedRow,
+  stagingTable,
+} from './staged/staged-partition-loader.ts';

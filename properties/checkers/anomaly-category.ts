@@ -46,6 +46,9 @@ export const ANOMALY_KINDS = [
   'view-diverged',
   // liveness: the sink did not drain within its bound after a heal, the cluster healthy
   'stalled',
+  // reads (staged publication): what a reader saw while the loads were published
+  'fractured-read',
+  'phantom-read',
 ] as const;
 export type AnomalyKind = (typeof ANOMALY_KINDS)[number];
 

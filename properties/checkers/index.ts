@@ -17,3 +17,13 @@ export {
   type StoredRow,
   type TopicMessage,
 } from './kafka-engine-checker.ts';
+export {
+  checkStagedRun,
+  type CrossTableWindow,
+  type LoadCount,
+  type LoadRecord,
+  type ReadRecord,
+  type ReplicaFinal,
+  type StagedCheck,
+  type StagedObservation,
+} from './staged-publication-checker.ts';
