@@ -1,5 +1,5 @@
 export { attachCluster, currentClusterDir, registeredRunDirs } from './attach.ts';
-export { harnessClient, queryRows, queryValue } from './client.ts';
+export { harnessClient, resolveCredentials, queryRows, queryValue } from './client.ts';
 export type { BackendName } from './cluster-state.ts';
 export { describeProfile, type SettingProfile } from './config/setting-profiles.ts';
 export type { ClusterCredentials, ClusterDescription, ReplicaDescription } from './description.ts';

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { checkStagedRun, type LoadCount, type StagedObservation } from './staged-publication-checker.ts';
 
-const both = (load: number, rows: number): LoadCount[] => [
-  { table: 'a', load, rows },
-  { table: 'b', load, rows: rows * 2 },
+/** Load `load` seen `copies` times whole in both tables (a: 10 rows, b: 20). */
+const both = (load: number, copies: number): LoadCount[] => [
+  { table: 'a', load, rows: 10 * copies, distinct: 10 },
+  { table: 'b', load, rows: 20 * copies, distinct: 20 },
 ];
 
 /** Two loads into two tables (a: 10 rows, b: 20), both published, read before, during and after. */
@@ -14,14 +15,19 @@ const golden: StagedObservation = {
     { load: 2, rows: { a: 10, b: 20 }, outcome: 'published', published: ['a', 'b'] },
   ],
   final: [
-    { replica: 'r1', counts: [...both(1, 10), ...both(2, 10)], wrongRows: [] },
-    { replica: 'r2', counts: [...both(1, 10), ...both(2, 10)], wrongRows: [] },
+    { replica: 'r1', counts: [...both(1, 1), ...both(2, 1)], wrongRows: [] },
+    { replica: 'r2', counts: [...both(1, 1), ...both(2, 1)], wrongRows: [] },
   ],
   reads: [
     { replica: 'r1', startedAt: 0, endedAt: 5, counts: [] },
-    { replica: 'r2', startedAt: 10, endedAt: 14, counts: both(1, 10) },
-    { replica: 'r1', startedAt: 20, endedAt: 26, counts: [...both(1, 10), { table: 'a', load: 2, rows: 10 }] },
-    { replica: 'r1', startedAt: 30, endedAt: 33, counts: [...both(1, 10), ...both(2, 10)] },
+    { replica: 'r2', startedAt: 10, endedAt: 14, counts: both(1, 1) },
+    {
+      replica: 'r1',
+      startedAt: 20,
+      endedAt: 26,
+      counts: [...both(1, 1), { table: 'a', load: 2, rows: 10, distinct: 10 }],
+    },
+    { replica: 'r1', startedAt: 30, endedAt: 33, counts: [...both(1, 1), ...both(2, 1)] },
   ],
 };
 
@@ -42,24 +48,31 @@ describe('checkStagedRun', () => {
   it('a read that saw part of a load is a fractured read', () => {
     const reads = [
       ...golden.reads,
-      { replica: 'r2', startedAt: 40, endedAt: 41, counts: [{ table: 'b', load: 2, rows: 7 }] },
+      { replica: 'r2', startedAt: 40, endedAt: 41, counts: [{ table: 'b', load: 2, rows: 7, distinct: 7 }] },
     ];
     const check = checkStagedRun({ ...golden, reads }, 'exactly-once');
     expect(check.anomalies.map((found) => found.category)).toEqual(['fractured-read']);
-    expect(check.anomalies[0]?.examples).toEqual(['r2 at 40 ms: 7 of 20 rows of load 2 in b']);
+    expect(check.anomalies[0]?.examples).toEqual(['r2 at 40 ms: 7 rows (7 distinct) of 20 of load 2 in b']);
+  });
+
+  it('a read of a whole number of rows that lacks some ids saw parts of two copies: fractured', () => {
+    const reads = [
+      { replica: 'r1', startedAt: 1, endedAt: 2, counts: [{ table: 'a', load: 1, rows: 10, distinct: 6 }] },
+    ];
+    expect(categories({ ...golden, reads })).toEqual(['fractured-read']);
   });
 
   it('a read that saw more than the final state holds, or a load that never was, is a phantom read', () => {
     expect(
       categories({
         ...golden,
-        reads: [{ replica: 'r1', startedAt: 1, endedAt: 2, counts: [{ table: 'a', load: 1, rows: 20 }] }],
+        reads: [{ replica: 'r1', startedAt: 1, endedAt: 2, counts: [{ table: 'a', load: 1, rows: 20, distinct: 10 }] }],
       }),
     ).toEqual(['phantom-read']);
     expect(
       categories({
         ...golden,
-        reads: [{ replica: 'r1', startedAt: 1, endedAt: 2, counts: [{ table: 'a', load: 9, rows: 1 }] }],
+        reads: [{ replica: 'r1', startedAt: 1, endedAt: 2, counts: [{ table: 'a', load: 9, rows: 1, distinct: 1 }] }],
       }),
     ).toEqual(['phantom-read']);
   });
@@ -67,7 +80,7 @@ describe('checkStagedRun', () => {
   it('a load published twice is duplicated where exactly-once is owed, and counted where at-least-once is', () => {
     const twice: StagedObservation = {
       ...golden,
-      final: golden.final.map((replica) => ({ ...replica, counts: [...both(1, 20), ...both(2, 10)] })),
+      final: golden.final.map((replica) => ({ ...replica, counts: [...both(1, 2), ...both(2, 1)] })),
       reads: [],
     };
     expect(categories(twice)).toEqual(['duplicated']);
@@ -77,7 +90,7 @@ describe('checkStagedRun', () => {
   });
 
   it('an acknowledged publication absent is lost; a load given up while staging that reached production is unexpected', () => {
-    const final = [{ replica: 'r1', counts: both(1, 10), wrongRows: [] }];
+    const final = [{ replica: 'r1', counts: both(1, 1), wrongRows: [] }];
     expect(categories({ ...golden, final, reads: [] })).toEqual(['lost']);
     const gaveUp: StagedObservation = {
       ...golden,
@@ -85,7 +98,7 @@ describe('checkStagedRun', () => {
       reads: [],
     };
     expect(categories(gaveUp)).toEqual(['unexpected']);
-    const gaveUpUnpublished = { ...gaveUp, final: [{ replica: 'r1', counts: both(1, 10), wrongRows: [] }] };
+    const gaveUpUnpublished = { ...gaveUp, final: [{ replica: 'r1', counts: both(1, 1), wrongRows: [] }] };
     expect(checkStagedRun(gaveUpUnpublished, 'exactly-once')).toMatchObject({ anomalies: [], counts: { gaveUp: 30 } });
   });
 
@@ -108,7 +121,7 @@ describe('checkStagedRun', () => {
     expect(categories(wrong)).toEqual(['unexpected']);
     const diverged = {
       ...golden,
-      final: [golden.final[0]!, { replica: 'r2', counts: both(1, 10), wrongRows: [] }],
+      final: [golden.final[0]!, { replica: 'r2', counts: both(1, 1), wrongRows: [] }],
       reads: [],
     };
     expect(categories(diverged)).toEqual(['diverged:r2']);

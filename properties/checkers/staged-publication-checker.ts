@@ -18,6 +18,8 @@ export interface LoadCount {
   readonly table: string;
   readonly load: number;
   readonly rows: number;
+  /** Distinct ids among them: a load seen whole, once or in copies, has every id of it. */
+  readonly distinct: number;
 }
 
 /** The final state of one replica, read directly after the heal and a sync. */
@@ -80,6 +82,9 @@ export function checkStagedRun(observation: StagedObservation, owed: 'exactly-on
   const expected = (count: LoadCount) => byLoad.get(count.load)?.rows[count.table];
   const [reference, ...others] = observation.final;
   const finalRows = new Map((reference?.counts ?? []).map((count) => [`${count.table}/${count.load}`, count.rows]));
+  const finalDistinct = new Map(
+    (reference?.counts ?? []).map((count) => [`${count.table}/${count.load}`, count.distinct]),
+  );
   const lost: string[] = [];
   const duplicated: string[] = [];
   const unexpected: string[] = [...(reference?.wrongRows ?? [])];
@@ -93,9 +98,14 @@ export function checkStagedRun(observation: StagedObservation, owed: 'exactly-on
       if (owedRows === 0) continue;
       const stored = finalRows.get(`${table}/${record.load}`) ?? 0;
       const acknowledged = record.published.includes(table);
-      const count = { table, load: record.load, rows: stored };
-      if (stored % owedRows !== 0) {
-        const text = `${where(count)}: ${stored} rows of ${owedRows}`;
+      const count = {
+        table,
+        load: record.load,
+        rows: stored,
+        distinct: finalDistinct.get(`${table}/${record.load}`) ?? 0,
+      };
+      if (stored % owedRows !== 0 || (stored > 0 && count.distinct !== owedRows)) {
+        const text = `${where(count)}: ${stored} rows (${count.distinct} distinct) of ${owedRows}`;
         if (stored < owedRows && acknowledged) lost.push(text);
         else unexpected.push(text);
         continue;
@@ -125,8 +135,8 @@ export function checkStagedRun(observation: StagedObservation, owed: 'exactly-on
       const owedRows = expected(count);
       const at = `${read.replica} at ${read.startedAt} ms`;
       if (owedRows === undefined) phantom.push(`${at}: ${count.rows} rows of ${where(count)}, which is no load`);
-      else if (count.rows % owedRows !== 0)
-        fractured.push(`${at}: ${count.rows} of ${owedRows} rows of ${where(count)}`);
+      else if (count.rows % owedRows !== 0 || count.distinct !== owedRows)
+        fractured.push(`${at}: ${count.rows} rows (${count.distinct} distinct) of ${owedRows} of ${where(count)}`);
       else if (count.rows > (finalRows.get(`${count.table}/${count.load}`) ?? 0))
         phantom.push(
           `${at}: ${count.rows} rows of ${where(count)}, the final state holds ${finalRows.get(`${count.table}/${count.load}`) ?? 0}`,

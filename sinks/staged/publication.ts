@@ -37,6 +37,6 @@ export function publishStatement(
  * parts again: at-least-once (measured on 26.7: ReplicatedMergeTree's block dedup hides the copy
  * while its window holds the parts' hashes; a MergeTree, or a dedup window of 0, keeps both).
  */
-export function owedByOperation(operation: PublishOperation): DeliveryGuarantee {
+export function owedByOperation(operation: PublishOperation): Exclude<DeliveryGuarantee, 'at-most-once'> {
   return operation === 'attach' ? 'at-least-once' : 'exactly-once';
 }

@@ -47,7 +47,13 @@ const twoTables: StagedLoad = {
 describe('StagedPartitionLoader', () => {
   it('stages every table before it publishes any, then cleans staging', async () => {
     const { connection, sent } = recording();
-    const loader = new StagedPartitionLoader({ database: 'db', operation: 'move', maxAttempts: 3, connection });
+    const loader = new StagedPartitionLoader({
+      database: 'db',
+      operation: 'move',
+      maxAttempts: 3,
+      retryBackoffMs: 0,
+      connection,
+    });
     expect(await loader.load(twoTables)).toEqual({ outcome: 'published' });
     const publishes = sent.flatMap((what, index) => (what.includes('MOVE PARTITION') ? [index] : []));
     const stagingWrites = sent.flatMap((what, index) => (what.startsWith('INSERT') ? [index] : []));
@@ -64,7 +70,13 @@ describe('StagedPartitionLoader', () => {
       failed = true;
       return true;
     });
-    const loader = new StagedPartitionLoader({ database: 'db', operation: 'replace', maxAttempts: 3, connection });
+    const loader = new StagedPartitionLoader({
+      database: 'db',
+      operation: 'replace',
+      maxAttempts: 3,
+      retryBackoffMs: 0,
+      connection,
+    });
     expect(await loader.load(twoTables)).toEqual({ outcome: 'published' });
     const aStaging = sent.filter((what) => what.includes('a_staging') && !what.startsWith('ALTER'));
     expect(aStaging).toEqual([
@@ -89,6 +101,7 @@ describe('StagedPartitionLoader', () => {
       database: 'db',
       operation: 'attach',
       maxAttempts: 3,
+      retryBackoffMs: 0,
       connection,
       observer: { before: async (step) => void steps.push(step) },
     });
@@ -102,7 +115,13 @@ describe('StagedPartitionLoader', () => {
 
   it('gives a load up after its attempts, saying in which phase and which tables were already published', async () => {
     const { connection } = recording((what) => what.startsWith('ALTER TABLE db.b'));
-    const loader = new StagedPartitionLoader({ database: 'db', operation: 'replace', maxAttempts: 2, connection });
+    const loader = new StagedPartitionLoader({
+      database: 'db',
+      operation: 'replace',
+      maxAttempts: 2,
+      retryBackoffMs: 0,
+      connection,
+    });
     expect(await loader.load(twoTables)).toEqual({
       outcome: 'gave-up',
       phase: 'publish',
@@ -118,6 +137,7 @@ describe('StagedPartitionLoader', () => {
       database: 'db',
       operation: 'move',
       maxAttempts: 2,
+      retryBackoffMs: 0,
       connection: { ...connection, count: async () => 1 },
     });
     const outcome = await loader.load(twoTables);

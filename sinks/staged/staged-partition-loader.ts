@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { type LoadId, type PublishOperation, publishStatement } from './publication.ts';
 
 /** One row of a load: its load (the partition), its id within the load, its payload. */
@@ -48,6 +49,8 @@ export interface LoaderOptions {
   readonly operation: PublishOperation;
   /** Attempts per phase of one table (staging, then publication) before the load is given up. */
   readonly maxAttempts: number;
+  /** The wait before the second attempt of a phase, doubled for each next one (capped at 3 s): a Keeper that is away comes back. */
+  readonly retryBackoffMs: number;
   readonly connection: LoaderConnection;
   readonly observer?: LoaderObserver;
 }
@@ -105,6 +108,7 @@ export class StagedPartitionLoader {
     const expected = batches.reduce((sum, batch) => sum + batch.length, 0);
     let lastError = '';
     for (let attempt = 1; attempt <= this.options.maxAttempts; attempt++) {
+      await this.backoff(attempt);
       try {
         await this.step({ kind: 'stage-truncate', load, table, attempt }, () =>
           connection.command(`TRUNCATE TABLE ${database}.${staging}`),
@@ -133,6 +137,7 @@ export class StagedPartitionLoader {
     const statement = publishStatement(operation, database, table, stagingTable(table), load);
     let lastError = '';
     for (let attempt = 1; attempt <= this.options.maxAttempts; attempt++) {
+      await this.backoff(attempt);
       try {
         await this.step({ kind: 'publish', load, table, attempt }, () => connection.command(statement));
         return undefined;
@@ -153,6 +158,10 @@ export class StagedPartitionLoader {
     } catch {
       // Nothing of production depends on it: the next staging load begins with a truncate.
     }
+  }
+
+  private async backoff(attempt: number): Promise<void> {
+    if (attempt > 1) await delay(Math.min(3_000, this.options.retryBackoffMs * 2 ** (attempt - 2)));
   }
 
   private async step<T>(step: LoaderStep, run: () => Promise<T>): Promise<T> {

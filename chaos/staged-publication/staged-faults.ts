@@ -1,0 +1,78 @@
+import fc from 'fast-check';
+import type { ClusterDescription, ReplicaDescription } from '../../harness/cluster/index.ts';
+import type { LoaderStepKind } from '../../sinks/index.ts';
+import { type Fault, keeperLinkCut, replicaKill, resetPeerFault } from '../nemeses/index.ts';
+
+/**
+ * A fault of the staged scenarios, as data. Each takes one statement of one load (`aim`), applied
+ * just before it is sent and healed once its outcome is known (`keeper-cut`: after `holdMs`, so
+ * the loader's retries meet it too):
+ * `publish-cut` — the publication's answer reset on the writer's client link (the server ran it);
+ * `stage-cut` — a staging INSERT's answer reset likewise;
+ * `sibling-kill` — the writer's sibling replica killed during the publication, restarted after;
+ * `keeper-cut` — the writer's Keeper links cut during the publication.
+ */
+export type StagedFaultSpec =
+  | { readonly kind: 'publish-cut' }
+  | { readonly kind: 'stage-cut' }
+  | { readonly kind: 'sibling-kill' }
+  | { readonly kind: 'keeper-cut'; readonly holdMs: number };
+
+/** The statement a fault is aimed at: its kind, and which load and table (indexes into the run's). */
+export interface FaultAim {
+  readonly step: LoaderStepKind;
+  readonly load: number;
+  readonly table: number;
+}
+
+export const arbPublishCut: fc.Arbitrary<StagedFaultSpec> = fc.constant({ kind: 'publish-cut' as const });
+export const arbStageCut: fc.Arbitrary<StagedFaultSpec> = fc.constant({ kind: 'stage-cut' as const });
+export const arbSiblingKill: fc.Arbitrary<StagedFaultSpec> = fc.constant({ kind: 'sibling-kill' as const });
+export const arbKeeperCut: fc.Arbitrary<StagedFaultSpec> = fc
+  .integer({ min: 300, max: 2_000 })
+  .map((holdMs) => ({ kind: 'keeper-cut' as const, holdMs }));
+
+/** The statement kind each fault takes. */
+export const aimedStep = (spec: StagedFaultSpec): LoaderStepKind =>
+  spec.kind === 'stage-cut' ? 'stage-insert' : 'publish';
+
+/** Faults that need a replicated table (a sibling to kill, Keeper on the publication's path). */
+export const needsReplication = (spec: StagedFaultSpec): boolean =>
+  spec.kind === 'sibling-kill' || spec.kind === 'keeper-cut';
+
+/** The fault that makes one spec real, on the writer (the replica the loader talks to) or its sibling. */
+export function stagedFault(
+  spec: StagedFaultSpec,
+  writer: ReplicaDescription,
+  sibling: ReplicaDescription | undefined,
+): Fault {
+  switch (spec.kind) {
+    case 'publish-cut':
+    case 'stage-cut':
+      return resetPeerFault([writer.proxies.client], 0);
+    case 'sibling-kill':
+      if (sibling === undefined) throw new Error('sibling-kill needs a second replica of the shard');
+      return replicaKill(sibling.name);
+    case 'keeper-cut':
+      return keeperLinkCut(writer.proxies.keepers, `${writer.name}'s Keeper links`);
+  }
+}
+
+/** The shard the loads go to: the first, its first replica the writer. */
+export function shardOf(description: ClusterDescription): readonly ReplicaDescription[] {
+  return description.shards[0]?.replicas ?? [];
+}
+
+/** One line for the report. */
+export function describeStagedFault(spec: StagedFaultSpec): string {
+  switch (spec.kind) {
+    case 'publish-cut':
+      return "the publication's answer cut after the server ran it";
+    case 'stage-cut':
+      return "a staging INSERT's answer cut after the server ran it";
+    case 'sibling-kill':
+      return "the writer's sibling replica killed during the publication";
+    case 'keeper-cut':
+      return `the writer's Keeper links cut during the publication, ${spec.holdMs} ms`;
+  }
+}

@@ -1,0 +1,391 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import { describeError, HarnessError } from '../../harness/base/index.ts';
+import { createDatabaseDdl } from '../../harness/clickhouse/index.ts';
+import {
+  type ClusterDescription,
+  harnessClient,
+  queryRows,
+  resolveCredentials,
+  queryValue,
+  type ReplicaDescription,
+  type StartedCluster,
+} from '../../harness/cluster/index.ts';
+import {
+  checkStagedRun,
+  type LoadCount,
+  type LoadRecord,
+  type ReplicaFinal,
+  type StagedCheck,
+  type StagedObservation,
+} from '../../properties/checkers/index.ts';
+import {
+  type LoaderStep,
+  type LoadOutcome,
+  openLoaderConnection,
+  owedByOperation,
+  type PublishOperation,
+  StagedPartitionLoader,
+  stagingTable,
+} from '../../sinks/index.ts';
+import { databaseTaken } from '../executor/index.ts';
+import {
+  describedProxies,
+  ensureProxiesClean,
+  type FaultWindow,
+  type NemesisContext,
+  RunUndo,
+  type UndoJournal,
+} from '../nemeses/index.ts';
+import { aimedStep, type FaultAim, shardOf, type StagedFaultSpec, stagedFault } from './staged-faults.ts';
+import { Readers, readStatement } from './staged-readers.ts';
+import { type LoadShape, payloadOf, rowsPerTable, sourceLoad, tablesOf } from './staged-source.ts';
+
+/** One run's whole input, drawn by its scenario. */
+export interface StagedRunInput {
+  readonly operation: PublishOperation;
+  /** ReplicatedMergeTree on every replica of the shard; false: MergeTree on the writer only. */
+  readonly replicated: boolean;
+  readonly shape: LoadShape;
+  readonly loads: number;
+  /** The source's pause before each batch of a load arrives (the time a load takes to stage). */
+  readonly arrivalMs: number;
+  readonly readerPauseMs: number;
+  readonly fault: StagedFaultSpec;
+  /** Which load and table the fault takes (indexes, taken modulo the run's). */
+  readonly aim: { readonly load: number; readonly table: number };
+}
+
+/** The loader under test: the repository's, or one built from a mutated tree (the self-test). */
+export type LoaderClass = typeof StagedPartitionLoader;
+
+export interface StagedRunContext {
+  readonly cluster: StartedCluster;
+  readonly journal: UndoJournal;
+  readonly database: string;
+  /** ClickHouse's block dedup off on production: a publication repeated cannot hide. */
+  readonly dedupOff: boolean;
+  readonly dir: string;
+  readonly log: Logger;
+  readonly loader?: LoaderClass | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** What the fault did to the statement it took, seen around the proxies. */
+export interface AimedOutcome {
+  readonly step: LoaderStep;
+  /** The loader's error on that statement; undefined: it was answered. */
+  readonly error?: string | undefined;
+  /** The statement had taken effect on the server when its answer was lost (read directly). */
+  readonly committed?: boolean | undefined;
+  /** Statements of the loader that failed while the fault was in force. */
+  readonly failedWhileInForce: number;
+}
+
+export interface StagedRunResult {
+  readonly check: StagedCheck;
+  readonly observation: StagedObservation;
+  readonly outcomes: readonly LoadOutcome[];
+  readonly aimed?: AimedOutcome | undefined;
+  readonly fired: boolean;
+  readonly notes: readonly string[];
+  readonly faults: readonly string[];
+  readonly failedReads: number;
+  readonly timings: { readonly trafficMs: number; readonly healMs: number; readonly checkMs: number };
+}
+
+const LOADER_ATTEMPTS = 6;
+const LOADER_BACKOFF_MS = 250;
+const SYNC_TIMEOUT_S = 60;
+
+const tableDdl = (database: string, table: string, replicated: boolean, dedupOff: boolean) => {
+  const columns = '(load UInt32, id UInt64, payload String)';
+  const engine = replicated
+    ? `ReplicatedMergeTree('/clickhouse/tables/{shard}/${database}/${table}', '{replica}')`
+    : 'MergeTree';
+  const dedup = replicated && dedupOff ? ' SETTINGS replicated_deduplication_window = 0' : '';
+  return `CREATE TABLE ${database}.${table} ${columns} ENGINE = ${engine} PARTITION BY load ORDER BY id${dedup}`;
+};
+
+const clientOf = (description: ClusterDescription, replica: ReplicaDescription) =>
+  harnessClient(replica.direct_http, { timeoutMs: 30_000, credentials: description.credentials });
+
+/**
+ * One staged-publication run: the run's database on the shard's replicas (production and staging
+ * tables), readers on every one of them, the loads staged and published by the loader with the
+ * fault taking one statement, the heal, the replicas synced, the final state read directly, and
+ * the check. Whatever the run made or did is undone at its end, on every path.
+ */
+export async function runStaged(context: StagedRunContext, input: StagedRunInput): Promise<StagedRunResult> {
+  const { cluster, database, log } = context;
+  const description = cluster.description;
+  const undo = new RunUndo(context.journal, context.dir);
+  const nemesis: NemesisContext = { cluster, proxies: undo.deps.proxies, undo, log, database };
+  const replicas = shardOf(description);
+  const writer = replicas[0];
+  if (writer === undefined) throw new HarnessError('STAGED_NO_SHARD', 'the cluster has no shard to publish to');
+  const sibling = replicas[1];
+  const nodes = input.replicated ? replicas : [writer];
+  const tables = tablesOf(input.shape);
+  const notes: string[] = [];
+  let readers: Readers | undefined;
+  try {
+    await ensureProxiesClean(undo.deps.proxies, describedProxies(description), true);
+    for (const member of cluster.memberNames)
+      if ((await cluster.memberState(member)) !== 'running')
+        throw new HarnessError('STAGED_MEMBER_DOWN', `cluster member ${member} is not running at the start of the run`);
+    await createTables(context, undo, nodes, tables, input.replicated);
+    const origin = Date.now();
+    readers = new Readers({
+      targets: nodes.map((replica) => ({ replica: replica.name, url: replica.http })),
+      database,
+      tables,
+      pauseMs: input.readerPauseMs,
+      credentials: description.credentials,
+      origin,
+    });
+    const aim: FaultAim = {
+      step: aimedStep(input.fault),
+      load: (input.aim.load % input.loads) + 1,
+      table: input.aim.table % tables.length,
+    };
+    const fault = stagedFault(input.fault, writer, sibling);
+    let window: FaultWindow | undefined;
+    let healing: Promise<void> | undefined;
+    let aimed: { step: LoaderStep; error?: string; committed?: boolean } | undefined;
+    let failedWhileInForce = 0;
+    const heal = async () => {
+      if (window !== undefined && window.healedAt === undefined) await fault.heal(nemesis, window);
+    };
+    const isAimed = (step: LoaderStep) =>
+      step.kind === aim.step && step.load === aim.load && step.table === tables[aim.table] && step.attempt === 1;
+    const connection = await openLoaderConnection({
+      url: writer.http,
+      ...resolveCredentials(description.credentials),
+      requestTimeoutMs: 30_000,
+    });
+    const Loader = context.loader ?? StagedPartitionLoader;
+    const loader = new Loader({
+      database,
+      operation: input.operation,
+      maxAttempts: LOADER_ATTEMPTS,
+      retryBackoffMs: LOADER_BACKOFF_MS,
+      connection,
+      observer: {
+        arrival: () => delay(input.arrivalMs, undefined, { signal: context.signal }),
+        before: async (step) => {
+          context.signal?.throwIfAborted();
+          if (window !== undefined || !isAimed(step)) return;
+          window = await fault.apply(nemesis);
+          aimed = { step };
+        },
+        after: async (step, error) => {
+          if (error !== undefined && window !== undefined && window.healedAt === undefined) failedWhileInForce += 1;
+          if (aimed === undefined || aimed.step !== step) return;
+          aimed = {
+            step,
+            ...(error === undefined ? {} : { error: describeError(error) }),
+            committed: await tookEffect(description, writer, database, step),
+          };
+          if (input.fault.kind === 'keeper-cut') {
+            const until = (window?.appliedAt ?? Date.now()) + input.fault.holdMs;
+            healing = delay(Math.max(0, until - Date.now())).then(heal);
+          } else await heal();
+        },
+      },
+    });
+    const outcomes: LoadOutcome[] = [];
+    const records: LoadRecord[] = [];
+    let healStarted = 0;
+    try {
+      for (let load = 1; load <= input.loads; load++) {
+        context.signal?.throwIfAborted();
+        const outcome = await loader.load(sourceLoad(load, input.shape));
+        outcomes.push(outcome);
+        records.push(loadRecord(load, input.shape, tables, outcome));
+      }
+    } finally {
+      healStarted = Date.now();
+      try {
+        await healing;
+        await heal();
+      } finally {
+        await connection.close();
+      }
+    }
+    const trafficMs = healStarted - origin;
+    for (const replica of nodes) await cluster.waitHealthy(replica.name);
+    await syncReplicas(description, nodes, database, tables, input.replicated);
+    const { reads, failed } = await readers.stop();
+    const healMs = Date.now() - healStarted;
+    const checkStarted = Date.now();
+    const final: ReplicaFinal[] = [];
+    for (const replica of nodes)
+      final.push(await finalState(description, replica, database, tables, replica === writer));
+    const observation: StagedObservation = { tables, loads: records, final, reads };
+    const check = checkStagedRun(observation, owedByOperation(input.operation));
+    const aimedOutcome = aimed === undefined ? undefined : { ...aimed, failedWhileInForce };
+    const fired = faultFired(input.fault, window, aimedOutcome, notes);
+    return {
+      check,
+      observation,
+      outcomes,
+      aimed: aimedOutcome,
+      fired,
+      notes,
+      faults: window === undefined ? [] : [fault.toString()],
+      failedReads: failed,
+      timings: { trafficMs, healMs, checkMs: Date.now() - checkStarted },
+    };
+  } finally {
+    await readers?.stop();
+    await undo.stop('the staged publication run ended');
+  }
+}
+
+/** Production and staging tables for every table on every node, in the run's database (recorded per node before it is made). */
+async function createTables(
+  context: StagedRunContext,
+  undo: RunUndo,
+  nodes: readonly ReplicaDescription[],
+  tables: readonly string[],
+  replicated: boolean,
+): Promise<void> {
+  const { database } = context;
+  const description = context.cluster.description;
+  await Promise.all(
+    nodes.map(async (replica) => {
+      const client = clientOf(description, replica);
+      try {
+        await undo.do(
+          { kind: 'database', replica: replica.name, database },
+          () => client.command({ query: createDatabaseDdl(database) }),
+          databaseTaken,
+        );
+        for (const table of tables)
+          for (const name of [table, stagingTable(table)])
+            await client.command({ query: tableDdl(database, name, replicated, context.dedupOff) });
+      } finally {
+        await client.close();
+      }
+    }),
+  );
+}
+
+/** Whether the aimed statement had taken effect, read on the writer around its proxy: the staging rows, or the load in production. */
+async function tookEffect(
+  description: ClusterDescription,
+  writer: ReplicaDescription,
+  database: string,
+  step: LoaderStep,
+): Promise<boolean | undefined> {
+  const client = clientOf(description, writer);
+  try {
+    const table = step.kind === 'publish' ? step.table : stagingTable(step.table);
+    const rows = await queryValue<string>(client, `SELECT count() FROM ${database}.${table} WHERE load = ${step.load}`);
+    return Number(rows) > 0;
+  } catch {
+    return undefined;
+  } finally {
+    await client.close();
+  }
+}
+
+/** Every node caught up with the shard's log, so the final state is the replicas' agreement or their divergence. */
+async function syncReplicas(
+  description: ClusterDescription,
+  nodes: readonly ReplicaDescription[],
+  database: string,
+  tables: readonly string[],
+  replicated: boolean,
+): Promise<void> {
+  if (!replicated) return;
+  for (const replica of nodes) {
+    const client = clientOf(description, replica);
+    try {
+      for (const table of tables)
+        await client.command({
+          query: `SYSTEM SYNC REPLICA ${database}.${table}`,
+          clickhouse_settings: { receive_timeout: SYNC_TIMEOUT_S },
+        });
+    } finally {
+      await client.close();
+    }
+  }
+}
+
+/** One node's production tables read directly: counts per load and table, and every row compared with its source. */
+async function finalState(
+  description: ClusterDescription,
+  replica: ReplicaDescription,
+  database: string,
+  tables: readonly string[],
+  compareRows: boolean,
+): Promise<ReplicaFinal> {
+  const client = clientOf(description, replica);
+  try {
+    const counted = await queryRows<{ table: string; load: number; rows: string; distinct: string }>(
+      client,
+      readStatement(database, tables),
+    );
+    const counts: LoadCount[] = counted.map((row) => ({
+      table: row.table,
+      load: Number(row.load),
+      rows: Number(row.rows),
+      distinct: Number(row.distinct),
+    }));
+    const wrongRows: string[] = [];
+    if (compareRows)
+      for (const table of tables)
+        for (const row of await queryRows<{ load: number; id: string; payload: string }>(
+          client,
+          `SELECT load, id, payload FROM ${database}.${table}`,
+        ))
+          if (row.payload !== payloadOf(table, Number(row.load), Number(row.id)))
+            wrongRows.push(`${table}, load ${row.load}, id ${row.id}: payload ${JSON.stringify(row.payload)}`);
+    return { replica: replica.name, counts, wrongRows };
+  } finally {
+    await client.close();
+  }
+}
+
+function loadRecord(load: number, shape: LoadShape, tables: readonly string[], outcome: LoadOutcome): LoadRecord {
+  const rows = Object.fromEntries(tables.map((table) => [table, rowsPerTable(shape)]));
+  if (outcome.outcome === 'published') return { load, rows, outcome: 'published', published: tables };
+  return {
+    load,
+    rows,
+    outcome: outcome.phase === 'stage' ? 'gave-up-stage' : 'gave-up-publish',
+    published: outcome.published,
+  };
+}
+
+/**
+ * The fault counts when it did what its scenario declares, seen directly: a cut answer on a
+ * statement that had taken effect (the loader heard an error, the server had run it); a sibling
+ * seen stopped while the publication ran; a Keeper cut that failed a publication.
+ */
+function faultFired(
+  spec: StagedFaultSpec,
+  window: FaultWindow | undefined,
+  aimed: AimedOutcome | undefined,
+  notes: string[],
+): boolean {
+  if (window === undefined || aimed === undefined) {
+    notes.push('the aimed statement never ran (its load was given up before it)');
+    return false;
+  }
+  switch (spec.kind) {
+    case 'publish-cut':
+    case 'stage-cut':
+      if (aimed.error === undefined) notes.push('the cut statement was answered');
+      else if (aimed.committed !== true) notes.push('the answer was cut before the server ran the statement');
+      return aimed.error !== undefined && aimed.committed === true;
+    case 'sibling-kill':
+      if (window.verified !== true) notes.push('the sibling was not seen stopped');
+      return window.verified === true;
+    case 'keeper-cut':
+      if (aimed.failedWhileInForce === 0) notes.push('no statement failed while the Keeper links were cut');
+      return aimed.failedWhileInForce > 0;
+  }
+}
