@@ -4,8 +4,8 @@ import type { Anomaly } from '../properties/checkers/index.ts';
 import { type JudgedClassName, KAFKA_ENGINE_CLASS, mergeVerdicts, type Verdict } from '../properties/base/index.ts';
 import { isScenarioDirName, parseScenarioDirName, readJobReport } from '../reports/results/index.ts';
 import { judge, judgeScenario, type RunJudgement } from '../properties/judge/index.ts';
-import { CHECK_INPUT_FILE, readCheckRecord } from './executor/index.ts';
-import { ENGINE_RUN_FILE, engineScenarioVerdict, recheckEngineRun } from './kafka-engine/index.ts';
+import { CHECK_INPUT_FILE, pathScenarioVerdict, readCheckRecord } from './executor/index.ts';
+import { ENGINE_RUN_FILE, recheckEngineRun } from './kafka-engine/index.ts';
 
 export interface RunRecheck {
   readonly run: string;
@@ -120,7 +120,7 @@ function recheckEngineScenario(
   const rechecked =
     judged.length === 0
       ? undefined
-      : engineScenarioVerdict(
+      : pathScenarioVerdict(
           rechecks.map(({ recheck }) => ({
             phase: recheck.phase,
             violated: recheck.rechecked.length > 0,

@@ -3,13 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkEngineRun, type EngineObservation } from '../../properties/checkers/index.ts';
-import {
-  ENGINE_RUN_FILE,
-  type EngineRun,
-  engineScenarioVerdict,
-  recheckEngineRun,
-  writeEngineRun,
-} from './engine-record.ts';
+import { ENGINE_RUN_FILE, type EngineRun, recheckEngineRun, writeEngineRun } from './engine-record.ts';
 import { expectedRow } from './source.ts';
 
 const observation: EngineObservation = {
@@ -74,16 +68,5 @@ describe('a stored Kafka engine run, judged again', () => {
     dir = mkdtempSync(join(tmpdir(), 'engine-record-'));
     writeFileSync(join(dir, ENGINE_RUN_FILE), JSON.stringify({ version: 9, phase: 'explore' }));
     expect(() => recheckEngineRun(dir ?? '')).toThrow(/engine-run.json is version 9/);
-  });
-});
-
-describe('engineScenarioVerdict', () => {
-  const explore = { phase: 'explore' as const, violated: false, fired: true, infraError: false };
-  it('passes only on a fault that counted, and calls any violation one', () => {
-    expect(engineScenarioVerdict([explore], false)).toBe('pass');
-    expect(engineScenarioVerdict([{ ...explore, fired: false }], false)).toBe('inconclusive');
-    expect(engineScenarioVerdict([explore, { ...explore, phase: 'shrink', violated: true }], false)).toBe('violation');
-    expect(engineScenarioVerdict([explore, { ...explore, infraError: true, fired: false }], false)).toBe('infra-error');
-    expect(engineScenarioVerdict([explore], true)).toBe('interrupted');
   });
 });

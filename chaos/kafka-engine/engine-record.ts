@@ -1,7 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HarnessError } from '../../harness/base/index.ts';
-import type { Verdict } from '../../properties/base/index.ts';
 import { type Anomaly, checkEngineRun, type EngineObservation } from '../../properties/checkers/index.ts';
 import type { EngineRunInput, EngineRunResult } from './engine-run.ts';
 import { type EngineSettings, owedBy } from './engine-settings.ts';
@@ -23,27 +22,6 @@ export interface EngineRun {
 }
 
 export const violated = (run: Pick<EngineRun, 'result'>): boolean => (run.result?.check.anomalies.length ?? 0) > 0;
-
-/**
- * A scenario's verdict from its runs, the one rule for the live job and `npm run check`: a
- * violation anywhere is one; a run the harness could not finish makes it `infra-error`; a pass
- * needs a fault that counted on a consumer with work; otherwise `inconclusive`.
- */
-export function engineScenarioVerdict(
-  runs: readonly {
-    readonly phase: 'explore' | 'shrink';
-    readonly violated: boolean;
-    readonly fired: boolean;
-    readonly infraError: boolean;
-  }[],
-  interrupted: boolean,
-): Verdict {
-  if (runs.some((run) => run.violated)) return 'violation';
-  if (interrupted) return 'interrupted';
-  const explored = runs.filter((run) => run.phase === 'explore');
-  if (explored.some((run) => run.infraError)) return 'infra-error';
-  return explored.some((run) => run.fired) ? 'pass' : 'inconclusive';
-}
 
 /** The observation as JSON holds it: the committed offsets as pairs. */
 const storable = (observation: EngineObservation) => ({

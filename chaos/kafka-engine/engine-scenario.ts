@@ -1,18 +1,24 @@
-import fc from 'fast-check';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { describeError, pairSeed, type Seed } from '../../harness/base/index.ts';
+import { describeError, type Seed } from '../../harness/base/index.ts';
 import type { StartedCluster } from '../../harness/cluster/index.ts';
 import type { FaultType } from '../../harness/flow/history/index.ts';
 import { KAFKA_ENGINE_CLASS, type OwedGuarantee } from '../../properties/base/index.ts';
 import type { Anomaly, DeliveryCounts } from '../../properties/checkers/index.ts';
 import { addTally, NO_TALLY, type ScenarioReport, type Tally } from '../../reports/results/index.ts';
-import { BUDGETS, type Profile, replayCommand, runDatabaseName, type ServerDedupMode } from '../executor/index.ts';
+import {
+  explorePath,
+  pathScenarioVerdict,
+  type Profile,
+  replayCommand,
+  runDatabaseName,
+  type ServerDedupMode,
+} from '../executor/index.ts';
 import type { UndoJournal } from '../nemeses/index.ts';
 import { describeEngineFault } from './engine-faults.ts';
-import { type EngineRun, engineScenarioVerdict, violated, writeEngineRun } from './engine-record.ts';
-import { runEngine, type SetupMistake } from './engine-run.ts';
+import { type EngineRun, violated, writeEngineRun } from './engine-record.ts';
+import { type EngineRunInput, runEngine, type SetupMistake } from './engine-run.ts';
 import { arbEngineRunInput, ENGINE_SCENARIOS, type EngineScenario } from './engine-scenarios.ts';
 import { describeSettings, owedBy } from './engine-settings.ts';
 
@@ -91,68 +97,42 @@ function runLine(run: EngineRun): string {
  * replay line). Every run's input and result is stored as `run-<n>/engine-run.json`.
  */
 export async function runEngineScenario(options: EngineScenarioOptions): Promise<ScenarioReport> {
-  const budget = BUDGETS[options.profile];
   const started = Date.now();
-  const runs: EngineRun[] = [];
-  let shrinkUntil: number | undefined;
-  let firstDedupOff: boolean | undefined;
-  let stopped: 'covered' | 'budget-spent' = 'budget-spent';
-  const covered = () => runs.some((run) => run.phase === 'explore' && run.result?.fired === true);
-  const property = fc.asyncProperty(arbEngineRunInput(options.scenario), async (input) => {
-    // A stop, or a cluster that failed a run: nothing more is run (the verdict is already decided).
-    if (options.signal?.aborted === true || runs.some((run) => run.infraError !== undefined)) return true;
-    const explores = runs.filter((run) => run.phase === 'explore').length;
-    if (shrinkUntil === undefined) {
-      const enough = explores >= budget.minRuns && covered();
-      if (enough) stopped = 'covered';
-      if (enough || explores >= budget.maxRuns || Date.now() - started > budget.maxMs) return true;
-    } else if (Date.now() > shrinkUntil) return true;
-    const index = runs.length;
-    // Alternating from the scenario's place in the catalogue: a `ci` job runs each scenario once,
-    // and still meets the target with ClickHouse's block dedup both off and on.
-    const offFirst = ENGINE_SCENARIOS.indexOf(options.scenario) % 2 === 0;
-    const dedupOff =
-      firstDedupOff ??
-      (options.serverDedup === 'off' || (options.serverDedup === 'alternate' && (index % 2 === 0) === offFirst));
-    const dir = join(options.dir, `run-${index}`);
-    mkdirSync(dir, { recursive: true });
-    const database = runDatabaseName(options.databasePrefix, KAFKA_ENGINE_CLASS, options.scenario.name, index);
-    const runStarted = Date.now();
-    const base = {
-      index,
-      phase: shrinkUntil === undefined ? ('explore' as const) : ('shrink' as const),
-      database,
-      input,
-      dedupOff,
-    };
-    let run: EngineRun;
-    try {
-      const { cluster, journal, log, setup, signal } = options;
-      const result = await runEngine({ cluster, journal, database, dedupOff, dir, log, setup, signal }, input);
-      run = { ...base, result, durationMs: Date.now() - runStarted };
-    } catch (error) {
-      run = { ...base, infraError: describeError(error), durationMs: Date.now() - runStarted };
-    }
-    runs.push(run);
-    writeEngineRun(dir, run);
-    options.log.info({ scenario: options.scenario.name, run: runLine(run) }, 'Kafka engine run');
-    if (!violated(run)) return true;
-    if (shrinkUntil === undefined) {
-      shrinkUntil = Date.now() + (options.shrink === false ? 0 : budget.shrinkMs);
-      firstDedupOff = dedupOff;
-    }
-    return false;
-  });
-  const details = await fc.check(property, {
-    seed: pairSeed(options.seed, `${KAFKA_ENGINE_CLASS}/${options.scenario.name}`),
-    numRuns: budget.maxRuns * 50,
-    ...(options.path === undefined ? {} : { path: options.path }),
-    endOnFailure: false,
+  const { runs, stopped, counterexamplePath } = await explorePath<EngineRunInput, EngineRun>({
+    seed: options.seed,
+    seedKey: `${KAFKA_ENGINE_CLASS}/${options.scenario.name}`,
+    profile: options.profile,
+    path: options.path,
+    arbitrary: arbEngineRunInput(options.scenario),
+    serverDedup: options.serverDedup,
+    offFirst: ENGINE_SCENARIOS.indexOf(options.scenario) % 2 === 0,
+    signal: options.signal,
+    shrink: options.shrink,
+    violated,
+    fired: (run) => run.result?.fired === true,
+    run: async (base) => {
+      const dir = join(options.dir, `run-${base.index}`);
+      mkdirSync(dir, { recursive: true });
+      const database = runDatabaseName(options.databasePrefix, KAFKA_ENGINE_CLASS, options.scenario.name, base.index);
+      const runStarted = Date.now();
+      let run: EngineRun;
+      try {
+        const { cluster, journal, log, setup, signal } = options;
+        const context = { cluster, journal, database, dedupOff: base.dedupOff, dir, log, setup, signal };
+        const result = await runEngine(context, base.input);
+        run = { ...base, database, result, durationMs: Date.now() - runStarted };
+      } catch (error) {
+        run = { ...base, database, infraError: describeError(error), durationMs: Date.now() - runStarted };
+      }
+      writeEngineRun(dir, run);
+      options.log.info({ scenario: options.scenario.name, run: runLine(run) }, 'Kafka engine run');
+      return run;
+    },
   });
   const explored = runs.filter((run) => run.phase === 'explore');
   const counterexample = [...runs].reverse().find(violated);
   const defining = counterexample === undefined ? explored : [counterexample];
-  const verdict = engineScenarioVerdict(
+  const verdict = pathScenarioVerdict(
     runs.map((run) => ({
       phase: run.phase,
       violated: violated(run),
@@ -161,7 +141,7 @@ export async function runEngineScenario(options: EngineScenarioOptions): Promise
     })),
     options.signal?.aborted === true,
   );
-  const path = counterexample === undefined ? undefined : (details.counterexamplePath ?? undefined);
+  const path = counterexample === undefined ? undefined : counterexamplePath;
   const notes = [
     ...runs.map(runLine),
     ...(verdict === 'inconclusive' ? ['no fault fired on a consumer with work within the budget'] : []),

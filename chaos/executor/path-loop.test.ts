@@ -1,0 +1,51 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { seedOf } from '../../harness/base/index.ts';
+import { explorePath, type PathRun, pathScenarioVerdict } from './path-loop.ts';
+
+type Run = PathRun<number> & { readonly bad: boolean; readonly fired: boolean };
+
+const loop = (runOne: (base: PathRun<number>) => Run) =>
+  explorePath<number, Run>({
+    seed: seedOf(42, 'test'),
+    seedKey: 'Class/scenario',
+    profile: 'ci',
+    arbitrary: fc.integer({ min: 0, max: 1000 }),
+    serverDedup: 'alternate',
+    offFirst: true,
+    violated: (run) => run.bad,
+    fired: (run) => run.fired,
+    run: async (base) => runOne(base),
+  });
+
+describe('explorePath', () => {
+  it('stops exploring once a fault fired, alternating dedup from the first run', async () => {
+    const outcome = await loop((base) => ({ ...base, bad: false, fired: base.index === 1 }));
+    expect(outcome.stopped).toBe('covered');
+    expect(outcome.runs.map((run) => [run.phase, run.dedupOff])).toEqual([
+      ['explore', true],
+      ['explore', false],
+    ]);
+  });
+
+  it('shrinks a violation with the dedup mode it was found under, and hands back the path to it', async () => {
+    const outcome = await loop((base) => ({ ...base, bad: base.input >= 5, fired: false }));
+    const violating = outcome.runs.filter((run) => run.bad);
+    expect(violating.length).toBeGreaterThan(0);
+    expect(outcome.runs.some((run) => run.phase === 'shrink')).toBe(true);
+    expect(new Set(outcome.runs.filter((run) => run.phase === 'shrink').map((run) => run.dedupOff)).size).toBe(1);
+    expect(Math.min(...violating.map((run) => run.input))).toBe(5);
+    expect(outcome.counterexamplePath).toMatch(/^\d+(:\d+)*$/);
+  });
+});
+
+describe('pathScenarioVerdict', () => {
+  const explore = { phase: 'explore' as const, violated: false, fired: true, infraError: false };
+  it('passes only on a fault that counted, and calls any violation one', () => {
+    expect(pathScenarioVerdict([explore], false)).toBe('pass');
+    expect(pathScenarioVerdict([{ ...explore, fired: false }], false)).toBe('inconclusive');
+    expect(pathScenarioVerdict([explore, { ...explore, phase: 'shrink', violated: true }], false)).toBe('violation');
+    expect(pathScenarioVerdict([explore, { ...explore, infraError: true, fired: false }], false)).toBe('infra-error');
+    expect(pathScenarioVerdict([explore], true)).toBe('interrupted');
+  });
+});
