@@ -29,7 +29,7 @@ import {
 } from '../reports/results/index.ts';
 import { writeRunReports } from '../reports/writers/index.ts';
 import { scenarioProgressLine } from './progress-line.ts';
-import { classGuarantee, type JudgedClassName, KAFKA_ENGINE_CLASS } from '../properties/base/index.ts';
+import { classGuarantee, type JudgedClassName } from '../properties/base/index.ts';
 import {
   BUDGETS,
   type Profile,
@@ -50,7 +50,8 @@ import {
 } from './nemeses/index.ts';
 import { type ClusterShape, DEFAULT_SHAPE, describeShape, pairShape, shapeArgument } from './scenarios/index.ts';
 import { type JobPair, jobPair, type JobScenario } from './job-catalogue.ts';
-import { ENGINE_BROKERS, type EngineScenario, runEngineScenario } from './kafka-engine/index.ts';
+import { ENGINE_BROKERS, runEngineScenario } from './kafka-engine/index.ts';
+import { runStagedScenario } from './staged-publication/index.ts';
 import { reapExternalCluster } from './reap-external.ts';
 import { keepersFor, whyNotRunnable } from './runnable.ts';
 import { sourceCommit } from './source-commit.ts';
@@ -155,7 +156,7 @@ interface ClusterGroup {
 function clusterGroups(pairs: readonly Pair[], shapeOf: (pair: Pair) => ClusterShape): ClusterGroup[] {
   const groups = new Map<string, ClusterGroup>();
   for (const pair of pairs) {
-    const keepers = pair.kind === 'engine' ? 1 : keepersFor(pair.scenario);
+    const keepers = pair.kind === 'sink' ? keepersFor(pair.scenario) : 1;
     const kafka = pair.kind === 'engine' ? ENGINE_BROKERS : 0;
     const shape = shapeOf(pair);
     const key = `${keepers}/${kafka}${shapeArgument(shape)}`;
@@ -202,13 +203,13 @@ export async function runChaos(options: ChaosRunOptions): Promise<JobReport> {
     attached === undefined ? undefined : new UndoJournal(externalClusterJournal(options.clusterFile ?? ''), attached);
   const forgetForcedStop =
     attachedJournal === undefined ? () => undefined : alsoOnForcedStop(() => attachedJournal.undoOwn());
-  // The Kafka engine's pairs share one cluster with brokers, of the job's shape.
+  // The Kafka engine's pairs share one cluster with brokers, of the job's shape; the staged loader's run on the job's shape.
   const shapeOf = (pair: Pair): ClusterShape =>
     attached !== undefined
       ? DEFAULT_SHAPE
-      : pair.kind === 'engine'
-        ? (options.shape ?? DEFAULT_SHAPE)
-        : pairShape(options.shape, options.seed, pair.sinkClass, pair.scenario);
+      : pair.kind === 'sink'
+        ? pairShape(options.shape, options.seed, pair.sinkClass, pair.scenario)
+        : (options.shape ?? DEFAULT_SHAPE);
   // A replay line names the shape its case ran on, but for the default one (a replay recomputes it).
   const replayShape = (shape: ClusterShape): ClusterShape | undefined =>
     options.shape ?? (shape === DEFAULT_SHAPE ? undefined : shape);
@@ -369,7 +370,7 @@ async function runPair(
 ): Promise<ScenarioReport> {
   if (options.signal?.aborted === true)
     return interruptedResult(pair.scenario, pair.sinkClass, options.seed, 'not started: the runner was interrupted');
-  if (pair.kind === 'engine') return runEnginePair(options, cluster, journal, pair.scenario, runDir, runId);
+  if (pair.kind !== 'sink') return runPathPair(options, cluster, journal, pair, runDir, runId);
   const { sinkClass, scenario } = pair;
   // Never run half-way: its faults would fail at the first kill, pause or user it needs.
   const unrunnable = whyNotRunnable(scenario, cluster);
@@ -410,39 +411,45 @@ async function runPair(
   }
 }
 
-/** A Kafka engine scenario on the cluster with brokers; never on an attached cluster (below). */
-async function runEnginePair(
+/**
+ * A pair of a path outside the sinks (the Kafka engine, the staged loader) on the cluster the job
+ * started. Never on an attached cluster: the engine's brokers would be the owner's, and the
+ * staged scenarios kill a replica of it.
+ */
+async function runPathPair(
   options: ChaosRunOptions,
   cluster: StartedCluster,
   journal: UndoJournal,
-  scenario: EngineScenario,
+  pair: Exclude<Pair, { kind: 'sink' }>,
   runDir: string,
   runId: string,
 ): Promise<ScenarioReport> {
-  const sinkClass = KAFKA_ENGINE_CLASS;
-  // Its process faults and its topic need brokers the harness started: an attached cluster's are its owner's.
+  const { sinkClass, scenario } = pair;
   if (options.backend === 'external')
     return unjudgedResult(
       scenario,
       sinkClass,
       options.seed,
       'inconclusive',
-      'not run: the Kafka engine scenarios run only on a cluster the harness starts (with its brokers)',
+      `not run: the ${pair.kind === 'engine' ? 'Kafka engine' : 'staged publication'} scenarios run only on a cluster the harness starts${pair.kind === 'engine' ? ' (with its brokers)' : ' (they kill a replica)'}`,
     );
+  const common = {
+    cluster,
+    journal,
+    profile: options.profile,
+    seed: options.seed,
+    path: options.path,
+    dir: join(runDir, scenarioDirName(sinkClass, scenario.name)),
+    databasePrefix: `chaos_${runId.replace(/-/g, '_')}`,
+    serverDedup: options.serverDedup,
+    log: options.log.child({ sinkClass, scenario: scenario.name }),
+    signal: options.signal,
+  };
   try {
-    const report = await runEngineScenario({
-      cluster,
-      journal,
-      scenario,
-      profile: options.profile,
-      seed: options.seed,
-      path: options.path,
-      dir: join(runDir, scenarioDirName(sinkClass, scenario.name)),
-      databasePrefix: `chaos_${runId.replace(/-/g, '_')}`,
-      serverDedup: options.serverDedup,
-      log: options.log.child({ sinkClass, scenario: scenario.name }),
-      signal: options.signal,
-    });
+    const report =
+      pair.kind === 'engine'
+        ? await runEngineScenario({ ...common, scenario: pair.scenario })
+        : await runStagedScenario({ ...common, scenario: pair.scenario });
     return options.signal?.aborted === true
       ? interruptedResult(scenario, sinkClass, options.seed, 'interrupted')
       : report;

@@ -12,8 +12,9 @@ describe('parseSelection', () => {
       'ClickHouseBatchingSink',
       'ShardedClickHouseBatchingSink',
     ]);
-    // The four sinks and ClickHouse's Kafka engine, side by side.
-    expect(parseSelection(base, 'ci').classes).toHaveLength(5);
+    // The four sinks, ClickHouse's Kafka engine and the staged loader, side by side.
+    expect(parseSelection(base, 'ci').classes).toHaveLength(6);
+    expect(parseSelection({ ...base, scenario: 'staged-keeper-cut' }, 'ci').classes).toEqual(['StagedPartitionLoader']);
     expect(parseSelection({ ...base, scenario: 'kafka-broker-link' }, 'ci').classes).toEqual(['ClickHouseKafkaEngine']);
   });
 

@@ -42,6 +42,7 @@ const ROOMS = [
   'chaos/executor',
   'chaos/mutants',
   'chaos/kafka-engine',
+  'chaos/staged-publication',
   'reports/results',
   'reports/writers',
 ];

@@ -1,11 +1,18 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Anomaly } from '../properties/checkers/index.ts';
-import { type JudgedClassName, KAFKA_ENGINE_CLASS, mergeVerdicts, type Verdict } from '../properties/base/index.ts';
+import {
+  type JudgedClassName,
+  KAFKA_ENGINE_CLASS,
+  mergeVerdicts,
+  STAGED_LOADER_CLASS,
+  type Verdict,
+} from '../properties/base/index.ts';
 import { isScenarioDirName, parseScenarioDirName, readJobReport } from '../reports/results/index.ts';
 import { judge, judgeScenario, type RunJudgement } from '../properties/judge/index.ts';
 import { CHECK_INPUT_FILE, pathScenarioVerdict, readCheckRecord } from './executor/index.ts';
 import { ENGINE_RUN_FILE, recheckEngineRun } from './kafka-engine/index.ts';
+import { recheckStagedRun, STAGED_RUN_FILE } from './staged-publication/index.ts';
 
 export interface RunRecheck {
   readonly run: string;
@@ -69,7 +76,10 @@ export function recheckReport(reportRunDir: string): ScenarioRecheck[] {
       .sort((a, b) => Number(a.slice(4)) - Number(b.slice(4)));
     const recordedOf = () =>
       recorded?.classes[sinkClass]?.scenarios.find((candidate) => candidate.name === scenario)?.verdict;
-    if (sinkClass === KAFKA_ENGINE_CLASS) return recheckEngineScenario(dir, runDirs, scenario, recordedOf());
+    if (sinkClass === KAFKA_ENGINE_CLASS)
+      return recheckPathScenario(sinkClass, ENGINE_RUN_FILE, recheckEngineRun, dir, runDirs, scenario, recordedOf());
+    if (sinkClass === STAGED_LOADER_CLASS)
+      return recheckPathScenario(sinkClass, STAGED_RUN_FILE, recheckStagedRun, dir, runDirs, scenario, recordedOf());
     const judged = runDirs.filter((name) => existsSync(join(dir, name, CHECK_INPUT_FILE)));
     const runs = judged.map((name) => recheckRun(join(dir, name)));
     const recordedVerdict = recordedOf();
@@ -94,19 +104,32 @@ export function recheckReport(reportRunDir: string): ScenarioRecheck[] {
   });
 }
 
+/** What a path's stored run says when judged again: the recorded anomalies beside today's. */
+interface PathRecheck {
+  readonly phase: 'explore' | 'shrink';
+  readonly fired: boolean;
+  readonly infraError: boolean;
+  readonly recorded: readonly Anomaly[];
+  readonly rechecked: readonly Anomaly[];
+}
+
 /**
- * A Kafka engine scenario judged again: each run's stored observation through today's checker
- * (`engine-run.json`), the scenario by the engine's one rule; an interruption only the record holds.
+ * A scenario of a path outside the sinks (the Kafka engine's `engine-run.json`, the staged
+ * loader's `staged-run.json`) judged again: each run's stored observation through today's
+ * checker, the scenario by the paths' one rule; an interruption only the record holds.
  */
-function recheckEngineScenario(
+function recheckPathScenario(
+  sinkClass: JudgedClassName,
+  runFile: string,
+  recheckRun: (runDir: string) => PathRecheck,
   dir: string,
   runDirs: readonly string[],
   scenario: string,
   recordedVerdict: Verdict | undefined,
 ): ScenarioRecheck {
   // A run directory without its file was cut short (an interrupt): judged as the record says, like a sink's.
-  const judged = runDirs.filter((name) => existsSync(join(dir, name, ENGINE_RUN_FILE)));
-  const rechecks = judged.map((name) => ({ name, recheck: recheckEngineRun(join(dir, name)) }));
+  const judged = runDirs.filter((name) => existsSync(join(dir, name, runFile)));
+  const rechecks = judged.map((name) => ({ name, recheck: recheckRun(join(dir, name)) }));
   const verdictOf = (anomalies: readonly Anomaly[], infraError: boolean): Verdict =>
     anomalies.length > 0 ? 'violation' : infraError ? 'infra-error' : 'pass';
   const runs = rechecks.map(({ name, recheck }) => ({
@@ -130,7 +153,7 @@ function recheckEngineScenario(
           recordedVerdict === 'interrupted',
         );
   const unjudged = runDirs.filter((name) => !judged.includes(name));
-  return { sinkClass: KAFKA_ENGINE_CLASS, scenario, recorded: recordedVerdict, rechecked, runs, unjudged };
+  return { sinkClass, scenario, recorded: recordedVerdict, rechecked, runs, unjudged };
 }
 
 /** Whether a recheck agrees with the record: verdicts of scenarios and runs, and each run's anomalies. */

@@ -14,7 +14,7 @@ import { mergeVerdicts } from '../properties/base/index.ts';
 import { exitStatusOf, type JobReport } from '../reports/results/index.ts';
 import { runChaos } from './chaos-run.ts';
 import { parseProfile, parseSelection, SELECTION_OPTIONS } from './cli-options.ts';
-import { findJobScenarios, isEngineScenario } from './job-catalogue.ts';
+import { findJobScenarios, isSinkScenario } from './job-catalogue.ts';
 import { isSinkClassName } from '../sinks/index.ts';
 import { stabilityTable, summarizeStability } from './stability-summary.ts';
 
@@ -68,10 +68,10 @@ async function main(): Promise<number> {
   }
   const declaresBothKinds = (name: string) => {
     const [scenario] = findJobScenarios([name]);
-    // The Kafka engine's scenarios declare no unknown outcome: its writes are ClickHouse's own.
+    // The Kafka engine's and the staged loader's scenarios declare no sink's unknown outcome.
     return (
       scenario !== undefined &&
-      !isEngineScenario(scenario) &&
+      isSinkScenario(scenario) &&
       selection.classes.some(
         (sinkClass) => isSinkClassName(sinkClass) && scenario.coverage(sinkClass).unknownAbsent === true,
       )

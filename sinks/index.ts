@@ -49,6 +49,7 @@ export {
   type LoaderStep,
   type LoaderStepKind,
   type LoadOutcome,
+  type LoadPart,
   StagedPartitionLoader,
   type StagedLoad,
   type StagedRow,

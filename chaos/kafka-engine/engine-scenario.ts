@@ -5,7 +5,7 @@ import { describeError, type Seed } from '../../harness/base/index.ts';
 import type { StartedCluster } from '../../harness/cluster/index.ts';
 import type { FaultType } from '../../harness/flow/history/index.ts';
 import { KAFKA_ENGINE_CLASS, type OwedGuarantee } from '../../properties/base/index.ts';
-import type { Anomaly, DeliveryCounts } from '../../properties/checkers/index.ts';
+import { type DeliveryCounts, mergeAnomalies } from '../../properties/checkers/index.ts';
 import { addTally, NO_TALLY, type ScenarioReport, type Tally } from '../../reports/results/index.ts';
 import {
   explorePath,
@@ -190,22 +190,4 @@ export async function runEngineScenario(options: EngineScenarioOptions): Promise
       tally,
     })),
   };
-}
-
-function mergeAnomalies(anomalies: readonly Anomaly[]): Anomaly[] {
-  const merged = new Map<string, Anomaly>();
-  for (const found of anomalies) {
-    const seen = merged.get(found.category);
-    merged.set(
-      found.category,
-      seen === undefined
-        ? found
-        : {
-            category: found.category,
-            count: seen.count + found.count,
-            examples: [...seen.examples, ...found.examples].slice(0, 5),
-          },
-    );
-  }
-  return [...merged.values()];
 }

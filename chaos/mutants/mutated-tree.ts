@@ -11,7 +11,11 @@ const WORKER_TREE = ['harness', 'sinks', 'package.json', 'tsconfig.json'];
  * linked, not copied). Returns the copy's root, which the supervisor starts its workers from.
  * Refuses a stale mutant: its `find` text must occur exactly once.
  */
-export function createMutatedTree(name: string, mutant: SourceMutant, dir: string): string {
+export function createMutatedTree(
+  name: string,
+  mutant: Pick<SourceMutant, 'file' | 'find' | 'replace'>,
+  dir: string,
+): string {
   const root = join(dir, `mutated-${name}`);
   mkdirSync(root, { recursive: true });
   for (const entry of WORKER_TREE)

@@ -6,6 +6,9 @@ export {
   JUDGED_CLASS_NAMES,
   type JudgedClassName,
   KAFKA_ENGINE_CLASS,
+  STAGED_LOADER_CLASS,
+  type StagedLoaderClassName,
   classGuarantee,
+  classPath,
   type OwedGuarantee,
 } from './judged-class.ts';

@@ -24,3 +24,22 @@ export function resultOf(checker: string, anomalies: readonly Anomaly[], notes?:
   const found = anomalies.filter((item) => item.count > 0);
   return { checker, verdict: found.length > 0 ? 'violation' : 'pass', anomalies: found, ...(notes ? { notes } : {}) };
 }
+
+/** Anomalies of several runs, one per category: counts added, the first five examples kept. */
+export function mergeAnomalies(anomalies: readonly Anomaly[]): Anomaly[] {
+  const merged = new Map<string, Anomaly>();
+  for (const found of anomalies) {
+    const seen = merged.get(found.category);
+    merged.set(
+      found.category,
+      seen === undefined
+        ? found
+        : {
+            category: found.category,
+            count: seen.count + found.count,
+            examples: [...seen.examples, ...found.examples].slice(0, 5),
+          },
+    );
+  }
+  return [...merged.values()];
+}

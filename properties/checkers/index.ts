@@ -1,5 +1,5 @@
 export { type AnomalyCategory, type AnomalyKind, anomalyKind } from './anomaly-category.ts';
-export type { Anomaly } from './check-result.ts';
+export { type Anomaly, mergeAnomalies } from './check-result.ts';
 export { checkScenario, type ScenarioCheck } from './check-scenario.ts';
 export type { Coverage, Evidence } from './coverage-checker.ts';
 export { CoverageLedger } from './coverage-ledger.ts';

@@ -6,6 +6,7 @@ export type {
   JobReport,
   JobSelection,
   OwedTally,
+  ReadFigures,
   ScenarioReport,
 } from './job-report.ts';
 export { classConfigurations, classReport, classVerdict, jobVerdict, mergeConfigurationRows } from './class-report.ts';
@@ -15,6 +16,7 @@ export {
   type InsertPerformance,
   type LatencyQuantiles,
   type MedianAndTail,
+  quantile,
   type RecoveryFigures,
 } from './performance.ts';
 export { mostEventfulRun, runTimelines, type RunTimeline, type TaggedEvent } from './timeline.ts';

@@ -58,6 +58,27 @@ export interface ScenarioReport {
   readonly commands: readonly string[];
   /** The exploring runs by configuration. */
   readonly configurations: readonly ConfigurationRow[];
+  /** What readers saw while the runs published (the staged loader's scenarios), per publication operation. */
+  readonly reads?: readonly ReadFigures[] | undefined;
+}
+
+/**
+ * Readers' view of one publication operation over a scenario's runs: how many reads answered and
+ * failed, how many saw a load in part (`fractured`), and the cross-table window — reads that saw a
+ * multi-table load in some of its tables and not the others, and how long that lasted per load.
+ */
+export interface ReadFigures {
+  readonly operation: string;
+  readonly reads: number;
+  readonly failedReads: number;
+  readonly fractured: number;
+  /** Multi-table loads judged (single-table runs have no window). */
+  readonly loads: number;
+  readonly splitReads: number;
+  /** Per load, from the first split read's start to the last one's end; null when no load spanned tables. */
+  readonly windowMs: { readonly p50: number; readonly p95: number; readonly max: number } | null;
+  /** The spans themselves, per load, in ms (the HTML chart's input). */
+  readonly spansMs: readonly number[];
 }
 
 /** A class's line of the report: its scenarios, their verdicts merged and their tallies added. */

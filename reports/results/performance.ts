@@ -42,7 +42,7 @@ export interface RecoveryFigures {
 }
 
 /** Nearest-rank quantile of an ascending list. */
-function quantile(sorted: readonly number[], q: number): number {
+export function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? 0;
 }
 

@@ -1,4 +1,5 @@
-import { KAFKA_ENGINE_CLASS, type Verdict } from '../../properties/base/index.ts';
+import type { Verdict } from '../../properties/base/index.ts';
+import { isSinkClassName } from '../../sinks/index.ts';
 import type { MedianAndTail, RecoveryFigures, Tally } from '../results/index.ts';
 
 /** One colour per verdict, shared by every HTML page. */
@@ -48,14 +49,15 @@ export const recoveryCells = (name: string, recovery: RecoveryFigures): string[]
 
 /**
  * The classes the recovery table has rows for: every sink. ClickHouse's Kafka engine has no
- * sink to watch after a heal; its liveness is its drain (`stalled` when no row came for its bound).
+ * sink to watch after a heal (its liveness is its drain: `stalled` when no row came for its
+ * bound), nor has the staged loader (a load it cannot finish is given up, and said so).
  */
 export const watchedClasses = <T>(classes: Readonly<Record<string, T>>): [string, T][] =>
-  Object.entries(classes).filter(([name]) => name !== KAFKA_ENGINE_CLASS);
+  Object.entries(classes).filter(([name]) => isSinkClassName(name));
 
 /** What the recovery table says, once, beside it. */
 export const RECOVERY_CAPTION =
-  "After every heal (each fault episode's, and the settle phase's) the sink must keep making progress until it drained what it held: once the cluster is verified healthy again it may go no longer than a bound from its spec (2 × write_timeout + retry_backoff + 10 s slack) without its partitions' progress or backlog changing; past it the heal is `stalled` (a violation) and the sink is restarted. Times run from the heal. ClickHouse's Kafka engine has no row here: its liveness is its drain after the heal.";
+  "After every heal (each fault episode's, and the settle phase's) the sink must keep making progress until it drained what it held: once the cluster is verified healthy again it may go no longer than a bound from its spec (2 × write_timeout + retry_backoff + 10 s slack) without its partitions' progress or backlog changing; past it the heal is `stalled` (a violation) and the sink is restarted. Times run from the heal. ClickHouse's Kafka engine has no row here (its liveness is its drain after the heal), nor has the staged loader (it gives a load up, and says so).";
 
 /** The run line's ` · fault proxy …` (nothing for an attached cluster, whose proxy is its own). */
 export const faultProxyText = (faultProxy: string | null | undefined): string =>

@@ -5,6 +5,7 @@ import {
   EXIT_STATUSES,
   resultExitStatus,
 } from '../results/index.ts';
+import { classPath, isJudgedClassName } from '../../properties/base/index.ts';
 import { configurationRows } from './configuration-rows.ts';
 import {
   dedupStatement,
@@ -129,7 +130,7 @@ function pathTable(run: JobReport): string[] {
   const rows = Object.entries(run.classes).map(([name, result]) => {
     const families = new Set(Object.keys(result.tally.faults).map((type) => FAULT_FAMILY[type] ?? 'server error'));
     const c = result.tally.counts;
-    const path = name === 'ClickHouseKafkaEngine' ? "ClickHouse's Kafka engine" : 'a Flow sink';
+    const path = isJudgedClassName(name) ? classPath(name) : name;
     return `| ${path} | ${tableCell(name)} | ${result.guarantee} | ${ICON[result.verdict]} | ${c.lost} | ${c.duplicated} | ${c.recovered} | ${[...families].sort().join(', ') || '—'} |`;
   });
   return [
@@ -137,6 +138,33 @@ function pathTable(run: JobReport): string[] {
     '### Which path, which guarantee',
     '',
     '| path | class | owed | verdict | lost | duplicated | recovered | faults met (kind) |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows,
+  ];
+}
+
+/**
+ * What readers saw while the staged loader published: per scenario and operation, the reads,
+ * those that saw a load in part, and the cross-table window (how long a multi-table load showed
+ * in some of its tables and not the others).
+ */
+function readsTable(run: JobReport): string[] {
+  const rows = Object.entries(run.classes).flatMap(([name, result]) =>
+    result.scenarios.flatMap((s) =>
+      (s.reads ?? []).map(
+        (r) =>
+          `| ${tableCell(name)} | ${tableCell(s.name)} | ${r.operation} | ${r.reads} (${r.failedReads}) | ${r.fractured} | ${r.loads} | ${r.splitReads} | ${r.windowMs === null ? '—' : `${r.windowMs.p50} / ${r.windowMs.p95} / ${r.windowMs.max}`} |`,
+      ),
+    ),
+  );
+  if (rows.length === 0) return [];
+  return [
+    '',
+    '### What readers saw',
+    '',
+    'Readers queried every production table in one statement, on every replica, through the client proxies, while the loads were published. A read that saw part of a load is a `fractured-read` (a violation); a multi-table load seen in some of its tables and not the others is the switch window seed 002 promises short, measured per load from the first such read to the last:',
+    '',
+    '| class | scenario | operation | reads (failed) | fractured | multi-table loads | split reads | window p50 / p95 / max ms |',
     '|---|---|---|---|---|---|---|---|',
     ...rows,
   ];
@@ -167,7 +195,7 @@ export function reportMarkdown(run: JobReport): string {
       `| ${tableCell(name)} | ${result.guarantee} | ${ICON[result.verdict]} | ${c.attempted} | ${c.acknowledged} | ${c.lost} | ${c.duplicated} | ${c.unexpected} | ${c.recovered} | ${result.tally.giveUps} (${c.gaveUp}) | ${result.tally.inserts.ok}/${result.tally.inserts.failed}/${result.tally.inserts.unknown} | ${unknownSplit(result.tally.unknownOutcomes)} | ${result.tally.replays} | ${result.tally.dedupHits} | ${result.tally.refusals} | ${dedupStatement(result.tally.serverDedup)} | ${faults} | ${speed} |`,
     );
   }
-  lines.push(...pathTable(run));
+  lines.push(...pathTable(run), ...readsTable(run));
   lines.push(
     '',
     '### Scenarios',

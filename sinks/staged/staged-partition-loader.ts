@@ -11,7 +11,13 @@ export interface StagedRow {
 /** A load for several production tables: per table, its rows in the batches they arrive in. */
 export interface StagedLoad {
   readonly load: LoadId;
-  readonly tables: readonly { readonly table: string; readonly batches: readonly (readonly StagedRow[])[] }[];
+  readonly tables: readonly LoadPart[];
+}
+
+/** One table's part of a load. */
+export interface LoadPart {
+  readonly table: string;
+  readonly batches: readonly (readonly StagedRow[])[];
 }
 
 /** What the loader sends: the statements it runs and the rows it inserts, over one connection. */
@@ -83,26 +89,24 @@ export class StagedPartitionLoader {
   constructor(private readonly options: LoaderOptions) {}
 
   async load(load: StagedLoad): Promise<LoadOutcome> {
-    for (const { table, batches } of load.tables) {
-      const staged = await this.stage(load.load, table, batches);
-      if (staged !== undefined) return { outcome: 'gave-up', phase: 'stage', table, published: [], error: staged };
+    for (const part of load.tables) {
+      const staged = await this.stage(load.load, part);
+      if (staged !== undefined)
+        return { outcome: 'gave-up', phase: 'stage', table: part.table, published: [], error: staged };
     }
     const published: string[] = [];
-    for (const { table } of load.tables) {
-      const failed = await this.publish(load.load, table);
-      if (failed !== undefined) return { outcome: 'gave-up', phase: 'publish', table, published, error: failed };
-      published.push(table);
+    for (const part of load.tables) {
+      const failed = await this.publish(load.load, part);
+      if (failed !== undefined)
+        return { outcome: 'gave-up', phase: 'publish', table: part.table, published, error: failed };
+      published.push(part.table);
     }
     for (const { table } of load.tables) await this.clean(load.load, table);
     return { outcome: 'published' };
   }
 
   /** The table's rows into staging, verified; the last error when every attempt failed. */
-  private async stage(
-    load: LoadId,
-    table: string,
-    batches: readonly (readonly StagedRow[])[],
-  ): Promise<string | undefined> {
+  private async stage(load: LoadId, { table, batches }: LoadPart): Promise<string | undefined> {
     const { database, connection } = this.options;
     const staging = stagingTable(table);
     const expected = batches.reduce((sum, batch) => sum + batch.length, 0);
@@ -132,8 +136,10 @@ export class StagedPartitionLoader {
     return lastError;
   }
 
-  private async publish(load: LoadId, table: string): Promise<string | undefined> {
+  /** The table's part switched into production; the same statement again while its outcome is unknown. */
+  private async publish(load: LoadId, part: LoadPart): Promise<string | undefined> {
     const { database, connection, operation } = this.options;
+    const { table } = part;
     const statement = publishStatement(operation, database, table, stagingTable(table), load);
     let lastError = '';
     for (let attempt = 1; attempt <= this.options.maxAttempts; attempt++) {

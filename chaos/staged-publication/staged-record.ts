@@ -1,0 +1,78 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { HarnessError } from '../../harness/base/index.ts';
+import { type Anomaly, checkStagedRun, type StagedObservation } from '../../properties/checkers/index.ts';
+import { owedByOperation, type PublishOperation } from '../../sinks/index.ts';
+import type { PathRun } from '../executor/index.ts';
+import type { StagedRunInput, StagedRunResult } from './staged-run.ts';
+
+/** Where a staged run is stored, under its run directory. */
+export const STAGED_RUN_FILE = 'staged-run.json';
+const VERSION = 1;
+
+/** One staged run as the scenario keeps it: its input, and its result or why the harness could not finish it. */
+export interface StagedRun extends PathRun<StagedRunInput> {
+  readonly database: string;
+  readonly result?: StagedRunResult | undefined;
+  readonly durationMs: number;
+}
+
+export const violated = (run: Pick<StagedRun, 'result'>): boolean => (run.result?.check.anomalies.length ?? 0) > 0;
+
+export function writeStagedRun(dir: string, run: StagedRun): void {
+  writeFileSync(join(dir, STAGED_RUN_FILE), `${JSON.stringify({ version: VERSION, ...run })}\n`);
+}
+
+interface StoredStagedRun {
+  readonly version: number;
+  readonly phase: 'explore' | 'shrink';
+  readonly input: { readonly operation: PublishOperation };
+  readonly infraError?: string;
+  readonly result?: {
+    readonly fired: boolean;
+    readonly check: { readonly anomalies: readonly Anomaly[] };
+    readonly observation: StagedObservation;
+  };
+}
+
+/** A stored run judged again by today's checker: its recorded anomalies beside the rechecked ones. */
+export interface StagedRecheck {
+  readonly phase: 'explore' | 'shrink';
+  readonly fired: boolean;
+  readonly infraError: boolean;
+  readonly recorded: readonly Anomaly[];
+  readonly rechecked: readonly Anomaly[];
+}
+
+export function recheckStagedRun(runDir: string): StagedRecheck {
+  const file = join(runDir, STAGED_RUN_FILE);
+  let stored: StoredStagedRun;
+  try {
+    stored = JSON.parse(readFileSync(file, 'utf8')) as StoredStagedRun;
+  } catch (error) {
+    throw new HarnessError('STORED_FILE_INVALID', `${file} cannot be read as a staged run: ${String(error)}`);
+  }
+  if (stored.version !== VERSION)
+    throw new HarnessError(
+      'STORED_FILE_VERSION',
+      `${file} is version ${String(stored.version)}, this harness reads ${VERSION}`,
+    );
+  if (!['move', 'replace', 'attach'].includes(stored.input?.operation))
+    throw new HarnessError('STORED_FILE_INVALID', `${file} has no input.operation: what its run owed is unknown`);
+  const result = stored.result;
+  if (result === undefined)
+    return {
+      phase: stored.phase,
+      fired: false,
+      infraError: stored.infraError !== undefined,
+      recorded: [],
+      rechecked: [],
+    };
+  return {
+    phase: stored.phase,
+    fired: result.fired,
+    infraError: false,
+    recorded: result.check.anomalies,
+    rechecked: checkStagedRun(result.observation, owedByOperation(stored.input.operation)).anomalies,
+  };
+}

@@ -1,0 +1,117 @@
+import fc from 'fast-check';
+import { STAGED_LOADER_CLASS } from '../../properties/base/index.ts';
+import type { PublishOperation } from '../../sinks/index.ts';
+import type { Profile } from '../executor/index.ts';
+import {
+  arbKeeperCut,
+  arbPublishCut,
+  arbSiblingKill,
+  arbStageCut,
+  needsReplication,
+  type StagedFaultSpec,
+} from './staged-faults.ts';
+import type { StagedRunInput } from './staged-run.ts';
+
+/** One scenario of the staged loader: its fault, the operations it publishes with, and its least number of tables. */
+export interface StagedScenario {
+  readonly name: string;
+  readonly description: string;
+  readonly classes: readonly [typeof STAGED_LOADER_CLASS];
+  readonly profiles: readonly Profile[];
+  readonly fault: fc.Arbitrary<StagedFaultSpec>;
+  readonly operations: readonly PublishOperation[];
+  /** Tables per load, least and most: a switch across tables needs two; a one-table load is a boundary of its own. */
+  readonly tables: readonly [number, number];
+  /** Under alternating dedup, the first run has it off (a repeat that dedup would hide shows on every one-run job). */
+  readonly dedupOffFirst: boolean;
+}
+
+const scenario = (
+  name: string,
+  description: string,
+  fault: fc.Arbitrary<StagedFaultSpec>,
+  operations: readonly PublishOperation[],
+  tables: readonly [number, number],
+  dedupOffFirst = true,
+): StagedScenario => ({
+  name,
+  description,
+  classes: [STAGED_LOADER_CLASS],
+  profiles: ['ci', 'full'],
+  fault,
+  operations,
+  tables,
+  dedupOffFirst,
+});
+
+/**
+ * One scenario per operation under a lost answer (what a repeat owes differs by operation), so
+ * every `ci` job meets all three; a one-table load (REPLACE's) and a multi-table switch (the
+ * Keeper cut's) are each met on purpose, not left to a draw.
+ */
+export const STAGED_SCENARIOS: readonly StagedScenario[] = [
+  scenario(
+    'staged-move-unknown',
+    "MOVE PARTITION's answer cut after the server ran it: the repeat finds staging empty and moves nothing",
+    arbPublishCut,
+    ['move'],
+    [1, 3],
+  ),
+  scenario(
+    'staged-replace-unknown',
+    "REPLACE PARTITION's answer cut after the server ran it, one-table loads: the repeat replaces with the same parts",
+    arbPublishCut,
+    ['replace'],
+    [1, 1],
+  ),
+  scenario(
+    'staged-attach-unknown',
+    "ATTACH PARTITION FROM's answer cut after the server ran it: the repeat may publish the load twice (owed at-least-once)",
+    arbPublishCut,
+    ['attach'],
+    [1, 3],
+  ),
+  scenario(
+    'staged-staging-unknown',
+    "a staging INSERT's answer cut: the load is truncated and staged again, never published in part",
+    arbStageCut,
+    ['move', 'replace', 'attach'],
+    [1, 3],
+    false,
+  ),
+  scenario(
+    'staged-replica-kill',
+    "the writer's sibling replica killed during a publication and restarted: it must converge",
+    arbSiblingKill,
+    ['move', 'replace', 'attach'],
+    [1, 3],
+    false,
+  ),
+  scenario(
+    'staged-keeper-cut',
+    "the writer's Keeper links cut during a multi-table switch: the publication fails until they heal, readers see the window",
+    arbKeeperCut,
+    ['move', 'replace', 'attach'],
+    [2, 3],
+    false,
+  ),
+];
+
+/** A run's whole input: the operation, the tables' engine, the loads' shape, the readers' pace, the fault and its aim. */
+export const arbStagedRunInput = (definition: StagedScenario): fc.Arbitrary<StagedRunInput> =>
+  definition.fault.chain((fault) =>
+    fc.record({
+      operation: fc.constantFrom(...definition.operations),
+      replicated: needsReplication(fault) ? fc.constant(true) : fc.boolean(),
+      shape: fc.record({
+        tables: fc.integer({ min: definition.tables[0], max: definition.tables[1] }),
+        batches: fc.integer({ min: 2, max: 6 }),
+        rowsPerBatch: fc.integer({ min: 20, max: 400 }),
+      }),
+      loads: fc.integer({ min: 2, max: 5 }),
+      arrivalMs: fc.integer({ min: 20, max: 150 }),
+      readerPauseMs: fc.integer({ min: 5, max: 40 }),
+      fault: fc.constant(fault),
+      aim: fc.record({ load: fc.nat({ max: 4 }), table: fc.nat({ max: 2 }) }),
+    }),
+  );
