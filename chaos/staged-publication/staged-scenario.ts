@@ -11,6 +11,7 @@ import {
   NO_TALLY,
   quantile,
   type ReadFigures,
+  type ReadTimeline,
   type ScenarioReport,
   type Tally,
 } from '../../reports/results/index.ts';
@@ -113,11 +114,49 @@ function readFigures(runs: readonly StagedRun[]): ReadFigures[] {
           spansMs.length === 0
             ? null
             : { p50: quantile(spansMs, 0.5), p95: quantile(spansMs, 0.95), max: spansMs.at(-1) ?? 0 },
-        spansMs,
+        shown: readTimeline(runs.filter((run) => run.input.operation === operation && run.result !== undefined)),
       },
     ];
   });
 }
+
+/** The run with the widest cross-table window (or the first), read by read, for the HTML chart. */
+function readTimeline(runs: readonly StagedRun[]): ReadTimeline | undefined {
+  const widest = (run: StagedRun) => Math.max(0, ...(run.result?.check.windows ?? []).map((window) => window.spanMs));
+  const run = [...runs].sort((a, b) => widest(b) - widest(a))[0];
+  const result = run?.result;
+  if (run === undefined || result === undefined) return undefined;
+  const { observation } = result;
+  const owed = (table: string, load: number) => observation.loads.find((entry) => entry.load === load)?.rows[table];
+  const reads = observation.reads.slice(0, MAX_CHARTED_READS).map((read) => {
+    const whole = read.counts.filter((count) => {
+      const rows = owed(count.table, count.load);
+      return rows !== undefined && count.rows > 0 && count.rows % rows === 0 && count.distinct === rows;
+    });
+    const loads = new Set(read.counts.filter((count) => count.rows > 0).map((count) => count.load));
+    return {
+      atMs: read.startedAt,
+      replica: read.replica,
+      seen: whole.length,
+      split:
+        observation.tables.length > 1 &&
+        [...loads].some((load) => whole.filter((count) => count.load === load).length < observation.tables.length),
+      fractured: whole.length < read.counts.filter((count) => count.rows > 0).length,
+    };
+  });
+  return {
+    run: run.index,
+    durationMs: Math.max(1, ...observation.reads.map((read) => read.endedAt)),
+    parts: observation.loads.length * observation.tables.length,
+    windows: result.check.windows
+      .filter((window) => window.splitReads > 0)
+      .map(({ load, fromMs, toMs }) => ({ load, fromMs, toMs })),
+    reads,
+  };
+}
+
+/** A chart of more reads than this shows the first ones (a run's reads are a few hundred to a few thousand). */
+const MAX_CHARTED_READS = 3_000;
 
 /**
  * One staged scenario: runs drawn by fast-check from the pair's seed until the fault did what the

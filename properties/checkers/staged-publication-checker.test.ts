@@ -39,8 +39,8 @@ describe('checkStagedRun', () => {
     const check = checkStagedRun(golden, 'exactly-once');
     expect(check.anomalies).toEqual([]);
     expect(check.windows).toEqual([
-      { load: 1, splitReads: 0, spanMs: 0 },
-      { load: 2, splitReads: 1, spanMs: 6 },
+      { load: 1, splitReads: 0, spanMs: 0, fromMs: 0, toMs: 0 },
+      { load: 2, splitReads: 1, spanMs: 6, fromMs: 20, toMs: 26 },
     ]);
     expect(check.counts).toMatchObject({ attempted: 60, acknowledged: 60, lost: 0, duplicated: 0 });
   });

@@ -54,6 +54,9 @@ export interface CrossTableWindow {
   readonly splitReads: number;
   /** From the first such read's start to the last one's end, in ms; 0 when no read fell in the window. */
   readonly spanMs: number;
+  /** Where that span lies, in ms from the run's start (both 0 when no read fell in it). */
+  readonly fromMs: number;
+  readonly toMs: number;
 }
 
 export interface StagedCheck {
@@ -194,10 +197,8 @@ function crossTableWindows(observation: StagedObservation): CrossTableWindow[] {
       );
       return seen.includes(true) && seen.includes(false);
     });
-    const spanMs =
-      split.length === 0
-        ? 0
-        : Math.max(...split.map((read) => read.endedAt)) - Math.min(...split.map((read) => read.startedAt));
-    return { load, splitReads: split.length, spanMs };
+    const fromMs = split.length === 0 ? 0 : Math.min(...split.map((read) => read.startedAt));
+    const toMs = split.length === 0 ? 0 : Math.max(...split.map((read) => read.endedAt));
+    return { load, splitReads: split.length, spanMs: toMs - fromMs, fromMs, toMs };
   });
 }

@@ -7,6 +7,7 @@ export type {
   JobSelection,
   OwedTally,
   ReadFigures,
+  ReadTimeline,
   ScenarioReport,
 } from './job-report.ts';
 export { classConfigurations, classReport, classVerdict, jobVerdict, mergeConfigurationRows } from './class-report.ts';

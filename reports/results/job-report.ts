@@ -77,8 +77,27 @@ export interface ReadFigures {
   readonly splitReads: number;
   /** Per load, from the first split read's start to the last one's end; null when no load spanned tables. */
   readonly windowMs: { readonly p50: number; readonly p95: number; readonly max: number } | null;
-  /** The spans themselves, per load, in ms (the HTML chart's input). */
-  readonly spansMs: readonly number[];
+  /** The run of this operation with the widest window, read by read (the HTML chart). */
+  readonly shown?: ReadTimeline | undefined;
+}
+
+/** One run's reads over time: how many whole load parts each read saw, and the windows of its loads. */
+export interface ReadTimeline {
+  readonly run: number;
+  readonly durationMs: number;
+  /** (table, load) parts the run published in all. */
+  readonly parts: number;
+  readonly windows: readonly { readonly load: number; readonly fromMs: number; readonly toMs: number }[];
+  readonly reads: readonly {
+    readonly atMs: number;
+    readonly replica: string;
+    /** (table, load) parts the read saw whole. */
+    readonly seen: number;
+    /** It saw a multi-table load in some tables and not the others. */
+    readonly split: boolean;
+    /** It saw part of a load. */
+    readonly fractured: boolean;
+  }[];
 }
 
 /** A class's line of the report: its scenarios, their verdicts merged and their tallies added. */

@@ -7,6 +7,7 @@ import {
   type RunTimeline,
 } from '../results/index.ts';
 import { configurationRows } from './configuration-rows.ts';
+import { readsPanel } from './reads-chart.ts';
 import type { Verdict } from '../../properties/base/index.ts';
 import {
   dedupStatement,
@@ -166,7 +167,9 @@ function scenarioPanel(name: string, scenario: ScenarioReport, timelines: readon
     shown === undefined
       ? name === 'ClickHouseKafkaEngine'
         ? "no INSERT timeline: ClickHouse's own consumers wrote this class's rows; each run below, with what it stored"
-        : 'no history was recorded for this scenario'
+        : scenario.reads !== undefined
+          ? 'no INSERT timeline: the loader stages and switches partitions; what its readers saw, per operation'
+          : 'no history was recorded for this scenario'
       : `${shown.run} of ${own.length} (the one with the most failed or unknown INSERTs): ${(shown.duration / 1000).toFixed(1)} s, ${shown.inserts.length} INSERT attempts (${failed} failed, ${unknown} unknown), ${shown.faults.length} fault windows${scenario.cluster === undefined ? '' : `, cluster ${scenario.cluster}`}`;
   const notes = [
     ...scenario.notes,
@@ -180,6 +183,7 @@ function scenarioPanel(name: string, scenario: ScenarioReport, timelines: readon
     `<section class="scenario"><h3>${escapeHtml(scenario.name)} <span class="badge" style="background:${VERDICT_COLOUR[scenario.verdict]}">${escapeHtml(scenario.verdict)}</span></h3>`,
     `<p class="caption">${escapeHtml(caption)}</p>`,
     shown === undefined ? '' : timelineSvg(shown),
+    scenario.reads === undefined ? '' : readsPanel(scenario.reads),
     notes.length === 0 ? '' : `<ul>${notes.map((note) => `<li>${escapeHtml(note)}</li>`).join('')}</ul>`,
     giveUps,
     scenario.verdict === 'pass'

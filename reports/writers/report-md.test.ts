@@ -84,4 +84,33 @@ describe('report.md: which path, which guarantee', () => {
       "| ClickHouse's Kafka engine | ClickHouseKafkaEngine | at-least-once | ✅ pass | 0 | 7 | 90 | broker, server error |",
     );
   });
+
+  it('says what readers saw while the staged loader published: per operation, fractured reads and the cross-table window', () => {
+    const staged = jobReportOf([
+      scenarioReportOf({
+        sinkClass: 'StagedPartitionLoader',
+        name: 'staged-keeper-cut',
+        reads: [
+          {
+            operation: 'MOVE',
+            reads: 420,
+            failedReads: 3,
+            fractured: 0,
+            loads: 3,
+            splitReads: 190,
+            windowMs: { p50: 110, p95: 1888, max: 1888 },
+          },
+        ],
+      }),
+    ]);
+    const md = reportMarkdown(staged);
+    expect(md.split('### Which path, which guarantee')[1]).toContain(
+      '| staged publication (seed 002) | StagedPartitionLoader |',
+    );
+    const section = md.split('### What readers saw')[1]?.split('###')[0] ?? '';
+    expect(section).toContain(
+      '| StagedPartitionLoader | staged-keeper-cut | MOVE | 420 (3) | 0 | 3 | 190 | 110 / 1888 / 1888 |',
+    );
+    expect(reportMarkdown(jobReportOf([scenarioReportOf()]))).not.toContain('### What readers saw');
+  });
 });
