@@ -156,7 +156,8 @@ interface ClusterGroup {
 function clusterGroups(pairs: readonly Pair[], shapeOf: (pair: Pair) => ClusterShape): ClusterGroup[] {
   const groups = new Map<string, ClusterGroup>();
   for (const pair of pairs) {
-    const keepers = pair.kind === 'sink' ? keepersFor(pair.scenario) : 1;
+    const keepers =
+      pair.kind === 'sink' ? keepersFor(pair.scenario) : pair.kind === 'staged' ? pair.scenario.keepers : 1;
     const kafka = pair.kind === 'engine' ? ENGINE_BROKERS : 0;
     const shape = shapeOf(pair);
     const key = `${keepers}/${kafka}${shapeArgument(shape)}`;

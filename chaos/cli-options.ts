@@ -15,7 +15,13 @@ import { type Profile, readScheduleFile, SERVER_DEDUP_MODES, type ServerDedupMod
 import type { ScheduleFile } from '../properties/schedule/index.ts';
 import { keepersFor } from './runnable.ts';
 import { type ClusterShape, parseShape } from './scenarios/index.ts';
-import { findJobScenarios, isEngineScenario, isSinkScenario, type JobScenario } from './job-catalogue.ts';
+import {
+  findJobScenarios,
+  isEngineScenario,
+  isSinkScenario,
+  isStagedScenario,
+  type JobScenario,
+} from './job-catalogue.ts';
 import { ENGINE_BROKERS } from './kafka-engine/index.ts';
 
 /** The options `npm run chaos` and `npm run soak` share, as `parseArgs` definitions. */
@@ -104,7 +110,12 @@ export function parseSelection(
   );
   if (shape !== undefined) {
     // A shape asked for that this machine cannot hold is refused before anything starts.
-    const keepers = Math.max(1, ...scenarios.map((scenario) => (isSinkScenario(scenario) ? keepersFor(scenario) : 1)));
+    const keepers = Math.max(
+      1,
+      ...scenarios.map((scenario) =>
+        isSinkScenario(scenario) ? keepersFor(scenario) : isStagedScenario(scenario) ? scenario.keepers : 1,
+      ),
+    );
     const kafka = scenarios.some(isEngineScenario) ? ENGINE_BROKERS : 0;
     const short = memoryShortfall({ ...shape, keepers, kafka }, availableMiB());
     if (short !== undefined)

@@ -48,6 +48,19 @@ export const STAGED_MUTANTS = {
 `,
     why: 'Staging exists to hide the window between tables, and every INSERT is atomic, so a load of one table seems not to need it: it is written to production as its batches arrive. A reader between two batches sees part of the load.',
   },
+  'refused-falls-back-to-insert-select': {
+    category: 'refusal-missing',
+    scenario: 'staged-refused',
+    file: LOADER,
+    find: `        if (REFUSALS.has(codeOf(error))) return new Refusal(\`code \${codeOf(error)}: \${messageOf(error)}\`);`,
+    replace: `        if (REFUSALS.has(codeOf(error))) {
+          await connection.command(
+            \`INSERT INTO \${database}.\${table} SELECT load, id, payload FROM \${database}.\${stagingTable(table)} WHERE load = \${load}\`,
+          );
+          return undefined;
+        }`,
+    why: 'When the engine refuses to switch the partition (the tables differ in a key or an ordering), copying the rows with INSERT … SELECT still gets the load into production and the error goes away. The load is no longer published atomically, and nobody is told that staging and production drifted apart.',
+  },
 } as const satisfies Readonly<Record<string, StagedMutant>>;
 
 export type StagedMutantName = keyof typeof STAGED_MUTANTS;

@@ -24,6 +24,7 @@ export { type FaultUndo, RunUndo } from './run-undo.ts';
 // Faults built directly, for a path without an INSERT to aim at (the Kafka engine's consumers).
 export { brokerStop, replicaKill } from './process-fault.ts';
 export { keeperLinkCut, proxyDown } from './proxy-fault.ts';
+export { keeperLeaderKill } from './keeper-fault.ts';
 export { latency as latencyFault, resetPeer as resetPeerFault } from './toxic-fault.ts';
 export { readLinkCounters } from './link-counters.ts';
 export {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { ClusterDescription, ReplicaDescription } from '../../harness/cluster/index.ts';
 import type { LoaderStepKind } from '../../sinks/index.ts';
-import { type Fault, keeperLinkCut, replicaKill, resetPeerFault } from '../nemeses/index.ts';
+import { type Fault, keeperLeaderKill, keeperLinkCut, replicaKill, resetPeerFault } from '../nemeses/index.ts';
 
 /**
  * A fault of the staged scenarios, as data. Each takes one statement of one load (`aim`), applied
@@ -10,13 +10,24 @@ import { type Fault, keeperLinkCut, replicaKill, resetPeerFault } from '../nemes
  * `publish-cut` — the publication's answer reset on the writer's client link (the server ran it);
  * `stage-cut` — a staging INSERT's answer reset likewise;
  * `sibling-kill` — the writer's sibling replica killed during the publication, restarted after;
- * `keeper-cut` — the writer's Keeper links cut during the publication.
+ * `keeper-cut` — the writer's Keeper links cut during the publication;
+ * `keeper-leader-kill` — the leader of a three-member Keeper ensemble killed during the publication;
+ * `refused-publication` — no fault: the first table's staging does not meet the publication's
+ * requirements, which the loader must report as the engine's refusal.
  */
 export type StagedFaultSpec =
   | { readonly kind: 'publish-cut' }
   | { readonly kind: 'stage-cut' }
   | { readonly kind: 'sibling-kill' }
-  | { readonly kind: 'keeper-cut'; readonly holdMs: number };
+  | { readonly kind: 'keeper-cut'; readonly holdMs: number }
+  | { readonly kind: 'keeper-leader-kill' }
+  | { readonly kind: 'refused-publication'; readonly mismatch: StagingMismatch };
+
+/**
+ * How the first table's staging is set apart from production so that the engine must refuse its
+ * publication (seed 002's requirements): a different partition key, ordering, or structure.
+ */
+export type StagingMismatch = 'partition-key' | 'ordering' | 'structure';
 
 /** The statement a fault is aimed at: its kind, and which load and table (indexes into the run's). */
 export interface FaultAim {
@@ -28,6 +39,10 @@ export interface FaultAim {
 export const arbPublishCut: fc.Arbitrary<StagedFaultSpec> = fc.constant({ kind: 'publish-cut' as const });
 export const arbStageCut: fc.Arbitrary<StagedFaultSpec> = fc.constant({ kind: 'stage-cut' as const });
 export const arbSiblingKill: fc.Arbitrary<StagedFaultSpec> = fc.constant({ kind: 'sibling-kill' as const });
+export const arbKeeperLeaderKill: fc.Arbitrary<StagedFaultSpec> = fc.constant({ kind: 'keeper-leader-kill' as const });
+export const arbRefusedPublication: fc.Arbitrary<StagedFaultSpec> = fc
+  .constantFrom<StagingMismatch>('partition-key', 'ordering', 'structure')
+  .map((mismatch) => ({ kind: 'refused-publication' as const, mismatch }));
 export const arbKeeperCut: fc.Arbitrary<StagedFaultSpec> = fc
   .integer({ min: 300, max: 2_000 })
   .map((holdMs) => ({ kind: 'keeper-cut' as const, holdMs }));
@@ -38,14 +53,14 @@ export const aimedStep = (spec: StagedFaultSpec): LoaderStepKind =>
 
 /** Faults that need a replicated table (a sibling to kill, Keeper on the publication's path). */
 export const needsReplication = (spec: StagedFaultSpec): boolean =>
-  spec.kind === 'sibling-kill' || spec.kind === 'keeper-cut';
+  spec.kind === 'sibling-kill' || spec.kind === 'keeper-cut' || spec.kind === 'keeper-leader-kill';
 
 /** The fault that makes one spec real, on the writer (the replica the loader talks to) or its sibling. */
 export function stagedFault(
   spec: StagedFaultSpec,
   writer: ReplicaDescription,
   sibling: ReplicaDescription | undefined,
-): Fault {
+): Fault | undefined {
   switch (spec.kind) {
     case 'publish-cut':
     case 'stage-cut':
@@ -55,6 +70,10 @@ export function stagedFault(
       return replicaKill(sibling.name);
     case 'keeper-cut':
       return keeperLinkCut(writer.proxies.keepers, `${writer.name}'s Keeper links`);
+    case 'keeper-leader-kill':
+      return keeperLeaderKill();
+    case 'refused-publication':
+      return undefined;
   }
 }
 
@@ -74,5 +93,9 @@ export function describeStagedFault(spec: StagedFaultSpec): string {
       return "the writer's sibling replica killed during the publication";
     case 'keeper-cut':
       return `the writer's Keeper links cut during the publication, ${spec.holdMs} ms`;
+    case 'keeper-leader-kill':
+      return "the Keeper ensemble's leader killed during the publication";
+    case 'refused-publication':
+      return `no fault: the first table's staging has a different ${spec.mismatch}, so the engine refuses its publication`;
   }
 }

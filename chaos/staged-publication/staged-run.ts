@@ -37,7 +37,14 @@ import {
   RunUndo,
   type UndoJournal,
 } from '../nemeses/index.ts';
-import { aimedStep, type FaultAim, shardOf, type StagedFaultSpec, stagedFault } from './staged-faults.ts';
+import {
+  aimedStep,
+  type FaultAim,
+  shardOf,
+  type StagedFaultSpec,
+  stagedFault,
+  type StagingMismatch,
+} from './staged-faults.ts';
 import { Readers, readStatement } from './staged-readers.ts';
 import { type LoadShape, payloadOf, rowsPerTable, sourceLoad, tablesOf } from './staged-source.ts';
 
@@ -98,13 +105,22 @@ const LOADER_ATTEMPTS = 6;
 const LOADER_BACKOFF_MS = 250;
 const SYNC_TIMEOUT_S = 60;
 
-const tableDdl = (database: string, table: string, replicated: boolean, dedupOff: boolean) => {
-  const columns = '(load UInt32, id UInt64, payload String)';
+/** A table of the run; `mismatch` sets a staging table apart from its production table. */
+const tableDdl = (
+  database: string,
+  table: string,
+  replicated: boolean,
+  dedupOff: boolean,
+  mismatch?: StagingMismatch,
+) => {
+  const columns = `(load UInt32, id UInt64, payload String${mismatch === 'structure' ? ', extra UInt8 DEFAULT 0' : ''})`;
   const engine = replicated
     ? `ReplicatedMergeTree('/clickhouse/tables/{shard}/${database}/${table}', '{replica}')`
     : 'MergeTree';
+  const partition = mismatch === 'partition-key' ? '(load, id % 2)' : 'load';
+  const order = mismatch === 'ordering' ? '(id, payload)' : 'id';
   const dedup = replicated && dedupOff ? ' SETTINGS replicated_deduplication_window = 0' : '';
-  return `CREATE TABLE ${database}.${table} ${columns} ENGINE = ${engine} PARTITION BY load ORDER BY id${dedup}`;
+  return `CREATE TABLE ${database}.${table} ${columns} ENGINE = ${engine} PARTITION BY ${partition} ORDER BY ${order}${dedup}`;
 };
 
 const clientOf = (description: ClusterDescription, replica: ReplicaDescription) =>
@@ -134,7 +150,8 @@ export async function runStaged(context: StagedRunContext, input: StagedRunInput
     for (const member of cluster.memberNames)
       if ((await cluster.memberState(member)) !== 'running')
         throw new HarnessError('STAGED_MEMBER_DOWN', `cluster member ${member} is not running at the start of the run`);
-    await createTables(context, undo, nodes, tables, input.replicated);
+    const mismatch = input.fault.kind === 'refused-publication' ? input.fault.mismatch : undefined;
+    await createTables(context, undo, nodes, tables, input.replicated, mismatch);
     const origin = Date.now();
     readers = new Readers({
       targets: nodes.map((replica) => ({ replica: replica.name, url: replica.http })),
@@ -155,7 +172,8 @@ export async function runStaged(context: StagedRunContext, input: StagedRunInput
     let aimed: { step: LoaderStep; error?: string; committed?: boolean } | undefined;
     let failedWhileInForce = 0;
     const heal = async () => {
-      if (window !== undefined && window.healedAt === undefined) await fault.heal(nemesis, window);
+      if (fault !== undefined && window !== undefined && window.healedAt === undefined)
+        await fault.heal(nemesis, window);
     };
     const isAimed = (step: LoaderStep) =>
       step.kind === aim.step && step.load === aim.load && step.table === tables[aim.table] && step.attempt === 1;
@@ -175,7 +193,7 @@ export async function runStaged(context: StagedRunContext, input: StagedRunInput
         arrival: () => delay(input.arrivalMs, undefined, { signal: context.signal }),
         before: async (step) => {
           context.signal?.throwIfAborted();
-          if (window !== undefined || !isAimed(step)) return;
+          if (fault === undefined || window !== undefined || !isAimed(step)) return;
           window = await fault.apply(nemesis);
           aimed = { step };
         },
@@ -222,10 +240,17 @@ export async function runStaged(context: StagedRunContext, input: StagedRunInput
     const final: ReplicaFinal[] = [];
     for (const replica of nodes)
       final.push(await finalState(description, replica, database, tables, replica === writer));
-    const observation: StagedObservation = { tables, loads: records, final, reads };
+    const observation: StagedObservation = {
+      tables,
+      loads: records,
+      final,
+      reads,
+      mustRefuse: mismatch === undefined ? [] : records.map((record) => record.load),
+    };
     const check = checkStagedRun(observation, owedByOperation(input.operation));
     const aimedOutcome = aimed === undefined ? undefined : { ...aimed, failedWhileInForce };
-    const fired = faultFired(input.fault, window, aimedOutcome, notes);
+    const fired =
+      mismatch === undefined ? faultFired(input.fault, window, aimedOutcome, notes) : refusalHappened(outcomes, notes);
     return {
       check,
       observation,
@@ -233,7 +258,7 @@ export async function runStaged(context: StagedRunContext, input: StagedRunInput
       aimed: aimedOutcome,
       fired,
       notes,
-      faults: window === undefined ? [] : [fault.toString()],
+      faults: window === undefined || fault === undefined ? [] : [fault.toString()],
       failedReads: failed,
       timings: { trafficMs, healMs, checkMs: Date.now() - checkStarted },
     };
@@ -250,6 +275,7 @@ async function createTables(
   nodes: readonly ReplicaDescription[],
   tables: readonly string[],
   replicated: boolean,
+  mismatch: StagingMismatch | undefined,
 ): Promise<void> {
   const { database } = context;
   const description = context.cluster.description;
@@ -262,9 +288,13 @@ async function createTables(
           () => client.command({ query: createDatabaseDdl(database) }),
           databaseTaken,
         );
-        for (const table of tables)
-          for (const name of [table, stagingTable(table)])
-            await client.command({ query: tableDdl(database, name, replicated, context.dedupOff) });
+        for (const [index, table] of tables.entries()) {
+          await client.command({ query: tableDdl(database, table, replicated, context.dedupOff) });
+          const apart = index === 0 ? mismatch : undefined;
+          await client.command({
+            query: tableDdl(database, stagingTable(table), replicated, context.dedupOff, apart),
+          });
+        }
       } finally {
         await client.close();
       }
@@ -352,12 +382,21 @@ async function finalState(
 function loadRecord(load: number, shape: LoadShape, tables: readonly string[], outcome: LoadOutcome): LoadRecord {
   const rows = Object.fromEntries(tables.map((table) => [table, rowsPerTable(shape)]));
   if (outcome.outcome === 'published') return { load, rows, outcome: 'published', published: tables };
+  if (outcome.outcome === 'refused') return { load, rows, outcome: 'refused', published: outcome.published };
   return {
     load,
     rows,
     outcome: outcome.phase === 'stage' ? 'gave-up-stage' : 'gave-up-publish',
     published: outcome.published,
   };
+}
+
+/** A refusal scenario's declared case: the engine refused a publication and the loader said so (the checker judges the rest). */
+function refusalHappened(outcomes: readonly LoadOutcome[], notes: string[]): boolean {
+  const refused = outcomes.find((outcome) => outcome.outcome === 'refused');
+  if (refused === undefined) notes.push('no publication was refused');
+  else notes.push(`refused: ${refused.error}`);
+  return refused !== undefined;
 }
 
 /**
@@ -384,8 +423,13 @@ function faultFired(
     case 'sibling-kill':
       if (window.verified !== true) notes.push('the sibling was not seen stopped');
       return window.verified === true;
+    case 'keeper-leader-kill':
+      if (window.verified !== true) notes.push('the Keeper leader was not seen stopped');
+      return window.verified === true;
     case 'keeper-cut':
       if (aimed.failedWhileInForce === 0) notes.push('no statement failed while the Keeper links were cut');
       return aimed.failedWhileInForce > 0;
+    case 'refused-publication':
+      return false;
   }
 }

@@ -50,11 +50,12 @@ export interface StagedScenarioOptions {
   readonly shrink?: boolean;
 }
 
-const FAULT_TYPES: Readonly<Record<StagedRunInput['fault']['kind'], FaultType>> = {
+const FAULT_TYPES: Readonly<Record<Exclude<StagedRunInput['fault']['kind'], 'refused-publication'>, FaultType>> = {
   'publish-cut': 'reset_peer',
   'stage-cut': 'reset_peer',
   'sibling-kill': 'replica_kill',
   'keeper-cut': 'keeper_link_cut',
+  'keeper-leader-kill': 'keeper_kill',
 };
 
 function runTally(run: StagedRun): Tally {
@@ -69,7 +70,10 @@ function runTally(run: StagedRun): Tally {
       onRuns: run.dedupOff ? 0 : 1,
       acceptedTwice: run.dedupOff ? counts.duplicated : 0,
     },
-    faults: run.result?.fired === true ? { [FAULT_TYPES[run.input.fault.kind]]: 1 } : {},
+    faults:
+      run.result?.fired === true && run.input.fault.kind !== 'refused-publication'
+        ? { [FAULT_TYPES[run.input.fault.kind]]: 1 }
+        : {},
   };
 }
 

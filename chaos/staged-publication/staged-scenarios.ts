@@ -4,7 +4,9 @@ import type { PublishOperation } from '../../sinks/index.ts';
 import type { Profile } from '../executor/index.ts';
 import {
   arbKeeperCut,
+  arbKeeperLeaderKill,
   arbPublishCut,
+  arbRefusedPublication,
   arbSiblingKill,
   arbStageCut,
   needsReplication,
@@ -24,6 +26,8 @@ export interface StagedScenario {
   readonly tables: readonly [number, number];
   /** Under alternating dedup, the first run has it off (a repeat that dedup would hide shows on every one-run job). */
   readonly dedupOffFirst: boolean;
+  /** Keeper members of its cluster: the default one, or a three-member ensemble (whose leader can be lost). */
+  readonly keepers: 1 | 3;
 }
 
 const scenario = (
@@ -33,15 +37,18 @@ const scenario = (
   operations: readonly PublishOperation[],
   tables: readonly [number, number],
   dedupOffFirst = true,
+  keepers: 1 | 3 = 1,
 ): StagedScenario => ({
   name,
   description,
   classes: [STAGED_LOADER_CLASS],
-  profiles: ['ci', 'full'],
+  // An ensemble is a cluster of its own, which `ci` does not start (as for the sinks' ensemble scenarios).
+  profiles: keepers === 3 ? ['full'] : ['ci', 'full'],
   fault,
   operations,
   tables,
   dedupOffFirst,
+  keepers,
 });
 
 /**
@@ -94,6 +101,23 @@ export const STAGED_SCENARIOS: readonly StagedScenario[] = [
     ['move', 'replace', 'attach'],
     [2, 3],
     false,
+  ),
+  scenario(
+    'staged-refused',
+    'staging set apart from production (partition key, ordering or structure): the engine refuses the publication, and the loader must say so',
+    arbRefusedPublication,
+    ['move', 'replace', 'attach'],
+    [1, 3],
+    false,
+  ),
+  scenario(
+    'staged-keeper-leader',
+    "the Keeper ensemble's leader killed during a multi-table switch (full profile: a three-member ensemble)",
+    arbKeeperLeaderKill,
+    ['move', 'replace', 'attach'],
+    [2, 3],
+    false,
+    3,
   ),
 ];
 

@@ -126,4 +126,29 @@ describe('checkStagedRun', () => {
     };
     expect(categories(diverged)).toEqual(['diverged:r2']);
   });
+
+  it('a publication the engine must refuse is reported refused, and only that one', () => {
+    const refused: StagedObservation = {
+      ...golden,
+      loads: [
+        { load: 1, rows: { a: 10, b: 20 }, outcome: 'refused', published: [] },
+        { load: 2, rows: { a: 10, b: 20 }, outcome: 'refused', published: [] },
+      ],
+      final: [{ replica: 'r1', counts: [], wrongRows: [] }],
+      reads: [],
+      mustRefuse: [1, 2],
+    };
+    expect(categories(refused)).toEqual([]);
+    const publishedAnyway: StagedObservation = {
+      ...golden,
+      loads: [golden.loads[0]!, refused.loads[1]!],
+      final: [{ replica: 'r1', counts: both(1, 1), wrongRows: [] }],
+      reads: [],
+      mustRefuse: [1, 2],
+    };
+    expect(categories(publishedAnyway)).toEqual(['refusal-missing']);
+    expect(categories({ ...refused, mustRefuse: [] })).toEqual(['refusal-unexpected']);
+    const refusedYetThere = { ...refused, final: [{ replica: 'r1', counts: both(1, 1), wrongRows: [] }] };
+    expect(categories(refusedYetThere)).toEqual(['unexpected']);
+  });
 });

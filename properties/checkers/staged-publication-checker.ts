@@ -7,8 +7,12 @@ export interface LoadRecord {
   readonly load: number;
   /** Rows of the load per production table. */
   readonly rows: Readonly<Record<string, number>>;
-  /** `gave-up-stage`: nothing of it was ever published; `gave-up-publish`: the tables after `published` are unknown. */
-  readonly outcome: 'published' | 'gave-up-stage' | 'gave-up-publish';
+  /**
+   * `gave-up-stage`: nothing of it was ever published; `gave-up-publish`: the tables after
+   * `published` are unknown; `refused`: the engine refused the next table's publication, so it
+   * and those after it hold nothing of the load.
+   */
+  readonly outcome: 'published' | 'gave-up-stage' | 'gave-up-publish' | 'refused';
   /** The tables whose publication the loader saw acknowledged. */
   readonly published: readonly string[];
 }
@@ -45,6 +49,8 @@ export interface StagedObservation {
   /** The replica the loader wrote to first; the others must agree with it. */
   readonly final: readonly ReplicaFinal[];
   readonly reads: readonly ReadRecord[];
+  /** Loads whose publication the engine must refuse (the run set staging and production apart on purpose). */
+  readonly mustRefuse?: readonly number[];
 }
 
 /** How long a multi-table load was seen in some of its tables and not the others (the switch's window). */
@@ -78,7 +84,8 @@ const where = (count: LoadCount) => `load ${count.load} in ${count.table}`;
  * load in a table saw a `fractured-read`; one that saw rows the final state does not hold (more
  * copies, or a load that never was) saw a `phantom-read`. A multi-table load seen in some of its
  * tables and not the others is the switch's window, measured, never a violation: seed 002 promises
- * it short, not absent.
+ * it short, not absent. Where the run set staging apart from production (`mustRefuse`), the loader
+ * must report the engine's refusal (`refusal-missing`), and only there (`refusal-unexpected`).
  */
 export function checkStagedRun(observation: StagedObservation, owed: 'exactly-once' | 'at-least-once'): StagedCheck {
   const byLoad = new Map(observation.loads.map((record) => [record.load, record]));
@@ -121,6 +128,8 @@ export function checkStagedRun(observation: StagedObservation, owed: 'exactly-on
       if (copies === 0 && !acknowledged && record.outcome !== 'published') gaveUpRows += owedRows;
       if (copies > 0 && record.outcome === 'gave-up-stage')
         unexpected.push(`${where(count)}: given up while staging, yet in production`);
+      if (copies > 0 && record.outcome === 'refused' && !acknowledged)
+        unexpected.push(`${where(count)}: its publication was refused, yet in production`);
       if (copies > 0 && !acknowledged && record.outcome === 'gave-up-publish') recoveredRows += owedRows;
       if (copies > 1) {
         duplicated.push(`${where(count)}: ${copies} copies`);
@@ -145,7 +154,23 @@ export function checkStagedRun(observation: StagedObservation, owed: 'exactly-on
           `${at}: ${count.rows} rows of ${where(count)}, the final state holds ${finalRows.get(`${count.table}/${count.load}`) ?? 0}`,
         );
     }
+  const mustRefuse = new Set(observation.mustRefuse ?? []);
+  const refusals = observation.loads.filter((record) => mustRefuse.has(record.load));
   const anomalies = [
+    anomaly(
+      'refusal-missing',
+      refusals
+        .filter((record) => record.outcome !== 'refused')
+        .map(
+          (record) => `load ${record.load}: the engine refuses its publication, the loader reported ${record.outcome}`,
+        ),
+    ),
+    anomaly(
+      'refusal-unexpected',
+      observation.loads
+        .filter((record) => record.outcome === 'refused' && !mustRefuse.has(record.load))
+        .map((record) => `load ${record.load}: reported refused, its tables meet the publication's requirements`),
+    ),
     anomaly('lost', lost),
     anomaly('duplicated', owed === 'exactly-once' ? duplicated : []),
     anomaly('unexpected', unexpected),

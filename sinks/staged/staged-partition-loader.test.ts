@@ -144,4 +144,30 @@ describe('StagedPartitionLoader', () => {
     expect(outcome).toMatchObject({ outcome: 'gave-up', phase: 'stage', table: 'a', published: [] });
     expect(sent.some((what) => what.startsWith('ALTER'))).toBe(false);
   });
+
+  it('a publication the engine refuses is not repeated: the load is refused, naming the server code', async () => {
+    const { connection, sent } = recording();
+    const refusing: typeof connection = {
+      ...connection,
+      async command(query) {
+        if (query.startsWith('ALTER TABLE db.a'))
+          throw Object.assign(new Error('Tables have different partition key.'), { code: '36' });
+        return connection.command(query);
+      },
+    };
+    const loader = new StagedPartitionLoader({
+      database: 'db',
+      operation: 'replace',
+      maxAttempts: 3,
+      retryBackoffMs: 0,
+      connection: refusing,
+    });
+    expect(await loader.load(twoTables)).toEqual({
+      outcome: 'refused',
+      table: 'a',
+      published: [],
+      error: 'code 36: Tables have different partition key.',
+    });
+    expect(sent.some((what) => what.startsWith('ALTER TABLE db.b'))).toBe(false);
+  });
 });

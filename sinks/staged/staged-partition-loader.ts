@@ -61,9 +61,20 @@ export interface LoaderOptions {
   readonly observer?: LoaderObserver;
 }
 
-/** How a load ended: published to every table, or given up in a phase (and which tables were published before it). */
+/**
+ * How a load ended: published to every table; refused by the engine (staging and production do
+ * not meet the publication's requirements — seed 002 — so no retry can succeed); or given up in a
+ * phase. Both of the last say which tables were published before it.
+ */
 export type LoadOutcome =
   | { readonly outcome: 'published' }
+  | {
+      readonly outcome: 'refused';
+      readonly table: string;
+      readonly published: readonly string[];
+      /** The server's code and message. */
+      readonly error: string;
+    }
   | {
       readonly outcome: 'gave-up';
       readonly phase: 'stage' | 'publish';
@@ -97,6 +108,7 @@ export class StagedPartitionLoader {
     const published: string[] = [];
     for (const part of load.tables) {
       const failed = await this.publish(load.load, part);
+      if (failed instanceof Refusal) return { outcome: 'refused', table: part.table, published, error: failed.message };
       if (failed !== undefined)
         return { outcome: 'gave-up', phase: 'publish', table: part.table, published, error: failed };
       published.push(part.table);
@@ -137,7 +149,7 @@ export class StagedPartitionLoader {
   }
 
   /** The table's part switched into production; the same statement again while its outcome is unknown. */
-  private async publish(load: LoadId, part: LoadPart): Promise<string | undefined> {
+  private async publish(load: LoadId, part: LoadPart): Promise<string | Refusal | undefined> {
     const { database, connection, operation } = this.options;
     const { table } = part;
     const statement = publishStatement(operation, database, table, stagingTable(table), load);
@@ -148,6 +160,7 @@ export class StagedPartitionLoader {
         await this.step({ kind: 'publish', load, table, attempt }, () => connection.command(statement));
         return undefined;
       } catch (error) {
+        if (REFUSALS.has(codeOf(error))) return new Refusal(`code ${codeOf(error)}: ${messageOf(error)}`);
         lastError = messageOf(error);
       }
     }
@@ -183,5 +196,19 @@ export class StagedPartitionLoader {
     }
   }
 }
+
+/**
+ * What the engine answers a publication whose tables do not meet its requirements (measured on
+ * 26.7): BAD_ARGUMENTS (36: a different partition key or ordering), INCOMPATIBLE_COLUMNS (122: a
+ * different structure), INVALID_PARTITION_VALUE (248: the partition value does not fit the
+ * source's key). The same statement would be refused again.
+ */
+const REFUSALS = new Set(['36', '122', '248']);
+
+class Refusal {
+  constructor(readonly message: string) {}
+}
+
+const codeOf = (error: unknown): string => String((error as { code?: unknown } | null)?.code ?? '');
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
