@@ -139,6 +139,8 @@ describe('checkStagedRun', () => {
       mustRefuse: [1, 2],
     };
     expect(categories(refused)).toEqual([]);
+    // Nothing was switched: no window to measure.
+    expect(checkStagedRun(refused, 'exactly-once').windows).toEqual([]);
     const publishedAnyway: StagedObservation = {
       ...golden,
       loads: [golden.loads[0]!, refused.loads[1]!],

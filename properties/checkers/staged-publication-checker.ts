@@ -213,17 +213,20 @@ function differences(reference: readonly LoadCount[], other: readonly LoadCount[
     .map((key) => `${key}: ${theirs.get(key) ?? 0} rows, the reference ${mine.get(key) ?? 0}`);
 }
 
-/** Per load, the reads that saw it in some of the tables and not in the others, and the span they cover. */
+/** Per published load, the reads that saw it in some of the tables and not in the others, and the span they cover. */
 function crossTableWindows(observation: StagedObservation): CrossTableWindow[] {
-  return observation.loads.map(({ load }) => {
-    const split = observation.reads.filter((read) => {
-      const seen = observation.tables.map((table) =>
-        read.counts.some((count) => count.table === table && count.load === load && count.rows > 0),
-      );
-      return seen.includes(true) && seen.includes(false);
+  // A load the loader did not publish to every table has no switch to measure: it stays split, or was never there.
+  return observation.loads
+    .filter((record) => record.outcome === 'published')
+    .map(({ load }) => {
+      const split = observation.reads.filter((read) => {
+        const seen = observation.tables.map((table) =>
+          read.counts.some((count) => count.table === table && count.load === load && count.rows > 0),
+        );
+        return seen.includes(true) && seen.includes(false);
+      });
+      const fromMs = split.length === 0 ? 0 : Math.min(...split.map((read) => read.startedAt));
+      const toMs = split.length === 0 ? 0 : Math.max(...split.map((read) => read.endedAt));
+      return { load, splitReads: split.length, spanMs: toMs - fromMs, fromMs, toMs };
     });
-    const fromMs = split.length === 0 ? 0 : Math.min(...split.map((read) => read.startedAt));
-    const toMs = split.length === 0 ? 0 : Math.max(...split.map((read) => read.endedAt));
-    return { load, splitReads: split.length, spanMs: toMs - fromMs, fromMs, toMs };
-  });
 }
