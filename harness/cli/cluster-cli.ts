@@ -1,4 +1,3 @@
-import { rmSync, symlinkSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeError, HarnessError } from '../base/index.ts';
@@ -18,7 +17,7 @@ import {
   type RunDirFate,
   startCluster,
   StartedLocalCluster,
-  statePaths,
+  pointCurrentAt,
   upDetachedDocker,
 } from '../cluster/index.ts';
 
@@ -69,9 +68,7 @@ async function up(values: Record<string, string | boolean | undefined>): Promise
     interrupt.dispose();
     description = cluster.description;
   }
-  const current = statePaths().current;
-  rmSync(current, { force: true });
-  symlinkSync(description.dir, current);
+  pointCurrentAt(description.dir);
   process.stdout.write(`${JSON.stringify(description)}\n`);
 }
 

@@ -19,6 +19,6 @@ export { parseBackend, startCluster } from './start-cluster.ts';
 export { parseProxyServer } from './proxy-server.ts';
 export { REAL_TOXIPROXY_VERSION, type ProxyServerKind } from './real-toxiproxy/real-toxiproxy.ts';
 export { type MemberState, startedByHarness, type StartedCluster } from './started-cluster.ts';
-export { statePaths } from './state-dir.ts';
+export { pointCurrentAt, statePaths } from './state-dir.ts';
 export { availableMemoryMiB, memoryNeedMiB, memoryShortfall } from './memory-need.ts';
 export { CLUSTER_NAME, DEFAULT_TOPOLOGY, KAFKA_PRODUCER, type TopologySpec, validateTopology } from './topology.ts';

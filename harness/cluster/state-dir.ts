@@ -1,3 +1,4 @@
+import { mkdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -30,3 +31,17 @@ export const statePaths = (base = stateBaseDir()) => ({
   current: join(base, 'current'),
   libraryCache: join(base, 'verified-libraries.json'),
 });
+
+/**
+ * Points `current` at `dir`. Two `cluster up` finishing at once must both succeed: the link is
+ * made under a name of this process's own and renamed over `current`, which replaces it in one
+ * step (removing it, then linking, let the second start fail with EEXIST after its cluster was up).
+ */
+export function pointCurrentAt(dir: string, base?: string): void {
+  const { current, base: root } = statePaths(base);
+  mkdirSync(root, { recursive: true });
+  const staging = `${current}.${process.pid}`;
+  rmSync(staging, { force: true });
+  symlinkSync(dir, staging);
+  renameSync(staging, current);
+}
