@@ -1,7 +1,16 @@
 import fc from 'fast-check';
 import type { ClusterDescription, ReplicaDescription } from '../../harness/cluster/index.ts';
 import type { LoaderStepKind } from '../../sinks/index.ts';
-import { type Fault, keeperLeaderKill, keeperLinkCut, replicaKill, resetPeerFault } from '../nemeses/index.ts';
+import { harnessClient, queryValue } from '../../harness/cluster/index.ts';
+import {
+  type Fault,
+  type FaultWindow,
+  keeperLeaderKill,
+  keeperLinkCut,
+  type NemesisContext,
+  replicaKill,
+  resetPeerFault,
+} from '../nemeses/index.ts';
 
 /**
  * A fault of the staged scenarios, as data. Each takes one statement of one load (`aim`), applied
@@ -12,6 +21,8 @@ import { type Fault, keeperLeaderKill, keeperLinkCut, replicaKill, resetPeerFaul
  * `sibling-kill` — the writer's sibling replica killed during the publication, restarted after;
  * `keeper-cut` — the writer's Keeper links cut during the publication;
  * `keeper-leader-kill` — the leader of a three-member Keeper ensemble killed during the publication;
+ * `sibling-keeperless-start` — seed 004: the sibling killed and started again while its Keeper
+ * links are cut, so its tables start read-only; the links heal `holdMs` after the publication;
  * `refused-publication` — no fault: the first table's staging does not meet the publication's
  * requirements, which the loader must report as the engine's refusal.
  */
@@ -21,6 +32,7 @@ export type StagedFaultSpec =
   | { readonly kind: 'sibling-kill' }
   | { readonly kind: 'keeper-cut'; readonly holdMs: number }
   | { readonly kind: 'keeper-leader-kill' }
+  | { readonly kind: 'sibling-keeperless-start'; readonly holdMs: number }
   | { readonly kind: 'refused-publication'; readonly mismatch: StagingMismatch };
 
 /**
@@ -43,6 +55,9 @@ export const arbKeeperLeaderKill: fc.Arbitrary<StagedFaultSpec> = fc.constant({ 
 export const arbRefusedPublication: fc.Arbitrary<StagedFaultSpec> = fc
   .constantFrom<StagingMismatch>('partition-key', 'ordering', 'structure')
   .map((mismatch) => ({ kind: 'refused-publication' as const, mismatch }));
+export const arbKeeperlessStart: fc.Arbitrary<StagedFaultSpec> = fc
+  .integer({ min: 500, max: 3_000 })
+  .map((holdMs) => ({ kind: 'sibling-keeperless-start' as const, holdMs }));
 export const arbKeeperCut: fc.Arbitrary<StagedFaultSpec> = fc
   .integer({ min: 300, max: 2_000 })
   .map((holdMs) => ({ kind: 'keeper-cut' as const, holdMs }));
@@ -53,7 +68,10 @@ export const aimedStep = (spec: StagedFaultSpec): LoaderStepKind =>
 
 /** Faults that need a replicated table (a sibling to kill, Keeper on the publication's path). */
 export const needsReplication = (spec: StagedFaultSpec): boolean =>
-  spec.kind === 'sibling-kill' || spec.kind === 'keeper-cut' || spec.kind === 'keeper-leader-kill';
+  spec.kind === 'sibling-kill' ||
+  spec.kind === 'keeper-cut' ||
+  spec.kind === 'keeper-leader-kill' ||
+  spec.kind === 'sibling-keeperless-start';
 
 /** The fault that makes one spec real, on the writer (the replica the loader talks to) or its sibling. */
 export function stagedFault(
@@ -72,8 +90,70 @@ export function stagedFault(
       return keeperLinkCut(writer.proxies.keepers, `${writer.name}'s Keeper links`);
     case 'keeper-leader-kill':
       return keeperLeaderKill();
+    case 'sibling-keeperless-start':
+      if (sibling === undefined) throw new Error('sibling-keeperless-start needs a second replica of the shard');
+      return new KeeperlessStart(sibling);
     case 'refused-publication':
       return undefined;
+  }
+}
+
+/**
+ * Seed 004's replica that starts while Keeper is unreachable: its Keeper links cut, the replica
+ * killed and started again (each journaled by its own nemesis first), and seen read-only from the
+ * start (`system.replicas.is_readonly`, read directly) — the window's `verified`. Healing
+ * re-enables the links; the replica must then leave read-only and converge (the run's sync and
+ * final read judge it).
+ */
+class KeeperlessStart implements Fault {
+  readonly type = 'keeper_link_cut';
+  readonly effect = 'blocked';
+  private readonly cut: Fault;
+  private readonly kill: Fault;
+  private cutWindow: FaultWindow | undefined;
+
+  constructor(private readonly replica: ReplicaDescription) {
+    this.cut = keeperLinkCut(replica.proxies.keepers, `${replica.name}'s Keeper links`);
+    this.kill = replicaKill(replica.name);
+  }
+
+  get targets(): readonly string[] {
+    return [this.replica.name, ...this.replica.proxies.keepers];
+  }
+
+  async apply(context: NemesisContext): Promise<FaultWindow> {
+    this.cutWindow = await this.cut.apply(context);
+    const killed = await this.kill.apply(context);
+    // Started again with its Keeper links still cut.
+    await this.kill.heal(context, killed);
+    const client = harnessClient(this.replica.direct_http, {
+      timeoutMs: 30_000,
+      credentials: context.cluster.description.credentials,
+    });
+    try {
+      const readonly = await queryValue<string>(
+        client,
+        `SELECT countIf(is_readonly) FROM system.replicas WHERE database = '${context.database}'`,
+      );
+      return {
+        type: this.type,
+        description: this.toString(),
+        targets: this.targets,
+        appliedAt: this.cutWindow.appliedAt,
+        verified: killed.verified === true && Number(readonly) > 0,
+      };
+    } finally {
+      await client.close();
+    }
+  }
+
+  async heal(context: NemesisContext, window: FaultWindow): Promise<void> {
+    if (this.cutWindow !== undefined) await this.cut.heal(context, this.cutWindow);
+    window.healedAt ??= Date.now();
+  }
+
+  toString(): string {
+    return `start(${this.replica.name}) with its Keeper links cut`;
   }
 }
 
@@ -95,6 +175,8 @@ export function describeStagedFault(spec: StagedFaultSpec): string {
       return `the writer's Keeper links cut during the publication, ${spec.holdMs} ms`;
     case 'keeper-leader-kill':
       return "the Keeper ensemble's leader killed during the publication";
+    case 'sibling-keeperless-start':
+      return `the writer's sibling started while its Keeper links are cut (read-only from the start), healed ${spec.holdMs} ms after the publication`;
     case 'refused-publication':
       return `no fault: the first table's staging has a different ${spec.mismatch}, so the engine refuses its publication`;
   }

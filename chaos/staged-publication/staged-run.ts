@@ -103,7 +103,9 @@ export interface StagedRunResult {
 
 const LOADER_ATTEMPTS = 6;
 const LOADER_BACKOFF_MS = 250;
-const SYNC_TIMEOUT_S = 60;
+/** A replica started without Keeper leaves read-only about 57 s after Keeper is back (measured on 26.7): twice that is the bound. */
+const SYNC_TIMEOUT_S = 120;
+const SYNC_RETRY_MS = 500;
 
 /** A table of the run; `mismatch` sets a staging table apart from its production table. */
 const tableDdl = (
@@ -208,7 +210,8 @@ export async function runStaged(context: StagedRunContext, input: StagedRunInput
           if (input.fault.kind === 'keeper-cut') {
             const until = (window?.appliedAt ?? Date.now()) + input.fault.holdMs;
             healing = delay(Math.max(0, until - Date.now())).then(heal);
-          } else await heal();
+          } else if (input.fault.kind === 'sibling-keeperless-start') healing = delay(input.fault.holdMs).then(heal);
+          else await heal();
         },
       },
     });
@@ -233,7 +236,7 @@ export async function runStaged(context: StagedRunContext, input: StagedRunInput
     }
     const trafficMs = healStarted - origin;
     for (const replica of nodes) await cluster.waitHealthy(replica.name);
-    await syncReplicas(description, nodes, database, tables, input.replicated);
+    await syncReplicas(description, nodes, database, tables, input.replicated, notes, context.signal);
     const { reads, failed } = await readers.stop();
     const healMs = Date.now() - healStarted;
     const checkStarted = Date.now();
@@ -321,23 +324,50 @@ async function tookEffect(
   }
 }
 
-/** Every node caught up with the shard's log, so the final state is the replicas' agreement or their divergence. */
+/**
+ * Every node caught up with the shard's log, so the final state is the replicas' agreement or
+ * their divergence. A replica whose Keeper session is still coming back refuses the sync ("Cannot
+ * get ZooKeeper"): it is asked again until `SYNC_TIMEOUT_S` from the first ask; one that never
+ * syncs is named in the notes, and the final read judges what it holds (`diverged`), never an
+ * infra-error.
+ */
 async function syncReplicas(
   description: ClusterDescription,
   nodes: readonly ReplicaDescription[],
   database: string,
   tables: readonly string[],
   replicated: boolean,
+  notes: string[],
+  signal: AbortSignal | undefined,
 ): Promise<void> {
   if (!replicated) return;
+  const started = Date.now();
+  const deadline = started + SYNC_TIMEOUT_S * 1000;
   for (const replica of nodes) {
     const client = clientOf(description, replica);
+    let refused = 0;
     try {
       for (const table of tables)
-        await client.command({
-          query: `SYSTEM SYNC REPLICA ${database}.${table}`,
-          clickhouse_settings: { receive_timeout: SYNC_TIMEOUT_S },
-        });
+        for (;;) {
+          try {
+            await client.command({
+              query: `SYSTEM SYNC REPLICA ${database}.${table}`,
+              clickhouse_settings: { receive_timeout: SYNC_TIMEOUT_S },
+            });
+            break;
+          } catch (error) {
+            if (Date.now() >= deadline) {
+              notes.push(`${replica.name} did not sync ${table} within ${SYNC_TIMEOUT_S} s: ${describeError(error)}`);
+              break;
+            }
+            refused += 1;
+            await delay(SYNC_RETRY_MS, undefined, { signal });
+          }
+        }
+      if (refused > 0)
+        notes.push(
+          `${replica.name} refused to sync ${refused} time(s), synced ${((Date.now() - started) / 1000).toFixed(1)} s after the heal`,
+        );
     } finally {
       await client.close();
     }
@@ -425,6 +455,9 @@ function faultFired(
       return window.verified === true;
     case 'keeper-leader-kill':
       if (window.verified !== true) notes.push('the Keeper leader was not seen stopped');
+      return window.verified === true;
+    case 'sibling-keeperless-start':
+      if (window.verified !== true) notes.push('the sibling was not seen read-only after its start');
       return window.verified === true;
     case 'keeper-cut':
       if (aimed.failedWhileInForce === 0) notes.push('no statement failed while the Keeper links were cut');

@@ -56,6 +56,7 @@ const FAULT_TYPES: Readonly<Record<Exclude<StagedRunInput['fault']['kind'], 'ref
   'sibling-kill': 'replica_kill',
   'keeper-cut': 'keeper_link_cut',
   'keeper-leader-kill': 'keeper_kill',
+  'sibling-keeperless-start': 'keeper_link_cut',
 };
 
 function runTally(run: StagedRun): Tally {

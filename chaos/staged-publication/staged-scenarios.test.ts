@@ -1,0 +1,38 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { needsReplication } from './staged-faults.ts';
+import { readStatement } from './staged-readers.ts';
+import { arbStagedRunInput, STAGED_SCENARIOS } from './staged-scenarios.ts';
+
+describe('the staged scenarios', () => {
+  it('draw only their operations and table counts, and a replicated target wherever the fault needs a sibling or Keeper', () => {
+    for (const scenario of STAGED_SCENARIOS)
+      fc.assert(
+        fc.property(arbStagedRunInput(scenario), (input) => {
+          expect(scenario.operations).toContain(input.operation);
+          expect(input.shape.tables).toBeGreaterThanOrEqual(scenario.tables[0]);
+          expect(input.shape.tables).toBeLessThanOrEqual(scenario.tables[1]);
+          if (needsReplication(input.fault)) expect(input.replicated).toBe(true);
+        }),
+        { numRuns: 50 },
+      );
+  });
+
+  it('meet every operation under a lost answer in every ci job, and a one-table and a multi-table load on purpose', () => {
+    const ci = STAGED_SCENARIOS.filter((scenario) => scenario.profiles.includes('ci'));
+    const cut = ci.filter(
+      (scenario) => scenario.name.endsWith('-unknown') && scenario.name !== 'staged-staging-unknown',
+    );
+    expect(cut.flatMap((scenario) => scenario.operations).sort()).toEqual(['attach', 'move', 'replace']);
+    expect(ci.some((scenario) => scenario.tables[1] === 1)).toBe(true);
+    expect(ci.some((scenario) => scenario.tables[0] >= 2)).toBe(true);
+  });
+});
+
+describe('readStatement', () => {
+  it('reads every production table in one statement, counting rows and distinct ids per load', () => {
+    expect(readStatement('db', ['events_a', 'events_b'])).toBe(
+      "SELECT t AS table, load, count() AS rows, uniqExact(id) AS distinct FROM (SELECT 'events_a' AS t, load, id FROM db.events_a UNION ALL SELECT 'events_b' AS t, load, id FROM db.events_b) GROUP BY table, load",
+    );
+  });
+});
