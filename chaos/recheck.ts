@@ -10,7 +10,7 @@ import {
 } from '../properties/base/index.ts';
 import { isScenarioDirName, parseScenarioDirName, readJobReport } from '../reports/results/index.ts';
 import { judge, judgeScenario, type RunJudgement } from '../properties/judge/index.ts';
-import { CHECK_INPUT_FILE, pathScenarioVerdict, readCheckRecord } from './executor/index.ts';
+import { CHECK_INPUT_FILE, type PathRecheck, pathScenarioVerdict, readCheckRecord } from './executor/index.ts';
 import { ENGINE_RUN_FILE, recheckEngineRun } from './kafka-engine/index.ts';
 import { recheckStagedRun, STAGED_RUN_FILE } from './staged-publication/index.ts';
 
@@ -102,15 +102,6 @@ export function recheckReport(reportRunDir: string): ScenarioRecheck[] {
           ).verdict;
     return { sinkClass, scenario, recorded: recordedVerdict, rechecked, runs, unjudged };
   });
-}
-
-/** What a path's stored run says when judged again: the recorded anomalies beside today's. */
-interface PathRecheck {
-  readonly phase: 'explore' | 'shrink';
-  readonly fired: boolean;
-  readonly infraError: boolean;
-  readonly recorded: readonly Anomaly[];
-  readonly rechecked: readonly Anomaly[];
 }
 
 /**

@@ -8,4 +8,11 @@ export { replayCommand, scenarioReport } from './scenario-report.ts';
 export { readScheduleFile, runInputOf } from './schedule-file.ts';
 export { compareSignatures, readSignature } from './signature-file.ts';
 export { REAL_SINK_HOST, type SinkHost } from './sink-host.ts';
-export { explorePath, pathScenarioVerdict, type PathLoop, type PathOutcome, type PathRun } from './path-loop.ts';
+export {
+  explorePath,
+  pathScenarioVerdict,
+  type PathLoop,
+  type PathOutcome,
+  type PathRecheck,
+  type PathRun,
+} from './path-loop.ts';

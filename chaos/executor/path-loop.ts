@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { pairSeed, type Seed } from '../../harness/base/index.ts';
 import type { Verdict } from '../../properties/base/index.ts';
+import type { Anomaly } from '../../properties/checkers/index.ts';
 import { BUDGETS, type Profile, type ServerDedupMode } from './run-budget.ts';
 
 /** What every run of a path outside the sinks' executor (the Kafka engine, the staged loader) records. */
@@ -31,6 +32,15 @@ export interface PathLoop<Input, Run extends PathRun<Input>> {
   readonly violated: (run: Run) => boolean;
   /** The run's declared fault did what it declares (the scenario's coverage). */
   readonly fired: (run: Run) => boolean;
+}
+
+/** A stored run of a path judged again by today's checker: its recorded anomalies beside the rechecked ones. */
+export interface PathRecheck {
+  readonly phase: 'explore' | 'shrink';
+  readonly fired: boolean;
+  readonly infraError: boolean;
+  readonly recorded: readonly Anomaly[];
+  readonly rechecked: readonly Anomaly[];
 }
 
 export interface PathOutcome<Run> {

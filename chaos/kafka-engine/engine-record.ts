@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HarnessError } from '../../harness/base/index.ts';
 import { type Anomaly, checkEngineRun, type EngineObservation } from '../../properties/checkers/index.ts';
+import type { PathRecheck } from '../executor/index.ts';
 import type { EngineRunInput, EngineRunResult } from './engine-run.ts';
 import { type EngineSettings, owedBy } from './engine-settings.ts';
 import { expectedRow } from './source.ts';
@@ -47,16 +48,7 @@ interface StoredEngineRun {
   };
 }
 
-/** A stored run judged again by today's checker: its recorded anomalies beside the rechecked ones. */
-export interface EngineRecheck {
-  readonly phase: 'explore' | 'shrink';
-  readonly fired: boolean;
-  readonly infraError: boolean;
-  readonly recorded: readonly Anomaly[];
-  readonly rechecked: readonly Anomaly[];
-}
-
-export function recheckEngineRun(runDir: string): EngineRecheck {
+export function recheckEngineRun(runDir: string): PathRecheck {
   const file = join(runDir, ENGINE_RUN_FILE);
   let stored: StoredEngineRun;
   try {

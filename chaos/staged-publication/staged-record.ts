@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { HarnessError } from '../../harness/base/index.ts';
 import { type Anomaly, checkStagedRun, type StagedObservation } from '../../properties/checkers/index.ts';
 import { owedByOperation, type PublishOperation } from '../../sinks/index.ts';
-import type { PathRun } from '../executor/index.ts';
+import type { PathRecheck, PathRun } from '../executor/index.ts';
 import type { StagedRunInput, StagedRunResult } from './staged-run.ts';
 
 /** Where a staged run is stored, under its run directory. */
@@ -35,16 +35,7 @@ interface StoredStagedRun {
   };
 }
 
-/** A stored run judged again by today's checker: its recorded anomalies beside the rechecked ones. */
-export interface StagedRecheck {
-  readonly phase: 'explore' | 'shrink';
-  readonly fired: boolean;
-  readonly infraError: boolean;
-  readonly recorded: readonly Anomaly[];
-  readonly rechecked: readonly Anomaly[];
-}
-
-export function recheckStagedRun(runDir: string): StagedRecheck {
+export function recheckStagedRun(runDir: string): PathRecheck {
   const file = join(runDir, STAGED_RUN_FILE);
   let stored: StoredStagedRun;
   try {
