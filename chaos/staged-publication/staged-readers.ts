@@ -40,16 +40,33 @@ export class Readers {
   private readonly reads: ReadRecord[] = [];
   private failed = 0;
   private readonly loops: Promise<void>[];
+  /** Per replica, when it was taken out of service for repair and when it was back (ms from the origin). */
+  private readonly repairs = new Map<string, { from: number; to?: number }>();
 
   constructor(private readonly options: ReadersOptions) {
     this.loops = options.targets.map((target) => this.loop(target));
+  }
+
+  /** From now the replica is under repair: its reads are kept apart (`repairing`) until `repaired`. */
+  repairing(replica: string): void {
+    this.repairs.set(replica, { from: Date.now() - this.options.origin });
+  }
+
+  repaired(replica: string): void {
+    const repair = this.repairs.get(replica);
+    if (repair !== undefined) repair.to = Date.now() - this.options.origin;
   }
 
   /** Safe to call again: the loops end once, each read that was in flight awaited. */
   async stop(): Promise<ReadLog> {
     this.stopped = true;
     await Promise.all(this.loops);
-    return { reads: [...this.reads].sort((a, b) => a.startedAt - b.startedAt), failed: this.failed };
+    const underRepair = (read: ReadRecord) => {
+      const repair = this.repairs.get(read.replica);
+      return repair !== undefined && read.endedAt >= repair.from && read.startedAt <= (repair.to ?? Infinity);
+    };
+    const reads = this.reads.map((read) => (underRepair(read) ? { ...read, repairing: true } : read));
+    return { reads: reads.sort((a, b) => a.startedAt - b.startedAt), failed: this.failed };
   }
 
   private async loop(target: ReaderTarget): Promise<void> {

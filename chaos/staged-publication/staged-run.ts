@@ -168,7 +168,9 @@ export async function runStaged(context: StagedRunContext, input: StagedRunInput
       load: (input.aim.load % input.loads) + 1,
       table: input.aim.table % tables.length,
     };
-    const fault = stagedFault(input.fault, writer, sibling);
+    const fault = stagedFault(input.fault, writer, sibling, tables);
+    // A replica whose metadata is lost and restored is out of service until it has synced: its reads are measured apart.
+    const repairs = input.fault.kind === 'sibling-metadata-lost';
     let window: FaultWindow | undefined;
     let healing: Promise<void> | undefined;
     let aimed: { step: LoaderStep; error?: string; committed?: boolean } | undefined;
@@ -196,6 +198,7 @@ export async function runStaged(context: StagedRunContext, input: StagedRunInput
         before: async (step) => {
           context.signal?.throwIfAborted();
           if (fault === undefined || window !== undefined || !isAimed(step)) return;
+          if (repairs && sibling !== undefined) readers?.repairing(sibling.name);
           window = await fault.apply(nemesis);
           aimed = { step };
         },
@@ -210,7 +213,8 @@ export async function runStaged(context: StagedRunContext, input: StagedRunInput
           if (input.fault.kind === 'keeper-cut') {
             const until = (window?.appliedAt ?? Date.now()) + input.fault.holdMs;
             healing = delay(Math.max(0, until - Date.now())).then(heal);
-          } else if (input.fault.kind === 'sibling-keeperless-start') healing = delay(input.fault.holdMs).then(heal);
+          } else if (input.fault.kind === 'sibling-keeperless-start' || input.fault.kind === 'sibling-metadata-lost')
+            healing = delay(input.fault.holdMs).then(heal);
           else await heal();
         },
       },
@@ -237,6 +241,7 @@ export async function runStaged(context: StagedRunContext, input: StagedRunInput
     const trafficMs = healStarted - origin;
     for (const replica of nodes) await cluster.waitHealthy(replica.name);
     await syncReplicas(description, nodes, database, tables, input.replicated, notes, context.signal);
+    if (repairs && sibling !== undefined) readers.repaired(sibling.name);
     const { reads, failed } = await readers.stop();
     const healMs = Date.now() - healStarted;
     const checkStarted = Date.now();
@@ -457,6 +462,7 @@ function faultFired(
       if (window.verified !== true) notes.push('the Keeper leader was not seen stopped');
       return window.verified === true;
     case 'sibling-keeperless-start':
+    case 'sibling-metadata-lost':
       if (window.verified !== true) notes.push('the sibling was not seen read-only after its start');
       return window.verified === true;
     case 'keeper-cut':

@@ -57,6 +57,7 @@ const FAULT_TYPES: Readonly<Record<Exclude<StagedRunInput['fault']['kind'], 'ref
   'keeper-cut': 'keeper_link_cut',
   'keeper-leader-kill': 'keeper_kill',
   'sibling-keeperless-start': 'keeper_link_cut',
+  'sibling-metadata-lost': 'replica_kill',
 };
 
 function runTally(run: StagedRun): Tally {
@@ -112,6 +113,13 @@ function readFigures(runs: readonly StagedRun[]): ReadFigures[] {
           (sum, result) =>
             sum + (result.check.anomalies.find((found) => found.category === 'fractured-read')?.count ?? 0),
           0,
+        ),
+        underRepair: results.reduce(
+          (sum, result) => ({
+            reads: sum.reads + result.check.underRepair.reads,
+            fractured: sum.fractured + result.check.underRepair.fractured,
+          }),
+          { reads: 0, fractured: 0 },
         ),
         loads: windows.length,
         splitReads: windows.reduce((sum, window) => sum + window.splitReads, 0),

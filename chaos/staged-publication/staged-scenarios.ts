@@ -6,6 +6,7 @@ import {
   arbKeeperCut,
   arbKeeperLeaderKill,
   arbKeeperlessStart,
+  arbMetadataLost,
   arbPublishCut,
   arbRefusedPublication,
   arbSiblingKill,
@@ -114,6 +115,14 @@ export const STAGED_SCENARIOS: readonly StagedScenario[] = [
     1,
     // Measured on 26.7: such a replica syncs about 57 s after its Keeper links are back, a minute `ci` cannot spare.
     ['full'],
+  ),
+  scenario(
+    'staged-replica-restore',
+    "seed 004: the writer's sibling loses its Keeper metadata while down, starts read-only, and is repaired with SYSTEM RESTORE REPLICA after a publication: it must converge",
+    arbMetadataLost,
+    ['move', 'replace', 'attach'],
+    [1, 3],
+    false,
   ),
   scenario(
     'staged-refused',

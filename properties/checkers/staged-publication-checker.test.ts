@@ -153,4 +153,22 @@ describe('checkStagedRun', () => {
     const refusedYetThere = { ...refused, final: [{ replica: 'r1', counts: both(1, 1), wrongRows: [] }] };
     expect(categories(refusedYetThere)).toEqual(['unexpected']);
   });
+
+  it('reads of a replica under repair are counted, never judged', () => {
+    const reads = [
+      {
+        replica: 'r2',
+        startedAt: 40,
+        endedAt: 41,
+        counts: [{ table: 'b', load: 2, rows: 7, distinct: 7 }],
+        repairing: true,
+      },
+      { replica: 'r2', startedAt: 50, endedAt: 51, counts: both(1, 1), repairing: true },
+    ];
+    const check = checkStagedRun({ ...golden, reads }, 'exactly-once');
+    expect(check.anomalies).toEqual([]);
+    expect(check.underRepair).toEqual({ reads: 2, fractured: 1 });
+    const notRepairing = reads.map(({ repairing: _, ...read }) => read);
+    expect(categories({ ...golden, reads: notRepairing })).toEqual(['fractured-read']);
+  });
 });

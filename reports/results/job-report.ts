@@ -72,6 +72,8 @@ export interface ReadFigures {
   readonly reads: number;
   readonly failedReads: number;
   readonly fractured: number;
+  /** Reads of a replica under repair (out of service until it synced), and how many saw part of a load: measured, not judged. */
+  readonly underRepair?: { readonly reads: number; readonly fractured: number } | undefined;
   /** Multi-table loads judged (single-table runs have no window). */
   readonly loads: number;
   readonly splitReads: number;

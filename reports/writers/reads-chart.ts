@@ -53,7 +53,11 @@ export function readsPanel(reads: readonly ReadFigures[]): string {
         figures.windowMs === null
           ? 'no load spanned tables'
           : `window p50 ${figures.windowMs.p50} ms, p95 ${figures.windowMs.p95} ms, max ${figures.windowMs.max} ms over ${figures.loads} multi-table loads (${figures.splitReads} split reads)`;
-      const caption = `${figures.operation}: ${figures.reads} reads (${figures.failedReads} failed), ${figures.fractured} fractured; ${window}${figures.shown === undefined ? '' : `. Run ${figures.shown.run}, each read a dot (height: load parts seen whole; orange: a load in some tables only; red: part of a load), each load's window shaded:`}`;
+      const repair =
+        figures.underRepair === undefined || figures.underRepair.reads === 0
+          ? ''
+          : `, ${figures.underRepair.reads} of a replica under repair (${figures.underRepair.fractured} saw part of a load, not judged)`;
+      const caption = `${figures.operation}: ${figures.reads} reads (${figures.failedReads} failed), ${figures.fractured} fractured${repair}; ${window}${figures.shown === undefined ? '' : `. Run ${figures.shown.run}, each read a dot (height: load parts seen whole; orange: a load in some tables only; red: part of a load), each load's window shaded:`}`;
       return `<p class="caption">${escapeHtml(caption)}</p>${figures.shown === undefined ? '' : readsSvg(figures.operation, figures.shown)}`;
     })
     .join('');

@@ -109,7 +109,7 @@ describe('report.md: which path, which guarantee', () => {
     );
     const section = md.split('### What readers saw')[1]?.split('###')[0] ?? '';
     expect(section).toContain(
-      '| StagedPartitionLoader | staged-keeper-cut | MOVE | 420 (3) | 0 | 3 | 190 | 110 / 1888 / 1888 |',
+      '| StagedPartitionLoader | staged-keeper-cut | MOVE | 420 (3) | 0 | — | 3 | 190 | 110 / 1888 / 1888 |',
     );
     expect(reportMarkdown(jobReportOf([scenarioReportOf()]))).not.toContain('### What readers saw');
   });
