@@ -1,7 +1,8 @@
 /**
  * `npm run mutants -- [--seeds 10] [--seed N] [--mutant NAME[,NAME]] [--scenario NAME] [--no-control]
  * [--no-shrink] [--report-dir DIR]`: every shipped mutant against the catalogue scenario that targets
- * it (or, with `--scenario`, against that one: to show which scenarios do NOT catch it), over
+ * it (or, with `--scenario`, against that one: to show which scenarios do NOT catch it; the staged
+ * loader's mutants, `staged-mutants.ts`, always at their own scenario, on a 1x2 cluster), over
  * N seeds (random and printed, or N in a row from `--seed`), with the chaos job's defaults (the
  * `ci` budget, server dedup alternating), plus the unmutated sink under the same scenarios and
  * seeds as a control. Writes the detection matrix as `summary.json`, `report.md`, `report.html`
@@ -26,6 +27,8 @@ import { DEFAULT_SHAPE, findScenarios, type ScenarioDefinition, shapeArgument } 
 import { isMutantName, MUTANTS, type MutantName } from './catalogue.ts';
 import { detection } from './detection.ts';
 import { sinkHostFor } from './mutant-host.ts';
+import { STAGED_MUTANTS } from './staged-mutants.ts';
+import { isStagedMutantName, type StagedSubject, stagedRow, stagedScenarioOf } from './staged-rows.ts';
 import { MUTANT_TARGETS, type MutantTarget } from './targets.ts';
 
 interface Subject extends MutantTarget {
@@ -55,21 +58,22 @@ function parseOptions() {
     throw new HarnessError('CLI_USAGE', `--seeds takes a positive integer, got '${values.seeds}'`);
   if (values.seed !== undefined && !/^\d+$/.test(values.seed))
     throw new HarnessError('CLI_USAGE', `--seed takes an integer, got '${values.seed}'`);
-  const mutants = (values.mutant?.split(',') ?? Object.keys(MUTANTS)).map((name) => {
-    if (!isMutantName(name))
+  const named = values.mutant?.split(',') ?? [...Object.keys(MUTANTS), ...Object.keys(STAGED_MUTANTS)];
+  for (const name of named)
+    if (!isMutantName(name) && !isStagedMutantName(name))
       throw new HarnessError(
         'CLI_USAGE',
-        `unknown mutant '${name}'; the mutants are ${Object.keys(MUTANTS).join(', ')}`,
+        `unknown mutant '${name}'; the mutants are ${[...Object.keys(MUTANTS), ...Object.keys(STAGED_MUTANTS)].join(', ')}`,
       );
-    return name;
-  });
+  const mutants = named.filter(isMutantName);
+  const stagedMutants = named.filter(isStagedMutantName);
   const seeds = Array.from({ length: count }, (_, i) =>
     seedOf(values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed) + i, '--seed'),
   );
   if (values['control-only'] && values['no-control'])
     throw new HarnessError('CLI_USAGE', '--control-only and --no-control leave nothing to run: give one of them');
   // A replay line (`detection.ts`) names one mutant, one seed and the run's shrink path.
-  if (values.path !== undefined && (count !== 1 || mutants.length !== 1))
+  if (values.path !== undefined && (count !== 1 || named.length !== 1))
     throw new HarnessError('CLI_USAGE', '--path replays one run: give it with one --mutant and --seeds 1');
   const dedup = values['server-dedup'];
   if (dedup !== undefined && dedup !== 'on' && dedup !== 'off')
@@ -83,6 +87,7 @@ function parseOptions() {
   }
   return {
     mutants,
+    stagedMutants,
     scenario,
     seeds,
     path: values.path,
@@ -195,10 +200,25 @@ async function main(): Promise<number> {
     writeFileSync(join(dir, 'junit.xml'), matrixJunit(matrix));
     return matrix;
   };
-  const ordered = [...new Set(all.map((subject) => shapeArgument(subject.shape)))].flatMap((shape) =>
-    all.filter((subject) => shapeArgument(subject.shape) === shape),
+  // The loader's mutants at their own scenarios (`--scenario` names a sinks' one), each scenario's control once.
+  const stagedControls = new Map(
+    options.stagedMutants.map((name) => [STAGED_MUTANTS[name].scenario, name] as const).reverse(),
   );
-  write(ordered.map(label));
+  const staged: StagedSubject[] = [
+    ...(options.mutantsToo ? options.stagedMutants.map((name) => ({ name })) : []),
+    ...(options.control
+      ? [...stagedControls.values()].map((controlOf) => ({ name: 'control' as const, controlOf }))
+      : []),
+  ];
+  const stagedLabel = (subject: StagedSubject) =>
+    `${subject.name} / StagedPartitionLoader / ${stagedScenarioOf(subject)}`;
+  const ordered = [
+    ...[...new Set(all.map((subject) => shapeArgument(subject.shape)))].flatMap((shape) =>
+      all.filter((subject) => shapeArgument(subject.shape) === shape).map(label),
+    ),
+    ...staged.map(stagedLabel),
+  ];
+  write(ordered);
   // One cluster per shape the targets need, each down before the next starts.
   for (const shape of [...new Set(all.map((subject) => shapeArgument(subject.shape)))]) {
     const own = all.filter((subject) => shapeArgument(subject.shape) === shape);
@@ -208,7 +228,21 @@ async function main(): Promise<number> {
     try {
       for (const subject of own) {
         rows.push(await subjectRow(subject, options, cluster, journal, dir, log));
-        write(ordered.slice(rows.length).map(label));
+        write(ordered.slice(rows.length));
+      }
+    } finally {
+      journal.close();
+      await cluster.down();
+    }
+  }
+  if (staged.length > 0) {
+    // The staged scenarios publish to the first shard's two replicas.
+    const cluster = await startCluster('embedded', { topology: { shards: 1, replicas: 2, keepers: 1 }, logger: log });
+    const journal = new UndoJournal(startedClusterJournal(cluster), cluster);
+    try {
+      for (const subject of staged) {
+        rows.push(await stagedRow(subject, options, cluster, journal, dir, log));
+        write(ordered.slice(rows.length));
       }
     } finally {
       journal.close();

@@ -4,7 +4,7 @@
  * `writers/mutation-matrix.ts` turns it into the same four artifacts a chaos run has.
  */
 import type { AnomalyCategory, AnomalyKind } from '../../properties/checkers/index.ts';
-import type { SinkClassName } from '../../sinks/index.ts';
+import type { JudgedClassName } from '../../properties/base/index.ts';
 
 export interface Detection {
   readonly seed: number;
@@ -26,7 +26,7 @@ export interface MatrixRow {
   /** A mutant's name, or `control` for the unmutated sink. */
   readonly subject: string;
   readonly kind: 'wrapper' | 'source' | 'control';
-  readonly sinkClass: SinkClassName;
+  readonly sinkClass: JudgedClassName;
   readonly scenario: string;
   /** The anomaly category the mutant must be caught in (null for the control). */
   readonly category: AnomalyKind | null;
