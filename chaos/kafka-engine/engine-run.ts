@@ -3,7 +3,12 @@ import type { Logger } from 'pino';
 import { HarnessError } from '../../harness/base/index.ts';
 import { createDatabaseDdl } from '../../harness/clickhouse/index.ts';
 import type { StartedCluster } from '../../harness/cluster/index.ts';
-import { checkEngineRun, type EngineCheck, type EngineObservation } from '../../properties/checkers/index.ts';
+import {
+  checkEngineRun,
+  type EngineCheck,
+  type EngineObservation,
+  type TopicMessage,
+} from '../../properties/checkers/index.ts';
 import {
   describedProxies,
   ensureProxiesClean,
@@ -17,7 +22,7 @@ import { databaseTaken } from '../executor/index.ts';
 import { aimsAtConsumer, type EngineFaultSpec, engineFaults } from './engine-faults.ts';
 import { assignments, awaitAssigned, clientOf, observe, replicasOf, settleTopic } from './engine-observe.ts';
 import { type EngineSettings, kafkaTableDdl, owedBy, targetTableDdl, viewDdl } from './engine-settings.ts';
-import { createTopic, replicaBootstrap, SourceProducer } from './engine-topic.ts';
+import { type AcknowledgedAt, createTopic, replicaBootstrap, SourceProducer } from './engine-topic.ts';
 import { expectedRow } from './source.ts';
 
 /**
@@ -98,6 +103,7 @@ export async function runEngine(context: EngineRunContext, input: EngineRunInput
     const broken = new Set(input.broken);
     const producer = await SourceProducer.open(description, database, input.partitions);
     const acknowledged: number[] = [];
+    const acknowledgedAt: AcknowledgedAt[] = [];
     const faults: string[] = [];
     const windows: { fault: Fault; window: FaultWindow }[] = [];
     let target: { consumer: string; partitions: number[] } | undefined;
@@ -121,7 +127,9 @@ export async function runEngine(context: EngineRunContext, input: EngineRunInput
             }
         }
         const ids = Array.from({ length: size }, (_, k) => chunk * size + k + 1).filter((id) => id <= input.messages);
-        acknowledged.push(...(await producer.send(ids, broken)).acknowledged);
+        const sent = await producer.send(ids, broken);
+        acknowledged.push(...sent.acknowledged);
+        acknowledgedAt.push(...sent.offsets);
         await delay(CHUNK_PAUSE_MS, undefined, { signal });
       }
       const appliedAt = windows[0]?.window.appliedAt ?? Date.now();
@@ -145,6 +153,7 @@ export async function runEngine(context: EngineRunContext, input: EngineRunInput
       ...(await observe(description, database, input.settings, drained)),
     };
     const check = checkEngineRun(observation, expectedRow, owedBy(input.settings));
+    notes.push(...missingAcknowledged(topic, acknowledgedAt));
     const fired = faultFired(windows, target, input, notes);
     return {
       check,
@@ -186,6 +195,35 @@ async function createTables(context: EngineRunContext, undo: RunUndo, settings: 
       }
     }),
   );
+}
+
+/**
+ * For an acknowledged message the topic lacks, what the brokers' answer said against what the
+ * topic holds: past the partition's end (the log lost records it had acknowledged), or an offset
+ * that holds another message (the acknowledgement was not for these records). Which of the two
+ * tells whose loss it is; the checker's verdict does not depend on it.
+ */
+export function missingAcknowledged(
+  topic: readonly TopicMessage[],
+  acknowledgedAt: readonly AcknowledgedAt[],
+): string[] {
+  const present = new Set(topic.map((message) => message.id));
+  const held = new Map(topic.map((message) => [`${message.partition}/${message.offset}`, message.id]));
+  const end = new Map<number, number>();
+  for (const message of topic)
+    end.set(message.partition, Math.max(end.get(message.partition) ?? -1, message.offset + 1));
+  return acknowledgedAt.flatMap(({ partition, baseOffset, ids }) => {
+    const missing = ids.filter((id) => !present.has(id));
+    if (missing.length === 0) return [];
+    const there = held.get(`${partition}/${baseOffset}`);
+    const what =
+      baseOffset >= (end.get(partition) ?? 0)
+        ? `the partition ends at offset ${end.get(partition) ?? 0}: the log lost records it had acknowledged`
+        : `offset ${baseOffset} holds ${there === undefined ? 'nothing readable' : `id ${there}`}: the acknowledgement was not for these records`;
+    return [
+      `${missing.length} acknowledged message(s) missing (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}), acknowledged at partition ${partition} offset ${baseOffset}; ${what}`,
+    ];
+  });
 }
 
 /**

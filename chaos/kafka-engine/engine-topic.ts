@@ -69,6 +69,16 @@ export async function createTopic(
 export interface ProducedChunk {
   readonly acknowledged: readonly number[];
   readonly unknown: readonly number[];
+  /** Where the brokers said each partition's share of an acknowledged chunk begins: its first offset. */
+  readonly offsets: readonly AcknowledgedAt[];
+}
+
+/** One partition's share of an acknowledged send, as the brokers answered it. */
+export interface AcknowledgedAt {
+  readonly partition: number;
+  readonly baseOffset: number;
+  /** Its ids, in the order they were sent. */
+  readonly ids: readonly number[];
 }
 
 /** `work`, or an error once `ms` passed (a client waiting on a stopped broker). */
@@ -117,10 +127,18 @@ export class SourceProducer {
       value: broken.has(id) ? brokenValue(id) : messageValue(id),
     }));
     try {
-      await withDeadline(this.producer.send({ topic: this.topic, acks: -1, messages }), SEND_DEADLINE_MS);
-      return { acknowledged: ids, unknown: [] };
+      const answers = await withDeadline(
+        this.producer.send({ topic: this.topic, acks: -1, messages }),
+        SEND_DEADLINE_MS,
+      );
+      const offsets = answers.map((answer) => ({
+        partition: answer.partition,
+        baseOffset: Number(answer.baseOffset ?? -1),
+        ids: ids.filter((id) => id % this.partitions === answer.partition),
+      }));
+      return { acknowledged: ids, unknown: [], offsets };
     } catch {
-      return { acknowledged: [], unknown: ids };
+      return { acknowledged: [], unknown: ids, offsets: [] };
     }
   }
 
