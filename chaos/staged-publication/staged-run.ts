@@ -1,19 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { describeError, HarnessError } from '../../harness/base/index.ts';
-import { createDatabaseDdl } from '../../harness/clickhouse/index.ts';
-import {
-  type ClusterDescription,
-  harnessClient,
-  queryRows,
-  resolveCredentials,
-  queryValue,
-  type ReplicaDescription,
-  type StartedCluster,
-} from '../../harness/cluster/index.ts';
+import { resolveCredentials, type StartedCluster } from '../../harness/cluster/index.ts';
 import {
   checkStagedRun,
-  type LoadCount,
   type LoadRecord,
   type ReplicaFinal,
   type StagedCheck,
@@ -26,9 +16,7 @@ import {
   owedByOperation,
   type PublishOperation,
   StagedPartitionLoader,
-  stagingTable,
 } from '../../sinks/index.ts';
-import { databaseTaken } from '../executor/index.ts';
 import {
   describedProxies,
   ensureProxiesClean,
@@ -37,16 +25,11 @@ import {
   RunUndo,
   type UndoJournal,
 } from '../nemeses/index.ts';
-import {
-  aimedStep,
-  type FaultAim,
-  shardOf,
-  type StagedFaultSpec,
-  stagedFault,
-  type StagingMismatch,
-} from './staged-faults.ts';
-import { Readers, readStatement } from './staged-readers.ts';
-import { type LoadShape, payloadOf, rowsPerTable, sourceLoad, tablesOf } from './staged-source.ts';
+import { aimedStep, type FaultAim, shardOf, type StagedFaultSpec, stagedFault } from './staged-faults.ts';
+import { finalState, syncReplicas, tookEffect } from './staged-observe.ts';
+import { Readers } from './staged-readers.ts';
+import { type LoadShape, rowsPerTable, sourceLoad, tablesOf } from './staged-source.ts';
+import { createTables } from './staged-tables.ts';
 
 /** One run's whole input, drawn by its scenario. */
 export interface StagedRunInput {
@@ -103,30 +86,6 @@ export interface StagedRunResult {
 
 const LOADER_ATTEMPTS = 6;
 const LOADER_BACKOFF_MS = 250;
-/** A replica started without Keeper leaves read-only about 57 s after Keeper is back (measured on 26.7): twice that is the bound. */
-const SYNC_TIMEOUT_S = 120;
-const SYNC_RETRY_MS = 500;
-
-/** A table of the run; `mismatch` sets a staging table apart from its production table. */
-const tableDdl = (
-  database: string,
-  table: string,
-  replicated: boolean,
-  dedupOff: boolean,
-  mismatch?: StagingMismatch,
-) => {
-  const columns = `(load UInt32, id UInt64, payload String${mismatch === 'structure' ? ', extra UInt8 DEFAULT 0' : ''})`;
-  const engine = replicated
-    ? `ReplicatedMergeTree('/clickhouse/tables/{shard}/${database}/${table}', '{replica}')`
-    : 'MergeTree';
-  const partition = mismatch === 'partition-key' ? '(load, id % 2)' : 'load';
-  const order = mismatch === 'ordering' ? '(id, payload)' : 'id';
-  const dedup = replicated && dedupOff ? ' SETTINGS replicated_deduplication_window = 0' : '';
-  return `CREATE TABLE ${database}.${table} ${columns} ENGINE = ${engine} PARTITION BY ${partition} ORDER BY ${order}${dedup}`;
-};
-
-const clientOf = (description: ClusterDescription, replica: ReplicaDescription) =>
-  harnessClient(replica.direct_http, { timeoutMs: 30_000, credentials: description.credentials });
 
 /**
  * One staged-publication run: the run's database on the shard's replicas (production and staging
@@ -273,144 +232,6 @@ export async function runStaged(context: StagedRunContext, input: StagedRunInput
   } finally {
     await readers?.stop();
     await undo.stop('the staged publication run ended');
-  }
-}
-
-/** Production and staging tables for every table on every node, in the run's database (recorded per node before it is made). */
-async function createTables(
-  context: StagedRunContext,
-  undo: RunUndo,
-  nodes: readonly ReplicaDescription[],
-  tables: readonly string[],
-  replicated: boolean,
-  mismatch: StagingMismatch | undefined,
-): Promise<void> {
-  const { database } = context;
-  const description = context.cluster.description;
-  await Promise.all(
-    nodes.map(async (replica) => {
-      const client = clientOf(description, replica);
-      try {
-        await undo.do(
-          { kind: 'database', replica: replica.name, database },
-          () => client.command({ query: createDatabaseDdl(database) }),
-          databaseTaken,
-        );
-        for (const [index, table] of tables.entries()) {
-          await client.command({ query: tableDdl(database, table, replicated, context.dedupOff) });
-          const apart = index === 0 ? mismatch : undefined;
-          await client.command({
-            query: tableDdl(database, stagingTable(table), replicated, context.dedupOff, apart),
-          });
-        }
-      } finally {
-        await client.close();
-      }
-    }),
-  );
-}
-
-/** Whether the aimed statement had taken effect, read on the writer around its proxy: the staging rows, or the load in production. */
-async function tookEffect(
-  description: ClusterDescription,
-  writer: ReplicaDescription,
-  database: string,
-  step: LoaderStep,
-): Promise<boolean | undefined> {
-  const client = clientOf(description, writer);
-  try {
-    const table = step.kind === 'publish' ? step.table : stagingTable(step.table);
-    const rows = await queryValue<string>(client, `SELECT count() FROM ${database}.${table} WHERE load = ${step.load}`);
-    return Number(rows) > 0;
-  } catch {
-    return undefined;
-  } finally {
-    await client.close();
-  }
-}
-
-/**
- * Every node caught up with the shard's log, so the final state is the replicas' agreement or
- * their divergence. A replica whose Keeper session is still coming back refuses the sync ("Cannot
- * get ZooKeeper"): it is asked again until `SYNC_TIMEOUT_S` from the first ask; one that never
- * syncs is named in the notes, and the final read judges what it holds (`diverged`), never an
- * infra-error.
- */
-async function syncReplicas(
-  description: ClusterDescription,
-  nodes: readonly ReplicaDescription[],
-  database: string,
-  tables: readonly string[],
-  replicated: boolean,
-  notes: string[],
-  signal: AbortSignal | undefined,
-): Promise<void> {
-  if (!replicated) return;
-  const started = Date.now();
-  const deadline = started + SYNC_TIMEOUT_S * 1000;
-  for (const replica of nodes) {
-    const client = clientOf(description, replica);
-    let refused = 0;
-    try {
-      for (const table of tables)
-        for (;;) {
-          try {
-            await client.command({
-              query: `SYSTEM SYNC REPLICA ${database}.${table}`,
-              clickhouse_settings: { receive_timeout: SYNC_TIMEOUT_S },
-            });
-            break;
-          } catch (error) {
-            if (Date.now() >= deadline) {
-              notes.push(`${replica.name} did not sync ${table} within ${SYNC_TIMEOUT_S} s: ${describeError(error)}`);
-              break;
-            }
-            refused += 1;
-            await delay(SYNC_RETRY_MS, undefined, { signal });
-          }
-        }
-      if (refused > 0)
-        notes.push(
-          `${replica.name} refused to sync ${refused} time(s), synced ${((Date.now() - started) / 1000).toFixed(1)} s after the heal`,
-        );
-    } finally {
-      await client.close();
-    }
-  }
-}
-
-/** One node's production tables read directly: counts per load and table, and every row compared with its source. */
-async function finalState(
-  description: ClusterDescription,
-  replica: ReplicaDescription,
-  database: string,
-  tables: readonly string[],
-  compareRows: boolean,
-): Promise<ReplicaFinal> {
-  const client = clientOf(description, replica);
-  try {
-    const counted = await queryRows<{ table: string; load: number; rows: string; distinct: string }>(
-      client,
-      readStatement(database, tables),
-    );
-    const counts: LoadCount[] = counted.map((row) => ({
-      table: row.table,
-      load: Number(row.load),
-      rows: Number(row.rows),
-      distinct: Number(row.distinct),
-    }));
-    const wrongRows: string[] = [];
-    if (compareRows)
-      for (const table of tables)
-        for (const row of await queryRows<{ load: number; id: string; payload: string }>(
-          client,
-          `SELECT load, id, payload FROM ${database}.${table}`,
-        ))
-          if (row.payload !== payloadOf(table, Number(row.load), Number(row.id)))
-            wrongRows.push(`${table}, load ${row.load}, id ${row.id}: payload ${JSON.stringify(row.payload)}`);
-    return { replica: replica.name, counts, wrongRows };
-  } finally {
-    await client.close();
   }
 }
 

@@ -1,0 +1,60 @@
+import { createDatabaseDdl } from '../../harness/clickhouse/index.ts';
+import type { ReplicaDescription } from '../../harness/cluster/index.ts';
+import { stagingTable } from '../../sinks/index.ts';
+import { databaseTaken } from '../executor/index.ts';
+import type { RunUndo } from '../nemeses/index.ts';
+import type { StagingMismatch } from './staged-faults.ts';
+import { clientOf } from './staged-observe.ts';
+import type { StagedRunContext } from './staged-run.ts';
+
+/** A table of the run; `mismatch` sets a staging table apart from its production table. */
+const tableDdl = (
+  database: string,
+  table: string,
+  replicated: boolean,
+  dedupOff: boolean,
+  mismatch?: StagingMismatch,
+) => {
+  const columns = `(load UInt32, id UInt64, payload String${mismatch === 'structure' ? ', extra UInt8 DEFAULT 0' : ''})`;
+  const engine = replicated
+    ? `ReplicatedMergeTree('/clickhouse/tables/{shard}/${database}/${table}', '{replica}')`
+    : 'MergeTree';
+  const partition = mismatch === 'partition-key' ? '(load, id % 2)' : 'load';
+  const order = mismatch === 'ordering' ? '(id, payload)' : 'id';
+  const dedup = replicated && dedupOff ? ' SETTINGS replicated_deduplication_window = 0' : '';
+  return `CREATE TABLE ${database}.${table} ${columns} ENGINE = ${engine} PARTITION BY ${partition} ORDER BY ${order}${dedup}`;
+};
+
+/** Production and staging tables for every table on every node, in the run's database (recorded per node before it is made). */
+export async function createTables(
+  context: StagedRunContext,
+  undo: RunUndo,
+  nodes: readonly ReplicaDescription[],
+  tables: readonly string[],
+  replicated: boolean,
+  mismatch: StagingMismatch | undefined,
+): Promise<void> {
+  const { database } = context;
+  const description = context.cluster.description;
+  await Promise.all(
+    nodes.map(async (replica) => {
+      const client = clientOf(description, replica);
+      try {
+        await undo.do(
+          { kind: 'database', replica: replica.name, database },
+          () => client.command({ query: createDatabaseDdl(database) }),
+          databaseTaken,
+        );
+        for (const [index, table] of tables.entries()) {
+          await client.command({ query: tableDdl(database, table, replicated, context.dedupOff) });
+          const apart = index === 0 ? mismatch : undefined;
+          await client.command({
+            query: tableDdl(database, stagingTable(table), replicated, context.dedupOff, apart),
+          });
+        }
+      } finally {
+        await client.close();
+      }
+    }),
+  );
+}
