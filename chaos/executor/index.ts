@@ -16,3 +16,12 @@ export {
   type PathRecheck,
   type PathRun,
 } from './path-loop.ts';
+export {
+  pathRunViolated,
+  type PathRunResult,
+  type PathScenarioOptions,
+  type PathScenarioSpec,
+  readStoredPathRun,
+  type RecordedPathRun,
+  runPathScenario,
+} from './path-scenario.ts';

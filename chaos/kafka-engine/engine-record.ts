@@ -1,8 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HarnessError } from '../../harness/base/index.ts';
 import { type Anomaly, checkEngineRun, type EngineObservation } from '../../properties/checkers/index.ts';
-import type { PathRecheck } from '../executor/index.ts';
+import { type PathRecheck, readStoredPathRun, type RecordedPathRun } from '../executor/index.ts';
 import type { EngineRunInput, EngineRunResult } from './engine-run.ts';
 import { type EngineSettings, owedBy } from './engine-settings.ts';
 import { expectedRow } from './source.ts';
@@ -11,18 +11,8 @@ export const ENGINE_RUN_FILE = 'engine-run.json';
 const VERSION = 1;
 
 /** One Kafka engine run as it is kept in the report: its input, what it read, and what was judged. */
-export interface EngineRun {
-  readonly index: number;
-  readonly phase: 'explore' | 'shrink';
-  readonly database: string;
-  readonly input: EngineRunInput;
-  readonly dedupOff: boolean;
-  readonly result?: EngineRunResult;
-  readonly infraError?: string;
-  readonly durationMs: number;
-}
-
-export const violated = (run: Pick<EngineRun, 'result'>): boolean => (run.result?.check.anomalies.length ?? 0) > 0;
+/** One Kafka engine run as its scenario keeps it. */
+export type EngineRun = RecordedPathRun<EngineRunInput, EngineRunResult>;
 
 /** The observation as JSON holds it: the committed offsets as pairs. */
 const storable = (observation: EngineObservation) => ({
@@ -50,17 +40,7 @@ interface StoredEngineRun {
 
 export function recheckEngineRun(runDir: string): PathRecheck {
   const file = join(runDir, ENGINE_RUN_FILE);
-  let stored: StoredEngineRun;
-  try {
-    stored = JSON.parse(readFileSync(file, 'utf8')) as StoredEngineRun;
-  } catch (error) {
-    throw new HarnessError('STORED_FILE_INVALID', `${file} cannot be read as a Kafka engine run: ${String(error)}`);
-  }
-  if (stored.version !== VERSION)
-    throw new HarnessError(
-      'STORED_FILE_VERSION',
-      `${file} is version ${String(stored.version)}, this harness reads ${VERSION}`,
-    );
+  const stored = readStoredPathRun<StoredEngineRun>(file, VERSION, 'a Kafka engine run');
   if (typeof stored.input?.settings?.commitEveryBatch !== 'boolean')
     throw new HarnessError(
       'STORED_FILE_INVALID',

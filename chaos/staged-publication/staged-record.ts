@@ -1,23 +1,17 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HarnessError } from '../../harness/base/index.ts';
 import { type Anomaly, checkStagedRun, type StagedObservation } from '../../properties/checkers/index.ts';
 import { owedByOperation, type PublishOperation } from '../../sinks/index.ts';
-import type { PathRecheck, PathRun } from '../executor/index.ts';
+import { type PathRecheck, readStoredPathRun, type RecordedPathRun } from '../executor/index.ts';
 import type { StagedRunInput, StagedRunResult } from './staged-run.ts';
 
 /** Where a staged run is stored, under its run directory. */
 export const STAGED_RUN_FILE = 'staged-run.json';
 const VERSION = 1;
 
-/** One staged run as the scenario keeps it: its input, and its result or why the harness could not finish it. */
-export interface StagedRun extends PathRun<StagedRunInput> {
-  readonly database: string;
-  readonly result?: StagedRunResult | undefined;
-  readonly durationMs: number;
-}
-
-export const violated = (run: Pick<StagedRun, 'result'>): boolean => (run.result?.check.anomalies.length ?? 0) > 0;
+/** One staged run as its scenario keeps it. */
+export type StagedRun = RecordedPathRun<StagedRunInput, StagedRunResult>;
 
 export function writeStagedRun(dir: string, run: StagedRun): void {
   writeFileSync(join(dir, STAGED_RUN_FILE), `${JSON.stringify({ version: VERSION, ...run })}\n`);
@@ -37,17 +31,7 @@ interface StoredStagedRun {
 
 export function recheckStagedRun(runDir: string): PathRecheck {
   const file = join(runDir, STAGED_RUN_FILE);
-  let stored: StoredStagedRun;
-  try {
-    stored = JSON.parse(readFileSync(file, 'utf8')) as StoredStagedRun;
-  } catch (error) {
-    throw new HarnessError('STORED_FILE_INVALID', `${file} cannot be read as a staged run: ${String(error)}`);
-  }
-  if (stored.version !== VERSION)
-    throw new HarnessError(
-      'STORED_FILE_VERSION',
-      `${file} is version ${String(stored.version)}, this harness reads ${VERSION}`,
-    );
+  const stored = readStoredPathRun<StoredStagedRun>(file, VERSION, 'a staged run');
   if (!['move', 'replace', 'attach'].includes(stored.input?.operation))
     throw new HarnessError('STORED_FILE_INVALID', `${file} has no input.operation: what its run owed is unknown`);
   const result = stored.result;

@@ -1,13 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Logger } from 'pino';
-import { describeError, type Seed } from '../../harness/base/index.ts';
 import type { StartedCluster } from '../../harness/cluster/index.ts';
 import type { FaultType } from '../../harness/flow/history/index.ts';
-import { type OwedGuarantee, STAGED_LOADER_CLASS } from '../../properties/base/index.ts';
-import { type DeliveryCounts, mergeAnomalies } from '../../properties/checkers/index.ts';
+import { STAGED_LOADER_CLASS } from '../../properties/base/index.ts';
+import type { DeliveryCounts } from '../../properties/checkers/index.ts';
 import {
-  addTally,
   NO_TALLY,
   quantile,
   type ReadFigures,
@@ -16,38 +11,20 @@ import {
   type Tally,
 } from '../../reports/results/index.ts';
 import { owedByOperation, PUBLISH_OPERATIONS } from '../../sinks/index.ts';
-import {
-  explorePath,
-  pathScenarioVerdict,
-  type Profile,
-  replayCommand,
-  runDatabaseName,
-  type ServerDedupMode,
-} from '../executor/index.ts';
+import { type PathScenarioOptions, pathRunViolated, runPathScenario } from '../executor/index.ts';
 import type { UndoJournal } from '../nemeses/index.ts';
 import { describeStagedFault } from './staged-faults.ts';
-import { type StagedRun, violated, writeStagedRun } from './staged-record.ts';
-import { type LoaderClass, runStaged, type StagedRunInput } from './staged-run.ts';
+import { type StagedRun, writeStagedRun } from './staged-record.ts';
+import { type LoaderClass, runStaged, type StagedRunInput, type StagedRunResult } from './staged-run.ts';
 import { arbStagedRunInput, type StagedScenario } from './staged-scenarios.ts';
 import { rowsPerTable } from './staged-source.ts';
 
-export interface StagedScenarioOptions {
+export interface StagedScenarioOptions extends PathScenarioOptions {
   readonly cluster: StartedCluster;
   readonly journal: UndoJournal;
   readonly scenario: StagedScenario;
-  readonly profile: Profile;
-  readonly seed: Seed;
-  readonly path?: string | undefined;
-  /** The scenario's directory in the report: each run stores its input and result under it. */
-  readonly dir: string;
-  readonly databasePrefix: string;
-  readonly serverDedup: ServerDedupMode;
-  readonly log: Logger;
-  readonly signal?: AbortSignal | undefined;
   /** The loader under test; by default the repository's (the self-test passes one from a mutated tree). */
   readonly loader?: LoaderClass | undefined;
-  /** False: a violation is reported as found, not shrunk (the self-test's time). */
-  readonly shrink?: boolean;
 }
 
 const FAULT_TYPES: Readonly<Record<Exclude<StagedRunInput['fault']['kind'], 'refused-publication'>, FaultType>> = {
@@ -65,7 +42,7 @@ function runTally(run: StagedRun): Tally {
   return {
     ...NO_TALLY,
     runs: 1,
-    violations: violated(run) ? 1 : 0,
+    violations: pathRunViolated(run) ? 1 : 0,
     counts,
     serverDedup: {
       offRuns: run.dedupOff ? 1 : 0,
@@ -172,103 +149,25 @@ function readTimeline(runs: readonly StagedRun[]): ReadTimeline | undefined {
 const MAX_CHARTED_READS = 3_000;
 
 /**
- * One staged scenario: runs drawn by fast-check from the pair's seed until the fault did what the
- * scenario declares (its coverage) or the budget is spent; a violation is shrunk within the shrink
- * budget. Every run's input and result is stored as `run-<n>/staged-run.json`.
+ * One staged scenario (`runPathScenario`): runs until the fault did what the scenario declares or
+ * the budget is spent, a violation shrunk; every run stored as `run-<n>/staged-run.json`; the
+ * report with what its readers saw, per operation.
  */
 export async function runStagedScenario(options: StagedScenarioOptions): Promise<ScenarioReport> {
-  const started = Date.now();
-  const { runs, stopped, counterexamplePath } = await explorePath<StagedRunInput, StagedRun>({
-    seed: options.seed,
-    seedKey: `${STAGED_LOADER_CLASS}/${options.scenario.name}`,
-    profile: options.profile,
-    path: options.path,
-    arbitrary: arbStagedRunInput(options.scenario),
-    serverDedup: options.serverDedup,
-    offFirst: options.scenario.dedupOffFirst,
-    signal: options.signal,
-    shrink: options.shrink,
-    violated,
-    fired: (run) => run.result?.fired === true,
-    run: async (base) => {
-      const dir = join(options.dir, `run-${base.index}`);
-      mkdirSync(dir, { recursive: true });
-      const database = runDatabaseName(options.databasePrefix, STAGED_LOADER_CLASS, options.scenario.name, base.index);
-      const runStarted = Date.now();
-      let run: StagedRun;
-      try {
-        const { cluster, journal, log, loader, signal } = options;
-        const context = { cluster, journal, database, dedupOff: base.dedupOff, dir, log, loader, signal };
-        const result = await runStaged(context, base.input);
-        run = { ...base, database, result, durationMs: Date.now() - runStarted };
-      } catch (error) {
-        run = { ...base, database, infraError: describeError(error), durationMs: Date.now() - runStarted };
-      }
-      writeStagedRun(dir, run);
-      options.log.info({ scenario: options.scenario.name, run: runLine(run) }, 'staged publication run');
-      return run;
-    },
-  });
-  const explored = runs.filter((run) => run.phase === 'explore');
-  const counterexample = [...runs].reverse().find(violated);
-  const defining = counterexample === undefined ? explored : [counterexample];
-  const verdict = pathScenarioVerdict(
-    runs.map((run) => ({
-      phase: run.phase,
-      violated: violated(run),
-      fired: run.result?.fired === true,
-      infraError: run.infraError !== undefined,
-    })),
-    options.signal?.aborted === true,
-  );
-  const path = counterexample === undefined ? undefined : counterexamplePath;
-  const configurations = new Map<string, { owed: OwedGuarantee; tally: Tally }>();
-  for (const run of explored.filter((entry) => entry.result !== undefined)) {
-    const seen = configurations.get(configurationOf(run));
-    configurations.set(configurationOf(run), {
-      owed: owedByOperation(run.input.operation),
-      tally: addTally(seen?.tally ?? NO_TALLY, runTally(run)),
-    });
-  }
-  return {
-    name: options.scenario.name,
+  const { cluster, journal, log, loader, signal } = options;
+  const { report, explored } = await runPathScenario<StagedRunInput, StagedRunResult>(options, {
     sinkClass: STAGED_LOADER_CLASS,
-    verdict,
-    seed: options.seed,
-    ...(path === undefined ? {} : { path }),
-    replayCommand: replayCommand({
-      sinkClass: STAGED_LOADER_CLASS,
-      scenario: options.scenario.name,
-      seed: options.seed,
-      path,
-      serverDedupOff: counterexample?.dedupOff,
-    }),
-    runs: explored.length,
-    shrinkRuns: runs.length - explored.length,
-    stopped,
-    durationMs: Date.now() - started,
-    phases: defining.reduce(
-      (sum, run) => ({
-        trafficMs: sum.trafficMs + (run.result?.timings.trafficMs ?? 0),
-        healMs: sum.healMs + (run.result?.timings.healMs ?? 0),
-        checkMs: sum.checkMs + (run.result?.timings.checkMs ?? 0),
-      }),
-      { trafficMs: 0, healMs: 0, checkMs: 0 },
-    ),
-    tally: defining.reduce((sum, run) => addTally(sum, runTally(run)), NO_TALLY),
-    anomalies: mergeAnomalies(defining.flatMap((run) => run.result?.check.anomalies ?? [])),
-    // The sinks' give-up table judges a retry budget the loader does not have: its give-ups are in its run lines.
-    giveUps: [],
-    notes: [
-      ...runs.map(runLine),
-      ...(verdict === 'inconclusive' ? ['no fault did what its scenario declares within the budget'] : []),
-    ],
-    commands: defining.map(runLine),
-    configurations: [...configurations.entries()].map(([configuration, { owed, tally }]) => ({
-      configuration,
-      owed,
-      tally,
-    })),
-    reads: readFigures(explored),
-  };
+    scenario: options.scenario.name,
+    arbitrary: arbStagedRunInput(options.scenario),
+    offFirst: options.scenario.dedupOffFirst,
+    runName: 'staged publication run',
+    notCovered: 'no fault did what its scenario declares within the budget',
+    execute: (context, input) => runStaged({ cluster, journal, log, loader, signal, ...context }, input),
+    store: writeStagedRun,
+    runLine,
+    runTally,
+    configurationOf,
+    owedOf: (run) => owedByOperation(run.input.operation),
+  });
+  return { ...report, reads: readFigures(explored) };
 }
