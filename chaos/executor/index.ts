@@ -17,6 +17,7 @@ export {
   type PathRun,
 } from './path-loop.ts';
 export {
+  type PathRunContext,
   pathRunViolated,
   type PathRunResult,
   type PathScenarioOptions,

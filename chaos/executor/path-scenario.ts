@@ -3,13 +3,28 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { describeError, HarnessError, type Seed } from '../../harness/base/index.ts';
+import type { StartedCluster } from '../../harness/cluster/index.ts';
 import type { JudgedClassName, OwedGuarantee } from '../../properties/base/index.ts';
 import { type Anomaly, mergeAnomalies } from '../../properties/checkers/index.ts';
 import { addTally, NO_TALLY, type ScenarioReport, type Tally } from '../../reports/results/index.ts';
+import type { UndoJournal } from '../nemeses/index.ts';
 import { explorePath, type PathRun, pathScenarioVerdict } from './path-loop.ts';
 import type { Profile, ServerDedupMode } from './run-budget.ts';
 import { runDatabaseName } from './run-database.ts';
 import { replayCommand } from './scenario-report.ts';
+
+/** How a path's run is bound to the cluster: its database and directory, and ClickHouse's block dedup on its target. */
+export interface PathRunContext {
+  readonly cluster: StartedCluster;
+  readonly journal: UndoJournal;
+  readonly database: string;
+  /** ClickHouse's block dedup off on the run's target: a write repeated cannot hide. */
+  readonly dedupOff: boolean;
+  readonly dir: string;
+  readonly log: Logger;
+  /** Aborted by an interrupt: the run stops where it is, and its end undoes what it did. */
+  readonly signal?: AbortSignal | undefined;
+}
 
 /** What every path's run result carries: its check, whether its fault counted, where its time went. */
 export interface PathRunResult {

@@ -1,8 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Logger } from 'pino';
 import { HarnessError } from '../../harness/base/index.ts';
 import { createDatabaseDdl } from '../../harness/clickhouse/index.ts';
-import type { StartedCluster } from '../../harness/cluster/index.ts';
 import {
   checkEngineRun,
   type EngineCheck,
@@ -16,9 +14,8 @@ import {
   type FaultWindow,
   type NemesisContext,
   RunUndo,
-  type UndoJournal,
 } from '../nemeses/index.ts';
-import { databaseTaken } from '../executor/index.ts';
+import { databaseTaken, type PathRunContext } from '../executor/index.ts';
 import { aimsAtConsumer, type EngineFaultSpec, engineFaults } from './engine-faults.ts';
 import { assignments, awaitAssigned, clientOf, observe, replicasOf, settleTopic } from './engine-observe.ts';
 import { type EngineSettings, kafkaTableDdl, owedBy, targetTableDdl, viewDdl } from './engine-settings.ts';
@@ -50,18 +47,9 @@ export interface EngineRunInput {
 }
 
 /** How a run is bound to the cluster: its database (also its topic and group), dedup, and where it stores. */
-export interface EngineRunContext {
-  readonly cluster: StartedCluster;
-  readonly journal: UndoJournal;
-  readonly database: string;
-  /** ClickHouse's block dedup off on the target: a block consumed twice cannot hide. */
-  readonly dedupOff: boolean;
-  readonly dir: string;
-  readonly log: Logger;
+export interface EngineRunContext extends PathRunContext {
   /** A deliberately misconfigured setup (the checkers' self-test); undefined: as a user should set it up. */
   readonly setup?: SetupMistake | undefined;
-  /** Aborted by an interrupt: the run stops where it is, and its end undoes what it did. */
-  readonly signal?: AbortSignal | undefined;
 }
 
 export interface EngineRunResult {

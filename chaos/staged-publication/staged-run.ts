@@ -1,7 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Logger } from 'pino';
 import { describeError, HarnessError } from '../../harness/base/index.ts';
-import { resolveCredentials, type StartedCluster } from '../../harness/cluster/index.ts';
+import { resolveCredentials } from '../../harness/cluster/index.ts';
 import {
   checkStagedRun,
   type LoadRecord,
@@ -17,13 +16,13 @@ import {
   type PublishOperation,
   StagedPartitionLoader,
 } from '../../sinks/index.ts';
+import type { PathRunContext } from '../executor/index.ts';
 import {
   describedProxies,
   ensureProxiesClean,
   type FaultWindow,
   type NemesisContext,
   RunUndo,
-  type UndoJournal,
 } from '../nemeses/index.ts';
 import { aimedStep, type FaultAim, shardOf, type StagedFaultSpec, stagedFault } from './staged-faults.ts';
 import { finalState, syncReplicas, tookEffect } from './staged-observe.ts';
@@ -49,16 +48,8 @@ export interface StagedRunInput {
 /** The loader under test: the repository's, or one built from a mutated tree (the self-test). */
 export type LoaderClass = typeof StagedPartitionLoader;
 
-export interface StagedRunContext {
-  readonly cluster: StartedCluster;
-  readonly journal: UndoJournal;
-  readonly database: string;
-  /** ClickHouse's block dedup off on production: a publication repeated cannot hide. */
-  readonly dedupOff: boolean;
-  readonly dir: string;
-  readonly log: Logger;
+export interface StagedRunContext extends PathRunContext {
   readonly loader?: LoaderClass | undefined;
-  readonly signal?: AbortSignal | undefined;
 }
 
 /** What the fault did to the statement it took, seen around the proxies. */
