@@ -51,20 +51,15 @@ async function write(sink: AnySink, messages: SinkMessage[]): Promise<void> {
   }
 }
 
-/** The watched settings a query ran with, from whichever node logged it. */
-async function settingsInForce(queryId: string): Promise<Record<string, string>> {
-  for (const name of ch.nodes.keys()) {
-    await ch.node(name).command({ query: 'SYSTEM FLUSH LOGS' });
-    const result = await ch.node(name).query({
-      query:
-        "SELECT name, if(mapContains(log.Settings, name), log.Settings[name], s.default) AS value FROM (SELECT Settings FROM system.query_log WHERE query_id = {id:String} AND type = 'QueryFinish') AS log CROSS JOIN (SELECT name, default FROM system.settings WHERE name IN {watched:Array(String)}) AS s",
-      query_params: { id: queryId, watched: [...WATCHED] },
-      format: 'JSONEachRow',
-    });
-    const rows = await result.json<{ name: string; value: string }>();
-    if (rows.length > 0) return Object.fromEntries(rows.map((row) => [row.name, row.value]));
-  }
-  throw new Error(`no node logged the query ${queryId}`);
+/** The watched settings a query ran with, as the node it went to logged them. */
+async function settingsInForce(node: string, queryId: string): Promise<Record<string, string>> {
+  const rows = await ch.untilLogged(node, {
+    query:
+      "SELECT name, if(mapContains(log.Settings, name), log.Settings[name], s.default) AS value FROM (SELECT Settings FROM system.query_log WHERE query_id = {id:String} AND type = 'QueryFinish') AS log CROSS JOIN (SELECT name, default FROM system.settings WHERE name IN {watched:Array(String)}) AS s",
+    query_params: { id: queryId, watched: [...WATCHED] },
+  });
+  if (rows.length === 0) throw new Error(`${node} did not log the query ${queryId}`);
+  return Object.fromEntries(rows.map((row) => [String(row.name), String(row.value)]));
 }
 
 /**
@@ -110,7 +105,8 @@ describe('settings on the wire, as the server logged them', () => {
         const attempts = context.observer.attempts;
         expect(attempts.length).toBeGreaterThan(0);
         for (const { attempt } of attempts) {
-          expect(await settingsInForce(attempt.queryId), attempt.queryId).toEqual(
+          const node = attempt.endpoint.split(':')[0] ?? '';
+          expect(await settingsInForce(node, attempt.queryId), attempt.queryId).toEqual(
             owed(sinkClass, asyncInsert, attempt.dedupToken),
           );
         }

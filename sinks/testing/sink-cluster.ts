@@ -16,6 +16,9 @@ import { clusterAddressBook, clusterShardHosts, NOMINAL_PORT } from './cluster-e
 import { captureLogs } from './log-capture.ts';
 import { RecordingObserver } from './recording-observer.ts';
 
+/** How long a query's end may take to reach query_log after its answer reached the client. */
+const LOG_WAIT_MS = 10_000;
+
 /** The embedded 2x2 cluster with what the sink integration tests need around it. */
 export class SinkTestCluster {
   private constructor(
@@ -87,20 +90,36 @@ export class SinkTestCluster {
     return [...counts].flatMap(([id, n]) => Array<string>(n).fill(id)).sort();
   }
 
-  /** The `system.query_log` row of one query, after flushing the logs. */
+  /** The `system.query_log` row of one query's end, once the node has logged it. */
   async queryLogOf(
     node: string,
     queryId: string,
   ): Promise<{ type: string; written_rows: number | string; token: string } | undefined> {
-    await this.node(node).command({ query: 'SYSTEM FLUSH LOGS' });
-    const result = await this.node(node).query({
+    const rows = await this.untilLogged(node, {
       query:
         "SELECT type, written_rows, Settings['insert_deduplication_token'] AS token FROM system.query_log WHERE query_id = {id:String} AND type != 'QueryStart'",
       query_params: { id: queryId },
-      format: 'JSONEachRow',
     });
-    const rows = await result.json<{ type: string; written_rows: number | string; token: string }>();
-    return rows[0];
+    return rows[0] as { type: string; written_rows: number | string; token: string } | undefined;
+  }
+
+  /**
+   * The rows a query_log read returns once they are there, or none after LOG_WAIT_MS. A client
+   * can have the INSERT's answer before the server has queued its end in query_log, so one
+   * flush right after the answer can miss it on a loaded machine.
+   */
+  async untilLogged(
+    node: string,
+    read: { query: string; query_params: Record<string, unknown> },
+  ): Promise<Record<string, unknown>[]> {
+    const deadline = Date.now() + LOG_WAIT_MS;
+    for (;;) {
+      await this.node(node).command({ query: 'SYSTEM FLUSH LOGS' });
+      const result = await this.node(node).query({ ...read, format: 'JSONEachRow' });
+      const rows = await result.json<Record<string, unknown>>();
+      if (rows.length > 0 || Date.now() >= deadline) return rows;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   }
 
   async count(node: string, table: string): Promise<number> {
