@@ -1,7 +1,13 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { describeError, HarnessError } from '../../harness/base/index.ts';
 import { describeAction, type UndoAction, type UndoDeps } from './undo-actions.ts';
-import { IN_FLIGHT_WAIT_MS, requireUndone, type UndoJournal, type UndoOutcome } from './undo-journal.ts';
+import {
+  IN_FLIGHT_WAIT_MS,
+  independentRuns,
+  requireUndone,
+  type UndoJournal,
+  type UndoOutcome,
+} from './undo-journal.ts';
 
 /**
  * Everything one run did to the cluster (its database, every fault of every episode), recorded
@@ -89,13 +95,18 @@ export class RunUndo {
    */
   async undo(ids: readonly string[]): Promise<void> {
     const outcomes: UndoOutcome[] = [];
-    for (const id of [...ids].reverse()) {
-      const outcome = await this.journal.undo(id);
-      if (outcome?.error === undefined) continue;
-      const retried = await this.journal.undo(id);
-      if (retried !== undefined) outcomes.push(retried);
-    }
+    const open = [...ids].reverse().flatMap((id) => this.journal.openEntry(id) ?? []);
+    for (const group of independentRuns(open))
+      for (const failed of await Promise.all(group.map(({ id }) => this.undoTwice(id))))
+        if (failed !== undefined) outcomes.push(failed);
     requireUndone(outcomes, this.journal.file);
+  }
+
+  /** Undoes one entry, once more if it failed; the outcome of a second failure, else undefined. */
+  private async undoTwice(id: string): Promise<UndoOutcome | undefined> {
+    const outcome = await this.journal.undo(id);
+    if (outcome?.error === undefined) return undefined;
+    return this.journal.undo(id);
   }
 
   /**

@@ -14,7 +14,8 @@ import { proxyDown } from './proxy-fault.ts';
 import { RunUndo } from './run-undo.ts';
 import { FakeCluster } from './test-support.ts';
 import { latency } from './toxic-fault.ts';
-import { describeOutcome, UndoJournal, type JournalOwner } from './undo-journal.ts';
+import { describeOutcome, independentRuns, UndoJournal, type JournalOwner } from './undo-journal.ts';
+import type { UndoAction } from './undo-actions.ts';
 
 // The undo journal over in-process fakes: our own fault proxy server (the Toxiproxy API) and an
 // in-memory cluster whose probe cannot tell a paused member from a dead one.
@@ -239,5 +240,26 @@ describe('the undo journal', () => {
     expect(readFileSync(t.file, 'utf8').split('\n').at(-3)).toBe('{"op":"do","id":"cut');
     expect(t.journal.entries().map((entry) => entry.action.kind)).toEqual(['proxy-disabled', 'toxic']);
     expect((await next.reapLeftovers()).map((outcome) => outcome.entry.action.kind)).toEqual(['proxy-disabled']);
+  });
+});
+
+describe('the order of undos', () => {
+  const database = (replica: string): { action: UndoAction } => ({
+    action: { kind: 'database', replica, database: 'chaos' },
+  });
+  const toxic = (proxy: string): { action: UndoAction } => ({ action: { kind: 'toxic', proxy, toxic: 't' } });
+  const paused = (member: string): { action: UndoAction } => ({ action: { kind: 'member-paused', member } });
+
+  it('drops the databases of consecutive entries together, and keeps every other entry alone and in its place', () => {
+    const [t1, d1, d2, p1, d3, t2, t3] = [
+      toxic('a'),
+      database('r1'),
+      database('r2'),
+      paused('k1'),
+      database('r3'),
+      toxic('b'),
+      toxic('c'),
+    ];
+    expect(independentRuns([t1, d1, d2, p1, d3, t2, t3])).toEqual([[t1], [d1, d2], [p1], [d3], [t2], [t3]]);
   });
 });

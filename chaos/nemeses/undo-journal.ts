@@ -126,6 +126,11 @@ export class UndoJournal {
   }
 
   /** Undoes one entry of this process (once, however many ask); undefined when it is closed already. */
+  /** The entry `id` while it is open in this process's view; undefined once undone or forgotten. */
+  openEntry(id: string): OpenEntry | undefined {
+    return this.open.get(id);
+  }
+
   async undo(id: string): Promise<UndoOutcome | undefined> {
     const entry = this.open.get(id);
     return entry === undefined ? undefined : this.undoEntry(entry);
@@ -163,11 +168,18 @@ export class UndoJournal {
     const underWay = chosen.flatMap((entry) => this.doing.get(entry.id) ?? []);
     if (underWay.length > 0) await settledWithin(underWay, waitMs);
     const outcomes: UndoOutcome[] = [];
-    for (const entry of chosen.reverse())
+    for (const group of independentRuns(chosen.reverse()))
       outcomes.push(
-        this.doing.has(entry.id)
-          ? { entry, error: `still being done ${waitMs / 1000} s on; left in the journal, to be undone once it ended` }
-          : await this.undoEntry(entry),
+        ...(await Promise.all(
+          group.map((entry) =>
+            this.doing.has(entry.id)
+              ? {
+                  entry,
+                  error: `still being done ${waitMs / 1000} s on; left in the journal, to be undone once it ended`,
+                }
+              : this.undoEntry(entry),
+          ),
+        )),
       );
     return outcomes;
   }
@@ -219,6 +231,27 @@ export class UndoJournal {
     writeSync(this.fd, `${JSON.stringify(line)}\n`);
     fsyncSync(this.fd);
   }
+}
+
+/**
+ * Kinds whose undos do not depend on each other: a database dropped on one replica neither needs
+ * nor hinders the drop on another. Their drops can each wait out a Keeper session (seconds) when
+ * the Keeper links are down, so a run of them is undone at once instead of one after another.
+ */
+const INDEPENDENT_KINDS: ReadonlySet<UndoAction['kind']> = new Set(['database']);
+
+const independent = (entry: { readonly action: UndoAction }) => INDEPENDENT_KINDS.has(entry.action.kind);
+
+/** The entries in undo order, cut into groups: consecutive independent entries share a group, every other entry is alone. */
+export function independentRuns<T extends { readonly action: UndoAction }>(entries: readonly T[]): T[][] {
+  const groups: T[][] = [];
+  for (const entry of entries) {
+    const last = groups.at(-1);
+    const head = last?.[0];
+    if (last !== undefined && head !== undefined && independent(head) && independent(entry)) last.push(entry);
+    else groups.push([entry]);
+  }
+  return groups;
 }
 
 function syncDirectory(dir: string): void {

@@ -45,6 +45,28 @@ export async function waitFor(what: string, condition: () => boolean, timeoutMs:
   }
 }
 
+/**
+ * The run's exit within `timeoutMs`, or an error carrying the end of what it printed: a run that
+ * hangs says where, instead of the test's own timeout saying nothing.
+ */
+export async function exitWithin(
+  run: StartedChaos,
+  timeoutMs: number,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`the run did not exit within ${timeoutMs} ms; it printed:\n${run.stderr().slice(-6000)}`)),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([run.exited, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Every process the cluster registered under `stateDir` names, read while it is up (the only one there). */
 export function clusterProcesses(stateDir: string): { dir: string; processes: ProcessRecord[] } {
   const registry = join(stateDir, 'registry');
