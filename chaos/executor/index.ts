@@ -4,6 +4,7 @@ export { BUDGETS, type Profile, SERVER_DEDUP_MODES, type ServerDedupMode } from 
 export type { RunInput } from './run-input.ts';
 export { databaseTaken, runDatabaseName } from './run-database.ts';
 export { runScenario } from './run-scenario.ts';
+export { awaitWritableReplicas } from './settle-cluster.ts';
 export { replayCommand, scenarioReport } from './scenario-report.ts';
 export { readScheduleFile, runInputOf } from './schedule-file.ts';
 export { compareSignatures, readSignature } from './signature-file.ts';

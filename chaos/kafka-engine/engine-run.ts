@@ -15,7 +15,7 @@ import {
   type NemesisContext,
   RunUndo,
 } from '../nemeses/index.ts';
-import { databaseTaken, type PathRunContext } from '../executor/index.ts';
+import { awaitWritableReplicas, databaseTaken, type PathRunContext } from '../executor/index.ts';
 import { aimsAtConsumer, type EngineFaultSpec, engineFaults } from './engine-faults.ts';
 import { assignments, awaitAssigned, clientOf, observe, replicasOf, settleTopic } from './engine-observe.ts';
 import { type EngineSettings, kafkaTableDdl, owedBy, targetTableDdl, viewDdl } from './engine-settings.ts';
@@ -65,6 +65,8 @@ export interface EngineRunResult {
 }
 
 const CHUNK_PAUSE_MS = 150;
+/** How long after the heal every replica may take to be writable again before the run is an infra-error. */
+const WRITABLE_TIMEOUT_MS = 90_000;
 
 /**
  * One Kafka engine run: the run's database on every replica (target, Kafka table, view) and its
@@ -132,6 +134,9 @@ export async function runEngine(context: EngineRunContext, input: EngineRunInput
       }
     }
     const trafficMs = healStarted - trafficStarted;
+    // As for the sinks: a replica whose Keeper link was cut takes seconds to get its session back,
+    // and until then its tables refuse even SYSTEM SYNC REPLICA (TABLE_IS_READ_ONLY).
+    await awaitWritableReplicas(cluster, database, WRITABLE_TIMEOUT_MS);
     const { topic, drained } = await settleTopic(description, database, input.settings, signal);
     const healMs = Date.now() - healStarted;
     const checkStarted = Date.now();
