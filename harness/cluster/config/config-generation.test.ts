@@ -90,6 +90,12 @@ describe('embedded node config', () => {
     expect(embeddedNodeConfig(direct, s1r1)).toContain(`<port>${direct.keepers[0]?.clientPort}</port>`);
   });
 
+  it("gives the Kafka engine's consumers the broker's smallest session timeout, so a member gone is replaced in seconds", () => {
+    expect(xml).toContain(
+      '<kafka>\n    <session_timeout_ms>6000</session_timeout_ms>\n    <heartbeat_interval_ms>1000</heartbeat_interval_ms>',
+    );
+  });
+
   it('lists every replica of every shard in remote_servers by native port', () => {
     for (const member of state.nodes) expect(xml).toContain(`<port>${member.tcpPort}</port>`);
     expect(xml.match(/<shard>\s*<internal_replication>1<\/internal_replication>/g)).toHaveLength(2);
