@@ -4,13 +4,17 @@ import { describeError } from '../../harness/base/index.ts';
 import { RunUndo } from '../nemeses/index.ts';
 import { abortable } from './background-write.ts';
 import { specPeriods, unverified, type RunJudgement } from '../../properties/judge/index.ts';
+import { type RunReadTally, type SinkInsert, tallyReads } from '../../properties/checkers/index.ts';
+import type { History } from '../../harness/flow/history/index.ts';
 import { endRun } from './end-run.ts';
 import type { ExecutedRun, PhaseTimes } from './executed-run.ts';
 import { executeSchedule } from './execute-schedule.ts';
 import { judgeRun } from './judge-run.ts';
 import { observeRun } from './observe-run.ts';
+import { singleHosts } from './target-table.ts';
 import { prepareRun } from './prepare-run.ts';
 import type { RunContext, RunPlan } from './run-plan.ts';
+import { RunReaders } from './run-readers.ts';
 import { RunWorkers } from './run-workers.ts';
 import { writeScheduleFile } from './schedule-file.ts';
 import { storeRun } from './store-run.ts';
@@ -23,6 +27,9 @@ interface RunState {
   readonly phases: PhaseTimes;
   /** Kept as soon as it exists: a stop during the store phase must not lose a check already made. */
   check?: RunJudgement;
+  /** Reading the table from the traffic's start to the end of the heal; stopped on every path. */
+  readers?: RunReaders;
+  reads?: RunReadTally[];
 }
 
 async function timed<T>(phases: PhaseTimes, phase: keyof PhaseTimes, work: () => Promise<T>): Promise<T> {
@@ -40,10 +47,19 @@ async function runPhases(
   signal: AbortSignal,
 ): Promise<RunJudgement> {
   const binding = await prepareRun(context, plan, run.undo, run.log);
+  const description = context.cluster.description;
+  const hosts = singleHosts(description, plan.target);
+  run.readers = new RunReaders(description, {
+    database: plan.database,
+    table: plan.table,
+    replicas: hosts ?? description.shards.flatMap((shard) => shard.replicas.map((replica) => replica.name)),
+    distributed: hosts === undefined,
+  });
   await timed(run.phases, 'trafficMs', () => executeSchedule(context, plan, binding, run, signal));
   const history = await timed(run.phases, 'healMs', () => run.workers.settle());
+  const { reads, failed } = await run.readers.stop();
+  run.reads = tallyReads(reads, failed, insertsOf(history));
   return timed(run.phases, 'checkMs', async () => {
-    const description = context.cluster.description;
     const truth = await observeRun(description, plan, specPeriods(history.events));
     const judged = judgeRun(description, plan, { history, truth });
     run.check = judged.check;
@@ -76,6 +92,7 @@ export async function executeRun(context: RunContext, plan: RunPlan, signal: Abo
     infraError = describeError(signal.aborted ? signal.reason : error);
     log.error({ err: infraError }, signal.aborted ? 'run stopped' : 'run failed in the harness');
   } finally {
+    await run.readers?.stop();
     infraError = await endRun(run.workers, run.undo, infraError, log);
   }
   const profile = plan.settingProfile;
@@ -87,7 +104,17 @@ export async function executeRun(context: RunContext, plan: RunPlan, signal: Abo
     ...(profile === undefined ? {} : { profile: { name: profile.name, replicas: profile.replicas } }),
     ...(run.check === undefined ? {} : { check: run.check }),
     ...(infraError === undefined ? {} : { infraError }),
+    ...(run.reads === undefined ? {} : { reads: run.reads }),
     durationMs: Date.now() - started,
     phases: run.phases,
   };
+}
+
+/** Every INSERT the sink invoked, with the ids it carried: what a reader could have seen in part. */
+function insertsOf(history: History): SinkInsert[] {
+  return history.events.flatMap((event) =>
+    event.type === 'insert-invoke'
+      ? [{ partition: event.partition, batch: event.batch, shard: event.shard, ids: event.messageIds }]
+      : [],
+  );
 }

@@ -1,6 +1,6 @@
 import type fc from 'fast-check';
 import type { SettingProfile } from '../../harness/cluster/index.ts';
-import type { CoverageLedger } from '../../properties/checkers/index.ts';
+import type { CoverageLedger, RunReadTally } from '../../properties/checkers/index.ts';
 import type { RunJudgement } from '../../properties/judge/index.ts';
 import type { ExploreDecision } from './run-budget.ts';
 import type { RunInput } from './run-input.ts';
@@ -23,6 +23,8 @@ export interface ExecutedRun {
   readonly profile?: { readonly name: SettingProfile; readonly replicas: number };
   readonly check?: RunJudgement;
   readonly infraError?: string;
+  /** What readers saw of the table while the run wrote and healed (figures, never a verdict). */
+  readonly reads?: readonly RunReadTally[];
   readonly durationMs: number;
   readonly phases: Readonly<PhaseTimes>;
 }

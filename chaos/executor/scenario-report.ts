@@ -1,12 +1,14 @@
 import type { Seed } from '../../harness/base/index.ts';
 import type { DeliveryGuarantee, SinkClassName } from '../../sinks/index.ts';
-import { NO_DELIVERIES } from '../../properties/checkers/index.ts';
+import { NO_DELIVERIES, type RunReadTally } from '../../properties/checkers/index.ts';
 import { type JudgedClassName, OWED_BY_CLASS, type Verdict } from '../../properties/base/index.ts';
 import { describeStep } from '../../properties/schedule/index.ts';
 import { judgeScenario, owedGuarantee, owedOnView } from '../../properties/judge/index.ts';
 import {
   mergeConfigurationRows,
   NO_TALLY,
+  quantile,
+  type ReadFigures,
   runTally,
   sumTallies,
   type ConfigurationRow,
@@ -111,7 +113,36 @@ export function scenarioReport(
     notes: notesOf(verdict, outcome, explored),
     commands: (counterexample ?? explored.at(-1))?.input.schedule.map(describeStep) ?? [],
     configurations: mergeConfigurationRows(configurationRows(explored, target, owed.guarantee)),
+    reads: readFigures(defining),
   };
+}
+
+const READ_VIA = { local: "a replica's table", dist: 'through _dist' } as const;
+
+/** What the defining runs' readers saw, by how they read (absent when no run read). */
+function readFigures(runs: readonly ExecutedRun[]): ReadFigures[] | undefined {
+  const tallies = runs.flatMap((run) => run.reads ?? []);
+  if (tallies.length === 0) return undefined;
+  return (['local', 'dist'] as const).flatMap((via) => {
+    const mine = tallies.filter((tally) => tally.via === via);
+    if (mine.every((tally) => tally.reads + tally.failedReads === 0)) return [];
+    const sum = (pick: (tally: RunReadTally) => number) => mine.reduce((total, tally) => total + pick(tally), 0);
+    const windows = mine.flatMap((tally) => tally.windowsMs).sort((a, b) => a - b);
+    return [
+      {
+        operation: READ_VIA[via],
+        reads: sum((tally) => tally.reads),
+        failedReads: sum((tally) => tally.failedReads),
+        fractured: sum((tally) => tally.partInsert),
+        loads: sum((tally) => tally.batches),
+        splitReads: sum((tally) => tally.splitReads),
+        windowMs:
+          windows.length === 0
+            ? null
+            : { p50: quantile(windows, 0.5), p95: quantile(windows, 0.95), max: windows.at(-1) ?? 0 },
+      },
+    ];
+  });
 }
 
 /** Each checked exploring run as a row of the configuration it wrote under, with the guarantee owed there. */

@@ -27,3 +27,4 @@ export {
   type StagedCheck,
   type StagedObservation,
 } from './staged-publication-checker.ts';
+export { type RunReadTally, type SinkInsert, type SinkRead, tallyReads } from './sink-reads.ts';

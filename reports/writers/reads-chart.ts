@@ -62,3 +62,17 @@ export function readsPanel(reads: readonly ReadFigures[]): string {
     })
     .join('');
 }
+
+/** What a sink scenario's reader saw, per way of reading, in a line each (measured, not judged). */
+export function sinkReadsPanel(reads: readonly ReadFigures[]): string {
+  return reads
+    .map((figures) => {
+      const window =
+        figures.windowMs === null
+          ? 'no batch over several shards showed on some of them only'
+          : `${figures.splitReads} reads saw a batch on some of its shards only (of ${figures.loads} batches over several shards); window p50 ${figures.windowMs.p50} ms, p95 ${figures.windowMs.p95} ms, max ${figures.windowMs.max} ms`;
+      const caption = `A reader, ${figures.operation}: ${figures.reads} reads (${figures.failedReads} failed), ${figures.fractured} saw part of one INSERT; ${window}.`;
+      return `<p class="caption">${escapeHtml(caption)}</p>`;
+    })
+    .join('');
+}

@@ -7,8 +7,8 @@ import {
   type RunTimeline,
 } from '../results/index.ts';
 import { configurationRows } from './configuration-rows.ts';
-import { readsPanel } from './reads-chart.ts';
-import type { Verdict } from '../../properties/base/index.ts';
+import { readsPanel, sinkReadsPanel } from './reads-chart.ts';
+import { STAGED_LOADER_CLASS, type Verdict } from '../../properties/base/index.ts';
 import {
   dedupStatement,
   escapeHtml,
@@ -183,7 +183,11 @@ function scenarioPanel(name: string, scenario: ScenarioReport, timelines: readon
     `<section class="scenario"><h3>${escapeHtml(scenario.name)} <span class="badge" style="background:${VERDICT_COLOUR[scenario.verdict]}">${escapeHtml(scenario.verdict)}</span></h3>`,
     `<p class="caption">${escapeHtml(caption)}</p>`,
     shown === undefined ? '' : timelineSvg(shown),
-    scenario.reads === undefined ? '' : readsPanel(scenario.reads),
+    scenario.reads === undefined
+      ? ''
+      : scenario.sinkClass === STAGED_LOADER_CLASS
+        ? readsPanel(scenario.reads)
+        : sinkReadsPanel(scenario.reads),
     notes.length === 0 ? '' : `<ul>${notes.map((note) => `<li>${escapeHtml(note)}</li>`).join('')}</ul>`,
     giveUps,
     scenario.verdict === 'pass'

@@ -1,11 +1,12 @@
 import {
   type JobReport,
+  type ReadFigures,
   type ScenarioReport,
   classConfigurations,
   EXIT_STATUSES,
   resultExitStatus,
 } from '../results/index.ts';
-import { classPath, isJudgedClassName } from '../../properties/base/index.ts';
+import { classPath, isJudgedClassName, STAGED_LOADER_CLASS } from '../../properties/base/index.ts';
 import { configurationRows } from './configuration-rows.ts';
 import {
   dedupStatement,
@@ -150,7 +151,7 @@ function pathTable(run: JobReport): string[] {
  */
 function readsTable(run: JobReport): string[] {
   const rows = Object.entries(run.classes).flatMap(([name, result]) =>
-    result.scenarios.flatMap((s) =>
+    (name === STAGED_LOADER_CLASS ? result.scenarios : []).flatMap((s) =>
       (s.reads ?? []).map(
         (r) =>
           `| ${tableCell(name)} | ${tableCell(s.name)} | ${r.operation} | ${r.reads} (${r.failedReads}) | ${r.fractured} | ${r.underRepair === undefined || r.underRepair.reads === 0 ? '—' : `${r.underRepair.reads} (${r.underRepair.fractured})`} | ${r.loads} | ${r.splitReads} | ${r.windowMs === null ? '—' : `${r.windowMs.p50} / ${r.windowMs.p95} / ${r.windowMs.max}`} |`,
@@ -166,6 +167,35 @@ function readsTable(run: JobReport): string[] {
     '',
     '| class | scenario | operation | reads (failed) | fractured | of a replica under repair (fractured) | multi-table loads | split reads | window p50 / p95 / max ms |',
     '|---|---|---|---|---|---|---|---|---|',
+    ...rows,
+  ];
+}
+
+/**
+ * What readers saw of the sinks' tables while they wrote and healed, per class and way of
+ * reading, over every scenario: measured, not judged (the sinks promise readers nothing).
+ */
+function sinkReadsTable(run: JobReport): string[] {
+  const rows = Object.entries(run.classes).flatMap(([name, result]) => {
+    if (name === STAGED_LOADER_CLASS) return [];
+    const byRead = new Map<string, ReadFigures[]>();
+    for (const figures of result.scenarios.flatMap((s) => s.reads ?? []))
+      byRead.set(figures.operation, [...(byRead.get(figures.operation) ?? []), figures]);
+    return [...byRead].map(([read, all]) => {
+      const sum = (pick: (figures: ReadFigures) => number) => all.reduce((total, figures) => total + pick(figures), 0);
+      const widest = Math.max(-1, ...all.map((figures) => figures.windowMs?.max ?? -1));
+      return `| ${tableCell(name)} | ${read} | ${sum((f) => f.reads)} (${sum((f) => f.failedReads)}) | ${sum((f) => f.fractured)} | ${sum((f) => f.loads)} | ${sum((f) => f.splitReads)} | ${widest < 0 ? '—' : widest} |`;
+    });
+  });
+  if (rows.length === 0) return [];
+  return [
+    '',
+    "### What a reader saw of the sinks' tables",
+    '',
+    "While each run wrote and healed, a reader queried the run's table a few times a second, turn by turn one replica's own table and `_dist` through a replica, directly (around the fault proxy, so a fault's evidence stays the sink's bytes). Measured, not judged: the sinks promise readers nothing. One INSERT is one block on a replica, so a read that saw part of one should not happen; a batch the sink split over shards is committed shard by shard, so `_dist` shows it on some shards first (split reads), for the window given:",
+    '',
+    '| class | read | reads (failed) | saw part of one INSERT | batches over several shards | split reads | widest split window ms |',
+    '|---|---|---|---|---|---|---|',
     ...rows,
   ];
 }
@@ -195,7 +225,7 @@ export function reportMarkdown(run: JobReport): string {
       `| ${tableCell(name)} | ${result.guarantee} | ${ICON[result.verdict]} | ${c.attempted} | ${c.acknowledged} | ${c.lost} | ${c.duplicated} | ${c.unexpected} | ${c.recovered} | ${result.tally.giveUps} (${c.gaveUp}) | ${result.tally.inserts.ok}/${result.tally.inserts.failed}/${result.tally.inserts.unknown} | ${unknownSplit(result.tally.unknownOutcomes)} | ${result.tally.replays} | ${result.tally.dedupHits} | ${result.tally.refusals} | ${dedupStatement(result.tally.serverDedup)} | ${faults} | ${speed} |`,
     );
   }
-  lines.push(...pathTable(run), ...readsTable(run));
+  lines.push(...pathTable(run), ...readsTable(run), ...sinkReadsTable(run));
   lines.push(
     '',
     '### Scenarios',

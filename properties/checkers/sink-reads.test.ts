@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { type SinkInsert, type SinkRead, tallyReads } from './sink-reads.ts';
+
+const read = (via: SinkRead['via'], startedAt: number, ids: string[]): SinkRead => ({
+  via,
+  replica: 's1r1',
+  startedAt,
+  endedAt: startedAt + 5,
+  ids,
+});
+const insert = (batch: number, shard: string | null, ids: string[]): SinkInsert => ({
+  partition: 0,
+  batch,
+  shard,
+  ids,
+});
+const NONE = { local: 0, dist: 0 };
+
+describe('what readers saw of a sink', () => {
+  it('counts a read that saw some rows of one INSERT and not the others, and none that saw INSERTs whole', () => {
+    const inserts = [insert(1, null, ['a', 'b', 'c']), insert(2, null, ['d', 'e'])];
+    const [local] = tallyReads(
+      [read('local', 0, []), read('local', 10, ['a', 'b', 'c']), read('local', 20, ['a', 'b', 'c', 'd'])],
+      NONE,
+      inserts,
+    );
+    expect(local).toMatchObject({ via: 'local', reads: 3, partInsert: 1 });
+  });
+
+  it('does not ask a re-cut batch whether it was seen in part: either cut may be the one that landed', () => {
+    const inserts = [insert(1, null, ['a', 'b', 'c']), insert(1, null, ['a', 'b'])];
+    const [local] = tallyReads([read('local', 0, ['a', 'b'])], NONE, inserts);
+    expect(local?.partInsert).toBe(0);
+  });
+
+  it('measures how long a batch over two shards showed on one and not the other through _dist', () => {
+    const inserts = [insert(1, 's1', ['a', 'b']), insert(1, 's2', ['c']), insert(2, 's1', ['d'])];
+    const [, dist] = tallyReads(
+      [
+        read('dist', 0, []),
+        read('dist', 10, ['a', 'b']),
+        read('dist', 20, ['a', 'b']),
+        read('dist', 30, ['a', 'b', 'c', 'd']),
+      ],
+      { local: 0, dist: 2 },
+      inserts,
+    );
+    expect(dist).toEqual({
+      via: 'dist',
+      reads: 4,
+      failedReads: 2,
+      partInsert: 0,
+      batches: 1,
+      splitReads: 2,
+      windowsMs: [15],
+    });
+  });
+
+  it('leaves out a batch the last read did not see whole: a part dropped for good has no window to end', () => {
+    const inserts = [insert(1, 's1', ['a']), insert(1, 's2', ['b'])];
+    const [, dist] = tallyReads([read('dist', 0, ['a']), read('dist', 10, ['a'])], NONE, inserts);
+    expect(dist).toMatchObject({ batches: 0, splitReads: 0, windowsMs: [] });
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * What readers saw of a sink's table while it wrote: measured, never judged. The sinks promise
+ * nothing about a reader's view, so these are figures for the report (seed 002's question asked of
+ * the sinks), not anomalies: how often a reader saw part of one INSERT (a block is atomic on a
+ * replica, so this should be none), and how long a batch the sink split over shards was visible
+ * on some shards and not the others through `_dist` (expected: the shards commit one by one).
+ */
+
+/** One read: the ids one statement saw, on one replica's local table or through `_dist` from it. */
+export interface SinkRead {
+  readonly via: 'local' | 'dist';
+  readonly replica: string;
+  /** ms from the run's start. */
+  readonly startedAt: number;
+  readonly endedAt: number;
+  readonly ids: readonly string[];
+}
+
+/** One INSERT attempt as the sink invoked it: its batch (epoch, seq) and, sharded, its shard. */
+export interface SinkInsert {
+  readonly partition: number;
+  readonly batch: number;
+  readonly shard: string | null;
+  readonly ids: readonly string[];
+}
+
+/** One run's readers by how they read: counts, and per multi-shard batch how long it showed split. */
+export interface RunReadTally {
+  readonly via: 'local' | 'dist';
+  readonly reads: number;
+  readonly failedReads: number;
+  /** Reads that saw some rows of one INSERT and not the rest. */
+  readonly partInsert: number;
+  /** Batches over several shards that a read saw whole by the end. */
+  readonly batches: number;
+  /** Reads that saw a batch on some of its shards and none of it on another. */
+  readonly splitReads: number;
+  /** Per batch that showed split, from the first split read's start to the last one's end. */
+  readonly windowsMs: readonly number[];
+}
+
+/**
+ * The run's reads against its INSERTs. Only INSERTs whose id set no other INSERT shares in part
+ * are asked "seen in part?": a retry that re-cut a batch (another spec, another topology) shares
+ * ids with its first cut, and either may be the one that landed.
+ */
+export function tallyReads(
+  reads: readonly SinkRead[],
+  failed: { readonly local: number; readonly dist: number },
+  inserts: readonly SinkInsert[],
+): RunReadTally[] {
+  const judged = wholeInsertSets(inserts);
+  const batches = multiShardBatches(inserts);
+  return (['local', 'dist'] as const).map((via) => {
+    const mine = reads.filter((read) => read.via === via).sort((a, b) => a.startedAt - b.startedAt);
+    let partInsert = 0;
+    for (const read of mine) {
+      const seen = new Set(read.ids);
+      if (judged.some((ids) => seenInPart(ids, seen))) partInsert += 1;
+    }
+    const last = mine.at(-1);
+    const seenAtEnd = new Set(last?.ids ?? []);
+    const windowsMs: number[] = [];
+    let counted = 0;
+    const splitReadIndexes = new Set<number>();
+    if (via === 'dist')
+      for (const parts of batches) {
+        if (!parts.every((ids) => ids.every((id) => seenAtEnd.has(id)))) continue;
+        counted += 1;
+        let from: number | undefined;
+        let to = 0;
+        mine.forEach((read, index) => {
+          const seen = new Set(read.ids);
+          const some = parts.some((ids) => ids.some((id) => seen.has(id)));
+          const noneOfOne = parts.some((ids) => ids.every((id) => !seen.has(id)));
+          if (!some || !noneOfOne) return;
+          splitReadIndexes.add(index);
+          from ??= read.startedAt;
+          to = read.endedAt;
+        });
+        if (from !== undefined) windowsMs.push(to - from);
+      }
+    return {
+      via,
+      reads: mine.length,
+      failedReads: failed[via],
+      partInsert,
+      batches: counted,
+      splitReads: splitReadIndexes.size,
+      windowsMs,
+    };
+  });
+}
+
+const seenInPart = (ids: readonly string[], seen: ReadonlySet<string>) => {
+  const visible = ids.filter((id) => seen.has(id)).length;
+  return visible > 0 && visible < ids.length;
+};
+
+/** The distinct id sets of the INSERTs, keeping those no other set overlaps without being equal. */
+function wholeInsertSets(inserts: readonly SinkInsert[]): string[][] {
+  const sets = new Map<string, string[]>();
+  for (const insert of inserts) {
+    const ids = [...new Set(insert.ids)].sort();
+    if (ids.length > 0) sets.set(ids.join('\u0000'), ids);
+  }
+  const owners = new Map<string, number>();
+  for (const ids of sets.values()) for (const id of ids) owners.set(id, (owners.get(id) ?? 0) + 1);
+  return [...sets.values()].filter((ids) => ids.every((id) => owners.get(id) === 1));
+}
+
+/** Per (partition, batch) INSERTed on two shards or more: its ids by shard (sharded INSERTs only). */
+function multiShardBatches(inserts: readonly SinkInsert[]): string[][][] {
+  const byBatch = new Map<string, Map<string, Set<string>>>();
+  for (const insert of inserts) {
+    if (insert.shard === null) continue;
+    const key = `${insert.partition}/${insert.batch}`;
+    const shards = byBatch.get(key) ?? new Map<string, Set<string>>();
+    byBatch.set(key, shards);
+    const ids = shards.get(insert.shard) ?? new Set<string>();
+    shards.set(insert.shard, ids);
+    for (const id of insert.ids) ids.add(id);
+  }
+  return [...byBatch.values()]
+    .filter((shards) => shards.size > 1)
+    .map((shards) => [...shards.values()].map((ids) => [...ids]));
+}
