@@ -227,5 +227,39 @@ export async function observe(
     }
   }
   const committed = settings.offsets === 'broker' ? await committedOffsets(description, database, database) : undefined;
-  return { stored, replicaCounts, committed, drained };
+  return {
+    stored,
+    replicaCounts,
+    committed,
+    drained,
+    ...(settings.handleErrorMode === 'dead_letter_queue'
+      ? { deadLettered: await deadLettered(description, database) }
+      : {}),
+  };
+}
+
+/**
+ * What every replica's `system.dead_letter_queue` logged for the run's Kafka table, after a flush.
+ * A replica restarted during the run lost its log (an embedded limit, README), so the scenario
+ * that draws this mode restarts none.
+ */
+async function deadLettered(
+  description: ClusterDescription,
+  database: string,
+): Promise<{ partition: number; offset: number }[]> {
+  const logged = await Promise.all(
+    replicasOf(description).map(async (replica) => {
+      const client = clientOf(description, replica);
+      try {
+        await client.command({ query: 'SYSTEM FLUSH LOGS' });
+        return await queryRows<{ partition: number; offset: string }>(
+          client,
+          `SELECT kafka_partition AS partition, kafka_offset AS offset FROM system.dead_letter_queue WHERE database = '${database}' AND table = 'events_kafka'`,
+        );
+      } finally {
+        await client.close();
+      }
+    }),
+  );
+  return logged.flat().map((row) => ({ partition: Number(row.partition), offset: Number(row.offset) }));
 }

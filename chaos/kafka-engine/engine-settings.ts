@@ -14,13 +14,19 @@ export interface EngineSettings {
   readonly flushIntervalMs: number;
   readonly pollMaxBatchSize: number;
   readonly commitEveryBatch: boolean;
-  readonly handleErrorMode: 'default' | 'stream';
+  readonly handleErrorMode: ErrorMode;
   readonly skipBrokenMessages: number;
 }
 
 /**
+ * What becomes of a message that does not parse: it stops the table unless skipped (`default`),
+ * comes as a row with `_error` set (`stream`), or goes to `system.dead_letter_queue`.
+ */
+export type ErrorMode = 'default' | 'stream' | 'dead_letter_queue';
+
+/**
  * Settings as a user writes them. Broken messages are produced only where the table says what
- * becomes of them (skipped, or streamed to `_error`): under `default` with no skip, one broken
+ * becomes of them (skipped, streamed to `_error`, or dead-lettered): under `default` with no skip, one broken
  * message stops the consumer for good, which is the engine's documented behaviour, not a fault.
  */
 export const arbEngineSettings: fc.Arbitrary<EngineSettings> = fc
@@ -32,7 +38,7 @@ export const arbEngineSettings: fc.Arbitrary<EngineSettings> = fc
     flushIntervalMs: fc.integer({ min: 100, max: 2500 }),
     pollMaxBatchSize: fc.integer({ min: 16, max: 4096 }),
     commitEveryBatch: fc.boolean(),
-    handleErrorMode: fc.constantFrom('default' as const, 'stream' as const),
+    handleErrorMode: fc.constantFrom<ErrorMode>('default', 'stream', 'dead_letter_queue'),
     skipBrokenMessages: fc.integer({ min: 0, max: 4 }),
   })
   // StorageKafka2 allows several consumers only with a thread each (seed 003).
@@ -51,7 +57,7 @@ export const owedBy = (settings: EngineSettings): 'at-least-once' | 'none' =>
 
 /** How many unparsable messages a run may produce under these settings: none where one would stop the table. */
 export const brokenAllowed = (settings: EngineSettings): number =>
-  settings.handleErrorMode === 'stream' ? 4 : settings.skipBrokenMessages;
+  settings.handleErrorMode === 'default' ? settings.skipBrokenMessages : 4;
 
 /** Where a run's Kafka table reads from and who it is, per replica. */
 export interface EngineTableTarget {

@@ -46,6 +46,16 @@ describe('checkEngineRun: at-least-once against the topic', () => {
     expect(checkEngineRun(observed({ acknowledged: [1, 2, 3, 4] }), expectedRow).counts.recovered).toBe(1);
   });
 
+  it('under the dead letter queue, owes the queue every broken message: one it lacks is lost, none is dropped', () => {
+    const queued = checkEngineRun(observed({ deadLettered: [{ partition: 0, offset: 2 }] }), expectedRow);
+    expect(queued.anomalies).toEqual([]);
+    expect(queued.brokenDropped).toBe(0);
+    const missing = checkEngineRun(observed({ deadLettered: [{ partition: 1, offset: 0 }] }), expectedRow);
+    expect(missing.anomalies).toEqual([
+      { category: 'lost', count: 1, examples: ['broken message 3 (0/2), not in the dead letter queue'] },
+    ]);
+  });
+
   it('allows a message consumed twice (a commit lost), counting it', () => {
     const check = checkEngineRun(observed({ stored: [...everyRow, row(4, 1, 0)] }), expectedRow);
     expect(check.anomalies).toEqual([]);

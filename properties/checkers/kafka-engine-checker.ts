@@ -35,6 +35,11 @@ export interface EngineObservation {
   readonly committed: ReadonlyMap<number, number> | undefined;
   /** Every parsable message was stored before the drain's bound ran out. */
   readonly drained: boolean;
+  /**
+   * Where `kafka_handle_error_mode = 'dead_letter_queue'`: the positions every replica's
+   * `system.dead_letter_queue` logged for the run's Kafka table. Absent under the other modes.
+   */
+  readonly deadLettered?: readonly { readonly partition: number; readonly offset: number }[];
 }
 
 export interface EngineCheck {
@@ -55,7 +60,8 @@ const key = (partition: number, offset: number) => `${partition}/${offset}`;
  * with nothing after it consumed is `stalled` when the drain ran out (the engine stopped moving),
  * never excused. A stored row that is not its message's source row, came from a broken message
  * or from no message of the topic is `unexpected`. A message stored twice is `duplicated`,
- * which at-least-once allows. A message the broker acknowledged that the topic lacks is `lost`
+ * which at-least-once allows. Under the dead letter queue mode a broken message the queue lacks
+ * is `lost` (that mode drops nothing). A message the broker acknowledged that the topic lacks is `lost`
  * too, the broker's: the path as a whole owed it. Where the configuration owes `none` (a setting
  * that commits before it writes), losses are counted and allowed.
  */
@@ -86,9 +92,18 @@ export function checkEngineRun(
   const lost: string[] = [];
   const stalled: string[] = [];
   let brokenDropped = 0;
+  const deadLettered =
+    observation.deadLettered === undefined
+      ? undefined
+      : new Set(observation.deadLettered.map((entry) => key(entry.partition, entry.offset)));
   for (const message of observation.topic) {
     if (message.broken) {
-      brokenDropped += 1;
+      // Under the dead letter queue nothing is dropped: a broken message is owed to the queue.
+      if (deadLettered !== undefined && !deadLettered.has(key(message.partition, message.offset)))
+        lost.push(
+          `broken message ${message.id} (${key(message.partition, message.offset)}), not in the dead letter queue`,
+        );
+      else if (deadLettered === undefined) brokenDropped += 1;
       continue;
     }
     if (copies.has(message.id)) continue;

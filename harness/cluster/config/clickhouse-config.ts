@@ -79,6 +79,8 @@ export function clickhouseNodeConfig(replica: ReplicaPlan, address: NodeAddressi
     // partitions sat unconsumed for 43 s under the default (kafka-rebalance, measured), 4 s under this.
     kafka: { session_timeout_ms: 6000, heartbeat_interval_ms: 1000 },
     query_log: systemLog('query_log'),
+    // Where a Kafka table with kafka_handle_error_mode = 'dead_letter_queue' puts what did not parse.
+    dead_letter_queue: systemLog('dead_letter_queue'),
     part_log: systemLog('part_log'),
     // Each Keeper request with the query that made it and how long its answer took: an INSERT's own Keeper wait.
     zookeeper_log: systemLog('zookeeper_log'),
