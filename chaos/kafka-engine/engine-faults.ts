@@ -17,6 +17,8 @@ import {
   replicaKill,
   resetPeerFault,
 } from '../nemeses/index.ts';
+import { type EngineSettings, kafkaTableDdl } from './engine-settings.ts';
+import { replicaBootstrap } from './engine-topic.ts';
 
 /**
  * A fault of the Kafka engine's scenarios, as data (a run's input). A replica's faults aim at a
@@ -28,7 +30,8 @@ export type EngineFaultSpec =
   | { readonly kind: 'broker-process'; readonly how: 'kill' | 'pause'; readonly majority: boolean }
   | { readonly kind: 'replica-kill' }
   | { readonly kind: 'keeper-link' }
-  | { readonly kind: 'rebalance' };
+  /** `consumers`: the table made again with the other `kafka_num_consumers`; absent: detached and attached. */
+  | { readonly kind: 'rebalance'; readonly how?: 'consumers' };
 
 /** The run's Kafka table on every replica. */
 export const KAFKA_TABLE = 'events_kafka';
@@ -50,7 +53,10 @@ export const arbBrokerProcess: fc.Arbitrary<EngineFaultSpec> = fc.record({
 
 export const arbReplicaKill: fc.Arbitrary<EngineFaultSpec> = fc.constant({ kind: 'replica-kill' as const });
 export const arbKeeperLink: fc.Arbitrary<EngineFaultSpec> = fc.constant({ kind: 'keeper-link' as const });
-export const arbRebalance: fc.Arbitrary<EngineFaultSpec> = fc.constant({ kind: 'rebalance' as const });
+export const arbRebalance: fc.Arbitrary<EngineFaultSpec> = fc.oneof(
+  fc.constant({ kind: 'rebalance' as const }),
+  fc.constant({ kind: 'rebalance' as const, how: 'consumers' as const }),
+);
 
 /**
  * A consumer group's rebalance mid-stream, as an operator causes one: the consuming replica's
@@ -110,6 +116,63 @@ class KafkaTableDetached implements Fault {
   }
 }
 
+/**
+ * A consumer group's rebalance as an operator causes one when changing `kafka_num_consumers`,
+ * which a Kafka table cannot ALTER (26.7: "Alter of type 'MODIFY_SETTING' is not supported by
+ * storage Kafka"): the consuming replica's table dropped and made again with the other number, its
+ * view left in place (a view follows its source by name). The group's committed offsets are where
+ * the new consumers start, so only broker-kept offsets are asked this; the table is the run's, so
+ * the run's database going is its undo. Seen in force when the replica's table names the new number.
+ */
+class KafkaTableRecreated implements Fault {
+  readonly type = 'table_detached';
+  readonly effect = 'blocked';
+
+  constructor(
+    private readonly replica: ReplicaDescription,
+    private readonly ddl: (database: string) => string,
+    private readonly consumers: number,
+  ) {}
+
+  get targets(): readonly string[] {
+    return [this.replica.name];
+  }
+
+  async apply(context: NemesisContext): Promise<FaultWindow> {
+    const appliedAt = Date.now();
+    const { database } = context;
+    const client = harnessClient(this.replica.direct_http, {
+      timeoutMs: 30_000,
+      credentials: context.cluster.description.credentials,
+    });
+    try {
+      await client.command({ query: `DROP TABLE \`${database}\`.\`${KAFKA_TABLE}\` SYNC` });
+      await client.command({ query: this.ddl(database) });
+      const made = await queryValue<string>(
+        client,
+        `SELECT create_table_query FROM system.tables WHERE database = '${database}' AND name = '${KAFKA_TABLE}'`,
+      );
+      return {
+        type: this.type,
+        description: this.toString(),
+        targets: this.targets,
+        appliedAt,
+        verified: String(made).includes(`kafka_num_consumers = ${this.consumers}`),
+      };
+    } finally {
+      await client.close();
+    }
+  }
+
+  async heal(_context: NemesisContext, window: FaultWindow): Promise<void> {
+    window.healedAt ??= Date.now();
+  }
+
+  toString(): string {
+    return `recreate(${this.replica.name}.${KAFKA_TABLE}, kafka_num_consumers = ${this.consumers})`;
+  }
+}
+
 /** The replica's own proxies to every broker: what a fault on its Kafka links acts on. */
 const kafkaLinks = (description: ClusterDescription, replica: string): string[] =>
   (description.kafka ?? []).map((broker) => broker.proxies[replica] ?? '').filter((proxy) => proxy !== '');
@@ -124,6 +187,7 @@ export function engineFaults(
   description: ClusterDescription,
   consumer: string,
   broker: number,
+  settings: EngineSettings,
 ): Fault[] {
   switch (spec.kind) {
     case 'broker-link': {
@@ -145,7 +209,15 @@ export function engineFaults(
       return [keeperLinkCut(replicaOf(description, consumer)?.proxies.keepers ?? [], `${consumer}'s Keeper links`)];
     case 'rebalance': {
       const replica = replicaOf(description, consumer);
-      return replica === undefined ? [] : [new KafkaTableDetached(replica)];
+      if (replica === undefined) return [];
+      if (!recreates(spec, settings)) return [new KafkaTableDetached(replica)];
+      const changed: EngineSettings = { ...settings, numConsumers: settings.numConsumers === 1 ? 2 : 1 };
+      const ddl = (database: string) =>
+        kafkaTableDdl(
+          { database, topic: database, group: database, brokers: replicaBootstrap(description, replica.name) },
+          changed,
+        );
+      return [new KafkaTableRecreated(replica, ddl, changed.numConsumers)];
     }
   }
 }
@@ -165,6 +237,15 @@ export function describeEngineFault(spec: EngineFaultSpec): string {
     case 'keeper-link':
       return "cut a consuming replica's Keeper links";
     case 'rebalance':
-      return "detach a consuming replica's Kafka table, then attach it: the group rebalances twice";
+      return spec.how === 'consumers'
+        ? "make a consuming replica's Kafka table again with the other kafka_num_consumers (detach and attach where offsets are in Keeper): the group rebalances"
+        : "detach a consuming replica's Kafka table, then attach it: the group rebalances twice";
   }
 }
+
+/**
+ * Whether a rebalance makes the table again: asked for, and the group's offsets in the broker (a
+ * StorageKafka2 table's drop takes its replica's part of the Keeper offsets with it).
+ */
+const recreates = (spec: EngineFaultSpec, settings: EngineSettings): boolean =>
+  spec.kind === 'rebalance' && spec.how === 'consumers' && settings.offsets === 'broker';

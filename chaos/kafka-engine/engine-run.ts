@@ -107,7 +107,7 @@ export async function runEngine(context: EngineRunContext, input: EngineRunInput
           const consumers = [...held.entries()].filter(([, partitions]) => partitions.length > 0);
           const picked = consumers[input.pick % Math.max(1, consumers.length)];
           target = picked === undefined ? undefined : { consumer: picked[0], partitions: picked[1] };
-          const chosen = engineFaults(input.fault, description, target?.consumer ?? '', input.pick);
+          const chosen = engineFaults(input.fault, description, target?.consumer ?? '', input.pick, input.settings);
           if (aimsAtConsumer(input.fault) && target === undefined)
             notes.push('no replica held a partition when the fault was due');
           else

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import type { ClusterDescription } from '../../harness/cluster/index.ts';
+import { engineFaults } from './engine-faults.ts';
+import type { EngineSettings } from './engine-settings.ts';
+
+// Only what engineFaults reads of a cluster: one replica and one broker it reaches.
+const description = {
+  shards: [{ name: 's1', replicas: [{ name: 's1r1', direct_http: 'http://127.0.0.1:1', proxies: {} }] }],
+  kafka: [{ name: 'kf1', bootstrap: { s1r1: '127.0.0.1:2' }, proxies: { s1r1: 's1r1_kafka_kf1' } }],
+} as unknown as ClusterDescription;
+
+const settings: EngineSettings = {
+  offsets: 'broker',
+  numConsumers: 1,
+  threadPerConsumer: false,
+  maxBlockSize: 64,
+  flushIntervalMs: 100,
+  pollMaxBatchSize: 64,
+  commitEveryBatch: false,
+  handleErrorMode: 'stream',
+  skipBrokenMessages: 0,
+};
+
+const rebalance = (offsets: EngineSettings['offsets'], numConsumers: 1 | 2) =>
+  engineFaults({ kind: 'rebalance', how: 'consumers' }, description, 's1r1', 0, {
+    ...settings,
+    offsets,
+    numConsumers,
+  }).map(String);
+
+describe('a rebalance by kafka_num_consumers', () => {
+  it('makes the table again with the other number of consumers where the group keeps its offsets in the broker', () => {
+    expect(rebalance('broker', 1)).toEqual(['recreate(s1r1.events_kafka, kafka_num_consumers = 2)']);
+    expect(rebalance('broker', 2)).toEqual(['recreate(s1r1.events_kafka, kafka_num_consumers = 1)']);
+  });
+
+  it('detaches and attaches instead where the offsets are in Keeper, which a drop would take with it', () => {
+    expect(rebalance('keeper', 2)).toEqual(['detach(s1r1.events_kafka)']);
+  });
+});
