@@ -53,13 +53,9 @@ export function tallyReads(
   const batches = multiShardBatches(inserts);
   return (['local', 'dist'] as const).map((via) => {
     const mine = reads.filter((read) => read.via === via).sort((a, b) => a.startedAt - b.startedAt);
-    let partInsert = 0;
-    for (const read of mine) {
-      const seen = new Set(read.ids);
-      if (judged.some((ids) => seenInPart(ids, seen))) partInsert += 1;
-    }
-    const last = mine.at(-1);
-    const seenAtEnd = new Set(last?.ids ?? []);
+    const seenBy = mine.map((read) => new Set(read.ids));
+    const partInsert = seenBy.filter((seen) => judged.some((ids) => seenInPart(ids, seen))).length;
+    const seenAtEnd = seenBy.at(-1) ?? new Set<string>();
     const windowsMs: number[] = [];
     let counted = 0;
     const splitReadIndexes = new Set<number>();
@@ -70,7 +66,7 @@ export function tallyReads(
         let from: number | undefined;
         let to = 0;
         mine.forEach((read, index) => {
-          const seen = new Set(read.ids);
+          const seen = seenBy[index] ?? new Set<string>();
           const some = parts.some((ids) => ids.some((id) => seen.has(id)));
           const noneOfOne = parts.some((ids) => ids.every((id) => !seen.has(id)));
           if (!some || !noneOfOne) return;
