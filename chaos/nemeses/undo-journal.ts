@@ -125,12 +125,12 @@ export class UndoJournal {
     this.append({ op: 'not-done', id, at: new Date().toISOString() });
   }
 
-  /** Undoes one entry of this process (once, however many ask); undefined when it is closed already. */
   /** The entry `id` while it is open in this process's view; undefined once undone or forgotten. */
   openEntry(id: string): OpenEntry | undefined {
     return this.open.get(id);
   }
 
+  /** Undoes one entry of this process (once, however many ask); undefined when it is closed already. */
   async undo(id: string): Promise<UndoOutcome | undefined> {
     const entry = this.open.get(id);
     return entry === undefined ? undefined : this.undoEntry(entry);
