@@ -54,6 +54,7 @@ async function runPhases(
     table: plan.table,
     replicas: hosts ?? description.shards.flatMap((shard) => shard.replicas.map((replica) => replica.name)),
     distributed: hosts === undefined,
+    sequential: plan.settingProfile?.name === 'quorum_sequential',
   });
   await timed(run.phases, 'trafficMs', () => executeSchedule(context, plan, binding, run, signal));
   const history = await timed(run.phases, 'healMs', () => run.workers.settle());
@@ -110,11 +111,24 @@ export async function executeRun(context: RunContext, plan: RunPlan, signal: Abo
   };
 }
 
-/** Every INSERT the sink invoked, with the ids it carried: what a reader could have seen in part. */
+/** Every INSERT the sink invoked, with the ids it carried and when it was acknowledged, if it was. */
 function insertsOf(history: History): SinkInsert[] {
-  return history.events.flatMap((event) =>
-    event.type === 'insert-invoke'
-      ? [{ partition: event.partition, batch: event.batch, shard: event.shard, ids: event.messageIds }]
-      : [],
+  const acked = new Map(
+    history.events.flatMap((event) =>
+      event.type === 'insert-complete' && event.outcome === 'ok' ? [[event.queryId, event.endedAt] as const] : [],
+    ),
   );
+  return history.events.flatMap((event) => {
+    if (event.type !== 'insert-invoke') return [];
+    const ackedAt = acked.get(event.queryId);
+    return [
+      {
+        partition: event.partition,
+        batch: event.batch,
+        shard: event.shard,
+        ids: event.messageIds,
+        ...(ackedAt === undefined ? {} : { ackedAt }),
+      },
+    ];
+  });
 }

@@ -14,6 +14,11 @@ export interface ReadersTarget {
   /** The replicas that hold the table (a single-host target: the first of each shard, and no `_dist`). */
   readonly replicas: readonly string[];
   readonly distributed: boolean;
+  /**
+   * Read with `select_sequential_consistency = 1`, where the sink's user inserts with a sequential
+   * quorum: the settings under which ClickHouse promises a read sees every acknowledged INSERT.
+   */
+  readonly sequential: boolean;
 }
 
 /**
@@ -26,7 +31,6 @@ export class RunReaders {
   private stopped = false;
   private readonly reads: SinkRead[] = [];
   private readonly failed = { local: 0, dist: 0 };
-  private readonly origin = Date.now();
   private readonly loop: Promise<void>;
 
   constructor(
@@ -44,7 +48,7 @@ export class RunReaders {
   }
 
   private async run(): Promise<void> {
-    const { database, table, replicas, distributed } = this.target;
+    const { database, table, replicas, distributed, sequential } = this.target;
     const urls = new Map(
       this.description.shards.flatMap((shard) => shard.replicas.map((replica) => [replica.name, replica.direct_http])),
     );
@@ -70,19 +74,14 @@ export class RunReaders {
         const { replica, via } = turns[turn % turns.length] ?? { replica: '', via: 'local' };
         const client = clients.get(replica);
         if (client === undefined) break;
-        const startedAt = Date.now() - this.origin;
+        const startedAt = Date.now();
         try {
           const rows = await queryRows<{ id: string }>(
             client,
             `SELECT id FROM ${database}.${table}${via === 'dist' ? '_dist' : '_rep'}`,
+            sequential ? { select_sequential_consistency: '1' } : undefined,
           );
-          this.reads.push({
-            via,
-            replica,
-            startedAt,
-            endedAt: Date.now() - this.origin,
-            ids: rows.map((row) => row.id),
-          });
+          this.reads.push({ via, replica, startedAt, endedAt: Date.now(), ids: rows.map((row) => row.id) });
         } catch {
           this.failed[via] += 1;
         }

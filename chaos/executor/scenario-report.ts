@@ -122,6 +122,7 @@ const READ_VIA = { local: "a replica's table", dist: 'through _dist' } as const;
 /** What the defining runs' readers saw, by how they read (absent when no run read). */
 function readFigures(runs: readonly ExecutedRun[]): ReadFigures[] | undefined {
   const tallies = runs.flatMap((run) => run.reads ?? []);
+  const sequential = runs.some((run) => run.profile?.name === 'quorum_sequential');
   if (tallies.length === 0) return undefined;
   return (['local', 'dist'] as const).flatMap((via) => {
     const mine = tallies.filter((tally) => tally.via === via);
@@ -140,6 +141,9 @@ function readFigures(runs: readonly ExecutedRun[]): ReadFigures[] | undefined {
           windows.length === 0
             ? null
             : { p50: quantile(windows, 0.5), p95: quantile(windows, 0.95), max: windows.at(-1) ?? 0 },
+        stale: sum((tally) => tally.stale ?? 0),
+        wentBack: sum((tally) => tally.wentBack ?? 0),
+        sequential,
       },
     ];
   });

@@ -8,11 +8,12 @@ const read = (via: SinkRead['via'], startedAt: number, ids: string[]): SinkRead 
   endedAt: startedAt + 5,
   ids,
 });
-const insert = (batch: number, shard: string | null, ids: string[]): SinkInsert => ({
+const insert = (batch: number, shard: string | null, ids: string[], ackedAt?: number): SinkInsert => ({
   partition: 0,
   batch,
   shard,
   ids,
+  ...(ackedAt === undefined ? {} : { ackedAt }),
 });
 const NONE = { local: 0, dist: 0 };
 
@@ -53,6 +54,8 @@ describe('what readers saw of a sink', () => {
       batches: 1,
       splitReads: 2,
       windowsMs: [15],
+      stale: 0,
+      wentBack: 0,
     });
   });
 
@@ -60,5 +63,36 @@ describe('what readers saw of a sink', () => {
     const inserts = [insert(1, 's1', ['a']), insert(1, 's2', ['b'])];
     const [, dist] = tallyReads([read('dist', 0, ['a']), read('dist', 10, ['a'])], NONE, inserts);
     expect(dist).toMatchObject({ batches: 0, splitReads: 0, windowsMs: [] });
+  });
+
+  it('counts a _dist read that missed an INSERT acknowledged before it began, and none for one acknowledged after', () => {
+    const inserts = [insert(1, 's1', ['a'], 5), insert(2, 's2', ['b'], 25)];
+    const [, dist] = tallyReads(
+      [read('dist', 10, []), read('dist', 20, ['a']), read('dist', 30, ['a'])],
+      NONE,
+      inserts,
+    );
+    expect(dist?.stale).toBe(2);
+  });
+
+  it('counts a read that lacked a row an earlier read saw: through _dist against all, a replica against its own', () => {
+    const other = (startedAt: number, ids: string[]): SinkRead => ({
+      ...read('local', startedAt, ids),
+      replica: 's1r2',
+    });
+    const [local, dist] = tallyReads(
+      [
+        read('local', 0, ['a']),
+        other(10, []),
+        read('local', 20, []),
+        read('dist', 30, ['a']),
+        read('dist', 40, []),
+        read('dist', 50, ['a']),
+      ],
+      NONE,
+      [],
+    );
+    expect(local?.wentBack).toBe(1);
+    expect(dist?.wentBack).toBe(1);
   });
 });

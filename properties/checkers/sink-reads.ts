@@ -10,7 +10,7 @@
 export interface SinkRead {
   readonly via: 'local' | 'dist';
   readonly replica: string;
-  /** ms from the run's start. */
+  /** Epoch ms, as the history's. */
   readonly startedAt: number;
   readonly endedAt: number;
   readonly ids: readonly string[];
@@ -22,6 +22,8 @@ export interface SinkInsert {
   readonly batch: number;
   readonly shard: string | null;
   readonly ids: readonly string[];
+  /** Epoch ms the sink had the server's ok, for an acknowledged INSERT. */
+  readonly ackedAt?: number;
 }
 
 /** One run's readers by how they read: counts, and per multi-shard batch how long it showed split. */
@@ -37,6 +39,13 @@ export interface RunReadTally {
   readonly splitReads: number;
   /** Per batch that showed split, from the first split read's start to the last one's end. */
   readonly windowsMs: readonly number[];
+  /**
+   * Reads through `_dist` that missed an INSERT acknowledged before they began (read-your-writes
+   * not kept); a replica's own reads are not asked, an INSERT may have gone to another shard.
+   */
+  readonly stale: number;
+  /** Reads that lacked a row an earlier read saw (monotonic reads not kept): `_dist` against every earlier `_dist` read, a replica against its own. */
+  readonly wentBack: number;
 }
 
 /**
@@ -55,6 +64,26 @@ export function tallyReads(
     const mine = reads.filter((read) => read.via === via).sort((a, b) => a.startedAt - b.startedAt);
     const seenBy = mine.map((read) => new Set(read.ids));
     const partInsert = seenBy.filter((seen) => judged.some((ids) => seenInPart(ids, seen))).length;
+    const acked = inserts.filter((insert) => insert.ackedAt !== undefined);
+    const stale =
+      via === 'dist'
+        ? mine.filter((read, index) =>
+            acked.some(
+              (insert) =>
+                (insert.ackedAt ?? Infinity) < read.startedAt && insert.ids.some((id) => !seenBy[index]?.has(id)),
+            ),
+          ).length
+        : 0;
+    const earlier = new Map<string, Set<string>>();
+    let wentBack = 0;
+    mine.forEach((read, index) => {
+      const seen = seenBy[index] ?? new Set<string>();
+      const scope = via === 'dist' ? '' : read.replica;
+      const before = earlier.get(scope) ?? new Set<string>();
+      if ([...before].some((id) => !seen.has(id))) wentBack += 1;
+      for (const id of seen) before.add(id);
+      earlier.set(scope, before);
+    });
     const seenAtEnd = seenBy.at(-1) ?? new Set<string>();
     const windowsMs: number[] = [];
     let counted = 0;
@@ -84,6 +113,8 @@ export function tallyReads(
       batches: counted,
       splitReads: splitReadIndexes.size,
       windowsMs,
+      stale,
+      wentBack,
     };
   });
 }

@@ -81,6 +81,12 @@ export interface ReadFigures {
   readonly windowMs: { readonly p50: number; readonly p95: number; readonly max: number } | null;
   /** The run of this operation with the widest window, read by read (the HTML chart). */
   readonly shown?: ReadTimeline | undefined;
+  /** A sink's reader: reads that missed an INSERT acknowledged before they began (through `_dist`). */
+  readonly stale?: number | undefined;
+  /** A sink's reader: reads that lacked a row an earlier read saw. */
+  readonly wentBack?: number | undefined;
+  /** A sink's reader read with `select_sequential_consistency = 1` (a sequential quorum's promise). */
+  readonly sequential?: boolean | undefined;
 }
 
 /** One run's reads over time: how many whole load parts each read saw, and the windows of its loads. */

@@ -71,7 +71,11 @@ export function sinkReadsPanel(reads: readonly ReadFigures[]): string {
         figures.windowMs === null
           ? 'no batch over several shards showed on some of them only'
           : `${figures.splitReads} reads saw a batch on some of its shards only (of ${figures.loads} batches over several shards); window p50 ${figures.windowMs.p50} ms, p95 ${figures.windowMs.p95} ms, max ${figures.windowMs.max} ms`;
-      const caption = `A reader, ${figures.operation}: ${figures.reads} reads (${figures.failedReads} failed), ${figures.fractured} saw part of one INSERT; ${window}.`;
+      const staleness =
+        figures.operation === 'through _dist'
+          ? `${figures.stale ?? 0} missed an INSERT acknowledged before it began, `
+          : '';
+      const caption = `A reader${figures.sequential === true ? ' with select_sequential_consistency = 1' : ''}, ${figures.operation}: ${figures.reads} reads (${figures.failedReads} failed), ${figures.fractured} saw part of one INSERT, ${staleness}${figures.wentBack ?? 0} lacked a row an earlier read saw; ${window}.`;
       return `<p class="caption">${escapeHtml(caption)}</p>`;
     })
     .join('');

@@ -184,7 +184,8 @@ function sinkReadsTable(run: JobReport): string[] {
     return [...byRead].map(([read, all]) => {
       const sum = (pick: (figures: ReadFigures) => number) => all.reduce((total, figures) => total + pick(figures), 0);
       const widest = Math.max(-1, ...all.map((figures) => figures.windowMs?.max ?? -1));
-      return `| ${tableCell(name)} | ${read} | ${sum((f) => f.reads)} (${sum((f) => f.failedReads)}) | ${sum((f) => f.fractured)} | ${sum((f) => f.loads)} | ${sum((f) => f.splitReads)} | ${widest < 0 ? '—' : widest} |`;
+      const stale = read === 'through _dist' ? String(sum((f) => f.stale ?? 0)) : '—';
+      return `| ${tableCell(name)} | ${read} | ${sum((f) => f.reads)} (${sum((f) => f.failedReads)}) | ${sum((f) => f.fractured)} | ${stale} | ${sum((f) => f.wentBack ?? 0)} | ${sum((f) => f.loads)} | ${sum((f) => f.splitReads)} | ${widest < 0 ? '—' : widest} |`;
     });
   });
   if (rows.length === 0) return [];
@@ -192,10 +193,10 @@ function sinkReadsTable(run: JobReport): string[] {
     '',
     "### What a reader saw of the sinks' tables",
     '',
-    "While each run wrote and healed, a reader queried the run's table a few times a second, turn by turn one replica's own table and `_dist` through a replica, directly (around the fault proxy, so a fault's evidence stays the sink's bytes). Measured, not judged: the sinks promise readers nothing. One INSERT is one block on a replica, so a read that saw part of one should not happen; a batch the sink split over shards is committed shard by shard, so `_dist` shows it on some shards first (split reads), for the window given:",
+    "While each run wrote and healed, a reader queried the run's table a few times a second, turn by turn one replica's own table and `_dist` through a replica, directly (around the fault proxy, so a fault's evidence stays the sink's bytes). Measured, not judged: the sinks promise readers nothing. One INSERT is one block on a replica, so a read that saw part of one should not happen; a batch the sink split over shards is committed shard by shard, so `_dist` shows it on some shards first (split reads), for the window given. Read-your-writes (a `_dist` read missed an INSERT the sink had acknowledged before the read began) and monotonic reads (a read lacked a row an earlier one saw) are not promised by default settings, so the counts say how often they did not hold; under the quorum scenarios with a sequential quorum the reader reads with `select_sequential_consistency = 1`, where ClickHouse promises both (the scenario's own line in `report.html` says so):",
     '',
-    '| class | read | reads (failed) | saw part of one INSERT | batches over several shards | split reads | widest split window ms |',
-    '|---|---|---|---|---|---|---|',
+    '| class | read | reads (failed) | saw part of one INSERT | missed an acknowledged INSERT | lacked a row seen before | batches over several shards | split reads | widest split window ms |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...rows,
   ];
 }
