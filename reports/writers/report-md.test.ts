@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NO_TALLY, type ScenarioReport } from '../results/index.ts';
 import { jobReportOf, scenarioReportOf } from '../results/test-support.ts';
 import { reportMarkdown } from './report-md.ts';
+import { summaryJson } from './summary-json.ts';
 
 const scenario = (name: string, boundaries: Record<string, number>): ScenarioReport =>
   scenarioReportOf({ name, tally: { ...NO_TALLY, runs: 1, boundaries } });
@@ -112,5 +113,40 @@ describe('report.md: which path, which guarantee', () => {
       '| StagedPartitionLoader | staged-keeper-cut | MOVE | 420 (3) | 0 | — | 3 | 190 | 110 / 1888 / 1888 |',
     );
     expect(reportMarkdown(jobReportOf([scenarioReportOf()]))).not.toContain('### What readers saw');
+  });
+
+  it("says per sink class what its reader saw, summed over its scenarios, and summary.json carries each scenario's", () => {
+    const dist = (stale: number, max: number) => ({
+      operation: 'through _dist',
+      reads: 10,
+      failedReads: 1,
+      fractured: 0,
+      loads: 4,
+      splitReads: 2,
+      windowMs: { p50: 50, p95: max, max },
+      stale,
+      wentBack: 1,
+    });
+    const run = jobReportOf([
+      scenarioReportOf({ sinkClass: 'ShardedClickHouseBatchingSink', name: 'keeper-faults', reads: [dist(3, 900)] }),
+      scenarioReportOf({ sinkClass: 'ShardedClickHouseBatchingSink', name: 'sink-crash', reads: [dist(0, 300)] }),
+    ]);
+    const section = reportMarkdown(run).split("### What a reader saw of the sinks' tables")[1]?.split('###')[0] ?? '';
+    expect(section).toContain('| ShardedClickHouseBatchingSink | through _dist | 20 (2) | 0 | 3 | 2 | 8 | 4 | 900 |');
+    expect(reportMarkdown(run)).not.toContain('### What readers saw');
+    const scenarios = JSON.parse(summaryJson(run)).classes.ShardedClickHouseBatchingSink.scenarios;
+    expect(scenarios[0].reads).toEqual([
+      {
+        read: 'through _dist',
+        reads: 10,
+        failed_reads: 1,
+        saw_part: 0,
+        loads_over_several_tables_or_shards: 4,
+        split_reads: 2,
+        window_ms: { p50: 50, p95: 900, max: 900 },
+        missed_acknowledged: 3,
+        lacked_row_seen_before: 1,
+      },
+    ]);
   });
 });
