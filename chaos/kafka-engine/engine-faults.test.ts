@@ -38,3 +38,21 @@ describe('a rebalance by kafka_num_consumers', () => {
     expect(rebalance('keeper', 2)).toEqual(['detach(s1r1.events_kafka)']);
   });
 });
+
+describe('a replica killed between a block and its commit', () => {
+  const kill = (offsets: EngineSettings['offsets']) =>
+    engineFaults({ kind: 'replica-kill', between: 'write-and-commit' }, description, 's1r1', 0, {
+      ...settings,
+      offsets,
+    }).map(String);
+
+  it('slows the commit and waits for a block where the offsets can be read back (the broker), saying whether it hit', () => {
+    expect(kill('broker')).toEqual(['kill(s1r1) after a block, its commit slowed by 1500 ms; not applied']);
+  });
+
+  it('is a kill at a drawn moment where they cannot (Keeper, on the embedded engine)', () => {
+    expect(kill('keeper')).toEqual(
+      engineFaults({ kind: 'replica-kill' }, description, 's1r1', 0, settings).map(String),
+    );
+  });
+});

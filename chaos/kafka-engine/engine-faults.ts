@@ -1,7 +1,9 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import fc from 'fast-check';
 import {
   type ClusterDescription,
   harnessClient,
+  queryRows,
   queryValue,
   type ReplicaDescription,
 } from '../../harness/cluster/index.ts';
@@ -15,10 +17,12 @@ import {
   latencyFault,
   proxyDown,
   replicaKill,
+  requestLatencyFault,
   resetPeerFault,
 } from '../nemeses/index.ts';
+import { assignments } from './engine-observe.ts';
 import { type EngineSettings, kafkaTableDdl } from './engine-settings.ts';
-import { replicaBootstrap } from './engine-topic.ts';
+import { committedOffsets, replicaBootstrap } from './engine-topic.ts';
 
 /**
  * A fault of the Kafka engine's scenarios, as data (a run's input). A replica's faults aim at a
@@ -28,7 +32,8 @@ import { replicaBootstrap } from './engine-topic.ts';
 export type EngineFaultSpec =
   | { readonly kind: 'broker-link'; readonly how: 'proxy_down' | 'latency' | 'reset_peer'; readonly ms: number }
   | { readonly kind: 'broker-process'; readonly how: 'kill' | 'pause'; readonly majority: boolean }
-  | { readonly kind: 'replica-kill' }
+  /** `commit`: killed once its consumer wrote a block, while its offset commit crawls through slowed broker links. */
+  | { readonly kind: 'replica-kill'; readonly between?: 'write-and-commit' }
   | { readonly kind: 'keeper-link' }
   /** `consumers`: the table made again with the other `kafka_num_consumers`; absent: detached and attached. */
   | { readonly kind: 'rebalance'; readonly how?: 'consumers' };
@@ -51,7 +56,10 @@ export const arbBrokerProcess: fc.Arbitrary<EngineFaultSpec> = fc.record({
   majority: fc.boolean(),
 });
 
-export const arbReplicaKill: fc.Arbitrary<EngineFaultSpec> = fc.constant({ kind: 'replica-kill' as const });
+export const arbReplicaKill: fc.Arbitrary<EngineFaultSpec> = fc.oneof(
+  fc.constant({ kind: 'replica-kill' as const }),
+  fc.constant({ kind: 'replica-kill' as const, between: 'write-and-commit' as const }),
+);
 export const arbKeeperLink: fc.Arbitrary<EngineFaultSpec> = fc.constant({ kind: 'keeper-link' as const });
 export const arbRebalance: fc.Arbitrary<EngineFaultSpec> = fc.oneof(
   fc.constant({ kind: 'rebalance' as const }),
@@ -173,6 +181,115 @@ class KafkaTableRecreated implements Fault {
   }
 }
 
+/** How late the consuming replica's requests reach the brokers: an offset commit lands at least this long after its block. */
+const COMMIT_DELAY_MS = 1_500;
+/** How long the kill waits for the consumer's next block before it kills anyway. */
+const BLOCK_WAIT_MS = 15_000;
+
+/**
+ * A consuming replica killed between a block's write and its offset commit, on purpose: its requests
+ * to the brokers delayed (a commit reaches the broker COMMIT_DELAY_MS after its block), the highest offset it
+ * stored per partition it holds watched, and the replica killed as soon as that grows. Whether the
+ * kill landed in the window is read, not assumed: the group's committed offsets right after it,
+ * against what the replica had stored (`toString` says which, once applied). Only where the group
+ * keeps its offsets in the broker, the one place they can be read on the embedded engine.
+ */
+class KillBetweenWriteAndCommit implements Fault {
+  readonly type = 'replica_kill';
+  readonly effect = 'blocked';
+  private readonly slow: Fault;
+  private readonly kill: Fault;
+  private readonly cut: Fault;
+  private slowWindow: FaultWindow | undefined;
+  private killWindow: FaultWindow | undefined;
+  private cutWindow: FaultWindow | undefined;
+  private seen = 'not applied';
+
+  constructor(
+    private readonly replica: ReplicaDescription,
+    links: readonly string[],
+  ) {
+    this.slow = requestLatencyFault([...links], COMMIT_DELAY_MS);
+    this.kill = replicaKill(replica.name);
+    this.cut = proxyDown([...links]);
+  }
+
+  get targets(): readonly string[] {
+    return [this.replica.name];
+  }
+
+  async apply(context: NemesisContext): Promise<FaultWindow> {
+    const appliedAt = Date.now();
+    const { database } = context;
+    const description = context.cluster.description;
+    const held = (await assignments(description, database)).get(this.replica.name) ?? [];
+    const client = harnessClient(this.replica.direct_http, { timeoutMs: 5_000, credentials: description.credentials });
+    const stored = async () =>
+      new Map(
+        held.length === 0
+          ? []
+          : (
+              await queryRows<{ p: number; o: string }>(
+                client,
+                `SELECT kafka_partition AS p, max(kafka_offset) AS o FROM \`${database}\`.events_rep WHERE kafka_partition IN (${held.join(',')}) GROUP BY p`,
+              )
+            ).map((row) => [Number(row.p), Number(row.o)] as const),
+      );
+    try {
+      this.slowWindow = await this.slow.apply(context);
+      const before = await stored();
+      const grew = (now: Map<number, number>) =>
+        [...now].some(([partition, offset]) => offset > (before.get(partition) ?? -1));
+      let after = before;
+      for (const deadline = Date.now() + BLOCK_WAIT_MS; Date.now() < deadline && !grew(after);) {
+        await delay(20);
+        after = await stored();
+      }
+      this.killWindow = await this.kill.apply(context);
+      // The delayed commit is still in the proxy's hands: its links go down before it is passed
+      // on, or it would land after the kill (measured: a kill seen between write and commit, then
+      // no message consumed twice).
+      this.cutWindow = await this.cut.apply(context);
+      const committed = await committedOffsets(description, database, database);
+      const inWindow = [...after].filter(
+        ([partition, offset]) => offset > (before.get(partition) ?? -1) && (committed.get(partition) ?? 0) <= offset,
+      );
+      this.seen =
+        inWindow.length > 0
+          ? `between write and commit: yes (${inWindow.map(([partition, offset]) => `partition ${partition} stored to offset ${offset}, committed ${committed.get(partition) ?? 0}`).join('; ')})`
+          : !grew(after)
+            ? 'between write and commit: no (no new block in time)'
+            : 'between write and commit: no (its commit had landed)';
+      return {
+        type: this.type,
+        description: this.toString(),
+        targets: this.targets,
+        appliedAt,
+        verified: this.killWindow.verified === true,
+      };
+    } finally {
+      await client.close();
+    }
+  }
+
+  async heal(context: NemesisContext, window: FaultWindow): Promise<void> {
+    try {
+      if (this.cutWindow !== undefined) await this.cut.heal(context, this.cutWindow);
+    } finally {
+      try {
+        if (this.killWindow !== undefined) await this.kill.heal(context, this.killWindow);
+      } finally {
+        if (this.slowWindow !== undefined) await this.slow.heal(context, this.slowWindow);
+      }
+    }
+    window.healedAt ??= Date.now();
+  }
+
+  toString(): string {
+    return `kill(${this.replica.name}) after a block, its commit slowed by ${COMMIT_DELAY_MS} ms; ${this.seen}`;
+  }
+}
+
 /** The replica's own proxies to every broker: what a fault on its Kafka links acts on. */
 const kafkaLinks = (description: ClusterDescription, replica: string): string[] =>
   (description.kafka ?? []).map((broker) => broker.proxies[replica] ?? '').filter((proxy) => proxy !== '');
@@ -203,8 +320,12 @@ export function engineFaults(
         brokerStop(name, spec.how),
       );
     }
-    case 'replica-kill':
-      return [replicaKill(consumer)];
+    case 'replica-kill': {
+      const replica = replicaOf(description, consumer);
+      if (spec.between === undefined || settings.offsets !== 'broker' || replica === undefined)
+        return [replicaKill(consumer)];
+      return [new KillBetweenWriteAndCommit(replica, kafkaLinks(description, consumer))];
+    }
     case 'keeper-link':
       return [keeperLinkCut(replicaOf(description, consumer)?.proxies.keepers ?? [], `${consumer}'s Keeper links`)];
     case 'rebalance': {
@@ -233,7 +354,9 @@ export function describeEngineFault(spec: EngineFaultSpec): string {
     case 'broker-process':
       return `${spec.how} ${spec.majority ? 'a majority of the brokers' : 'one broker'}`;
     case 'replica-kill':
-      return 'kill a consuming replica';
+      return spec.between === undefined
+        ? 'kill a consuming replica'
+        : 'kill a consuming replica between a block it wrote and its offset commit (broker-kept offsets; a kill at a drawn moment otherwise)';
     case 'keeper-link':
       return "cut a consuming replica's Keeper links";
     case 'rebalance':

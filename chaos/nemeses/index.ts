@@ -25,7 +25,11 @@ export { type FaultUndo, RunUndo } from './run-undo.ts';
 export { brokerStop, replicaKill } from './process-fault.ts';
 export { keeperLinkCut, proxyDown } from './proxy-fault.ts';
 export { keeperLeaderKill } from './keeper-fault.ts';
-export { latency as latencyFault, resetPeer as resetPeerFault } from './toxic-fault.ts';
+export {
+  latency as latencyFault,
+  requestLatency as requestLatencyFault,
+  resetPeer as resetPeerFault,
+} from './toxic-fault.ts';
 export { readLinkCounters } from './link-counters.ts';
 export {
   describeOutcome,

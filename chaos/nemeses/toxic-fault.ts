@@ -100,6 +100,9 @@ export const latency = (proxy: Proxies, ms: number, jitter = 0) =>
     { latency: ms, jitter },
     jitter > 0 ? `${ms}ms±${jitter}` : `${ms}ms`,
   );
+/** Latency on what the client sends: a request reaches its server `ms` late (a commit lands late, not just its answer). */
+export const requestLatency = (proxy: Proxies, ms: number) =>
+  new ToxicFault('latency', list(proxy), 'upstream', { latency: ms, jitter: 0 }, `${ms}ms, requests`);
 export const bandwidth = (proxy: Proxies, kbPerSecond: number) =>
   new ToxicFault('bandwidth', list(proxy), 'upstream', { rate: kbPerSecond }, `${kbPerSecond}KB/s`);
 export const slicer = (proxy: Proxies, averageSize: number, delayUs: number) =>
