@@ -32,7 +32,7 @@ import { committedOffsets, replicaBootstrap } from './engine-topic.ts';
 export type EngineFaultSpec =
   | { readonly kind: 'broker-link'; readonly how: 'proxy_down' | 'latency' | 'reset_peer'; readonly ms: number }
   | { readonly kind: 'broker-process'; readonly how: 'kill' | 'pause'; readonly majority: boolean }
-  /** `commit`: killed once its consumer wrote a block, while its offset commit crawls through slowed broker links. */
+  /** `write-and-commit`: killed once its consumer wrote a block, while the block's offset commit is still on its way. */
   | { readonly kind: 'replica-kill'; readonly between?: 'write-and-commit' }
   | { readonly kind: 'keeper-link' }
   /** `consumers`: the table made again with the other `kafka_num_consumers`; absent: detached and attached. */
