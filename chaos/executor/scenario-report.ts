@@ -141,8 +141,8 @@ function readFigures(runs: readonly ExecutedRun[]): ReadFigures[] | undefined {
           windows.length === 0
             ? null
             : { p50: quantile(windows, 0.5), p95: quantile(windows, 0.95), max: windows.at(-1) ?? 0 },
-        stale: sum((tally) => tally.stale ?? 0),
-        wentBack: sum((tally) => tally.wentBack ?? 0),
+        stale: sum((tally) => tally.stale),
+        wentBack: sum((tally) => tally.wentBack),
         sequential,
       },
     ];

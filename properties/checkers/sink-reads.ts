@@ -2,8 +2,10 @@
  * What readers saw of a sink's table while it wrote: measured, never judged. The sinks promise
  * nothing about a reader's view, so these are figures for the report (seed 002's question asked of
  * the sinks), not anomalies: how often a reader saw part of one INSERT (a block is atomic on a
- * replica, so this should be none), and how long a batch the sink split over shards was visible
- * on some shards and not the others through `_dist` (expected: the shards commit one by one).
+ * replica, so this should be none), how long a batch the sink split over shards was visible on
+ * some shards and not the others through `_dist` (expected: the shards commit one by one), and how
+ * often read-your-writes and monotonic reads did not hold (promised only by a sequential quorum
+ * read with `select_sequential_consistency`).
  */
 
 /** One read: the ids one statement saw, on one replica's local table or through `_dist` from it. */
