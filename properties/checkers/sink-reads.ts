@@ -66,13 +66,14 @@ export function tallyReads(
     const mine = reads.filter((read) => read.via === via).sort((a, b) => a.startedAt - b.startedAt);
     const seenBy = mine.map((read) => new Set(read.ids));
     const partInsert = seenBy.filter((seen) => judged.some((ids) => seenInPart(ids, seen))).length;
-    const acked = inserts.filter((insert) => insert.ackedAt !== undefined);
     const stale =
       via === 'dist'
         ? mine.filter((read, index) =>
-            acked.some(
+            inserts.some(
               (insert) =>
-                (insert.ackedAt ?? Infinity) < read.startedAt && insert.ids.some((id) => !seenBy[index]?.has(id)),
+                insert.ackedAt !== undefined &&
+                insert.ackedAt < read.startedAt &&
+                insert.ids.some((id) => !seenBy[index]?.has(id)),
             ),
           ).length
         : 0;
