@@ -13,6 +13,7 @@ import { judgeRun } from './judge-run.ts';
 import { observeRun } from './observe-run.ts';
 import { singleHosts } from './target-table.ts';
 import { prepareRun } from './prepare-run.ts';
+import { watchFaultProxy } from './proxy-watchdog.ts';
 import type { RunContext, RunPlan } from './run-plan.ts';
 import { RunReaders } from './run-readers.ts';
 import { RunWorkers } from './run-workers.ts';
@@ -86,13 +87,17 @@ export async function executeRun(context: RunContext, plan: RunPlan, signal: Abo
     phases: { trafficMs: 0, healMs: 0, checkMs: 0 },
   };
   let infraError: string | undefined;
+  const proxyDown = new AbortController();
+  const unwatch = watchFaultProxy(context.cluster.description.toxiproxy, (error) => proxyDown.abort(error));
+  const runSignal = AbortSignal.any([signal, proxyDown.signal]);
   try {
     // A check that could not verify the run (its query_log incomplete) is a harness failure, never a verdict.
-    infraError = unverified(await abortable(runPhases(context, plan, run, signal), signal));
+    infraError = unverified(await abortable(runPhases(context, plan, run, runSignal), runSignal));
   } catch (error) {
-    infraError = describeError(signal.aborted ? signal.reason : error);
+    infraError = describeError(runSignal.aborted ? runSignal.reason : error);
     log.error({ err: infraError }, signal.aborted ? 'run stopped' : 'run failed in the harness');
   } finally {
+    unwatch();
     await run.readers?.stop();
     infraError = await endRun(run.workers, run.undo, infraError, log);
   }

@@ -84,7 +84,7 @@ export async function awaitWritableReplicas(
 }
 
 /** The fault proxy's API answers its version request, on a second try at the latest. */
-async function faultProxyAnswers(url: string): Promise<boolean> {
+export async function faultProxyAnswers(url: string): Promise<boolean> {
   for (let attempt = 0; attempt < 2; attempt += 1) {
     const answered = await fetch(`${url}/version`, { signal: AbortSignal.timeout(2000) })
       .then((response) => response.ok)
