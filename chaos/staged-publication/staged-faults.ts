@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { ClusterDescription, ReplicaDescription } from '../../harness/cluster/index.ts';
-import type { LoaderStepKind } from '../../sinks/index.ts';
+import { type LoaderStepKind, PUBLISH_OPERATIONS, type PublishOperation } from '../../sinks/index.ts';
 import { type Fault, keeperLeaderKill, keeperLinkCut, replicaKill, resetPeerFault } from '../nemeses/index.ts';
 import { KeeperlessStart, MetadataLost } from './staged-replica-life.ts';
 
@@ -33,9 +33,26 @@ export type StagedFaultSpec =
 
 /**
  * How the first table's staging is set apart from production so that the engine must refuse its
- * publication (seed 002's requirements): a different partition key, ordering, or structure.
+ * publication (seed 002's requirements): a different partition key, ordering, structure, storage
+ * policy, or a skipping index or projection that production lacks (the target must hold all of
+ * the source's). Measured on 26.7, a different storage policy is refused by MOVE only: REPLACE and
+ * ATTACH FROM copy the parts to the target's disk instead, so it is drawn with MOVE alone.
  */
-export type StagingMismatch = 'partition-key' | 'ordering' | 'structure';
+export type StagingMismatch =
+  'partition-key' | 'ordering' | 'structure' | 'storage-policy' | 'secondary-index' | 'projection';
+
+export const STAGING_MISMATCHES: readonly StagingMismatch[] = [
+  'partition-key',
+  'ordering',
+  'structure',
+  'storage-policy',
+  'secondary-index',
+  'projection',
+];
+
+/** The operations that must refuse a mismatch (every one, but a storage policy apart only MOVE). */
+export const refusingOperations = (mismatch: StagingMismatch): readonly PublishOperation[] =>
+  mismatch === 'storage-policy' ? ['move'] : PUBLISH_OPERATIONS;
 
 /** The statement a fault is aimed at: its kind, and which load and table (indexes into the run's). */
 export interface FaultAim {
@@ -49,7 +66,7 @@ export const arbStageCut: fc.Arbitrary<StagedFaultSpec> = fc.constant({ kind: 's
 export const arbSiblingKill: fc.Arbitrary<StagedFaultSpec> = fc.constant({ kind: 'sibling-kill' as const });
 export const arbKeeperLeaderKill: fc.Arbitrary<StagedFaultSpec> = fc.constant({ kind: 'keeper-leader-kill' as const });
 export const arbRefusedPublication: fc.Arbitrary<StagedFaultSpec> = fc
-  .constantFrom<StagingMismatch>('partition-key', 'ordering', 'structure')
+  .constantFrom(...STAGING_MISMATCHES)
   .map((mismatch) => ({ kind: 'refused-publication' as const, mismatch }));
 export const arbKeeperlessStart: fc.Arbitrary<StagedFaultSpec> = fc
   .integer({ min: 500, max: 3_000 })
@@ -125,6 +142,15 @@ export function describeStagedFault(spec: StagedFaultSpec): string {
     case 'sibling-metadata-lost':
       return `the writer's sibling's Keeper metadata lost while it was down (read-only once started), SYSTEM RESTORE REPLICA ${spec.holdMs} ms after the publication`;
     case 'refused-publication':
-      return `no fault: the first table's staging has a different ${spec.mismatch}, so the engine refuses its publication`;
+      return `no fault: the first table's staging ${MISMATCH_WORDS[spec.mismatch]}, so the engine refuses its publication`;
   }
 }
+
+const MISMATCH_WORDS: Readonly<Record<StagingMismatch, string>> = {
+  'partition-key': 'has a different partition key',
+  ordering: 'has a different ordering',
+  structure: 'has a different structure',
+  'storage-policy': 'is on another storage policy',
+  'secondary-index': 'has a skipping index that production lacks',
+  projection: 'has a projection that production lacks',
+};

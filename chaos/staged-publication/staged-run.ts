@@ -24,7 +24,14 @@ import {
   type NemesisContext,
   RunUndo,
 } from '../nemeses/index.ts';
-import { aimedStep, type FaultAim, shardOf, type StagedFaultSpec, stagedFault } from './staged-faults.ts';
+import {
+  aimedStep,
+  type FaultAim,
+  refusingOperations,
+  shardOf,
+  type StagedFaultSpec,
+  stagedFault,
+} from './staged-faults.ts';
 import { finalState, syncReplicas, tookEffect } from './staged-observe.ts';
 import { Readers } from './staged-readers.ts';
 import { type LoadShape, rowsPerTable, sourceLoad, tablesOf } from './staged-source.ts';
@@ -103,6 +110,8 @@ export async function runStaged(context: StagedRunContext, input: StagedRunInput
       if ((await cluster.memberState(member)) !== 'running')
         throw new HarnessError('STAGED_MEMBER_DOWN', `cluster member ${member} is not running at the start of the run`);
     const mismatch = input.fault.kind === 'refused-publication' ? input.fault.mismatch : undefined;
+    // A mismatch the run's operation does not refuse (a storage policy apart, published by a copy) owes no refusal.
+    const owesRefusal = mismatch !== undefined && refusingOperations(mismatch).includes(input.operation);
     await createTables(context, undo, nodes, tables, input.replicated, mismatch);
     const origin = Date.now();
     readers = new Readers({
@@ -203,12 +212,14 @@ export async function runStaged(context: StagedRunContext, input: StagedRunInput
       loads: records,
       final,
       reads,
-      mustRefuse: mismatch === undefined ? [] : records.map((record) => record.load),
+      mustRefuse: owesRefusal ? records.map((record) => record.load) : [],
     };
     const check = checkStagedRun(observation, owedByOperation(input.operation));
     const aimedOutcome = aimed === undefined ? undefined : { ...aimed, failedWhileInForce };
     const fired =
-      mismatch === undefined ? faultFired(input.fault, window, aimedOutcome, notes) : refusalHappened(outcomes, notes);
+      mismatch === undefined
+        ? faultFired(input.fault, window, aimedOutcome, notes)
+        : owesRefusal && refusalHappened(outcomes, notes);
     return {
       check,
       observation,

@@ -18,6 +18,20 @@ describe('the staged scenarios', () => {
       );
   });
 
+  it('draw a storage policy apart with MOVE only (REPLACE and ATTACH FROM copy across policies), every other mismatch with any operation', () => {
+    const refused = STAGED_SCENARIOS.find((scenario) => scenario.name === 'staged-refused');
+    if (refused === undefined) throw new Error('no staged-refused scenario');
+    const drawn = fc.sample(arbStagedRunInput(refused), 400);
+    const operations = (mismatch: string) =>
+      new Set(
+        drawn
+          .filter((input) => input.fault.kind === 'refused-publication' && input.fault.mismatch === mismatch)
+          .map((input) => input.operation),
+      );
+    expect([...operations('storage-policy')]).toEqual(['move']);
+    expect([...operations('projection')].sort()).toEqual(['attach', 'move', 'replace']);
+  });
+
   it('meet every operation under a lost answer in every ci job, and a one-table and a multi-table load on purpose', () => {
     const ci = STAGED_SCENARIOS.filter((scenario) => scenario.profiles.includes('ci'));
     const cut = ci.filter(

@@ -12,6 +12,7 @@ import {
   arbSiblingKill,
   arbStageCut,
   needsReplication,
+  refusingOperations,
   type StagedFaultSpec,
 } from './staged-faults.ts';
 import type { StagedRunInput } from './staged-run.ts';
@@ -126,7 +127,7 @@ export const STAGED_SCENARIOS: readonly StagedScenario[] = [
   ),
   scenario(
     'staged-refused',
-    'staging set apart from production (partition key, ordering or structure): the engine refuses the publication, and the loader must say so',
+    'staging set apart from production (partition key, ordering, structure, storage policy, an index or projection production lacks): the engine refuses the publication, and the loader must say so',
     arbRefusedPublication,
     ['move', 'replace', 'attach'],
     [1, 3],
@@ -143,11 +144,18 @@ export const STAGED_SCENARIOS: readonly StagedScenario[] = [
   ),
 ];
 
+/** The operations a run may publish with: a refusal scenario's only those that refuse its mismatch. */
+const operationsFor = (definition: StagedScenario, fault: StagedFaultSpec): readonly PublishOperation[] => {
+  if (fault.kind !== 'refused-publication') return definition.operations;
+  const refusing = refusingOperations(fault.mismatch);
+  return definition.operations.filter((operation) => refusing.includes(operation));
+};
+
 /** A run's whole input: the operation, the tables' engine, the loads' shape, the readers' pace, the fault and its aim. */
 export const arbStagedRunInput = (definition: StagedScenario): fc.Arbitrary<StagedRunInput> =>
   definition.fault.chain((fault) =>
     fc.record({
-      operation: fc.constantFrom(...definition.operations),
+      operation: fc.constantFrom(...operationsFor(definition, fault)),
       replicated: needsReplication(fault) ? fc.constant(true) : fc.boolean(),
       shape: fc.record({
         tables: fc.integer({ min: definition.tables[0], max: definition.tables[1] }),

@@ -1,5 +1,5 @@
 import { createDatabaseDdl } from '../../harness/clickhouse/index.ts';
-import type { ReplicaDescription } from '../../harness/cluster/index.ts';
+import { APART_STORAGE_POLICY, type ReplicaDescription } from '../../harness/cluster/index.ts';
 import { stagingTable } from '../../sinks/index.ts';
 import { databaseTaken } from '../executor/index.ts';
 import type { RunUndo } from '../nemeses/index.ts';
@@ -15,14 +15,26 @@ const tableDdl = (
   dedupOff: boolean,
   mismatch?: StagingMismatch,
 ) => {
-  const columns = `(load UInt32, id UInt64, payload String${mismatch === 'structure' ? ', extra UInt8 DEFAULT 0' : ''})`;
+  const extra =
+    mismatch === 'structure'
+      ? ', extra UInt8 DEFAULT 0'
+      : mismatch === 'secondary-index'
+        ? ', INDEX payload_bloom payload TYPE bloom_filter GRANULARITY 1'
+        : mismatch === 'projection'
+          ? ', PROJECTION by_payload (SELECT id, payload ORDER BY payload)'
+          : '';
+  const columns = `(load UInt32, id UInt64, payload String${extra})`;
   const engine = replicated
     ? `ReplicatedMergeTree('/clickhouse/tables/{shard}/${database}/${table}', '{replica}')`
     : 'MergeTree';
   const partition = mismatch === 'partition-key' ? '(load, id % 2)' : 'load';
   const order = mismatch === 'ordering' ? '(id, payload)' : 'id';
-  const dedup = replicated && dedupOff ? ' SETTINGS replicated_deduplication_window = 0' : '';
-  return `CREATE TABLE ${database}.${table} ${columns} ENGINE = ${engine} PARTITION BY ${partition} ORDER BY ${order}${dedup}`;
+  const settings = [
+    ...(replicated && dedupOff ? ['replicated_deduplication_window = 0'] : []),
+    ...(mismatch === 'storage-policy' ? [`storage_policy = '${APART_STORAGE_POLICY}'`] : []),
+  ];
+  const tail = settings.length === 0 ? '' : ` SETTINGS ${settings.join(', ')}`;
+  return `CREATE TABLE ${database}.${table} ${columns} ENGINE = ${engine} PARTITION BY ${partition} ORDER BY ${order}${tail}`;
 };
 
 /** Production and staging tables for every table on every node, in the run's database (recorded per node before it is made). */

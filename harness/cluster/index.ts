@@ -1,6 +1,7 @@
 export { attachCluster, currentClusterDir, registeredRunDirs } from './attach.ts';
 export { harnessClient, resolveCredentials, queryRows, queryValue } from './client.ts';
 export type { BackendName } from './cluster-state.ts';
+export { APART_STORAGE_POLICY } from './config/clickhouse-config.ts';
 export { describeProfile, type SettingProfile } from './config/setting-profiles.ts';
 export type { ClusterCredentials, ClusterDescription, ReplicaDescription } from './description.ts';
 export { ASYNC_INSERT_RUNS_SYNCHRONOUSLY } from './description.ts';

@@ -199,11 +199,13 @@ export class StagedPartitionLoader {
 
 /**
  * What the engine answers a publication whose tables do not meet its requirements (measured on
- * 26.7): BAD_ARGUMENTS (36: a different partition key or ordering), INCOMPATIBLE_COLUMNS (122: a
- * different structure), INVALID_PARTITION_VALUE (248: the partition value does not fit the
- * source's key). The same statement would be refused again.
+ * 26.7): BAD_ARGUMENTS (36: a different partition key or ordering, or a skipping index or
+ * projection of the source that the target lacks), INCOMPATIBLE_COLUMNS (122: a different
+ * structure), INVALID_PARTITION_VALUE (248: the partition value does not fit the source's key),
+ * UNKNOWN_POLICY (478: MOVE between tables of different storage policies). The same statement
+ * would be refused again.
  */
-const REFUSALS = new Set(['36', '122', '248']);
+const REFUSALS = new Set(['36', '122', '248', '478']);
 
 class Refusal {
   constructor(readonly message: string) {}

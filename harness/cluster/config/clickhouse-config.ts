@@ -85,8 +85,25 @@ export function clickhouseNodeConfig(replica: ReplicaPlan, address: NodeAddressi
     // Each Keeper request with the query that made it and how long its answer took: an INSERT's own Keeper wait.
     zookeeper_log: systemLog('zookeeper_log'),
     distributed_ddl: { path: '/clickhouse/task_queue/ddl' },
+    storage_configuration: apartStoragePolicy(address.paths.data),
   };
   return toXml('clickhouse', body);
+}
+
+/**
+ * The storage policy a table set apart from the default one is made with (`SETTINGS
+ * storage_policy = 'harness_apart'`): seed 002's partition switches work within one policy only,
+ * so the staged scenarios need a second one on every node to see the engine refuse a switch
+ * across two. Its disk is a directory of the node's own data directory.
+ */
+export const APART_STORAGE_POLICY = 'harness_apart';
+
+function apartStoragePolicy(dataPath: string): XmlElement {
+  const base = dataPath.endsWith('/') ? dataPath : `${dataPath}/`;
+  return {
+    disks: { harness_apart_disk: { path: `${base}harness_apart_disk/` } },
+    policies: { [APART_STORAGE_POLICY]: { volumes: { main: { disk: 'harness_apart_disk' } } } },
+  };
 }
 
 /**

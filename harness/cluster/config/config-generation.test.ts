@@ -96,6 +96,11 @@ describe('embedded node config', () => {
     );
   });
 
+  it("holds a second storage policy, its disk inside the node's own data directory, for the staged scenarios' refusal", () => {
+    expect(xml).toContain(`<path>${s1r2.dataDir}/harness_apart_disk/</path>`);
+    expect(xml).toMatch(/<harness_apart>\s*<volumes>\s*<main>\s*<disk>harness_apart_disk<\/disk>/);
+  });
+
   it('lists every replica of every shard in remote_servers by native port', () => {
     for (const member of state.nodes) expect(xml).toContain(`<port>${member.tcpPort}</port>`);
     expect(xml.match(/<shard>\s*<internal_replication>1<\/internal_replication>/g)).toHaveLength(2);
