@@ -1,4 +1,5 @@
-import { Kafka, logLevel, Partitioners, type Producer } from 'kafkajs';
+import { setTimeout as delay } from 'node:timers/promises';
+import { type Admin, Kafka, logLevel, Partitioners, type Producer } from 'kafkajs';
 import { HarnessError, isHarnessError } from '../../harness/base/index.ts';
 import { type ClusterDescription, KAFKA_PRODUCER } from '../../harness/cluster/index.ts';
 import type { TopicMessage } from '../../properties/checkers/index.ts';
@@ -12,6 +13,8 @@ const SEND_DEADLINE_MS = 8_000;
 const AUDIT_DEADLINE_MS = 60_000;
 /** How long a read of the topic's state is tried again after a heal (a leader election takes seconds). */
 const SETTLE_DEADLINE_MS = 30_000;
+/** How long a new topic may take until every partition's leader answers for it. */
+const TOPIC_READY_MS = 20_000;
 
 /** The producer's own links: each broker through the producer's proxy. */
 export function producerBootstrap(description: ClusterDescription): string[] {
@@ -54,14 +57,41 @@ export async function createTopic(
       async () => {
         const created = await admin.createTopics({
           topics: [{ topic, numPartitions: partitions, replicationFactor }],
-          waitForLeaders: true,
+          waitForLeaders: false,
         });
         if (!created) throw new HarnessError(TOPIC_TAKEN, `the Kafka topic ${topic} exists already`);
       },
       (error) => isHarnessError(error, TOPIC_TAKEN),
     );
+    await awaitTopicServed(admin, topic, partitions);
   } finally {
     await admin.disconnect();
+  }
+}
+
+/**
+ * Until every partition of a new topic has a leader that answers for it. KafkaJS's own wait
+ * (`waitForLeaders`) is known to end in "This server does not host this topic-partition" while the
+ * brokers learn of the topic one by one (kafkajs#815), which is how an engine self-test run ended
+ * within a second of its start (seed 36513486, an infra-error): a broker's not knowing a topic it
+ * was just told of is a moment, not an answer, so it is asked again.
+ */
+async function awaitTopicServed(admin: Admin, topic: string, partitions: number): Promise<void> {
+  const until = Date.now() + TOPIC_READY_MS;
+  for (;;) {
+    try {
+      const metadata = await admin.fetchTopicMetadata({ topics: [topic] });
+      const led = metadata.topics[0]?.partitions.filter((partition) => partition.leader >= 0).length ?? 0;
+      if (led === partitions && (await admin.fetchTopicOffsets(topic)).length === partitions) return;
+    } catch (error) {
+      if (Date.now() >= until) throw error;
+    }
+    if (Date.now() >= until)
+      throw new HarnessError(
+        'KAFKA_TOPIC_NOT_SERVED',
+        `the brokers did not serve every partition of ${topic} within ${TOPIC_READY_MS} ms`,
+      );
+    await delay(200);
   }
 }
 
