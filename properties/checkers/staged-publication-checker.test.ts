@@ -171,4 +171,16 @@ describe('checkStagedRun', () => {
     const notRepairing = reads.map(({ repairing: _, ...read }) => read);
     expect(categories({ ...golden, reads: notRepairing })).toEqual(['fractured-read']);
   });
+
+  it("a replica under repair that shows a load in one table does not widen the switch's window", () => {
+    const catchingUp = {
+      replica: 'r3',
+      startedAt: 60,
+      endedAt: 90,
+      counts: [...both(1, 1), { table: 'a', load: 2, rows: 10, distinct: 10 }],
+      repairing: true,
+    };
+    const check = checkStagedRun({ ...golden, reads: [...golden.reads, catchingUp] }, 'exactly-once');
+    expect(check.windows[1]).toEqual({ load: 2, splitReads: 1, spanMs: 6, fromMs: 20, toMs: 26 });
+  });
 });

@@ -239,10 +239,12 @@ function differences(reference: readonly LoadCount[], other: readonly LoadCount[
 /** Per published load, the reads that saw it in some of the tables and not in the others, and the span they cover. */
 function crossTableWindows(observation: StagedObservation): CrossTableWindow[] {
   // A load the loader did not publish to every table has no switch to measure: it stays split, or was never there.
+  // A replica under repair (or joining) shows loads as it copies them, not as they were switched: not the window.
+  const inService = observation.reads.filter((read) => read.repairing !== true);
   return observation.loads
     .filter((record) => record.outcome === 'published')
     .map(({ load }) => {
-      const split = observation.reads.filter((read) => {
+      const split = inService.filter((read) => {
         const seen = observation.tables.map((table) =>
           read.counts.some((count) => count.table === table && count.load === load && count.rows > 0),
         );
