@@ -51,7 +51,7 @@ import {
 import { type ClusterShape, DEFAULT_SHAPE, describeShape, pairShape, shapeArgument } from './scenarios/index.ts';
 import { type JobPair, jobPair, type JobScenario } from './job-catalogue.ts';
 import { ENGINE_BROKERS, runEngineScenario } from './kafka-engine/index.ts';
-import { runStagedScenario } from './staged-publication/index.ts';
+import { runStagedScenario, whyNotStagedRunnable } from './staged-publication/index.ts';
 import { reapExternalCluster } from './reap-external.ts';
 import { keepersFor, whyNotRunnable } from './runnable.ts';
 import { sourceCommit } from './source-commit.ts';
@@ -434,6 +434,8 @@ async function runPathPair(
       'inconclusive',
       `not run: the ${pair.kind === 'engine' ? 'Kafka engine' : 'staged publication'} scenarios run only on a cluster the harness starts${pair.kind === 'engine' ? ' (with its brokers)' : ' (they kill a replica)'}`,
     );
+  const unrunnable = pair.kind === 'staged' ? whyNotStagedRunnable(pair.scenario, cluster.description) : undefined;
+  if (unrunnable !== undefined) return unjudgedResult(scenario, sinkClass, options.seed, 'inconclusive', unrunnable);
   const common = {
     cluster,
     journal,

@@ -1,8 +1,15 @@
 import fc from 'fast-check';
 import type { ClusterDescription, ReplicaDescription } from '../../harness/cluster/index.ts';
 import { type LoaderStepKind, PUBLISH_OPERATIONS, type PublishOperation } from '../../sinks/index.ts';
-import { type Fault, keeperLeaderKill, keeperLinkCut, replicaKill, resetPeerFault } from '../nemeses/index.ts';
-import { KeeperlessStart, MetadataLost } from './staged-replica-life.ts';
+import {
+  type Fault,
+  keeperLeaderKill,
+  keeperLinkCut,
+  type NemesisContext,
+  replicaKill,
+  resetPeerFault,
+} from '../nemeses/index.ts';
+import { KeeperlessStart, MetadataLost, ReplicaJoins } from './staged-replica-life.ts';
 
 /**
  * A fault of the staged scenarios, as data. Each takes one statement of one load (`aim`), applied
@@ -18,6 +25,9 @@ import { KeeperlessStart, MetadataLost } from './staged-replica-life.ts';
  * `sibling-metadata-lost` — seed 004: the sibling's Keeper metadata of the production tables
  * removed while it is down (`SYSTEM DROP REPLICA` on the writer), so it starts read-only; healed
  * `holdMs` after the publication by `SYSTEM RESTORE REPLICA` on it, as an operator would;
+ * `replica-joins` — seed 004: a new replica of the production tables made on a node that held
+ * none (CREATE TABLE with the shard's Keeper path) just before a publication, so it copies the
+ * loads already published while the next is switched;
  * `refused-publication` — no fault: the first table's staging does not meet the publication's
  * requirements, which the loader must report as the engine's refusal.
  */
@@ -29,6 +39,7 @@ export type StagedFaultSpec =
   | { readonly kind: 'keeper-leader-kill' }
   | { readonly kind: 'sibling-keeperless-start'; readonly holdMs: number }
   | { readonly kind: 'sibling-metadata-lost'; readonly holdMs: number }
+  | { readonly kind: 'replica-joins' }
   | { readonly kind: 'refused-publication'; readonly mismatch: StagingMismatch };
 
 /**
@@ -64,6 +75,7 @@ export interface FaultAim {
 export const arbPublishCut: fc.Arbitrary<StagedFaultSpec> = fc.constant({ kind: 'publish-cut' as const });
 export const arbStageCut: fc.Arbitrary<StagedFaultSpec> = fc.constant({ kind: 'stage-cut' as const });
 export const arbSiblingKill: fc.Arbitrary<StagedFaultSpec> = fc.constant({ kind: 'sibling-kill' as const });
+export const arbReplicaJoins: fc.Arbitrary<StagedFaultSpec> = fc.constant({ kind: 'replica-joins' as const });
 export const arbKeeperLeaderKill: fc.Arbitrary<StagedFaultSpec> = fc.constant({ kind: 'keeper-leader-kill' as const });
 export const arbRefusedPublication: fc.Arbitrary<StagedFaultSpec> = fc
   .constantFrom(...STAGING_MISMATCHES)
@@ -88,7 +100,8 @@ export const needsReplication = (spec: StagedFaultSpec): boolean =>
   spec.kind === 'keeper-cut' ||
   spec.kind === 'keeper-leader-kill' ||
   spec.kind === 'sibling-keeperless-start' ||
-  spec.kind === 'sibling-metadata-lost';
+  spec.kind === 'sibling-metadata-lost' ||
+  spec.kind === 'replica-joins';
 
 /** The fault that makes one spec real, on the writer (the replica the loader talks to) or its sibling. */
 export function stagedFault(
@@ -96,6 +109,7 @@ export function stagedFault(
   writer: ReplicaDescription,
   sibling: ReplicaDescription | undefined,
   tables: readonly string[],
+  join: JoinPlan | undefined,
 ): Fault | undefined {
   switch (spec.kind) {
     case 'publish-cut':
@@ -114,6 +128,9 @@ export function stagedFault(
     case 'sibling-metadata-lost':
       if (sibling === undefined) throw new Error('sibling-metadata-lost needs a second replica of the shard');
       return new MetadataLost(writer, sibling, tables);
+    case 'replica-joins':
+      if (join === undefined) throw new Error('replica-joins needs a node outside the shard');
+      return new ReplicaJoins(writer, join.joiner, tables, join.make);
     case 'refused-publication':
       return undefined;
   }
@@ -122,6 +139,27 @@ export function stagedFault(
 /** The shard the loads go to: the first, its first replica the writer. */
 export function shardOf(description: ClusterDescription): readonly ReplicaDescription[] {
   return description.shards[0]?.replicas ?? [];
+}
+
+/** Where a joining replica is made, and how its tables are made there (journaled by the run). */
+export interface JoinPlan {
+  readonly joiner: ReplicaDescription;
+  readonly make: (context: NemesisContext) => Promise<void>;
+}
+
+/**
+ * The replicas a run starts with, and the node a `replica-joins` run adds: the shard's third
+ * replica when it has one (kept out until the join), else the first replica of the next shard
+ * (replication is per table, not per server: seed 004), else none.
+ */
+export function startingReplicas(
+  description: ClusterDescription,
+  joins: boolean,
+): { readonly replicas: readonly ReplicaDescription[]; readonly joiner?: ReplicaDescription | undefined } {
+  const replicas = shardOf(description);
+  if (!joins) return { replicas };
+  if (replicas.length >= 3) return { replicas: replicas.slice(0, -1), joiner: replicas.at(-1) };
+  return { replicas, joiner: description.shards[1]?.replicas[0] };
 }
 
 /** One line for the report. */
@@ -141,6 +179,8 @@ export function describeStagedFault(spec: StagedFaultSpec): string {
       return `the writer's sibling started while its Keeper links are cut (read-only from the start), healed ${spec.holdMs} ms after the publication`;
     case 'sibling-metadata-lost':
       return `the writer's sibling's Keeper metadata lost while it was down (read-only once started), SYSTEM RESTORE REPLICA ${spec.holdMs} ms after the publication`;
+    case 'replica-joins':
+      return 'a new replica of the production tables made on another node just before a publication: it must copy what was published and converge';
     case 'refused-publication':
       return `no fault: the first table's staging ${MISMATCH_WORDS[spec.mismatch]}, so the engine refuses its publication`;
   }

@@ -47,6 +47,11 @@ export class Readers {
     this.loops = options.targets.map((target) => this.loop(target));
   }
 
+  /** A replica that joined during the run: read from now on, like the others. */
+  join(target: ReaderTarget): void {
+    if (!this.stopped) this.loops.push(this.loop(target));
+  }
+
   /** From now the replica is under repair: its reads are kept apart (`repairing`) until `repaired`. */
   repairing(replica: string): void {
     this.repairs.set(replica, { from: Date.now() - this.options.origin });

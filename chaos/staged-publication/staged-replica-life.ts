@@ -91,7 +91,7 @@ export class MetadataLost implements Fault {
   async apply(context: NemesisContext): Promise<FaultWindow> {
     const appliedAt = Date.now();
     const { database } = context;
-    const names = await this.ask(context, this.replica, (client) =>
+    const names = await directly(context, this.replica, (client) =>
       Promise.all(
         this.tables.map((table) =>
           queryValue<string>(
@@ -102,14 +102,14 @@ export class MetadataLost implements Fault {
       ),
     );
     const killed = await this.kill.apply(context);
-    await this.ask(context, this.writer, async (client) => {
+    await directly(context, this.writer, async (client) => {
       for (const [index, table] of this.tables.entries())
         await untilInactive(() =>
           client.command({ query: `SYSTEM DROP REPLICA '${names[index]}' FROM TABLE ${database}.${table}` }),
         );
     });
     await this.kill.heal(context, killed);
-    const readonly = await this.ask(context, this.replica, (client) =>
+    const readonly = await directly(context, this.replica, (client) =>
       queryValue<string>(
         client,
         `SELECT countIf(is_readonly) FROM system.replicas WHERE database = '${database}' AND table IN (${this.tables.map((table) => `'${table}'`).join(', ')})`,
@@ -125,28 +125,11 @@ export class MetadataLost implements Fault {
   }
 
   async heal(context: NemesisContext, window: FaultWindow): Promise<void> {
-    await this.ask(context, this.replica, async (client) => {
+    await directly(context, this.replica, async (client) => {
       for (const table of this.tables)
         await client.command({ query: `SYSTEM RESTORE REPLICA ${context.database}.${table}` });
     });
     window.healedAt ??= Date.now();
-  }
-
-  /** A statement to one replica directly, around its proxies. */
-  private async ask<T>(
-    context: NemesisContext,
-    replica: ReplicaDescription,
-    work: (client: ReturnType<typeof harnessClient>) => Promise<T>,
-  ): Promise<T> {
-    const client = harnessClient(replica.direct_http, {
-      timeoutMs: 60_000,
-      credentials: context.cluster.description.credentials,
-    });
-    try {
-      return await work(client);
-    } finally {
-      await client.close();
-    }
   }
 
   toString(): string {
@@ -171,5 +154,88 @@ async function untilInactive(drop: () => Promise<unknown>): Promise<void> {
       if (String((error as { code?: unknown }).code) !== '305' || Date.now() >= deadline) throw error;
       await delay(500);
     }
+  }
+}
+
+/**
+ * Seed 004's new replica: CREATE TABLE of each production table on a node that held none, with
+ * the shard's Keeper path, "adds a new replica" that copies what the others hold. `make` creates
+ * the run's database there (journaled first, so the run's undo drops it and with it the replica)
+ * and the tables. `verified`: the shard had published rows when the replica joined, so it had
+ * something to copy. Nothing heals: the replica stays, and must converge by the run's end (its
+ * sync, the final read, and the parts it fetched — `fetchedParts` — judge it).
+ */
+export class ReplicaJoins implements Fault {
+  readonly type = 'replica_join';
+  readonly effect = 'blocked';
+
+  constructor(
+    private readonly writer: ReplicaDescription,
+    private readonly joiner: ReplicaDescription,
+    private readonly tables: readonly string[],
+    private readonly make: (context: NemesisContext) => Promise<void>,
+  ) {}
+
+  get targets(): readonly string[] {
+    return [this.joiner.name];
+  }
+
+  async apply(context: NemesisContext): Promise<FaultWindow> {
+    const appliedAt = Date.now();
+    const published = await directly(context, this.writer, (client) =>
+      queryValue<string>(
+        client,
+        `SELECT sum(rows) FROM (${this.tables.map((table) => `SELECT count() AS rows FROM ${context.database}.${table}`).join(' UNION ALL ')})`,
+      ),
+    );
+    await this.make(context);
+    return {
+      type: this.type,
+      description: this.toString(),
+      targets: this.targets,
+      appliedAt,
+      verified: Number(published) > 0,
+    };
+  }
+
+  async heal(_context: NemesisContext, window: FaultWindow): Promise<void> {
+    window.healedAt ??= Date.now();
+  }
+
+  toString(): string {
+    return `join(${this.joiner.name} as a new replica of ${this.writer.name}'s production tables)`;
+  }
+}
+
+/** The parts a replica fetched from its siblings into the run's production tables, by its own part log. */
+export async function fetchedParts(
+  context: NemesisContext,
+  replica: ReplicaDescription,
+  tables: readonly string[],
+): Promise<number> {
+  return directly(context, replica, async (client) => {
+    await client.command({ query: 'SYSTEM FLUSH LOGS' });
+    const count = await queryValue<string>(
+      client,
+      `SELECT count() FROM system.part_log WHERE event_type = 'DownloadPart' AND database = '${context.database}' AND table IN (${tables.map((table) => `'${table}'`).join(', ')})`,
+    );
+    return Number(count);
+  });
+}
+
+/** A statement to one replica directly, around its proxies. */
+async function directly<T>(
+  context: NemesisContext,
+  replica: ReplicaDescription,
+  work: (client: ReturnType<typeof harnessClient>) => Promise<T>,
+): Promise<T> {
+  const client = harnessClient(replica.direct_http, {
+    timeoutMs: 60_000,
+    credentials: context.cluster.description.credentials,
+  });
+  try {
+    return await work(client);
+  } finally {
+    await client.close();
   }
 }

@@ -27,15 +27,17 @@ import {
 import {
   aimedStep,
   type FaultAim,
+  type JoinPlan,
   refusingOperations,
-  shardOf,
   type StagedFaultSpec,
   stagedFault,
+  startingReplicas,
 } from './staged-faults.ts';
+import { fetchedParts } from './staged-replica-life.ts';
 import { finalState, syncReplicas, tookEffect } from './staged-observe.ts';
 import { Readers } from './staged-readers.ts';
 import { type LoadShape, rowsPerTable, sourceLoad, tablesOf } from './staged-source.ts';
-import { createTables } from './staged-tables.ts';
+import { createTables, joinProductionTables } from './staged-tables.ts';
 
 /** One run's whole input, drawn by its scenario. */
 export interface StagedRunInput {
@@ -96,9 +98,15 @@ export async function runStaged(context: StagedRunContext, input: StagedRunInput
   const description = cluster.description;
   const undo = new RunUndo(context.journal, context.dir);
   const nemesis: NemesisContext = { cluster, proxies: undo.deps.proxies, undo, log, database };
-  const replicas = shardOf(description);
+  const joins = input.fault.kind === 'replica-joins';
+  const { replicas, joiner } = startingReplicas(description, joins);
   const writer = replicas[0];
   if (writer === undefined) throw new HarnessError('STAGED_NO_SHARD', 'the cluster has no shard to publish to');
+  if (joins && joiner === undefined)
+    throw new HarnessError(
+      'STAGED_NO_JOINER',
+      "replica-joins needs a node outside the loads' replicas: a third replica of the first shard, or a second shard",
+    );
   const sibling = replicas[1];
   const nodes = input.replicated ? replicas : [writer];
   const tables = tablesOf(input.shape);
@@ -122,12 +130,26 @@ export async function runStaged(context: StagedRunContext, input: StagedRunInput
       credentials: description.credentials,
       origin,
     });
+    // A replica joins once a load is published, so that it has something to copy.
+    const firstAimed = joins ? 2 : 1;
     const aim: FaultAim = {
       step: aimedStep(input.fault),
-      load: (input.aim.load % input.loads) + 1,
+      load: firstAimed + (input.aim.load % (input.loads - firstAimed + 1)),
       table: input.aim.table % tables.length,
     };
-    const fault = stagedFault(input.fault, writer, sibling, tables);
+    const join: JoinPlan | undefined =
+      joiner === undefined
+        ? undefined
+        : {
+            joiner,
+            make: async () => {
+              await joinProductionTables(context, undo, joiner, tables);
+              // A new replica copies part by part: out of service until it has synced, its reads measured apart.
+              readers?.join({ replica: joiner.name, url: joiner.http });
+              readers?.repairing(joiner.name);
+            },
+          };
+    const fault = stagedFault(input.fault, writer, sibling, tables, join);
     // A replica whose metadata is lost and restored is out of service until it has synced: its reads are measured apart.
     const repairs = input.fault.kind === 'sibling-metadata-lost';
     let window: FaultWindow | undefined;
@@ -198,14 +220,18 @@ export async function runStaged(context: StagedRunContext, input: StagedRunInput
       }
     }
     const trafficMs = healStarted - origin;
-    for (const replica of nodes) await cluster.waitHealthy(replica.name);
-    await syncReplicas(description, nodes, database, tables, input.replicated, notes, context.signal);
+    const joined = joiner !== undefined && window !== undefined ? [joiner] : [];
+    const finalNodes = [...nodes, ...joined];
+    for (const replica of finalNodes) await cluster.waitHealthy(replica.name);
+    await syncReplicas(description, finalNodes, database, tables, input.replicated, notes, context.signal);
     if (repairs && sibling !== undefined) readers.repaired(sibling.name);
+    for (const replica of joined) readers.repaired(replica.name);
+    const fetched = joined[0] === undefined ? undefined : await fetchedParts(nemesis, joined[0], tables);
     const { reads, failed } = await readers.stop();
     const healMs = Date.now() - healStarted;
     const checkStarted = Date.now();
     const final: ReplicaFinal[] = [];
-    for (const replica of nodes)
+    for (const replica of finalNodes)
       final.push(await finalState(description, replica, database, tables, replica === writer));
     const observation: StagedObservation = {
       tables,
@@ -218,7 +244,7 @@ export async function runStaged(context: StagedRunContext, input: StagedRunInput
     const aimedOutcome = aimed === undefined ? undefined : { ...aimed, failedWhileInForce };
     const fired =
       mismatch === undefined
-        ? faultFired(input.fault, window, aimedOutcome, notes)
+        ? faultFired(input.fault, window, aimedOutcome, fetched, notes)
         : owesRefusal && refusalHappened(outcomes, notes);
     return {
       check,
@@ -266,6 +292,7 @@ function faultFired(
   spec: StagedFaultSpec,
   window: FaultWindow | undefined,
   aimed: AimedOutcome | undefined,
+  fetchedParts: number | undefined,
   notes: string[],
 ): boolean {
   if (window === undefined || aimed === undefined) {
@@ -288,6 +315,10 @@ function faultFired(
     case 'sibling-metadata-lost':
       if (window.verified !== true) notes.push('the sibling was not seen read-only after its start');
       return window.verified === true;
+    case 'replica-joins':
+      if (window.verified !== true) notes.push('nothing was published when the replica joined');
+      notes.push(`the new replica fetched ${fetchedParts ?? 0} part(s) from its siblings`);
+      return window.verified === true && (fetchedParts ?? 0) > 0;
     case 'keeper-cut':
       if (aimed.failedWhileInForce === 0) notes.push('no statement failed while the Keeper links were cut');
       return aimed.failedWhileInForce > 0;

@@ -35,6 +35,7 @@ const FAULT_TYPES: Readonly<Record<Exclude<StagedRunInput['fault']['kind'], 'ref
   'keeper-leader-kill': 'keeper_kill',
   'sibling-keeperless-start': 'keeper_link_cut',
   'sibling-metadata-lost': 'replica_kill',
+  'replica-joins': 'replica_join',
 };
 
 function runTally(run: StagedRun): Tally {

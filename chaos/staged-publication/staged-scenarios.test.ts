@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { needsReplication } from './staged-faults.ts';
+import type { ClusterDescription, ReplicaDescription } from '../../harness/cluster/index.ts';
+import { needsReplication, startingReplicas } from './staged-faults.ts';
 import { readStatement } from './staged-readers.ts';
-import { arbStagedRunInput, STAGED_SCENARIOS } from './staged-scenarios.ts';
+import { arbStagedRunInput, STAGED_SCENARIOS, whyNotStagedRunnable } from './staged-scenarios.ts';
 
 describe('the staged scenarios', () => {
   it('draw only their operations and table counts, and a replicated target wherever the fault needs a sibling or Keeper', () => {
@@ -48,5 +49,53 @@ describe('readStatement', () => {
     expect(readStatement('db', ['events_a', 'events_b'])).toBe(
       "SELECT t AS table, load, count() AS rows, uniqExact(id) AS distinct FROM (SELECT 'events_a' AS t, load, id FROM db.events_a UNION ALL SELECT 'events_b' AS t, load, id FROM db.events_b) GROUP BY table, load",
     );
+  });
+});
+
+describe('startingReplicas', () => {
+  const replica = (name: string) => ({ name }) as ReplicaDescription;
+  const cluster = (...shards: string[][]) =>
+    ({
+      shards: shards.map((names, index) => ({ name: `s${index + 1}`, replicas: names.map(replica) })),
+    }) as unknown as ClusterDescription;
+  const names = (picked: ReturnType<typeof startingReplicas>) => ({
+    replicas: picked.replicas.map((one) => one.name),
+    joiner: picked.joiner?.name,
+  });
+
+  it("keeps the shard's third replica out until it joins, else takes the next shard's first, else has none", () => {
+    expect(names(startingReplicas(cluster(['a', 'b', 'c']), true))).toEqual({ replicas: ['a', 'b'], joiner: 'c' });
+    expect(names(startingReplicas(cluster(['a', 'b'], ['c', 'd']), true))).toEqual({
+      replicas: ['a', 'b'],
+      joiner: 'c',
+    });
+    expect(names(startingReplicas(cluster(['a', 'b']), true))).toEqual({ replicas: ['a', 'b'], joiner: undefined });
+    expect(names(startingReplicas(cluster(['a', 'b', 'c']), false))).toEqual({
+      replicas: ['a', 'b', 'c'],
+      joiner: undefined,
+    });
+  });
+});
+
+describe('whyNotStagedRunnable', () => {
+  const cluster = (...shards: number[]) =>
+    ({
+      shards: shards.map((replicas, index) => ({
+        name: `s${index + 1}`,
+        replicas: Array.from({ length: replicas }, (_, replica) => ({ name: `s${index + 1}r${replica + 1}` })),
+      })),
+    }) as unknown as ClusterDescription;
+  const named = (name: string) => {
+    const found = STAGED_SCENARIOS.find((scenario) => scenario.name === name);
+    if (found === undefined) throw new Error(`no ${name}`);
+    return found;
+  };
+
+  it('names the node a fault needs and the cluster lacks, and lets every other shape run', () => {
+    expect(whyNotStagedRunnable(named('staged-replica-kill'), cluster(1))).toMatch(/sibling.*1 replica/);
+    expect(whyNotStagedRunnable(named('staged-replica-joins'), cluster(2))).toMatch(/1 shard\(s\), the first with 2/);
+    expect(whyNotStagedRunnable(named('staged-replica-joins'), cluster(3))).toBeUndefined();
+    expect(whyNotStagedRunnable(named('staged-replica-joins'), cluster(1, 1))).toBeUndefined();
+    expect(whyNotStagedRunnable(named('staged-move-unknown'), cluster(1))).toBeUndefined();
   });
 });

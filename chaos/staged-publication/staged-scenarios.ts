@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { ClusterDescription } from '../../harness/cluster/index.ts';
 import { STAGED_LOADER_CLASS } from '../../properties/base/index.ts';
 import type { PublishOperation } from '../../sinks/index.ts';
 import type { Profile } from '../executor/index.ts';
@@ -9,11 +10,13 @@ import {
   arbMetadataLost,
   arbPublishCut,
   arbRefusedPublication,
+  arbReplicaJoins,
   arbSiblingKill,
   arbStageCut,
   needsReplication,
   refusingOperations,
   type StagedFaultSpec,
+  startingReplicas,
 } from './staged-faults.ts';
 import type { StagedRunInput } from './staged-run.ts';
 
@@ -31,6 +34,8 @@ export interface StagedScenario {
   readonly dedupOffFirst: boolean;
   /** Keeper members of its cluster: the default one, or a three-member ensemble (whose leader can be lost). */
   readonly keepers: 1 | 3;
+  /** A node its fault acts on beside the writer: the writer's sibling, or a node outside the shard's replicas to join. */
+  readonly needs?: 'sibling' | 'joiner' | undefined;
 }
 
 const scenario = (
@@ -42,7 +47,9 @@ const scenario = (
   dedupOffFirst = true,
   keepers: 1 | 3 = 1,
   profiles: readonly Profile[] = keepers === 3 ? ['full'] : ['ci', 'full'],
+  needs?: 'sibling' | 'joiner',
 ): StagedScenario => ({
+  needs,
   name,
   description,
   classes: [STAGED_LOADER_CLASS],
@@ -97,6 +104,9 @@ export const STAGED_SCENARIOS: readonly StagedScenario[] = [
     ['move', 'replace', 'attach'],
     [1, 3],
     false,
+    1,
+    ['ci', 'full'],
+    'sibling',
   ),
   scenario(
     'staged-keeper-cut',
@@ -116,6 +126,7 @@ export const STAGED_SCENARIOS: readonly StagedScenario[] = [
     1,
     // Measured on 26.7: such a replica syncs about 57 s after its Keeper links are back, a minute `ci` cannot spare.
     ['full'],
+    'sibling',
   ),
   scenario(
     'staged-replica-restore',
@@ -124,6 +135,20 @@ export const STAGED_SCENARIOS: readonly StagedScenario[] = [
     ['move', 'replace', 'attach'],
     [1, 3],
     false,
+    1,
+    ['ci', 'full'],
+    'sibling',
+  ),
+  scenario(
+    'staged-replica-joins',
+    'seed 004: a new replica of the production tables made on another node just before a publication: it must copy every load published, take the switch, and converge',
+    arbReplicaJoins,
+    ['move', 'replace', 'attach'],
+    [1, 3],
+    false,
+    1,
+    ['ci', 'full'],
+    'joiner',
   ),
   scenario(
     'staged-refused',
@@ -143,6 +168,19 @@ export const STAGED_SCENARIOS: readonly StagedScenario[] = [
     3,
   ),
 ];
+
+/**
+ * Why a staged scenario cannot run on this cluster (one line; it is then `inconclusive` with it),
+ * or undefined: its fault needs the writer's sibling, or a node outside the loads' replicas.
+ */
+export function whyNotStagedRunnable(scenario: StagedScenario, description: ClusterDescription): string | undefined {
+  const replicas = description.shards[0]?.replicas.length ?? 0;
+  if (scenario.needs === 'sibling' && replicas < 2)
+    return `not run: its fault acts on the writer's sibling, and the first shard has ${replicas} replica(s)`;
+  if (scenario.needs === 'joiner' && startingReplicas(description, true).joiner === undefined)
+    return `not run: a replica joins from a node outside the loads' replicas (a third replica of the first shard, or a second shard), and the cluster has ${description.shards.length} shard(s), the first with ${replicas} replica(s)`;
+  return undefined;
+}
 
 /** The operations a run may publish with: a refusal scenario's only those that refuse its mismatch. */
 const operationsFor = (definition: StagedScenario, fault: StagedFaultSpec): readonly PublishOperation[] => {

@@ -163,7 +163,7 @@ function readsTable(run: JobReport): string[] {
     '',
     '### What readers saw',
     '',
-    'Readers queried every production table in one statement, on every replica, through the client proxies, while the loads were published. A read that saw part of a load is a `fractured-read` (a violation); a multi-table load seen in some of its tables and not the others is the switch window seed 002 promises short, measured per load from the first such read to the last. A replica under repair (its Keeper metadata lost, then `SYSTEM RESTORE REPLICA`) is out of service until it synced: ClickHouse fetches its parts one by one, so what it shows is counted apart, not judged:',
+    'Readers queried every production table in one statement, on every replica, through the client proxies, while the loads were published. A read that saw part of a load is a `fractured-read` (a violation); a multi-table load seen in some of its tables and not the others is the switch window seed 002 promises short, measured per load from the first such read to the last. A replica under repair (its Keeper metadata lost, then `SYSTEM RESTORE REPLICA`) or joining (a new replica made mid-run) is out of service until it synced: ClickHouse fetches its parts one by one, so what it shows is counted apart, not judged, and not part of the window:',
     '',
     '| class | scenario | operation | reads (failed) | fractured | of a replica under repair (fractured) | multi-table loads | split reads | window p50 / p95 / max ms |',
     '|---|---|---|---|---|---|---|---|---|',

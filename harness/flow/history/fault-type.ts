@@ -29,6 +29,7 @@ export const FAULT_TYPES = [
   'sink_crash',
   'broker_kill',
   'broker_pause',
+  'replica_join',
 ] as const;
 export type FaultType = (typeof FAULT_TYPES)[number];
 
