@@ -21,7 +21,7 @@ describe('upstreamReceived', () => {
 });
 
 describe('readLinkCounters', () => {
-  it('reads what the fault proxy’s links received, and says why when it serves no counters', async () => {
+  it('reads what the fault proxy’s links received and where they listen, and says why when it serves no counters', async () => {
     await using upstream = await Upstream.start({ echo: true });
     await using counting = await startToxiproxyServer({ port: 0, proxyMetrics: true });
     const proxy = await new Toxiproxy(counting.url).createProxy({
@@ -32,8 +32,9 @@ describe('readLinkCounters', () => {
     await using client = await connectPeer(proxy.listen);
     client.write(Buffer.alloc(700, 1));
     await client.waitForBytes(700);
-    expect(await readLinkCounters(new FaultProxyClient(counting.url), ['s1r1_client'])).toEqual({
+    expect(await readLinkCounters(new FaultProxyClient(counting.url), ['s1r1_client', 'never_made'])).toEqual({
       received: { s1r1_client: 700 },
+      listens: { s1r1_client: proxy.listen },
     });
 
     await using silent = await startToxiproxyServer({ port: 0 });

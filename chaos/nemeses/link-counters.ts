@@ -40,15 +40,31 @@ export function upstreamReceived(metrics: string, proxies: readonly string[]): R
  * `-proxy-metrics`) yields why, and the fault is then not shown to have fired.
  */
 export async function readLinkCounters(client: FaultProxyClient, proxies: readonly string[]): Promise<LinkCounters> {
+  const listens = await listensOf(client, proxies);
   try {
-    return { received: upstreamReceived(await client.metrics(), proxies) };
+    return { received: upstreamReceived(await client.metrics(), proxies), listens };
   } catch (error) {
     return {
       received: {},
+      listens,
       unavailable:
         error instanceof FaultProxyStatusError && error.status === 404
           ? `GET ${client.url}/metrics answered 404: the Toxiproxy serves no proxy byte counters (start it with -proxy-metrics)`
           : describeError(error),
     };
   }
+}
+
+/** Where each proxy listens, as the proxy server says; a proxy it cannot read is left out (never throws). */
+async function listensOf(client: FaultProxyClient, proxies: readonly string[]): Promise<Record<string, string>> {
+  const read = await Promise.all(
+    proxies.map(async (proxy) => {
+      try {
+        return [[proxy, (await client.proxy(proxy)).listen] as const];
+      } catch {
+        return [];
+      }
+    }),
+  );
+  return Object.fromEntries(read.flat());
 }

@@ -37,6 +37,14 @@ export interface ServerInsert {
    */
   readonly keeperWaitMs?: number;
   /**
+   * The same per Keeper endpoint the replica dialled (`zookeeper_log`'s `address` and `port`,
+   * `host:port` with an IPv4 host unwrapped): which link each of its Keeper requests went
+   * through, and the longest answer on it. The server's own word that a link carried the INSERT's
+   * Keeper traffic, where a proxy's byte counter counts a connection only when it ends (the real
+   * Toxiproxy, and a Keeper session outlives every fault). Absent like `keeperWaitMs`.
+   */
+  readonly keeperWaitsByLink?: Readonly<Record<string, number>>;
+  /**
    * The async-insert settings the INSERT ran under, as the server resolved them: query_log's
    * `Settings` holds only what differs from the default (measured on 26.7: an explicit
    * `async_insert=1` is absent, `async_insert=0` present), so an absent one is the server's
@@ -200,7 +208,12 @@ async function serverInserts(client: ClickHouseClient, replica: string, database
         waitForAsyncInsert: effective(row.async_settings, 'wait_for_async_insert'),
         asyncInsertDeduplicate: effective(row.async_settings, 'async_insert_deduplicate'),
       },
-      ...(waits === undefined ? {} : { keeperWaitMs: waits.get(row.query_id) ?? 0 }),
+      ...(waits === undefined
+        ? {}
+        : {
+            keeperWaitMs: Math.max(0, ...Object.values(waits.get(row.query_id) ?? {})),
+            keeperWaitsByLink: waits.get(row.query_id) ?? {},
+          }),
     }));
   } catch (error) {
     if (noLogYet(error)) return [];
@@ -219,21 +232,33 @@ async function settingDefaults(client: ClickHouseClient, names: readonly string[
   return new Map(rows.map((row) => [row.name, row.default]));
 }
 
-/** Per query id, the longest answer to one of its Keeper requests (ms); undefined when the replica keeps no zookeeper_log. */
+/**
+ * Per query id and Keeper endpoint (`host:port`), the longest answer to one of its Keeper requests
+ * (ms); undefined when the replica keeps no zookeeper_log.
+ */
 async function keeperWaits(
   client: ClickHouseClient,
   queryIds: readonly string[],
-): Promise<Map<string, number> | undefined> {
+): Promise<Map<string, Record<string, number>> | undefined> {
   if (queryIds.length === 0) return new Map();
   try {
     const result = await client.query({
-      query: `SELECT query_id, max(duration_microseconds) AS wait_us FROM system.zookeeper_log
-              WHERE type = 'Response' AND query_id IN {ids:Array(String)} GROUP BY query_id`,
+      query: `SELECT query_id, replaceRegexpOne(toString(address), '^::ffff:', '') AS host, port, max(duration_microseconds) AS wait_us
+              FROM system.zookeeper_log
+              WHERE type = 'Response' AND query_id IN {ids:Array(String)} GROUP BY query_id, host, port`,
       query_params: { ids: queryIds },
       format: 'JSONEachRow',
     });
-    const rows = await result.json<{ query_id: string; wait_us: number | string }>();
-    return new Map(rows.map((row) => [row.query_id, Number(row.wait_us) / 1000]));
+    const rows = await result.json<{
+      query_id: string;
+      host: string;
+      port: number | string;
+      wait_us: number | string;
+    }>();
+    const waits = new Map<string, Record<string, number>>();
+    for (const row of rows)
+      waits.set(row.query_id, { ...waits.get(row.query_id), [`${row.host}:${row.port}`]: Number(row.wait_us) / 1000 });
+    return waits;
   } catch (error) {
     if (noLogYet(error)) return undefined;
     throw error;

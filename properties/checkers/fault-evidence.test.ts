@@ -295,6 +295,51 @@ describe('faultEvidence', () => {
     ]);
   });
 
+  it("where the proxy counts a connection only once it ends, takes the server's log of the aimed INSERT's Keeper requests through the faulted link as its traffic, and no other link's", () => {
+    // The real Toxiproxy: a Keeper session outlives the fault, so k's counter did not move.
+    const still = { received: { k: 700 }, listens: { k: '127.0.0.1:26388' } } as LinkCounters;
+    const events = [
+      aimed(1, 'latency', 'slow', 'q1', {
+        slowerThanMs: 250,
+        targets: ['k'],
+        proofs: ['links-active', 'keeper-wait'],
+        links: still,
+      }),
+      healed(1, 'latency', 400, undefined, still),
+    ];
+    const slow = [attempt('q1', { outcome: 'ok', startedAt: 110, endedAt: 390 })];
+    const through = (byLink: Record<string, number>): ServerView => ({
+      ...noServer,
+      keeperWaits: new Map([['q1', Math.max(...Object.values(byLink))]]),
+      keeperLinkWaits: new Map([['q1', byLink]]),
+    });
+    expect(evidence(events, slow, through({ '127.0.0.1:26388': 262 })).fired.get('latency')).toBe(1);
+    // Its slow answers came through another Keeper link (a partner's pause, say): k carried none of them.
+    expect(evidence(events, slow, through({ '127.0.0.1:31679': 262 })).missed.map((miss) => miss.reason)).toEqual([
+      'latency(x): k carried nothing while it was in force, by its counters and by zookeeper_log',
+    ]);
+    // Through k, but not slowed by it.
+    expect(
+      evidence(events, slow, through({ '127.0.0.1:26388': 4, '127.0.0.1:31679': 300 })).missed.map(
+        (miss) => miss.reason,
+      ),
+    ).toEqual([
+      'latency(x): the aimed INSERT q1 waited 4 ms on Keeper through k, less than the 250 ms the latency adds',
+    ]);
+    // A proxy listening on every address is matched by its port.
+    const anywhere = { received: { k: 700 }, listens: { k: '[::]:26388' } } as LinkCounters;
+    const wildcard = [
+      aimed(1, 'latency', 'slow', 'q1', {
+        slowerThanMs: 250,
+        targets: ['k'],
+        proofs: ['links-active', 'keeper-wait'],
+        links: anywhere,
+      }),
+      healed(1, 'latency', 400, undefined, anywhere),
+    ];
+    expect(evidence(wildcard, slow, through({ '172.18.0.5:26388': 262 })).fired.get('latency')).toBe(1);
+  });
+
   it('reads what a fault must show from the proofs its fault-start records, before its fault type', () => {
     // A latency on a Keeper link (`k`, in front of no client endpoint): the history says which proofs apply.
     const keeperLatency = (links: { before: LinkCounters; after: LinkCounters }, proofs?: FaultStartEvent['proofs']) =>

@@ -34,6 +34,8 @@ export interface ServerView {
   readonly clientLinks: ReadonlyMap<string, string>;
   /** Query id -> the longest its replica waited on one of its Keeper requests (ms, zookeeper_log); absent in truths read before it was. */
   readonly keeperWaits?: ReadonlyMap<string, number>;
+  /** The same per Keeper endpoint its replica dialled (`host:port` -> ms): which links its Keeper requests went through. */
+  readonly keeperLinkWaits?: ReadonlyMap<string, Readonly<Record<string, number>>>;
 }
 
 /** Each replica's client proxy -> the endpoint (`host:port`) sinks dial through it. */
@@ -141,7 +143,7 @@ function notFired(
     (proofs.includes('client-link-carried')
       ? linkNotShown(start, end, aimed, attempts, server.clientLinks)
       : undefined) ??
-    (proofs.includes('links-active') ? trafficNotShown(start, end) : undefined) ??
+    (proofs.includes('links-active') ? trafficNotShown(start, end, aimed, server) : undefined) ??
     (proofs.includes('keeper-wait') ? keeperWaitNotShown(start, aimed, server) : undefined)
   );
 }
@@ -361,23 +363,46 @@ function linkNotShown(
 /**
  * The server recorded the aimed INSERT itself waiting on Keeper at least the latency less its
  * jitter: the INSERT's own Keeper requests met the fault, which neither the replica's other Keeper
- * traffic nor an INSERT slow for another reason (a disk, a busy host) can show.
+ * traffic nor an INSERT slow for another reason (a disk, a busy host) can show. Where the history
+ * says where the faulted proxies listen, the wait must be on a request that went through one of
+ * them (zookeeper_log names the endpoint each request was sent to).
  */
 function keeperWaitNotShown(
   start: Stamped<FaultStartEvent>,
   aimed: AttemptRecord,
   server: ServerView,
 ): string | undefined {
+  const least = start.slowerThanMs ?? 0;
+  const through = waitsThroughTargets(start, aimed, server);
+  if (through !== undefined) {
+    const waited = Math.max(0, ...through.map(([, ms]) => ms));
+    if (through.length === 0)
+      return `zookeeper_log records none of the aimed INSERT ${aimed.queryId}'s Keeper requests through ${start.targets.join('+')}`;
+    return waited >= least
+      ? undefined
+      : `the aimed INSERT ${aimed.queryId} waited ${Math.round(waited)} ms on Keeper through ${start.targets.join('+')}, less than the ${least} ms the latency adds`;
+  }
   const waited = server.keeperWaits?.get(aimed.queryId);
   if (waited === undefined) return `zookeeper_log records no Keeper wait for the aimed INSERT ${aimed.queryId}`;
-  const least = start.slowerThanMs ?? 0;
   return waited >= least
     ? undefined
     : `the aimed INSERT ${aimed.queryId} waited ${Math.round(waited)} ms on Keeper, less than the ${least} ms the latency adds`;
 }
 
-/** The faulted proxies carried traffic while the fault was in force, by their own counters. */
-function trafficNotShown(start: Stamped<FaultStartEvent>, end: Stamped<FaultEndEvent>): string | undefined {
+/**
+ * The faulted proxies carried traffic while the fault was in force: by their own counters, or —
+ * where a counter counts a connection only once it ends (the real Toxiproxy: a Keeper session
+ * outlives the fault) — by the server's log of the aimed INSERT's own Keeper requests sent through
+ * one of them while it was in force.
+ */
+function trafficNotShown(
+  start: Stamped<FaultStartEvent>,
+  end: Stamped<FaultEndEvent>,
+  aimed: AttemptRecord,
+  server: ServerView,
+): string | undefined {
+  const through = waitsThroughTargets(start, aimed, server);
+  if (through !== undefined && through.length > 0) return undefined;
   const [before, after] = [start.links, end.links];
   if (before === undefined || after === undefined) return 'no byte counters of its proxies were recorded';
   const unavailable = before.unavailable ?? after.unavailable;
@@ -386,5 +411,36 @@ function trafficNotShown(start: Stamped<FaultStartEvent>, end: Stamped<FaultEndE
     (total, proxy) => total + (after.received[proxy] ?? 0) - (before.received[proxy] ?? 0),
     0,
   );
-  return carried > 0 ? undefined : `${start.targets.join('+')} carried nothing while it was in force`;
+  return carried > 0
+    ? undefined
+    : `${start.targets.join('+')} carried nothing while it was in force${through === undefined ? '' : ', by its counters and by zookeeper_log'}`;
+}
+
+/**
+ * The aimed INSERT's Keeper waits on the endpoints the fault's proxies listen on, as `[endpoint,
+ * ms]`; undefined when the history cannot say (no listen addresses recorded, no zookeeper_log).
+ * A proxy listening on every address is matched by its port.
+ */
+function waitsThroughTargets(
+  start: FaultStartEvent,
+  aimed: AttemptRecord,
+  server: ServerView,
+): (readonly [string, number])[] | undefined {
+  const listens = start.targets.flatMap((proxy) => start.links?.listens?.[proxy] ?? []);
+  const waits = server.keeperLinkWaits?.get(aimed.queryId);
+  if (listens.length === 0 || waits === undefined) return undefined;
+  const matches = (endpoint: string) =>
+    listens.some((listen) => {
+      const { host, port } = splitEndpoint(listen);
+      const other = splitEndpoint(endpoint);
+      return port === other.port && (WILDCARD_HOSTS.has(host) || host === other.host);
+    });
+  return Object.entries(waits).filter(([endpoint]) => matches(endpoint));
+}
+
+const WILDCARD_HOSTS: ReadonlySet<string> = new Set(['', '0.0.0.0', '::']);
+
+function splitEndpoint(endpoint: string): { host: string; port: string } {
+  const colon = endpoint.lastIndexOf(':');
+  return { host: endpoint.slice(0, colon).replace(/^\[(.*)\]$/, '$1'), port: endpoint.slice(colon + 1) };
 }

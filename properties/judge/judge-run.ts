@@ -209,6 +209,11 @@ export function judge(input: StoredRun): RunJudgement {
         insert.keeperWaitMs === undefined ? [] : [[insert.queryId, insert.keeperWaitMs] as const],
       ),
     ),
+    keeperLinkWaits: new Map(
+      input.truth.serverInserts.flatMap((insert) =>
+        insert.keeperWaitsByLink === undefined ? [] : [[insert.queryId, insert.keeperWaitsByLink] as const],
+      ),
+    ),
   });
   const evidence: Evidence = {
     faultsFired: faults.fired,

@@ -81,5 +81,11 @@ describe('keeper_link_latency on a real INSERT', () => {
     // Each of the aimed INSERT's Keeper answers comes the latency late; the control's slowest one does not come near it.
     expect(waitOf(aimed), recorded).toBeGreaterThanOrEqual(ms);
     expect(waitOf(control), recorded).toBeLessThan(ms);
+    // The server names the endpoint each request went to: the faulted proxy's own listen address.
+    const [proxy] = window.targets;
+    const listen = window.links?.listens?.[proxy ?? ''];
+    expect(listen, JSON.stringify(window.links)).toMatch(/:\d+$/);
+    const byLink = truth.serverInserts.find((each) => each.queryId === aimed)?.keeperWaitsByLink ?? {};
+    expect(byLink[listen ?? ''], JSON.stringify(byLink)).toBeGreaterThanOrEqual(ms);
   });
 });

@@ -365,6 +365,12 @@ export interface LinkCounters {
   readonly received: Readonly<Record<string, number>>;
   /** Why nothing could be read (no `/metrics`, no answer), when nothing could. */
   readonly unavailable?: string;
+  /**
+   * Proxy name -> the address it listens on (`host:port`), which is what a server behind it names
+   * as its peer (a replica's zookeeper_log names the Keeper endpoint it dialled). Absent in
+   * histories stored before it was read, and for a proxy that could not be read.
+   */
+  readonly listens?: Readonly<Record<string, string>>;
 }
 
 /**
