@@ -192,7 +192,7 @@ export async function observe(
     }),
   );
   const stored: StoredRow[] = [];
-  const replicaCounts: { shard: string; replica: string; rows: number }[] = [];
+  const replicaCounts: { shard: string; replica: string; rows: number; contents: string }[] = [];
   for (const shard of description.shards) {
     for (const [index, replica] of shard.replicas.entries()) {
       const client = clientOf(description, replica);
@@ -206,10 +206,16 @@ export async function observe(
             query: `SYSTEM SYNC REPLICA ${database}.events_rep`,
             clickhouse_settings: { receive_timeout: SYNC_DEADLINE_S },
           });
+        const [held] = await queryRows<{ rows: string; contents: string }>(
+          client,
+          // A sum of each row's position hash: equal for the same multiset of messages, whatever order the parts hold them in.
+          `SELECT count() AS rows, toString(sum(cityHash64(kafka_partition, kafka_offset))) AS contents FROM ${database}.events_rep`,
+        );
         replicaCounts.push({
           shard: shard.name,
           replica: replica.name,
-          rows: Number(await queryValue<string>(client, `SELECT count() FROM ${database}.events_rep`)),
+          rows: Number(held?.rows ?? 0),
+          contents: held?.contents ?? '',
         });
         if (index === 0)
           for (const row of await queryRows<Record<string, string | number>>(

@@ -129,4 +129,13 @@ describe('checkEngineRun: at-least-once against the topic', () => {
     ];
     expect(categories(observed({ replicaCounts }))).toEqual(['diverged:s1r2']);
   });
+
+  it('flags replicas that hold as many rows but not the same messages (each kept what its own consumer wrote)', () => {
+    const replicaCounts = (second: string) => [
+      { shard: 's1', replica: 's1r1', rows: 4, contents: '1234' },
+      { shard: 's1', replica: 's1r2', rows: 4, contents: second },
+    ];
+    expect(categories(observed({ replicaCounts: replicaCounts('5678') }))).toEqual(['diverged:s1r2']);
+    expect(categories(observed({ replicaCounts: replicaCounts('1234') }))).toEqual([]);
+  });
 });

@@ -29,8 +29,17 @@ export interface EngineObservation {
   readonly acknowledged: readonly number[];
   /** The target's rows, one replica per shard (the shards' union is the table). */
   readonly stored: readonly StoredRow[];
-  /** Rows per replica, by shard: a shard's replicas must agree once synced. */
-  readonly replicaCounts: readonly { readonly shard: string; readonly replica: string; readonly rows: number }[];
+  /**
+   * Rows per replica, by shard: a shard's replicas must agree once synced. `contents` is a
+   * fingerprint of the rows' (partition, offset) multiset, so replicas that hold as many rows but
+   * not the same ones disagree too; absent in runs stored before it was read.
+   */
+  readonly replicaCounts: readonly {
+    readonly shard: string;
+    readonly replica: string;
+    readonly rows: number;
+    readonly contents?: string;
+  }[];
   /** The consumer group's committed offset per partition (the next to read), where the broker keeps them. */
   readonly committed: ReadonlyMap<number, number> | undefined;
   /** Every parsable message was stored before the drain's bound ran out. */
@@ -129,6 +138,12 @@ export function checkEngineRun(
       if (first !== undefined && other.rows !== first.rows)
         anomalies.push(
           anomaly(divergedOn(other.replica), [`${shard}: ${other.rows} rows, ${first.replica} ${first.rows}`]),
+        );
+      else if (first?.contents !== undefined && other.contents !== undefined && other.contents !== first.contents)
+        anomalies.push(
+          anomaly(divergedOn(other.replica), [
+            `${shard}: ${other.rows} rows, as many as ${first.replica}, but not the same messages`,
+          ]),
         );
   }
   const acknowledged = new Set(observation.acknowledged);
