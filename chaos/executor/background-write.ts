@@ -1,18 +1,7 @@
 import type { StartedFlowWorker } from '../../harness/flow/index.ts';
-import { HarnessError, isHarnessError } from '../../harness/base/index.ts';
+import { isHarnessError, withTimeout } from '../../harness/base/index.ts';
 
 const WRITE_LIMIT_MS = 120_000;
-
-export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new HarnessError('CHAOS_STEP_TIMEOUT', `${what} did not finish within ${ms} ms`)),
-      ms,
-    );
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 /**
  * The work's result, or the signal's reason as soon as it aborts: the caller unwinds at once (its

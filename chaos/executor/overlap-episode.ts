@@ -1,9 +1,10 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { withTimeout } from '../../harness/base/index.ts';
 import type { InsertGate } from '../../harness/flow/index.ts';
 import type { GatedAttempt } from '../../harness/flow/history/index.ts';
 import type { FaultPlan } from '../nemeses/index.ts';
 import { aimAtAttempt, type EpisodeDeps } from './aimed-episode.ts';
-import { abortable, BackgroundWrite, withTimeout } from './background-write.ts';
+import { abortable, BackgroundWrite } from './background-write.ts';
 import type { AppliedFault } from './nemesis-record.ts';
 
 /** How long the armed gate waits for the sink's next INSERT before both faults count as missed. */

@@ -9,11 +9,11 @@ import {
   WorkerExitedError,
   WorkerRefusedError,
 } from '../../harness/flow/index.ts';
-import { HarnessError } from '../../harness/base/index.ts';
+import { HarnessError, withTimeout } from '../../harness/base/index.ts';
 import type { RawSinkSpec } from '../../properties/arbitraries/index.ts';
 import type { ChainLink, ChaosSystem, FaultSpec, OverlappingPair } from '../../properties/schedule/index.ts';
 import { aimedEpisode, type EpisodeHeal } from './aimed-episode.ts';
-import { type BackgroundWrite, drainRunning, withTimeout } from './background-write.ts';
+import { type BackgroundWrite, drainRunning } from './background-write.ts';
 import { faultChain } from './fault-chain.ts';
 import { NemesisRecord } from './nemesis-record.ts';
 import { overlapEpisode } from './overlap-episode.ts';

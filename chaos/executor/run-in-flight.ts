@@ -1,4 +1,4 @@
-import { withTimeout } from './background-write.ts';
+import { withTimeout } from '../../harness/base/index.ts';
 
 /** How long an abandoned run may take to stop and undo what it did (its own waits are bounded below this). */
 export const STOP_ABANDONED_LIMIT_MS = 60_000;

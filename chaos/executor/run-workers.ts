@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
 import type { History } from '../../harness/flow/history/index.ts';
-import { describeError, HarnessError } from '../../harness/base/index.ts';
-import { withTimeout } from './background-write.ts';
+import { describeError, HarnessError, withTimeout } from '../../harness/base/index.ts';
 
 /** How long closing a stopped run's workers may take (each is killed). */
 const CLOSE_WORKERS_LIMIT_MS = 15_000;

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Admin, Kafka, logLevel, Partitioners, type Producer } from 'kafkajs';
-import { HarnessError, isHarnessError } from '../../harness/base/index.ts';
+import { HarnessError, isHarnessError, withTimeout } from '../../harness/base/index.ts';
 import { type ClusterDescription, KAFKA_PRODUCER } from '../../harness/cluster/index.ts';
 import type { TopicMessage } from '../../properties/checkers/index.ts';
 import type { RunUndo } from '../nemeses/index.ts';
@@ -111,21 +111,6 @@ export interface AcknowledgedAt {
   readonly ids: readonly number[];
 }
 
-/** `work`, or an error once `ms` passed (a client waiting on a stopped broker). */
-async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      work,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 const key = (id: number, broken: boolean) => (broken ? `b${id}` : String(id));
 
 /**
@@ -157,9 +142,10 @@ export class SourceProducer {
       value: broken.has(id) ? brokenValue(id) : messageValue(id),
     }));
     try {
-      const answers = await withDeadline(
+      const answers = await withTimeout(
         this.producer.send({ topic: this.topic, acks: -1, messages }),
         SEND_DEADLINE_MS,
+        'a send to the brokers',
       );
       const offsets = answers.map((answer) => ({
         partition: answer.partition,
@@ -174,7 +160,9 @@ export class SourceProducer {
 
   /** Waits for its sends still retrying in the background (bounded): the audit must see where they landed. */
   async close(): Promise<void> {
-    await withDeadline(this.producer.disconnect(), 3 * CLIENT_DEADLINE_MS).catch(() => undefined);
+    await withTimeout(this.producer.disconnect(), 3 * CLIENT_DEADLINE_MS, "the producer's disconnect").catch(
+      () => undefined,
+    );
   }
 }
 
@@ -263,7 +251,7 @@ export async function auditTopic(description: ClusterDescription, topic: string)
         if (found.length >= total) done();
       },
     });
-    await withDeadline(complete, AUDIT_DEADLINE_MS).catch(() => undefined);
+    await withTimeout(complete, AUDIT_DEADLINE_MS, 'the audit of the topic').catch(() => undefined);
   } finally {
     await consumer.disconnect();
   }

@@ -1,3 +1,4 @@
+export { withTimeout } from './deadline.ts';
 export { describeError, HarnessError, isHarnessError } from './errors.ts';
 export { componentLogger, fileLogger } from './log.ts';
 export { PROJECT_ROOT } from './project-root.ts';
