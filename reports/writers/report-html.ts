@@ -8,7 +8,7 @@ import {
 } from '../results/index.ts';
 import { configurationRows } from './configuration-rows.ts';
 import { readsPanel, sinkReadsPanel } from './reads-chart.ts';
-import { STAGED_LOADER_CLASS, type Verdict } from '../../properties/base/index.ts';
+import { KAFKA_ENGINE_CLASS, STAGED_LOADER_CLASS, type Verdict } from '../../properties/base/index.ts';
 import {
   dedupStatement,
   escapeHtml,
@@ -165,7 +165,7 @@ function scenarioPanel(name: string, scenario: ScenarioReport, timelines: readon
   const failed = shown?.inserts.filter((insert) => insert.outcome === 'failed').length ?? 0;
   const caption =
     shown === undefined
-      ? name === 'ClickHouseKafkaEngine'
+      ? name === KAFKA_ENGINE_CLASS
         ? "no INSERT timeline: ClickHouse's own consumers wrote this class's rows; each run below, with what it stored"
         : scenario.reads !== undefined
           ? 'no INSERT timeline: the loader stages and switches partitions; what its readers saw, per operation'
