@@ -40,10 +40,11 @@ describe('a rebalance by kafka_num_consumers', () => {
 });
 
 describe('a replica killed between a block and its commit', () => {
-  const kill = (offsets: EngineSettings['offsets']) =>
+  const kill = (offsets: EngineSettings['offsets'], commitEveryBatch = false) =>
     engineFaults({ kind: 'replica-kill', between: 'write-and-commit' }, description, 's1r1', 0, {
       ...settings,
       offsets,
+      commitEveryBatch,
     }).map(String);
 
   it('slows the commit and waits for a block where the offsets can be read back (the broker), saying whether it hit', () => {
@@ -52,6 +53,12 @@ describe('a replica killed between a block and its commit', () => {
 
   it('is a kill at a drawn moment where they cannot (Keeper, on the embedded engine)', () => {
     expect(kill('keeper')).toEqual(
+      engineFaults({ kind: 'replica-kill' }, description, 's1r1', 0, settings).map(String),
+    );
+  });
+
+  it('is a kill at a drawn moment where each batch is committed before its block is written (no such window)', () => {
+    expect(kill('broker', true)).toEqual(
       engineFaults({ kind: 'replica-kill' }, description, 's1r1', 0, settings).map(String),
     );
   });

@@ -84,7 +84,14 @@ export function engineFaults(
     }
     case 'replica-kill': {
       const replica = replicaOf(description, consumer);
-      if (spec.between === undefined || settings.offsets !== 'broker' || replica === undefined)
+      // The window needs offsets the harness can read back (the broker's), and a commit that follows
+      // the block: `kafka_commit_every_batch = 1` commits each batch before its block is written.
+      if (
+        spec.between === undefined ||
+        settings.offsets !== 'broker' ||
+        settings.commitEveryBatch ||
+        replica === undefined
+      )
         return [replicaKill(consumer)];
       return [new KillBetweenWriteAndCommit(replica, kafkaLinks(description, consumer))];
     }
@@ -118,7 +125,7 @@ export function describeEngineFault(spec: EngineFaultSpec): string {
     case 'replica-kill':
       return spec.between === undefined
         ? 'kill a consuming replica'
-        : 'kill a consuming replica between a block it wrote and its offset commit (broker-kept offsets; a kill at a drawn moment otherwise)';
+        : 'kill a consuming replica between a block it wrote and its offset commit (broker-kept offsets, commit after the block; a kill at a drawn moment otherwise)';
     case 'keeper-link':
       return "cut a consuming replica's Keeper links";
     case 'rebalance':
