@@ -56,6 +56,22 @@ describe('checkEngineRun: at-least-once against the topic', () => {
     ]);
   });
 
+  it('judges messages by topic position: an id the producer put in twice is two messages, each owed once', () => {
+    // The producer's retry wrote id 5 again at 1/2: storing both positions is no re-delivery.
+    const twice = [...topic, { partition: 1, offset: 2, id: 5, broken: false }];
+    const both = checkEngineRun(observed({ topic: twice, stored: [...everyRow, row(5, 1, 2)] }), expectedRow);
+    expect(both.anomalies).toEqual([]);
+    expect(both.counts.duplicated).toBe(0);
+    expect(both.stored).toBe(5);
+    // One position stored twice and the other skipped is a re-delivery and a loss, not a wash.
+    const skipped = checkEngineRun(
+      observed({ topic: twice, stored: [...everyRow, row(5, 1, 1)], committed: new Map([[1, 3]]) }),
+      expectedRow,
+    );
+    expect(skipped.counts.duplicated).toBe(1);
+    expect(skipped.anomalies).toEqual([{ category: 'lost', count: 1, examples: ['5 (1/2)'] }]);
+  });
+
   it('allows a message consumed twice (a commit lost), counting it', () => {
     const check = checkEngineRun(observed({ stored: [...everyRow, row(4, 1, 0)] }), expectedRow);
     expect(check.anomalies).toEqual([]);

@@ -56,7 +56,7 @@ export interface EngineCheck {
   readonly counts: DeliveryCounts;
   /** Broken messages the table dropped, as its settings allow. */
   readonly brokenDropped: number;
-  /** Distinct messages of the topic the target holds. */
+  /** Distinct messages (topic positions) the target holds. */
   readonly stored: number;
 }
 
@@ -69,7 +69,9 @@ const key = (partition: number, offset: number) => `${partition}/${offset}`;
  * with nothing after it consumed is `stalled` when the drain ran out (the engine stopped moving),
  * never excused. A stored row that is not its message's source row, came from a broken message
  * or from no message of the topic is `unexpected`. A message stored twice is `duplicated`,
- * which at-least-once allows. Under the dead letter queue mode a broken message the queue lacks
+ * which at-least-once allows. Messages are positions (partition, offset), not ids: an id the
+ * producer's retry put in the topic twice is two messages, each owed once, and storing both is no
+ * re-delivery. Under the dead letter queue mode a broken message the queue lacks
  * is `lost` (that mode drops nothing). A message the broker acknowledged that the topic lacks is `lost`
  * too, the broker's: the path as a whole owed it. Where the configuration owes `none` (a setting
  * that commits before it writes), losses are counted and allowed.
@@ -81,7 +83,9 @@ export function checkEngineRun(
 ): EngineCheck {
   const byPosition = new Map(observation.topic.map((message) => [key(message.partition, message.offset), message]));
   const inTopic = new Set(observation.topic.map((message) => message.id));
-  const copies = new Map<number, number>();
+  /** Rows stored per topic position: the engine consumes positions, and the source may hold one id at two (its producer's retries). */
+  const copies = new Map<string, number>();
+  const storedIds = new Set<number>();
   const unexpected: string[] = [];
   const furthest = new Map<number, number>();
   for (const row of observation.stored) {
@@ -96,7 +100,8 @@ export function checkEngineRun(
     }
     const wrong = differingColumn(row.values, expectedRow(id));
     if (wrong !== undefined) unexpected.push(`${id} (${wrong})`);
-    copies.set(id, (copies.get(id) ?? 0) + 1);
+    copies.set(key(row.partition, row.offset), (copies.get(key(row.partition, row.offset)) ?? 0) + 1);
+    storedIds.add(id);
   }
   const lost: string[] = [];
   const stalled: string[] = [];
@@ -115,7 +120,7 @@ export function checkEngineRun(
       else if (deadLettered === undefined) brokenDropped += 1;
       continue;
     }
-    if (copies.has(message.id)) continue;
+    if (copies.has(key(message.partition, message.offset))) continue;
     const passed =
       (furthest.get(message.partition) ?? -1) > message.offset ||
       (observation.committed?.get(message.partition) ?? 0) > message.offset;
@@ -156,7 +161,7 @@ export function checkEngineRun(
       duplicated: duplicated.reduce((sum, [, n]) => sum + n - 1, 0),
       unexpected: unexpected.length,
       // Jepsen's sense: stored although the brokers never acknowledged its send (it timed out, and landed).
-      recovered: [...copies.keys()].filter((id) => !acknowledged.has(id)).length,
+      recovered: [...storedIds].filter((id) => !acknowledged.has(id)).length,
       gaveUp: 0,
     },
     brokenDropped,
