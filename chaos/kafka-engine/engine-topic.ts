@@ -125,8 +125,9 @@ export interface PartitionAnswer {
  * partition's answer is there, without error, with an offset; unknown otherwise. A resolved send
  * is not enough: when a partition's leader moves during KafkaJS's retry to a broker that had
  * already answered for another partition, that partition's share is never sent and the send still
- * resolves (KafkaJS 2.2.4, `sendMessages`); measured on seed 314357146, a broker killed, 229 ids
- * "acknowledged" the topic never held.
+ * resolves (KafkaJS 2.2.4, `sendMessages`, read in its code). A guard, not the whole cure: the
+ * 229 "acknowledged" ids the topic never held on seed 314357146 were the idempotent producer's
+ * doing (see `SourceProducer`).
  */
 export function readAnswers(
   ids: readonly number[],
