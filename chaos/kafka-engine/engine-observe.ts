@@ -60,6 +60,34 @@ export async function assignments(description: ClusterDescription, database: str
   return held;
 }
 
+/** How many times a replica refused a write as read-only, and its last such refusal's message (`system.errors`). */
+export interface ReadOnlyRefusals {
+  readonly count: number;
+  readonly last: string;
+}
+
+/**
+ * A replica's read-only refusals so far (TABLE_IS_READ_ONLY, counted since the server started).
+ * Read before a Keeper cut and after its heal: on the cut replica only the view writes into the
+ * run's target, so a refusal in between that names the target is the view's own INSERT meeting
+ * the cut (the Kafka engine keeps no record of a failed view INSERT: `system.kafka_consumers`
+ * showed no exception in four such runs on 26.7).
+ */
+export async function readOnlyRefusals(description: ClusterDescription, replica: string): Promise<ReadOnlyRefusals> {
+  const found = replicasOf(description).find((entry) => entry.name === replica);
+  if (found === undefined) return { count: 0, last: '' };
+  const client = clientOf(description, found);
+  try {
+    const [row] = await queryRows<{ value: string; last: string }>(
+      client,
+      `SELECT value, last_error_message AS last FROM system.errors WHERE name = 'TABLE_IS_READ_ONLY' AND NOT remote`,
+    );
+    return { count: Number(row?.value ?? 0), last: row?.last ?? '' };
+  } finally {
+    await client.close();
+  }
+}
+
 /**
  * The topic positions (`partition/offset`) stored on any replica: what has been consumed so far.
  * Positions, not ids: the producer's retries can put an id in the topic twice, and a drain that

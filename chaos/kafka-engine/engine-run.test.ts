@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { missingAcknowledged } from './engine-run.ts';
+import { faultFired, missingAcknowledged, refusedSince } from './engine-run.ts';
 
 const topic = [
   { partition: 0, offset: 0, id: 4, broken: false },
@@ -19,5 +19,34 @@ describe('missingAcknowledged', () => {
     expect(missingAcknowledged(topic, [{ partition: 1, baseOffset: 0, ids: [5] }])).toEqual([
       '1 acknowledged message(s) missing (5), acknowledged at partition 1 offset 0; offset 0 holds id 1: the acknowledgement was not for these records',
     ]);
+  });
+});
+
+describe('whether a Keeper cut counts', () => {
+  const database = 'chaos_run_0';
+  const cut = { fault: { kind: 'keeper-link' as const }, faultAfterChunk: 2, chunks: 5 };
+  const window = {
+    type: 'keeper_link_cut' as const,
+    description: 'cut',
+    targets: ['s1r1'],
+    appliedAt: 0,
+    verified: true,
+  };
+  const target = { consumer: 's1r1', partitions: [0, 1] };
+  const path = `Table is in readonly mode: replica_path=/clickhouse/tables/s1/${database}/events_rep/replicas/s1r1`;
+
+  it("counts only when the view's INSERT into the target was refused as read-only while it held", () => {
+    const notes: string[] = [];
+    expect(faultFired([{ window }], target, cut, notes, 3)).toBe(true);
+    expect(faultFired([{ window }], target, cut, notes, 0)).toBe(false);
+    expect(notes.at(-1)).toMatch(/never met the cut/);
+  });
+
+  it("takes a refusal as the view's only where the last one names the run's target", () => {
+    expect(refusedSince({ count: 2, last: '' }, { count: 5, last: path }, database)).toBe(3);
+    expect(refusedSince({ count: 2, last: '' }, { count: 2, last: path }, database)).toBe(0);
+    expect(
+      refusedSince({ count: 2, last: '' }, { count: 5, last: path.replace(database, 'someone_elses') }, database),
+    ).toBe(0);
   });
 });

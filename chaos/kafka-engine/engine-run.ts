@@ -17,7 +17,16 @@ import {
 } from '../nemeses/index.ts';
 import { awaitWritableReplicas, databaseTaken, type PathRunContext } from '../executor/index.ts';
 import { aimsAtConsumer, type EngineFaultSpec, engineFaults } from './engine-faults.ts';
-import { assignments, awaitAssigned, clientOf, observe, replicasOf, settleTopic } from './engine-observe.ts';
+import {
+  assignments,
+  awaitAssigned,
+  clientOf,
+  observe,
+  type ReadOnlyRefusals,
+  readOnlyRefusals,
+  replicasOf,
+  settleTopic,
+} from './engine-observe.ts';
 import { type EngineSettings, kafkaTableDdl, owedBy, targetTableDdl, viewDdl } from './engine-settings.ts';
 import { type AcknowledgedAt, createTopic, replicaBootstrap, SourceProducer } from './engine-topic.ts';
 import { expectedRow } from './source.ts';
@@ -97,6 +106,7 @@ export async function runEngine(context: EngineRunContext, input: EngineRunInput
     const faults: string[] = [];
     const windows: { fault: Fault; window: FaultWindow }[] = [];
     let target: { consumer: string; partitions: number[] } | undefined;
+    let refusedBefore: ReadOnlyRefusals | undefined;
     let healStarted = 0;
     try {
       const size = Math.ceil(input.messages / input.chunks);
@@ -110,11 +120,14 @@ export async function runEngine(context: EngineRunContext, input: EngineRunInput
           const chosen = engineFaults(input.fault, description, target?.consumer ?? '', input.pick, input.settings);
           if (aimsAtConsumer(input.fault) && target === undefined)
             notes.push('no replica held a partition when the fault was due');
-          else
+          else {
+            if (input.fault.kind === 'keeper-link' && target !== undefined)
+              refusedBefore = await readOnlyRefusals(description, target.consumer);
             for (const fault of chosen) {
               windows.push({ fault, window: await fault.apply(nemesis) });
               faults.push(fault.toString());
             }
+          }
         }
         const ids = Array.from({ length: size }, (_, k) => chunk * size + k + 1).filter((id) => id <= input.messages);
         const sent = await producer.send(ids, broken);
@@ -137,6 +150,10 @@ export async function runEngine(context: EngineRunContext, input: EngineRunInput
     // As for the sinks: a replica whose Keeper link was cut takes seconds to get its session back,
     // and until then its tables refuse even SYSTEM SYNC REPLICA (TABLE_IS_READ_ONLY).
     await awaitWritableReplicas(cluster, database, WRITABLE_TIMEOUT_MS);
+    const viewRefused =
+      refusedBefore !== undefined && target !== undefined
+        ? refusedSince(refusedBefore, await readOnlyRefusals(description, target.consumer), database)
+        : undefined;
     const { topic, drained } = await settleTopic(description, database, input.settings, signal);
     const healMs = Date.now() - healStarted;
     const checkStarted = Date.now();
@@ -147,7 +164,7 @@ export async function runEngine(context: EngineRunContext, input: EngineRunInput
     };
     const check = checkEngineRun(observation, expectedRow, owedBy(input.settings));
     notes.push(...missingAcknowledged(topic, acknowledgedAt));
-    const fired = faultFired(windows, target, input, notes);
+    const fired = faultFired(windows, target, input, notes, viewRefused);
     return {
       check,
       observation,
@@ -223,13 +240,16 @@ export function missingAcknowledged(
  * The fault counts when each part of it acted (a member seen stopped; a toxic's links carried
  * bytes while it was in force, by the proxy's counters) and it met a consume: the consumer it took
  * held partitions when it was applied and messages were produced to them after that, or, for a
- * broker, some consumer did.
+ * broker, some consumer did. A Keeper cut counts only when the view's INSERT met it
+ * (`viewRefused`: the replica refused a write into the target as read-only meanwhile); links that
+ * carried bytes show the cut acted on Keeper, not that the path's write did.
  */
-function faultFired(
+export function faultFired(
   windows: readonly { window: FaultWindow }[],
   target: { consumer: string; partitions: number[] } | undefined,
-  input: EngineRunInput,
+  input: Pick<EngineRunInput, 'fault' | 'faultAfterChunk' | 'chunks'>,
   notes: string[],
+  viewRefused?: number,
 ): boolean {
   if (windows.length === 0) return false;
   for (const { window } of windows) {
@@ -255,5 +275,21 @@ function faultFired(
     notes.push('nothing was produced while the fault was in force');
     return false;
   }
+  if (input.fault.kind === 'keeper-link') {
+    if ((viewRefused ?? 0) === 0) {
+      notes.push("the view's INSERT never met the cut: the replica refused no write into the target as read-only");
+      return false;
+    }
+    notes.push(`the view's INSERT into the target was refused ${viewRefused} time(s) as read-only`);
+  }
   return true;
+}
+
+/**
+ * The read-only refusals a replica made between two readings, when its last one names the run's
+ * target (its replica path holds the database and `events_rep`); 0 otherwise.
+ */
+export function refusedSince(before: ReadOnlyRefusals, after: ReadOnlyRefusals, database: string): number {
+  const added = after.count - before.count;
+  return added > 0 && after.last.includes(`/${database}/events_rep/`) ? added : 0;
 }
