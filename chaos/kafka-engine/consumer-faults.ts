@@ -156,6 +156,7 @@ export class KillBetweenWriteAndCommit implements Fault {
   private killWindow: FaultWindow | undefined;
   private cutWindow: FaultWindow | undefined;
   private seen = 'not applied';
+  private hit: boolean | undefined;
 
   constructor(
     private readonly replica: ReplicaDescription,
@@ -206,6 +207,7 @@ export class KillBetweenWriteAndCommit implements Fault {
       const inWindow = [...after].filter(
         ([partition, offset]) => offset > (before.get(partition) ?? -1) && (committed.get(partition) ?? 0) <= offset,
       );
+      this.hit = inWindow.length > 0;
       this.seen =
         inWindow.length > 0
           ? `between write and commit: yes (${inWindow.map(([partition, offset]) => `partition ${partition} stored to offset ${offset}, committed ${committed.get(partition) ?? 0}`).join('; ')})`
@@ -235,6 +237,11 @@ export class KillBetweenWriteAndCommit implements Fault {
       }
     }
     window.healedAt ??= Date.now();
+  }
+
+  /** Whether the kill landed between a block's write and its commit, as read back; undefined before it was applied. */
+  get landedInWindow(): boolean | undefined {
+    return this.hit;
   }
 
   toString(): string {

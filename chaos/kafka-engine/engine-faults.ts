@@ -86,6 +86,7 @@ export function engineFaults(
       const replica = replicaOf(description, consumer);
       // The window needs offsets the harness can read back (the broker's), and a commit that follows
       // the block: `kafka_commit_every_batch = 1` commits each batch before its block is written.
+      // Drawn runs that aim there have both (`windowReachable`); an input made by hand may not.
       if (
         spec.between === undefined ||
         settings.offsets !== 'broker' ||
@@ -125,7 +126,7 @@ export function describeEngineFault(spec: EngineFaultSpec): string {
     case 'replica-kill':
       return spec.between === undefined
         ? 'kill a consuming replica'
-        : 'kill a consuming replica between a block it wrote and its offset commit (broker-kept offsets, commit after the block; a kill at a drawn moment otherwise)';
+        : 'kill a consuming replica between a block it wrote and its offset commit (whether it landed there is read back)';
     case 'keeper-link':
       return "cut a consuming replica's Keeper links";
     case 'rebalance':

@@ -37,8 +37,8 @@ describe('whether a Keeper cut counts', () => {
 
   it("counts only when the view's INSERT into the target was refused as read-only while it held", () => {
     const notes: string[] = [];
-    expect(faultFired([{ window }], target, cut, notes, 3)).toBe(true);
-    expect(faultFired([{ window }], target, cut, notes, 0)).toBe(false);
+    expect(faultFired([{ window }], target, cut, notes, { viewRefused: 3 })).toBe(true);
+    expect(faultFired([{ window }], target, cut, notes, { viewRefused: 0 })).toBe(false);
     expect(notes.at(-1)).toMatch(/never met the cut/);
   });
 
@@ -48,5 +48,37 @@ describe('whether a Keeper cut counts', () => {
     expect(
       refusedSince({ count: 2, last: '' }, { count: 5, last: path.replace(database, 'someone_elses') }, database),
     ).toBe(0);
+  });
+});
+
+describe('whether a replica kill counts', () => {
+  const window = {
+    type: 'replica_kill' as const,
+    description: 'kill',
+    targets: ['s1r1'],
+    appliedAt: 0,
+    verified: true,
+  };
+  const target = { consumer: 's1r1', partitions: [0] };
+  const aimed = {
+    fault: { kind: 'replica-kill' as const, between: 'write-and-commit' as const },
+    faultAfterChunk: 1,
+    chunks: 4,
+  };
+  const plain = { fault: { kind: 'replica-kill' as const }, faultAfterChunk: 1, chunks: 4 };
+
+  it('counts an aimed kill that missed the window as a kill mid-stream, unless the profile requires the window', () => {
+    const notes: string[] = [];
+    expect(faultFired([{ window }], target, aimed, notes, { commitWindow: false })).toBe(true);
+    expect(faultFired([{ window }], target, aimed, notes, { commitWindow: false, requireCommitWindow: true })).toBe(
+      false,
+    );
+    expect(notes.at(-1)).toMatch(/missed the window/);
+  });
+
+  it('counts only a kill in the window where the profile requires that case, and any kill elsewhere', () => {
+    expect(faultFired([{ window }], target, plain, [], {})).toBe(true);
+    expect(faultFired([{ window }], target, plain, [], { requireCommitWindow: true })).toBe(false);
+    expect(faultFired([{ window }], target, aimed, [], { commitWindow: true, requireCommitWindow: true })).toBe(true);
   });
 });

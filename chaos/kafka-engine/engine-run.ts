@@ -16,6 +16,7 @@ import {
   RunUndo,
 } from '../nemeses/index.ts';
 import { awaitWritableReplicas, databaseTaken, type PathRunContext } from '../executor/index.ts';
+import { KillBetweenWriteAndCommit } from './consumer-faults.ts';
 import { aimsAtConsumer, type EngineFaultSpec, engineFaults } from './engine-faults.ts';
 import {
   assignments,
@@ -59,6 +60,8 @@ export interface EngineRunInput {
 export interface EngineRunContext extends PathRunContext {
   /** A deliberately misconfigured setup (the checkers' self-test); undefined: as a user should set it up. */
   readonly setup?: SetupMistake | undefined;
+  /** The run counts only when its kill landed between a block's write and its commit (the scenario's case in this profile). */
+  readonly requireCommitWindow?: boolean | undefined;
 }
 
 export interface EngineRunResult {
@@ -164,7 +167,14 @@ export async function runEngine(context: EngineRunContext, input: EngineRunInput
     };
     const check = checkEngineRun(observation, expectedRow, owedBy(input.settings));
     notes.push(...missingAcknowledged(topic, acknowledgedAt));
-    const fired = faultFired(windows, target, input, notes, viewRefused);
+    const commitWindow = windows
+      .map(({ fault }) => fault)
+      .find((fault) => fault instanceof KillBetweenWriteAndCommit)?.landedInWindow;
+    const fired = faultFired(windows, target, input, notes, {
+      viewRefused,
+      commitWindow,
+      requireCommitWindow: context.requireCommitWindow,
+    });
     return {
       check,
       observation,
@@ -242,15 +252,23 @@ export function missingAcknowledged(
  * held partitions when it was applied and messages were produced to them after that, or, for a
  * broker, some consumer did. A Keeper cut counts only when the view's INSERT met it
  * (`viewRefused`: the replica refused a write into the target as read-only meanwhile); links that
- * carried bytes show the cut acted on Keeper, not that the path's write did.
+ * carried bytes show the cut acted on Keeper, not that the path's write did. Where the profile
+ * requires a kill between a block's write and its commit, only a kill that landed there counts
+ * (`commitWindow`, read back); elsewhere an aimed kill that missed is a kill mid-stream like any
+ * other, and its fault line says it missed.
  */
 export function faultFired(
   windows: readonly { window: FaultWindow }[],
   target: { consumer: string; partitions: number[] } | undefined,
   input: Pick<EngineRunInput, 'fault' | 'faultAfterChunk' | 'chunks'>,
   notes: string[],
-  viewRefused?: number,
+  evidence: {
+    readonly viewRefused?: number | undefined;
+    readonly commitWindow?: boolean | undefined;
+    readonly requireCommitWindow?: boolean | undefined;
+  } = {},
 ): boolean {
+  const { viewRefused, commitWindow, requireCommitWindow } = evidence;
   if (windows.length === 0) return false;
   for (const { window } of windows) {
     if (window.verified === false) {
@@ -281,6 +299,14 @@ export function faultFired(
       return false;
     }
     notes.push(`the view's INSERT into the target was refused ${viewRefused} time(s) as read-only`);
+  }
+  if (requireCommitWindow === true && commitWindow !== true) {
+    notes.push(
+      commitWindow === false
+        ? "the kill missed the window between a block's write and its commit, which this profile requires"
+        : "this profile requires a kill between a block's write and its commit, and this one was not aimed there",
+    );
+    return false;
   }
   return true;
 }

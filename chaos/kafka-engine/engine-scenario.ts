@@ -76,6 +76,7 @@ function runLine(run: EngineRun): string {
  */
 export async function runEngineScenario(options: EngineScenarioOptions): Promise<ScenarioReport> {
   const { cluster, journal, log, setup, signal } = options;
+  const requireCommitWindow = options.scenario.commitWindowIn?.includes(options.profile) === true;
   const { report } = await runPathScenario<EngineRunInput, EngineRunResult>(options, {
     sinkClass: KAFKA_ENGINE_CLASS,
     scenario: options.scenario.name,
@@ -83,8 +84,11 @@ export async function runEngineScenario(options: EngineScenarioOptions): Promise
     // From the scenario's place in the catalogue: a `ci` job (one run each) meets the target with dedup both off and on.
     offFirst: ENGINE_SCENARIOS.indexOf(options.scenario) % 2 === 0,
     runName: 'Kafka engine run',
-    notCovered: 'no fault fired on a consumer with work within the budget',
-    execute: (context, input) => runEngine({ cluster, journal, log, setup, signal, ...context }, input),
+    notCovered: requireCommitWindow
+      ? "no kill landed between a block's write and its commit within the budget"
+      : 'no fault fired on a consumer with work within the budget',
+    execute: (context, input) =>
+      runEngine({ cluster, journal, log, setup, signal, requireCommitWindow, ...context }, input),
     store: writeEngineRun,
     runLine,
     runTally,

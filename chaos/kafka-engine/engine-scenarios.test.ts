@@ -19,3 +19,16 @@ describe('where a scenario keeps the group offsets', () => {
     expect(offsetsDrawn('kafka-broker-process')).toEqual(new Set(['broker', 'keeper']));
   });
 });
+
+describe("a kill aimed between a block's write and its commit", () => {
+  it('always runs where that window exists and can be read back: offsets in the broker, the commit after the block', () => {
+    const aimed = fc
+      .sample(arbEngineRunInput(named('kafka-replica-kill')), { numRuns: 80, seed: 11 })
+      .filter((input) => input.fault.kind === 'replica-kill' && input.fault.between !== undefined);
+    expect(aimed.length).toBeGreaterThan(0);
+    for (const input of aimed) {
+      expect(input.settings.offsets).toBe('broker');
+      expect(input.settings.commitEveryBatch).toBe(false);
+    }
+  });
+});
