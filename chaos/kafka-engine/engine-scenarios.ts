@@ -34,8 +34,8 @@ export interface EngineScenario {
   readonly offsets?: EngineSettings['offsets'];
   /**
    * The profiles in which a run covers the scenario only when its kill landed between a block's
-   * write and its commit: a commit lost, so a re-delivery owed. Too rare a landing for `ci`'s few
-   * runs (about one aimed kill in two lands there), so `ci` records it and `full` requires it.
+   * write and its commit: a commit lost, so a re-delivery owed. Not every aimed kill lands (5 of 7
+   * in two `full` runs), too few for `ci`'s one to four runs, so `ci` records it and `full` requires it.
    */
   readonly commitWindowIn?: readonly Profile[];
 }
