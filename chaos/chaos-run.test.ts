@@ -4,8 +4,11 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { seedOf } from '../harness/base/index.ts';
-import { runChaos } from './chaos-run.ts';
-import { findScenarios } from './scenarios/index.ts';
+import { clusterGroups, runChaos } from './chaos-run.ts';
+import { DEFAULT_SHAPE, findScenarios } from './scenarios/index.ts';
+import { findJobScenarios, jobPair, type JobPair } from './job-catalogue.ts';
+import { matrixPairs } from './matrix-slice.ts';
+import { JUDGED_CLASS_NAMES } from '../properties/base/index.ts';
 
 const reportDir = mkdtempSync(join(tmpdir(), 'chaos-run-memory-'));
 afterAll(() => rmSync(reportDir, { recursive: true, force: true }));
@@ -37,5 +40,22 @@ describe('runChaos on a machine without the memory for its clusters', () => {
     expect(run.verdict).toBe('inconclusive');
     const [runId] = readdirSync(reportDir);
     expect(readFileSync(join(reportDir, runId ?? '', 'report.md'), 'utf8')).toContain('not run: a ');
+  });
+});
+
+describe('clusterGroups', () => {
+  const pairs = matrixPairs([...JUDGED_CLASS_NAMES], findJobScenarios(undefined, 'ci')).map(jobPair);
+  const drawn = { shards: 1, replicas: 2, shardNames: ['x'] };
+  const shapeOf = (pair: JobPair) =>
+    pair.kind === 'sink' && pair.scenario.name !== 'topology-guard' && pair.sinkClass.startsWith('AtMost')
+      ? drawn
+      : DEFAULT_SHAPE;
+  const layout = (groups: ReturnType<typeof clusterGroups>) =>
+    groups.map((group) => `${group.shape.shards}x${group.shape.replicas}${group.apart} ${group.pairs.length}`);
+
+  // The default cluster first, then the longest: five Kafka engine pairs outweigh ten sink pairs.
+  it('keeps the staged loader on the default cluster one lane at a time, and gives it its own side by side', () => {
+    expect(layout(clusterGroups(pairs, shapeOf, false))).toEqual(['2x2 49', '2x2kafka 5', '1x2 10']);
+    expect(layout(clusterGroups(pairs, shapeOf, true))).toEqual(['2x2 40', '2x2kafka 5', '1x2 10', '2x2staged 9']);
   });
 });

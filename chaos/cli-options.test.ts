@@ -44,6 +44,15 @@ describe('parseSelection', () => {
     expect(names('ci')).toEqual(expect.arrayContaining(['quorum-sequential', 'quorum-parallel', 'dedup-window']));
   });
 
+  it('runs the clusters it starts one lane per two cores unless --lanes says otherwise', () => {
+    const lanesOn = (cores: number) => parseSelection(base, 'ci', () => 20_000, cores).lanes;
+    expect([1, 2, 3, 4, 8, 64].map(lanesOn)).toEqual([1, 1, 1, 2, 4, 4]);
+    expect(parseSelection({ ...base, lanes: '1' }, 'ci').lanes).toBe(1);
+    expect(parseSelection({ ...base, lanes: '3' }, 'ci').lanes).toBe(3);
+    for (const lanes of ['0', '5', '1.5', 'two'])
+      expect(() => parseSelection({ ...base, lanes }, 'ci')).toThrow(/--lanes takes a whole number from 1 to 4/);
+  });
+
   it('reads the seed as an integer and refuses anything else', () => {
     expect(parseSelection(base, 'ci').seed).toBe(7);
     expect(() => parseSelection({ ...base, seed: '7e3' }, 'ci')).toThrow(/--seed takes an integer/);

@@ -18,7 +18,7 @@ import { compareSignatures, readSignature, runInputOf } from './executor/index.t
 
 const USAGE = `usage: npm run chaos -- [--profile ci|full] [--backend embedded|docker|binary|external --cluster FILE] [--seed N] [--path P]
                       [--sink CLASS[,CLASS]] [--scenario NAME[,NAME]] [--report-dir DIR] [--keep-cluster]
-                      [--shape SHARDSxREPLICAS[:NAME,NAME..]] [--proxy builtin|toxiproxy]
+                      [--shape SHARDSxREPLICAS[:NAME,NAME..]] [--proxy builtin|toxiproxy] [--lanes N]
                       [--server-dedup alternate|on|off] [--shard I/N]
        npm run chaos -- --sink CLASS --scenario NAME --schedule FILE [--report-dir DIR]
                       (replays a run's schedule.json: exactly its input, one run, no generation, no shrinking)
@@ -102,6 +102,7 @@ async function main(argv: string[]): Promise<number> {
       ...(slice === undefined ? {} : { slice }),
       ...(selection.shape === undefined ? {} : { shape: selection.shape }),
       ...(selection.proxyServer === undefined ? {} : { proxyServer: selection.proxyServer }),
+      lanes: selection.lanes,
     }),
   );
   for (const [name, result] of Object.entries(run.classes))

@@ -100,6 +100,7 @@ async function main(): Promise<number> {
       serverDedup: selection.serverDedup,
       ...(shape === undefined ? {} : { shape }),
       ...(selection.proxyServer === undefined ? {} : { proxyServer: selection.proxyServer }),
+      lanes: selection.lanes,
       log,
       progress,
       signal: interrupt.signal,

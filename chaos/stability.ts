@@ -56,6 +56,7 @@ async function main(): Promise<number> {
         serverDedup: selection.serverDedup,
         ...(selection.shape === undefined ? {} : { shape: selection.shape }),
         ...(selection.proxyServer === undefined ? {} : { proxyServer: selection.proxyServer }),
+        lanes: selection.lanes,
         log,
         progress: (line) => log.info({ seed }, line),
         signal: interrupt.signal,
