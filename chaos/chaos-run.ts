@@ -336,7 +336,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<JobReport> {
             : interruptedResult(pair.scenario, pair.sinkClass, options.seed, 'not started: the runner was interrupted'),
           group.shape,
           replayShape(group.shape),
-          false,
+          attached !== undefined,
         );
         if ('short' in why) record(pair, result);
         else results.set(pair.sinkClass, [...(results.get(pair.sinkClass) ?? []), result]);
