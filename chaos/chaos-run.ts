@@ -247,7 +247,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<JobReport> {
     done += 1;
     options.progress(scenarioProgressLine(result, done, pairs.length));
   };
-  const needOf = (group: ClusterGroup) => memoryNeedMiB({ ...group.shape, keepers: group.keepers, kafka: group.kafka });
+  const topologyOf = (group: ClusterGroup) => ({ ...group.shape, keepers: group.keepers, kafka: group.kafka });
   const runGroup = async (group: ClusterGroup): Promise<void> => {
     const groupIndex = planned.indexOf(group);
     // An infra-error leaves a started cluster in a state nobody judged: the pairs after it get a
@@ -258,7 +258,7 @@ export async function runChaos(options: ChaosRunOptions): Promise<JobReport> {
       const cluster =
         attached ??
         (await startCluster(options.backend as BackendName, {
-          topology: { ...group.shape, keepers: group.keepers, kafka: group.kafka },
+          topology: topologyOf(group),
           seed: options.seed,
           logger: options.log,
           ...(options.proxyServer === undefined ? {} : { proxyServer: options.proxyServer }),
@@ -309,12 +309,10 @@ export async function runChaos(options: ChaosRunOptions): Promise<JobReport> {
   };
   await runInLanes(planned, {
     lanes,
-    needMiB: needOf,
+    needMiB: (group) => memoryNeedMiB(topologyOf(group)),
     // An attached cluster is the owner's: its memory is not this machine's to count.
     shortfall: (group, available) =>
-      attached === undefined
-        ? memoryShortfall({ ...group.shape, keepers: group.keepers, kafka: group.kafka }, available)
-        : undefined,
+      attached === undefined ? memoryShortfall(topologyOf(group), available) : undefined,
     availableMiB: options.availableMemoryMiB ?? availableMemoryMiB,
     stopped: () => signal.aborted,
     run: async (group) => {
