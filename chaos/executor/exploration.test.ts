@@ -11,7 +11,7 @@ import type { RunInput } from './run-input.ts';
 // The explore → shrink → replay decisions, without a cluster: a fake clock, and runs whose check
 // says only their verdict and whether they showed the one declared event (a replay).
 
-const BUDGET = { minRuns: 1, maxRuns: 4, maxMs: 120_000, shrinkMs: 60_000 };
+const BUDGET = { minRuns: 1, maxRuns: 4, maxMs: 120_000, shrinkMs: 60_000, volume: 1 };
 const declared: Coverage = { faults: [], replay: true };
 const DETAILS = { failed: false } as fc.RunDetails<[RunInput]>;
 

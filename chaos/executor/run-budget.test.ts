@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exploreDecision, serverDedupOff, type RunBudget } from './run-budget.ts';
 
-const budget: RunBudget = { minRuns: 2, maxRuns: 5, maxMs: 60_000, shrinkMs: 10_000 };
+const budget: RunBudget = { minRuns: 2, maxRuns: 5, maxMs: 60_000, shrinkMs: 10_000, volume: 1 };
 
 describe('exploreDecision', () => {
   it('runs at least minRuns, even when the first run covered everything', () => {

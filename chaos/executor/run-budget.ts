@@ -13,11 +13,16 @@ export interface RunBudget {
   readonly maxRuns: number;
   readonly maxMs: number;
   readonly shrinkMs: number;
+  /**
+   * The factor on the size of a run's large epochs (`arbWorkload`'s `volume`): the volume a
+   * profile writes comes from fuller epochs, since a run's time goes to its faults, not its rows.
+   */
+  readonly volume: number;
 }
 
 export const BUDGETS: Readonly<Record<Profile, RunBudget>> = {
-  ci: { minRuns: 1, maxRuns: 4, maxMs: 120_000, shrinkMs: 60_000 },
-  full: { minRuns: 6, maxRuns: 24, maxMs: 1_200_000, shrinkMs: 600_000 },
+  ci: { minRuns: 1, maxRuns: 4, maxMs: 120_000, shrinkMs: 60_000, volume: 2 },
+  full: { minRuns: 6, maxRuns: 24, maxMs: 1_200_000, shrinkMs: 600_000, volume: 4 },
 };
 
 export type ExploreDecision = 'run' | 'covered' | 'budget-spent';

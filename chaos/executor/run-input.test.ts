@@ -2,8 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TWO_BY_TWO } from '../scenarios/testing/two-by-two.ts';
 import type { StartedCluster } from '../../harness/cluster/index.ts';
-import { LARGE_EPOCH } from '../../properties/arbitraries/index.ts';
+import { largeEpoch } from '../../properties/arbitraries/index.ts';
 import { findScenarios } from '../scenarios/index.ts';
+import { BUDGETS } from './run-budget.ts';
 import { arbRunInput, MAX_BATCHES_PER_EPOCH } from './run-input.ts';
 
 const description = TWO_BY_TWO;
@@ -12,13 +13,16 @@ const cluster = { description } as unknown as StartedCluster;
 describe('arbRunInput: the volume of a run', () => {
   const [scenario] = findScenarios(['unknown-outcome']);
   if (scenario === undefined) throw new Error('no unknown-outcome');
-  const inputs = fc.sample(arbRunInput({ cluster, scenario, sinkClass: 'ClickHouseBatchingSink' }), {
-    seed: 5,
-    numRuns: 300,
-  });
+  const inputs = fc.sample(
+    arbRunInput({ cluster, scenario, sinkClass: 'ClickHouseBatchingSink', budget: BUDGETS.ci }),
+    {
+      seed: 5,
+      numRuns: 300,
+    },
+  );
 
-  it('writes large epochs in most runs, small ones in some, and four partitions at once in some', () => {
-    const large = inputs.filter((input) => input.workload.messagesPerEpoch >= LARGE_EPOCH.min).length;
+  it("writes large epochs at the profile's volume in most runs, small ones in some, and four partitions at once in some", () => {
+    const large = inputs.filter((input) => input.workload.messagesPerEpoch >= largeEpoch(BUDGETS.ci.volume).min).length;
     expect(large).toBeGreaterThan(inputs.length / 2);
     expect(inputs.some((input) => input.workload.messagesPerEpoch <= 24)).toBe(true);
     expect(inputs.some((input) => input.workload.partitions === 4)).toBe(true);

@@ -78,7 +78,7 @@ function fewBatchesPerEpoch(spec: RawSinkSpec, workload: Workload): RawSinkSpec 
 }
 
 export function arbRunInput(
-  options: Pick<ScenarioRunOptions, 'cluster' | 'scenario' | 'sinkClass'>,
+  options: Pick<ScenarioRunOptions, 'cluster' | 'scenario' | 'sinkClass' | 'budget'>,
 ): fc.Arbitrary<RunInput> {
   const endpoints = targetEndpoints(
     clusterEndpoints(options.cluster.description),
@@ -92,7 +92,7 @@ export function arbRunInput(
     endpoints,
     credentials: options.cluster.description.credentials,
   };
-  const workload = (options.scenario.workload ?? arbWorkload()).map((w) =>
+  const workload = arbWorkload({ ...options.scenario.workload, volume: options.budget.volume }).map((w) =>
     options.scenario.partitions === undefined ? w : { ...w, partitions: options.scenario.partitions },
   );
   const specs =

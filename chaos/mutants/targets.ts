@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { arbSinkSpec, arbWorkload, type RawSinkSpec, type SpecTarget } from '../../properties/arbitraries/index.ts';
+import { arbSinkSpec, type RawSinkSpec, type SpecTarget } from '../../properties/arbitraries/index.ts';
 import { step } from '../../properties/schedule/index.ts';
 import type { SinkClassName } from '../../sinks/index.ts';
 import { type ClusterShape, findScenarios, parseShape, type ScenarioDefinition } from '../scenarios/index.ts';
@@ -57,7 +57,7 @@ const keyedByInt64 = (name: string): ScenarioDefinition => {
 const shuffledTable = (name: string): ScenarioDefinition => ({
   ...catalogue(name),
   name: `${name}-shuffled-table`,
-  workload: arbWorkload().map((workload) => ({ ...workload, tableShuffle: Math.max(1, workload.tableShuffle) })),
+  workload: { shuffledTable: true },
 });
 
 /** A catalogue scenario whose every run writes from four partitions at once. */

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import {
   arbSinkSpec,
-  arbWorkload,
   boundariesOf,
   boundarySpecs,
   clusterEndpoints,
@@ -73,7 +72,7 @@ const serverErrorBoundaries = (sinkClass: SinkClassName, endpoints?: ClusterEndp
 const SERVER_WINDOW_WRITE_TIMEOUT_MS = 12_000;
 
 /** Epochs of at most 24 messages, for the scenarios whose specs change mid-run to limits of a row or a byte. */
-const SMALL_EPOCHS = arbWorkload({ maxMessagesPerEpoch: 24 });
+const SMALL_EPOCHS = { maxMessagesPerEpoch: 24 };
 
 /** The core catalogue: every class against every fault family, plus the topology guard. */
 export const CATALOGUE: readonly ScenarioDefinition[] = [
@@ -231,7 +230,7 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
     classes: ['AtMostOnceClickHouseSink'],
     specs: smallQueueSpecs,
     // Small messages, no typed columns: the queue of a few messages must fill and drop.
-    workload: arbWorkload({ minMessagesPerEpoch: 10, maxPayloadBytes: 48, untyped: true }),
+    workload: { minMessagesPerEpoch: 10, maxPayloadBytes: 48, untyped: true },
     partitions: 1,
     // The first write is drained, so the write session is open before any fault.
     commands: () =>
@@ -307,7 +306,7 @@ function quorumScenario(profile: 'quorum_sequential' | 'quorum_parallel'): Scena
     processActions: ['kill', 'start', 'pause', 'resume'],
     replicasPerShard: 2,
     // Under a sequential quorum a fault waits for an INSERT alone on its shard: two partitions at most.
-    ...(profile === 'quorum_sequential' ? { workload: arbWorkload({ maxPartitions: 2 }) } : {}),
+    ...(profile === 'quorum_sequential' ? { workload: { maxPartitions: 2 } } : {}),
     // A sequential quorum refuses the other partitions' INSERTs while one awaits its quorum: their
     // retry budget may run out, and the operator restarts the sink as the seed says.
     commands: () => arbFaultScheduleWithRestarts(arbQuorumFault, 2),

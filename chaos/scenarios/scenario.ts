@@ -1,7 +1,7 @@
 import type fc from 'fast-check';
 import type { ClusterDescription, SettingProfile } from '../../harness/cluster/index.ts';
 import type { HostForm, SinkClassName } from '../../sinks/index.ts';
-import type { RawSinkSpec, SpecTarget, Workload } from '../../properties/arbitraries/index.ts';
+import type { RawSinkSpec, SpecTarget, WorkloadLimits } from '../../properties/arbitraries/index.ts';
 import type { ScheduleStep } from '../../properties/schedule/index.ts';
 import type { ScenarioCoverage, TargetTable } from '../../properties/judge/index.ts';
 
@@ -37,8 +37,11 @@ export interface ScenarioDefinition {
   readonly forms?: readonly HostForm[];
   /** Replaces the spec arbitrary altogether (a scenario that needs one particular layout). */
   readonly specs?: (target: SpecTarget) => fc.Arbitrary<RawSinkSpec>;
-  /** Replaces the workload arbitrary (a scenario that needs a particular message count or size). */
-  readonly workload?: fc.Arbitrary<Workload>;
+  /**
+   * Limits on the drawn workload (a scenario that needs a particular message count or size); the
+   * profile's volume is added to them (`RunBudget.volume`).
+   */
+  readonly workload?: Omit<WorkloadLimits, 'volume'>;
   /** The table the sink writes to (default `replicated`). */
   readonly target?: TargetTable;
   /** Fixes the partition count (the topology guard needs one drained and one undrained partition). */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TYPED_COLUMN_NAMES } from '../../harness/flow/index.ts';
 import { KEY_COLUMN_SETS } from './arb-sink-spec.ts';
-import { arbWorkload, KEY_TYPED_COLUMNS, type Workload } from './arb-workload.ts';
+import { arbWorkload, KEY_TYPED_COLUMNS, LARGE_EPOCH, largeEpoch, type Workload } from './arb-workload.ts';
 
 const draws = fc.sample(arbWorkload(), { numRuns: 300, seed: 5 });
 
@@ -35,5 +35,23 @@ describe('arbWorkload', () => {
     const shrunk = result.counterexample?.[0];
     expect(shrunk?.typedColumns).toEqual(KEY_TYPED_COLUMNS);
     expect(shrunk?.tableShuffle).toBe(0);
+  });
+
+  it('scales the large epochs by the volume, and keeps the small ones and a scenario’s own epoch limits', () => {
+    const sizes = (limits: Parameters<typeof arbWorkload>[0]) =>
+      fc.sample(arbWorkload(limits), { numRuns: 300, seed: 5 }).map((workload) => workload.messagesPerEpoch);
+    const atThree = sizes({ volume: 3 });
+    const large = atThree.filter((size) => size > LARGE_EPOCH.max);
+    expect(large.length).toBeGreaterThan(atThree.length / 2);
+    expect(Math.min(...large)).toBeGreaterThanOrEqual(3 * LARGE_EPOCH.min);
+    expect(Math.max(...atThree)).toBeLessThanOrEqual(3 * LARGE_EPOCH.max);
+    expect(atThree.some((size) => size <= 24)).toBe(true);
+    expect(Math.max(...sizes({ volume: 3, maxMessagesPerEpoch: 24 }))).toBeLessThanOrEqual(24);
+    expect(() => largeEpoch(0)).toThrow(RangeError);
+  });
+
+  it('declares the table in a drawn order in every run that asks for a shuffled table', () => {
+    const shuffled = fc.sample(arbWorkload({ shuffledTable: true }), { numRuns: 100, seed: 5 });
+    expect(shuffled.every((workload) => workload.tableShuffle !== 0)).toBe(true);
   });
 });

@@ -26,6 +26,13 @@ export interface WorkloadLimits {
   readonly maxPayloadBytes?: number;
   /** Without the typed columns (about 500 bytes more per message): a scenario whose limits are sized for small messages. */
   readonly untyped?: boolean;
+  /**
+   * The factor on the size of the large epochs (a profile's volume, `RunBudget.volume`; default 1).
+   * The small epochs, the cases a shrink ends at, and a scenario's own epoch limits keep their size.
+   */
+  readonly volume?: number;
+  /** The table always declares its columns in a drawn order, never the stream's. */
+  readonly shuffledTable?: boolean;
 }
 
 /** The most partitions a workload writes at once: four in some runs, each its own worker's writer. */
@@ -33,8 +40,15 @@ export const MAX_PARTITIONS = 4;
 
 /** Epochs of a few messages, the cases a shrink ends at. */
 const SMALL_EPOCH = { min: 2, max: 24 } as const;
-/** Epochs of a volume where a loss of one in thousands can show: most runs write these. */
+/** Epochs of a volume where a loss of one in thousands can show: most runs write these, at a volume of 1. */
 export const LARGE_EPOCH = { min: 24, max: 64 } as const;
+
+/** The large epochs at a volume: both bounds scaled, so a higher volume never draws a smaller epoch. */
+export function largeEpoch(volume: number): { min: number; max: number } {
+  if (!Number.isInteger(volume) || volume < 1)
+    throw new RangeError(`a workload's volume is a whole factor of 1 or more, got ${volume}`);
+  return { min: LARGE_EPOCH.min * volume, max: LARGE_EPOCH.max * volume };
+}
 
 /**
  * Messages per epoch and partition: one run in four small, the rest large, so a `ci` job writes
@@ -50,7 +64,7 @@ function arbEpochSize(limits: WorkloadLimits): fc.Arbitrary<number> {
   return fc.oneof(
     { withCrossShrink: true },
     { arbitrary: fc.integer(SMALL_EPOCH), weight: 1 },
-    { arbitrary: fc.integer(LARGE_EPOCH), weight: 3 },
+    { arbitrary: fc.integer(largeEpoch(limits.volume ?? 1)), weight: 3 },
   );
 }
 
@@ -64,7 +78,7 @@ export function arbWorkload(limits: WorkloadLimits = {}): fc.Arbitrary<Workload>
       minPayload: fc.integer({ min: 4, max: 64 }),
       spread: fc.integer({ min: 0, max: 256 }),
       typedColumns: limits.untyped === true ? fc.constant<readonly string[]>([]) : arbTypedColumns,
-      tableShuffle: arbTableShuffle,
+      tableShuffle: limits.shuffledTable === true ? arbPermutationSeed : arbTableShuffle,
     })
     .map(({ minPayload, spread, ...rest }) => {
       const min = Math.min(minPayload, ceiling);
@@ -97,9 +111,11 @@ const arbTypedColumns: fc.Arbitrary<readonly string[]> = fc
   )
   .map((written) => TYPED_COLUMN_NAMES.filter((_, i) => written[i]));
 
+const arbPermutationSeed = fc.integer({ min: 1, max: 0x7fff_ffff });
+
 /** The table's order: one run in four the stream's, the rest a drawn permutation; shrinks to the stream's. */
 const arbTableShuffle: fc.Arbitrary<number> = fc.oneof(
   { withCrossShrink: true },
   { arbitrary: fc.constant(0), weight: 1 },
-  { arbitrary: fc.integer({ min: 1, max: 0x7fff_ffff }), weight: 3 },
+  { arbitrary: arbPermutationSeed, weight: 3 },
 );

@@ -1,6 +1,13 @@
 export { arbEveryOnce } from './arb-every-once.ts';
 export { arbDynamicParameters, arbSinkSpec, type RawSinkSpec, type SpecTarget } from './arb-sink-spec.ts';
-export { arbWorkload, LARGE_EPOCH, MAX_PARTITIONS, type Workload } from './arb-workload.ts';
+export {
+  arbWorkload,
+  LARGE_EPOCH,
+  largeEpoch,
+  MAX_PARTITIONS,
+  type Workload,
+  type WorkloadLimits,
+} from './arb-workload.ts';
 export { chainTailFirst } from './chain-tail-first.ts';
 export { clusterEndpoints, type ClusterEndpoints } from './cluster-endpoints.ts';
 export {
