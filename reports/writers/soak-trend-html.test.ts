@@ -68,6 +68,10 @@ describe('soakTrendHtml', () => {
   it('plots the messages each class was given, and names the clusters of an iteration', () => {
     expect(html).toContain('Messages written per class');
     expect(html).toContain('ClickHouseBatchingSink, iteration #3: 5003.0 messages');
+    // 5003 messages in 203 s: 88,723 an hour.
+    expect(html).toContain('ClickHouseBatchingSink, iteration #3: 88723.2 messages/h');
+    // Iteration 2 counted none for the class: the class with the fewest an hour, over all three iterations (606 s).
+    expect(html).toContain('Fewest messages per hour of soak: 59,430 (ClickHouseBatchingSink), over 10 min');
     expect(soakTrendHtml([line(4, { clusters: ['2x2 (s1, s2)', '3x1 (a, bb, c_c)'] })])).toContain(
       'seed 104, 204 s, clusters 2x2 (s1, s2) and 3x1 (a, bb, c_c)',
     );

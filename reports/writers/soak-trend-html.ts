@@ -101,10 +101,31 @@ function chart(title: string, unit: string, lines: readonly TrendLine[], series:
   return `<h2>${escapeHtml(title)} <span class="unit">(${escapeHtml(unit)})</span></h2><svg viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="${escapeHtml(title)}">${parts.join('')}</svg>`;
 }
 
+/** A count over an iteration as a rate per hour of its wall time; null where there is no count. */
+function perHour(count: number | undefined, durationMs: number): number | null {
+  return count === undefined || durationMs <= 0 ? null : (count * 3_600_000) / durationMs;
+}
+
+/**
+ * The soak's volume over every iteration so far: messages per hour of wall time for the class
+ * given the fewest, the figure a night's reach (a loss of one in 10^5) depends on.
+ */
+function volumeLine(lines: readonly TrendLine[]): string {
+  const hours = lines.reduce((total, line) => total + line.duration_ms, 0) / 3_600_000;
+  const rates = classesOf(lines).flatMap((name) => {
+    const counted = lines.filter((line) => line.classes[name]?.attempted !== undefined);
+    if (counted.length === 0 || hours <= 0) return [];
+    return [{ name, rate: counted.reduce((total, line) => total + (line.classes[name]?.attempted ?? 0), 0) / hours }];
+  });
+  const least = rates.sort((a, b) => a.rate - b.rate)[0];
+  if (least === undefined) return '';
+  return `<p class="sub">Fewest messages per hour of soak: ${Math.round(least.rate).toLocaleString('en-US')} (${escapeHtml(least.name)}), over ${(hours * 60).toFixed(0)} min</p>`;
+}
+
 /**
  * `soak-trend.html`: the nightly soak's history at a glance, drawn from `soak-trend.jsonl` — the
  * verdict of every class in every iteration (a non-pass one says whether its re-run reproduced
- * it), INSERT latency and rows per second per class, and the peak RSS of every cluster process
+ * it), the messages per class per iteration and per hour, INSERT latency and rows per second per class, and the peak RSS of every cluster process
  * and of the runner, so a slow drift shows before it fails a night. One self-contained page.
  */
 export function soakTrendHtml(lines: readonly TrendLine[]): string {
@@ -135,6 +156,7 @@ p.empty{color:#9e9e9e}
 </style></head><body>
 <h1>Soak trend: ${passed} of ${lines.length} iterations passed</h1>
 <p class="sub">${lines.length === 0 ? 'no iteration yet' : `iterations #${first?.iteration}–#${last?.iteration}, seeds ${escapeHtml(lines.map((line) => line.seed).join(', '))}`}</p>
+${volumeLine(lines)}
 <h2>Verdicts per class and iteration</h2>
 ${verdictGrid(lines)}
 ${chart(
@@ -142,6 +164,12 @@ ${chart(
   'messages',
   lines,
   metric((line, name) => line.classes[name]?.attempted),
+)}
+${chart(
+  'Messages written per class per hour of soak',
+  'messages/h',
+  lines,
+  metric((line, name) => perHour(line.classes[name]?.attempted, line.duration_ms)),
 )}
 ${chart(
   'INSERT latency p95 per class',
