@@ -150,3 +150,27 @@ describe('report.md: which path, which guarantee', () => {
     ]);
   });
 });
+
+describe('report.md: where the time went', () => {
+  it('splits each class into traffic, heal, check and the rest, and the job into pairs, cluster starts and the gaps', () => {
+    const timed = (name: string, durationMs: number, phases: ScenarioReport['phases']): ScenarioReport => ({
+      ...scenario(name, {}),
+      durationMs,
+      phases,
+    });
+    const md = reportMarkdown(
+      jobReportOf(
+        [
+          timed('server-errors', 12_000, { trafficMs: 8_000, healMs: 2_000, checkMs: 1_000 }),
+          timed('sink-crash', 4_000, { trafficMs: 3_000, healMs: 500, checkMs: 300 }),
+        ],
+        { durationMs: 20_000, clusterStartMs: 1_500 },
+      ),
+    );
+    const section = md.split('### Where the time went')[1]?.split('###')[0] ?? '';
+    expect(section).toContain(
+      '20.0 s in all: 16.0 s in the class × scenario pairs, 1.5 s starting clusters, 2.5 s between them',
+    );
+    expect(section).toContain('| ClickHouseBatchingSink | 2 | 16.0 s | 11.0 s | 2.5 s | 1.3 s | 1.2 s |');
+  });
+});

@@ -201,6 +201,41 @@ function sinkReadsTable(run: JobReport): string[] {
   ];
 }
 
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/**
+ * Where the job's wall time went: per class, its scenarios' traffic (the schedule with its
+ * faults), heal (the faults undone and the sinks drained), check (the tables read back and
+ * judged), and the rest of its scenarios (tables made and dropped, workers started, shrinking);
+ * then the cluster starts and what lies between the pairs.
+ */
+function timeTable(run: JobReport): string[] {
+  const rows = Object.entries(run.classes).map(([name, result]) => {
+    const sum = (pick: (scenario: ScenarioReport) => number) =>
+      result.scenarios.reduce((total, scenario) => total + pick(scenario), 0);
+    const total = sum((scenario) => scenario.durationMs);
+    const traffic = sum((scenario) => scenario.phases.trafficMs);
+    const heal = sum((scenario) => scenario.phases.healMs);
+    const check = sum((scenario) => scenario.phases.checkMs);
+    return { name, pairs: result.scenarios.length, total, traffic, heal, check };
+  });
+  const pairsMs = rows.reduce((total, row) => total + row.total, 0);
+  const between = Math.max(0, run.durationMs - pairsMs - run.clusterStartMs);
+  return [
+    '',
+    '### Where the time went',
+    '',
+    `${seconds(run.durationMs)} in all: ${seconds(pairsMs)} in the class × scenario pairs, ${seconds(run.clusterStartMs)} starting clusters, ${seconds(between)} between them (reports, teardown).`,
+    '',
+    '| class | pairs | time | traffic | heal | check | setup, teardown, shrinking |',
+    '|---|---|---|---|---|---|---|',
+    ...rows.map(
+      (row) =>
+        `| ${tableCell(row.name)} | ${row.pairs} | ${seconds(row.total)} | ${seconds(row.traffic)} | ${seconds(row.heal)} | ${seconds(row.check)} | ${seconds(Math.max(0, row.total - row.traffic - row.heal - row.check))} |`,
+    ),
+  ];
+}
+
 /** `report.md`: headline, per-class table, then each non-passing scenario with its replay line. */
 export function reportMarkdown(run: JobReport): string {
   const exit = resultExitStatus(run);
@@ -243,6 +278,7 @@ export function reportMarkdown(run: JobReport): string {
       );
     }
   }
+  lines.push(...timeTable(run));
   lines.push(
     '',
     '### Recovery after the heals',
