@@ -21,7 +21,7 @@ export interface RunBudget {
 }
 
 export const BUDGETS: Readonly<Record<Profile, RunBudget>> = {
-  ci: { minRuns: 1, maxRuns: 4, maxMs: 120_000, shrinkMs: 60_000, volume: 2 },
+  ci: { minRuns: 1, maxRuns: 4, maxMs: 120_000, shrinkMs: 60_000, volume: 3 },
   full: { minRuns: 6, maxRuns: 24, maxMs: 1_200_000, shrinkMs: 600_000, volume: 4 },
 };
 

@@ -4,6 +4,7 @@ import { TWO_BY_TWO } from '../scenarios/testing/two-by-two.ts';
 import type { StartedCluster } from '../../harness/cluster/index.ts';
 import { largeEpoch } from '../../properties/arbitraries/index.ts';
 import { findScenarios } from '../scenarios/index.ts';
+import { SINK_CLASS_NAMES } from '../../sinks/index.ts';
 import { BUDGETS } from './run-budget.ts';
 import { arbRunInput, MAX_BATCHES_PER_EPOCH } from './run-input.ts';
 
@@ -43,5 +44,36 @@ describe('arbRunInput: the volume of a run', () => {
         ({ workload, spec }) => workload.messagesPerEpoch <= 24 && spec.dynamic_parameters.max_rows_per_batch === 1,
       ),
     ).toBe(true);
+  });
+});
+
+/** The epochs a schedule writes, each step's and each nested step's (a spec's fields are not steps). */
+function epochsOf(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce((total: number, each) => total + epochsOf(each), 0);
+  if (value === null || typeof value !== 'object') return 0;
+  const own = 'epochs' in value && typeof value.epochs === 'number' ? value.epochs : 0;
+  return Object.entries(value).reduce((total, [key, each]) => total + (key === 'spec' ? 0 : epochsOf(each)), own);
+}
+
+describe("a ci job's volume per class, modelled from the first run of every pair over 60 seeds", () => {
+  // Messages of a run: the epochs its schedule writes x its partitions x messages per epoch.
+  // Runs a pair adds for its coverage only add to it; so does a drawn cluster shape's routing.
+  const perClass = SINK_CLASS_NAMES.map((sinkClass) => {
+    const pairs = findScenarios(undefined, 'ci').filter((scenario) => scenario.classes.includes(sinkClass));
+    const totals = Array.from({ length: 60 }, (_, seed) =>
+      pairs.reduce((total, scenario, index) => {
+        const [input] = fc.sample(arbRunInput({ cluster, scenario, sinkClass, budget: BUDGETS.ci }), {
+          seed: seed * 1_000 + index,
+          numRuns: 1,
+        });
+        if (input === undefined) throw new Error(`no input for ${scenario.name}`);
+        return total + epochsOf(input.schedule) * input.workload.partitions * input.workload.messagesPerEpoch;
+      }, 0),
+    );
+    return { sinkClass, totals };
+  });
+
+  it.each(perClass)('$sinkClass writes at least 5,000 messages on nine seeds in ten', ({ totals }) => {
+    expect(totals.filter((total) => total >= 5_000).length).toBeGreaterThanOrEqual(54);
   });
 });
