@@ -6,6 +6,7 @@ import { type KeyColumnType, layoutKey, rendezvousSql, type RoutingLayout } from
 import { countsById, readCountsOf, withReadReplicas, type ReplicaTruth } from './replica-counts.ts';
 import { rowForm } from './row-form.ts';
 import { storedColumnSql } from '../flow/index.ts';
+import { chunksOfParameterSize } from './parameter-chunks.ts';
 
 /** What one replica's query_log says of one INSERT of the run's database. */
 export interface ServerInsert {
@@ -240,24 +241,28 @@ async function keeperWaits(
   client: ClickHouseClient,
   queryIds: readonly string[],
 ): Promise<Map<string, Record<string, number>> | undefined> {
-  if (queryIds.length === 0) return new Map();
+  const waits = new Map<string, Record<string, number>>();
   try {
-    const result = await client.query({
-      query: `SELECT query_id, replaceRegexpOne(toString(address), '^::ffff:', '') AS host, port, max(duration_microseconds) AS wait_us
-              FROM system.zookeeper_log
-              WHERE type = 'Response' AND query_id IN {ids:Array(String)} GROUP BY query_id, host, port`,
-      query_params: { ids: queryIds },
-      format: 'JSONEachRow',
-    });
-    const rows = await result.json<{
-      query_id: string;
-      host: string;
-      port: number | string;
-      wait_us: number | string;
-    }>();
-    const waits = new Map<string, Record<string, number>>();
-    for (const row of rows)
-      waits.set(row.query_id, { ...waits.get(row.query_id), [`${row.host}:${row.port}`]: Number(row.wait_us) / 1000 });
+    for (const ids of chunksOfParameterSize(queryIds)) {
+      const result = await client.query({
+        query: `SELECT query_id, replaceRegexpOne(toString(address), '^::ffff:', '') AS host, port, max(duration_microseconds) AS wait_us
+                FROM system.zookeeper_log
+                WHERE type = 'Response' AND query_id IN {ids:Array(String)} GROUP BY query_id, host, port`,
+        query_params: { ids },
+        format: 'JSONEachRow',
+      });
+      const rows = await result.json<{
+        query_id: string;
+        host: string;
+        port: number | string;
+        wait_us: number | string;
+      }>();
+      for (const row of rows)
+        waits.set(row.query_id, {
+          ...waits.get(row.query_id),
+          [`${row.host}:${row.port}`]: Number(row.wait_us) / 1000,
+        });
+    }
     return waits;
   } catch (error) {
     if (noLogYet(error)) return undefined;
