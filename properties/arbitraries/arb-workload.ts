@@ -51,12 +51,11 @@ export function largeEpoch(volume: number): { min: number; max: number } {
 }
 
 /**
- * Messages per epoch and partition: one run in eight small, the rest large, so a `ci` job writes
- * at least 5,000 messages per class on nine seeds in ten (a model of the catalogue's first runs
- * over 60 seeds: one in four small left the at-least-once class under 5,000 on a quarter of them);
- * shrinking crosses to the small ones. The boundaries of one row per batch and of small epochs are
- * met on purpose (`server-errors`, `live-reconfigure`), not by this draw. A scenario with its own
- * limits keeps them.
+ * Messages per epoch and partition: one run in eight small, the rest large, so that at the `ci`
+ * volume a job writes at least 5,000 messages per class on nine seeds in ten (held by
+ * `run-input.test.ts`); shrinking crosses to the small ones. The boundaries of one row per batch
+ * and of small epochs are met on purpose (`server-errors`, `live-reconfigure`), not by this draw.
+ * A scenario with its own limits keeps them.
  */
 function arbEpochSize(limits: WorkloadLimits): fc.Arbitrary<number> {
   if (limits.minMessagesPerEpoch !== undefined || limits.maxMessagesPerEpoch !== undefined)
