@@ -125,8 +125,9 @@ function volumeLine(lines: readonly TrendLine[]): string {
 /**
  * `soak-trend.html`: the nightly soak's history at a glance, drawn from `soak-trend.jsonl` — the
  * verdict of every class in every iteration (a non-pass one says whether its re-run reproduced
- * it), the messages per class per iteration and per hour, INSERT latency and rows per second per class, and the peak RSS of every cluster process
- * and of the runner, so a slow drift shows before it fails a night. One self-contained page.
+ * it), the messages per class per iteration and per hour, INSERT latency and rows per second
+ * per class, and the peak RSS of every cluster process and of the runner, so a slow drift shows
+ * before it fails a night. One self-contained page.
  */
 export function soakTrendHtml(lines: readonly TrendLine[]): string {
   const classes = classesOf(lines);
