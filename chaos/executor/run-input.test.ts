@@ -57,7 +57,7 @@ function epochsOf(value: unknown): number {
 
 describe("a ci job's volume per class, modelled from the first run of every pair over 60 seeds", () => {
   // Messages of a run: the epochs its schedule writes x its partitions x messages per epoch.
-  // Runs a pair adds for its coverage only add to it; so does a drawn cluster shape's routing.
+  // A pair's further runs, made until its coverage happened, only add to it.
   const perClass = SINK_CLASS_NAMES.map((sinkClass) => {
     const pairs = findScenarios(undefined, 'ci').filter((scenario) => scenario.classes.includes(sinkClass));
     const totals = Array.from({ length: 60 }, (_, seed) =>
