@@ -73,7 +73,7 @@ describe('parseSelection: a --shape this machine cannot hold', () => {
 
   it('is refused before anything starts, with what it needs and what there is', () => {
     expect(() => parseSelection({ ...values, shape: '8x4' }, 'ci', () => 4000)).toThrow(
-      /^--shape 8x4: a 8x4 cluster \(32 ClickHouse node\(s\), 1 Keeper member\(s\)\) needs about 17696 MiB .* 4000 MiB available; give a smaller shape$/,
+      /^--shape 8x4: a 8x4 cluster \(32 ClickHouse node\(s\), 1 Keeper member\(s\)\) needs about 21792 MiB .* 4000 MiB available; give a smaller shape$/,
     );
     expect(parseSelection({ ...values, shape: '2x2' }, 'ci', () => 4000).shape).toEqual({ shards: 2, replicas: 2 });
   });

@@ -6,14 +6,16 @@ import type { TopologySpec } from './topology.ts';
  * Peak resident memory per member, rounded up from what chaos jobs measured on the embedded
  * backend (26.7, 2 cores): ClickHouse nodes 365-497 MiB under the `ci` traffic, the Keeper member
  * 135 MiB, the fault proxy 100 MiB; a Kafka broker is capped at a 384 MiB heap. The runner and its sink workers take the rest of `RUNNER_MIB`.
+ * A node's data directory lives in memory (`ram-dir.ts`): a 2x2 cluster's data peaked at 283 MB
+ * in a `ci` job (seed 424242), `nodeData` per node with room to spare.
  */
-export const MEMBER_PEAK_MIB = { node: 512, keeper: 160, proxy: 128, broker: 512 } as const;
+export const MEMBER_PEAK_MIB = { node: 512, nodeData: 128, keeper: 160, proxy: 128, broker: 512 } as const;
 const RUNNER_MIB = 1024;
 
 /** The memory a cluster of this shape needs at its peak, with the runner beside it. */
 export function memoryNeedMiB(topology: Pick<TopologySpec, 'shards' | 'replicas' | 'keepers' | 'kafka'>): number {
   return (
-    topology.shards * topology.replicas * MEMBER_PEAK_MIB.node +
+    topology.shards * topology.replicas * (MEMBER_PEAK_MIB.node + MEMBER_PEAK_MIB.nodeData) +
     topology.keepers * MEMBER_PEAK_MIB.keeper +
     (topology.kafka ?? 0) * MEMBER_PEAK_MIB.broker +
     MEMBER_PEAK_MIB.proxy +
@@ -71,5 +73,5 @@ export function memoryShortfall(
   const need = memoryNeedMiB(topology);
   if (need <= availableMiB) return undefined;
   const nodes = topology.shards * topology.replicas;
-  return `a ${topology.shards}x${topology.replicas} cluster (${nodes} ClickHouse node(s), ${topology.keepers} Keeper member(s)${(topology.kafka ?? 0) > 0 ? `, ${topology.kafka} Kafka broker(s)` : ''}) needs about ${need} MiB at its peak (${MEMBER_PEAK_MIB.node} MiB per node, measured), and this machine has ${availableMiB} MiB available`;
+  return `a ${topology.shards}x${topology.replicas} cluster (${nodes} ClickHouse node(s), ${topology.keepers} Keeper member(s)${(topology.kafka ?? 0) > 0 ? `, ${topology.kafka} Kafka broker(s)` : ''}) needs about ${need} MiB at its peak (${MEMBER_PEAK_MIB.node + MEMBER_PEAK_MIB.nodeData} MiB per node and its data, measured), and this machine has ${availableMiB} MiB available`;
 }

@@ -10,6 +10,7 @@ let temp: ReturnType<typeof tempStateDir>;
 beforeEach(() => {
   temp = tempStateDir();
   vi.stubEnv('CHAOS_STATE_DIR', temp.base);
+  vi.stubEnv('CHAOS_RAM_DIR', temp.ram);
 });
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -54,6 +55,15 @@ describe('removing a run (down)', () => {
 });
 
 describe('the leftover reaper', () => {
+  it("removes the run's data in memory with its directory", async () => {
+    const state = await startedRun();
+    writeFileSync(join(temp.ram, state.runId, 'part.bin'), 'data');
+    loseOwner(state);
+    await reapLeftovers();
+    expect(existsSync(state.dir)).toBe(false);
+    expect(listing(temp.ram)).toEqual([]);
+  });
+
   it('after the owner died: keeps the user file, removes the rest and forgets the run', async () => {
     const state = await startedRun(join(temp.scratch, 'mycluster'));
     writeFileSync(join(state.dir, 'notes.txt'), 'mine');

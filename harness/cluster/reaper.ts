@@ -4,6 +4,7 @@ import { readClusterState, stateProcesses, type ClusterState } from './cluster-s
 import { readHolder } from './docker/holder-file.ts';
 import { releaseReservationsOf } from './ports.ts';
 import { isAlive, signalProcess, waitGone } from './process/local-process.ts';
+import { removeRamOf } from './ram-dir.ts';
 import { readRunMarker, RUN_DIR_ENTRIES, RUN_MARKER } from './run-marker.ts';
 import { statePaths } from './state-dir.ts';
 
@@ -68,6 +69,7 @@ function removeOwnedEntries(runId: string, dir: string): RunDirFate {
   const marker = readRunMarker(dir);
   if (marker === undefined) return { fate: 'left-alone', reason: `it holds no ${RUN_MARKER} marker of this harness` };
   if (marker.runId !== runId) return { fate: 'left-alone', reason: `its marker names run ${marker.runId}` };
+  removeRamOf(dir, runId);
   for (const entry of RUN_DIR_ENTRIES) {
     if (entry !== RUN_MARKER) rmSync(join(dir, entry), { recursive: true, force: true });
   }

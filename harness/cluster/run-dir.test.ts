@@ -10,6 +10,7 @@ let temp: ReturnType<typeof tempStateDir>;
 beforeEach(() => {
   temp = tempStateDir();
   vi.stubEnv('CHAOS_STATE_DIR', temp.base);
+  vi.stubEnv('CHAOS_RAM_DIR', temp.ram);
 });
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -30,6 +31,19 @@ async function refusal(dir: string): Promise<unknown> {
 }
 
 describe('createRunDir', () => {
+  it('gives a local run its data directory in memory, and a docker run none', async () => {
+    const local = await create(join(temp.scratch, 'local'));
+    expect(listing(temp.ram)).toEqual([local.runId]);
+    const docker = await createRunDir({
+      backend: 'docker',
+      topology: { shards: 1, replicas: 1, keepers: 1 },
+      proxiesEnabled: true,
+      dir: join(temp.scratch, 'docker'),
+    });
+    expect(listing(docker.dir)).not.toContain('ram');
+    expect(listing(temp.ram)).toEqual([local.runId]);
+  });
+
   it('marks the directory it takes with the run id and whether it created it', async () => {
     const created = await create(join(temp.scratch, 'new'));
     expect(JSON.parse(readFileSync(join(created.dir, MARKER), 'utf8'))).toEqual({
@@ -61,7 +75,8 @@ describe('createRunDir', () => {
     writeMemberFiles(dir);
     loseOwner(earlier);
     const next = await create(dir);
-    expect(listing(dir)).toEqual([MARKER, 'cluster.json']);
+    expect(listing(dir)).toEqual([MARKER, 'cluster.json', 'ram']);
+    expect(listing(temp.ram)).toEqual([next.runId]);
     expect(JSON.parse(readFileSync(join(dir, MARKER), 'utf8'))).toEqual({ runId: next.runId, createdDir: true });
     expect(readdirSync(join(temp.base, 'registry'))).toEqual([next.runId]);
   });

@@ -10,6 +10,7 @@ import {
 } from './cluster-state.ts';
 import { readHolder } from './docker/holder-file.ts';
 import { isAlive, processStartTime } from './process/local-process.ts';
+import { linkRunToRam, ramBaseDir } from './ram-dir.ts';
 import { registerRun, removeRunFiles } from './reaper.ts';
 import { readRunMarker, RUN_DIR_ENTRIES, RUN_MARKER, writeRunMarker, type RunMarker } from './run-marker.ts';
 import { statePaths } from './state-dir.ts';
@@ -117,5 +118,7 @@ export function createRunDir(options: {
   };
   writeClusterState(state);
   registerRun(runId, dir);
+  // Docker's members keep their data in their containers; only the local backends' go to memory.
+  if (options.backend !== 'docker') linkRunToRam(dir, runId, ramBaseDir());
   return state;
 }

@@ -12,6 +12,9 @@ export interface RunMarker {
   readonly createdDir: boolean;
 }
 
+/** The link to the run's data in memory (`ram-dir.ts`). */
+export const RAM_LINK = 'ram';
+
 /** The chaos job's undo journal of a cluster it started (`chaos/nemeses/undo-journal.ts`), kept in the run directory. */
 export const UNDO_JOURNAL_FILE = 'undo-journal.jsonl';
 
@@ -20,7 +23,7 @@ export const UNDO_JOURNAL_FILE = 'undo-journal.jsonl';
  * the marker, the state file (`cluster-state.ts`, written through a `.tmp` rename), each node's
  * and each Keeper's directory (the backends' start-up), the fault proxy's log (`local-launch.ts`),
  * a detached docker cluster's holder record and log (`docker/detached-docker.ts`), and the chaos
- * job's undo journal.
+ * job's undo journal, and the link to the run's data in memory (`ram-dir.ts`, removed first).
  */
 export const RUN_DIR_ENTRIES: readonly string[] = [
   RUN_MARKER,
@@ -33,6 +36,7 @@ export const RUN_DIR_ENTRIES: readonly string[] = [
   HOLDER_FILE,
   'holder.log',
   UNDO_JOURNAL_FILE,
+  RAM_LINK,
 ];
 
 export function writeRunMarker(dir: string, marker: RunMarker): void {

@@ -14,6 +14,7 @@ import { assignKafkaPorts, kafkaPortsNeeded, prepareBrokers } from '../kafka/bro
 import { javaForKafka, kafkaClasspath } from '../kafka/kafka-distribution.ts';
 import { realToxiproxyBinary } from '../real-toxiproxy/real-toxiproxy.ts';
 import { PortAllocator } from '../ports.ts';
+import { dataRoot } from '../ram-dir.ts';
 import { proxyDefinitions, type WiringHosts } from '../proxy-wiring.ts';
 import { reapLeftovers } from '../reaper.ts';
 import { createRunDir } from '../run-dir.ts';
@@ -68,7 +69,7 @@ export function binaryKeeperConfig(state: ClusterState, keeper: KeeperState): st
       paths: {
         log: join(home, 'keeper.log'),
         errorLog: join(home, 'keeper.err.log'),
-        coordination: join(home, 'coordination'),
+        coordination: join(dataRoot(state.dir), 'keepers', keeper.name, 'coordination'),
       },
     },
   );

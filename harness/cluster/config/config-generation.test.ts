@@ -77,7 +77,10 @@ describe('embedded node config', () => {
     expect(xml).toContain('<part_log>');
     expect(xml).toContain('<zookeeper_log>');
     // Wide parts only: a compact-part failpoint must not fail the oracle's log flushes.
-    expect(xml).toMatch(/<query_log>[^]*?<settings>min_bytes_for_wide_part = 0<\/settings>[^]*?<\/query_log>/);
+    expect(xml).toMatch(/<query_log>[^]*?<settings>min_bytes_for_wide_part = 0,[^<]*<\/settings>[^]*?<\/query_log>/);
+    // Retired log parts leave after 30 s, not 8 minutes: the data directories live in memory.
+    for (const log of ['query_log', 'part_log', 'zookeeper_log'])
+      expect(xml).toMatch(new RegExp(`<${log}>[^]*?<settings>[^<]*old_parts_lifetime = 30</settings>[^]*?</${log}>`));
     expect(xml).not.toContain('interserver_http_port');
   });
 

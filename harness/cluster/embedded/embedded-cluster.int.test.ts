@@ -1,9 +1,12 @@
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { connect } from 'node:net';
+import { join } from 'node:path';
 import { ClickHouseError, type ClickHouseClient } from '@clickhouse/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessClient, queryRows, queryValue } from '../client.ts';
 import { createShardedTable } from '../../clickhouse/index.ts';
 import type { StartedLocalCluster } from '../local-cluster.ts';
+import { ramBaseDir } from '../ram-dir.ts';
 import { startEmbeddedCluster } from './start-embedded.ts';
 
 let cluster: StartedLocalCluster;
@@ -38,9 +41,23 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([...clients.values()].map((c) => c.close()));
   await cluster?.down();
+  // Down removes the members' data in memory with the run directory (ram-dir.ts).
+  const ram = ramBaseDir();
+  if (cluster !== undefined && ram !== undefined) expect(existsSync(join(ram, cluster.clusterState.runId))).toBe(false);
 });
 
 describe('embedded 2x2x1 cluster', () => {
+  it("keeps every member's data in memory when the machine has a tmpfs for it", async () => {
+    const ram = ramBaseDir();
+    if (ram === undefined) return;
+    const run = join(ram, cluster.clusterState.runId);
+    for (const node of cluster.clusterState.nodes) {
+      const disk = await queryValue<string>(client(node.name), "SELECT path FROM system.disks WHERE name = 'default'");
+      expect(realpathSync(disk).startsWith(`${run}/`)).toBe(true);
+    }
+    expect(readdirSync(join(run, 'keepers'))).toEqual(['k1']);
+  });
+
   it('has every replica active in system.replicas, behind its proxies', async () => {
     expect(cluster.description.proxies_enabled).toBe(true);
     for (const [name] of clients) {

@@ -9,6 +9,7 @@ import { zooCfg } from '../config/zookeeper-config.ts';
 import { localNodeAddressing, usersFile } from '../local-addressing.ts';
 import { StartedLocalCluster } from '../local-cluster.ts';
 import { PortAllocator } from '../ports.ts';
+import { dataRoot } from '../ram-dir.ts';
 import { EMBEDDED_HOSTS, proxyDefinitions } from '../proxy-wiring.ts';
 import { reapLeftovers } from '../reaper.ts';
 import { createRunDir } from '../run-dir.ts';
@@ -68,7 +69,7 @@ export function assignPorts(
     });
   }
   for (const replica of plan.replicas) {
-    const dataDir = join(state.dir, 'nodes', replica.name, 'data');
+    const dataDir = join(dataRoot(state.dir), 'nodes', replica.name, 'data');
     const httpPort = next();
     const tcpPort = next();
     const interserverPort = separateInterserver ? next() : httpPort;
@@ -186,7 +187,8 @@ export async function startEmbeddedCluster(options: LocalClusterOptions): Promis
 
 function zookeeperLaunch(state: ClusterState, keeper: KeeperState, java: string, jar: string) {
   const home = join(state.dir, 'keepers', keeper.name);
-  const dataDir = join(home, 'data');
+  const dataDir = join(dataRoot(state.dir), 'keepers', keeper.name, 'data');
+  mkdirSync(home, { recursive: true });
   mkdirSync(dataDir, { recursive: true });
   const ensemble = state.keepers.map((member) => ({
     keeper: { name: member.name, id: member.id },

@@ -8,13 +8,25 @@ import { join } from 'node:path';
 import { writeClusterState, type ClusterState } from '../cluster-state.ts';
 import { UNDO_JOURNAL_FILE } from '../run-marker.ts';
 
-/** A fresh CHAOS_STATE_DIR and a scratch directory beside it for the user's own directories. */
-export function tempStateDir(): { readonly base: string; readonly scratch: string; readonly cleanup: () => void } {
+/**
+ * A fresh CHAOS_STATE_DIR, a CHAOS_RAM_DIR (`ram-dir.ts`) and a scratch directory beside them for
+ * the user's own directories.
+ */
+export function tempStateDir(): {
+  readonly base: string;
+  readonly ram: string;
+  readonly scratch: string;
+  readonly cleanup: () => void;
+} {
   const root = mkdtempSync(join(tmpdir(), 'run-dir-test-'));
-  const base = join(root, 'state');
   const scratch = join(root, 'user');
   mkdirSync(scratch);
-  return { base, scratch, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  return {
+    base: join(root, 'state'),
+    ram: join(root, 'ram'),
+    scratch,
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
 }
 
 /** What the embedded backend writes into a run directory once its members started, and a chaos job's undo journal. */
