@@ -44,9 +44,9 @@ describe('parseSelection', () => {
     expect(names('ci')).toEqual(expect.arrayContaining(['quorum-sequential', 'quorum-parallel', 'dedup-window']));
   });
 
-  it('runs the clusters it starts one lane per two cores unless --lanes says otherwise', () => {
+  it('runs the clusters it starts one lane per core unless --lanes says otherwise', () => {
     const lanesOn = (cores: number) => parseSelection(base, 'ci', () => 20_000, cores).lanes;
-    expect([1, 2, 3, 4, 8, 64].map(lanesOn)).toEqual([1, 1, 1, 2, 4, 4]);
+    expect([1, 2, 3, 4, 8, 64].map(lanesOn)).toEqual([1, 2, 3, 4, 4, 4]);
     expect(parseSelection({ ...base, lanes: '1' }, 'ci').lanes).toBe(1);
     expect(parseSelection({ ...base, lanes: '3' }, 'ci').lanes).toBe(3);
     for (const lanes of ['0', '5', '1.5', 'two'])

@@ -41,12 +41,13 @@ export const SELECTION_OPTIONS = {
 const MAX_LANES = 4;
 
 /**
- * The clusters a job runs side by side unless `--lanes` says otherwise: one per two cores. Two
- * lanes on 2 cores ended the `ci` job of seed 1652560680 in 609 s against 733 s in one lane, but
- * every pair took 1.57 times as long (1,022 s of pairs against 650 s): the job is bound by the
- * cores, and slower pairs bring the scenarios' own bounds closer. So 2 cores run one lane.
+ * The clusters a job runs side by side unless `--lanes` says otherwise: one per core. With the
+ * members' data in memory (`harness/cluster/ram-dir.ts`) one lane of the `ci` job (seed 424242,
+ * 2 cores) used 0.89 of a core and took 451 s; two lanes took 330 s, each pair 1.31 times as long
+ * (565 s of pairs against 432 s), using 1.39 cores. With the data on disk the job was bound by
+ * the cores (two lanes: each pair 1.57 times as long), which is why 2 cores ran one lane then.
  */
-export const defaultLanes = (cores: number): number => Math.max(1, Math.min(MAX_LANES, Math.floor(cores / 2)));
+export const defaultLanes = (cores: number): number => Math.max(1, Math.min(MAX_LANES, cores));
 
 export interface Selection {
   readonly backend: ChaosBackend;

@@ -183,7 +183,9 @@ async function interruptMidEpisode(scenario: string, signal: NodeJS.Signals, twi
   const target = signal === 'SIGTERM' ? child.pid! : -child.pid!;
   process.kill(target, signal);
   if (twice) {
-    await delay(100);
+    // The second signal must meet the unwind: it goes the moment the runner says it began. A fixed
+    // 100 ms missed it once the cluster's data moved to memory and the unwind got that fast.
+    while (!stderr.includes(`${signal} received`) && child.exitCode === null) await delay(1);
     process.kill(target, signal);
   }
   const exit = await exited;
