@@ -9,7 +9,6 @@ import {
   type SpecBoundary,
   type SpecTarget,
 } from '../../properties/arbitraries/index.ts';
-import { step } from '../../properties/schedule/index.ts';
 import { SINK_CLASS_NAMES, SINK_CLASSES, type SinkClassName } from '../../sinks/index.ts';
 import {
   arbDegradationFault,
@@ -23,6 +22,7 @@ import { SHORT_WINDOW_REPLAY_HORIZON, type Profile, type ScenarioDefinition } fr
 import {
   arbCrashSchedule,
   arbDedupWindowSchedule,
+  arbDrainedFaultSchedule,
   arbKeeperEnsembleSchedule,
   arbFaultSchedule,
   arbFaultScheduleWithRestarts,
@@ -232,9 +232,7 @@ export const CATALOGUE: readonly ScenarioDefinition[] = [
     // Small messages, no typed columns: the queue of a few messages must fill and drop.
     workload: { minMessagesPerEpoch: 10, maxPayloadBytes: 48, untyped: true },
     partitions: 1,
-    // The first write is drained, so the write session is open before any fault.
-    commands: () =>
-      arbFaultSchedule(arbQueueSendFault).map((schedule) => [step.write(1), step.drain([0]), ...schedule]),
+    commands: () => arbDrainedFaultSchedule(arbQueueSendFault),
     coverage: () => ({ queueDrop: true }),
   },
   {

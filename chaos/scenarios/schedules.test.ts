@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { BoundarySpec, RawSinkSpec } from '../../properties/arbitraries/index.ts';
-import { arbServerErrorSchedule } from './schedules.ts';
+import { step } from '../../properties/schedule/index.ts';
+import { arbQueueSendFault } from './fault-arbitraries.ts';
+import { arbDrainedFaultSchedule, arbServerErrorSchedule } from './schedules.ts';
 
 const spec = {
   sink_class_name: 'ClickHouseBatchingSink',
@@ -81,5 +83,15 @@ describe('arbServerErrorSchedule on spec boundaries', () => {
       boundaries[2]?.spec,
       boundaries[2]?.spec,
     ]);
+  });
+});
+
+describe('arbDrainedFaultSchedule', () => {
+  it('drains before every episode, so a queue of a few messages is empty when the fault is armed on its next INSERT', () => {
+    for (const run of fc.sample(arbDrainedFaultSchedule(arbQueueSendFault), { numRuns: 30, seed: 7 })) {
+      const episodes = run.flatMap((each, at) => (each.kind === 'fault-episode' ? [at] : []));
+      expect(episodes.length).toBeGreaterThan(0);
+      for (const at of episodes) expect(run[at - 1]).toEqual(step.drain([0]));
+    }
   });
 });

@@ -3,6 +3,7 @@ import { CRASH_POINTS, type CrashPoint } from '../../harness/flow/history/index.
 import {
   arbDynamicParameters,
   arbEveryOnce,
+  arbTiming,
   MAX_PARTITIONS,
   type BoundarySpec,
   type RawSinkSpec,
@@ -25,7 +26,7 @@ const arbWrite = fc.integer({ min: 1, max: 2 }).map((epochs) => step.write(epoch
 
 function arbEpisode(arbFault: fc.Arbitrary<FaultSpec>): fc.Arbitrary<ScheduleStep> {
   return fc
-    .record({ fault: arbFault, epochs: fc.integer({ min: 1, max: 2 }), holdMs: fc.integer({ min: 600, max: 2000 }) })
+    .record({ fault: arbFault, epochs: fc.integer({ min: 1, max: 2 }), holdMs: arbTiming({ min: 600, max: 2000 }) })
     .map(({ fault, epochs, holdMs }) => step.faultEpisode(fault, epochs, holdMs));
 }
 
@@ -47,6 +48,19 @@ export function arbFaultScheduleWithRestarts(
   return arbFaultSchedule(arbFault, more).map((schedule) =>
     schedule.flatMap((each) => (each.kind === 'fault-episode' ? [each, step.restartAfterGiveUp()] : [each])),
   );
+}
+
+/**
+ * As `arbFaultSchedule` for a sink that queues and sends on its own, one partition: a first write
+ * drained (the write session opens before any fault), and a drain before every episode. Writes
+ * left in flight would keep a queue of a few messages full, so every message of the episode's
+ * own epochs could be dropped and the fault armed on its next INSERT would meet none.
+ */
+export function arbDrainedFaultSchedule(arbFault: fc.Arbitrary<FaultSpec>): fc.Arbitrary<ScheduleStep[]> {
+  return arbFaultSchedule(arbFault).map((schedule) => [
+    step.write(1),
+    ...schedule.flatMap((each) => (each.kind === 'fault-episode' ? [step.drain([0]), each] : [each])),
+  ]);
 }
 
 /**
@@ -75,7 +89,7 @@ function arbReconfigure(sinkClass: SinkClassName): fc.Arbitrary<ScheduleStep> {
     .record({
       dynamic: arbDynamicParameters(sinkClass),
       epochs: fc.integer({ min: 1, max: 2 }),
-      afterMs: fc.integer({ min: 0, max: 100 }),
+      afterMs: arbTiming({ min: 0, max: 100 }),
     })
     .map(({ dynamic, epochs, afterMs }) => step.reconfigureWhileWriting(dynamic, epochs, afterMs));
 }
@@ -206,7 +220,7 @@ export function arbKeeperEnsembleSchedule(): fc.Arbitrary<ScheduleStep[]> {
       before: arbWrite,
       order: arbEveryOnce(kinds),
       epochs: fc.array(fc.integer({ min: 1, max: 2 }), { minLength: kinds.length, maxLength: kinds.length }),
-      holdMs: fc.integer({ min: 600, max: 2000 }),
+      holdMs: arbTiming({ min: 600, max: 2000 }),
       after: arbWrite,
     })
     .map(({ before, order, epochs, holdMs, after }) => [
@@ -240,7 +254,7 @@ function arbChain(meets: fc.Arbitrary<ChainLink['meets']>): fc.Arbitrary<Schedul
       // An array: a failure shrinks to fewer links.
       later: fc.array(arbLink, { minLength: 1, maxLength: 2 }),
       epochs: fc.integer({ min: 1, max: 2 }),
-      holdMs: fc.integer({ min: 600, max: 2000 }),
+      holdMs: arbTiming({ min: 600, max: 2000 }),
     })
     .map(({ first, later, epochs, holdMs }) => step.faultChain(first, later, epochs, holdMs));
 }
