@@ -20,11 +20,19 @@ import { SOURCE_COLUMNS } from './source.ts';
  */
 
 const ASSIGN_DEADLINE_MS = 45_000;
-/** No new row for this long after the heal, with the topic not yet all stored: the engine stopped. */
-const DRAIN_STALL_MS = 75_000;
-const DRAIN_LIMIT_MS = 240_000;
-/** No new row for this long with every partition committed to its end: what is missing is not coming. */
-const CONSUMED_GRACE_MS = 15_000;
+
+/** How long the drain after the heal waits, and what it concludes from the waiting. */
+export interface DrainBounds {
+  /** No new row for this long, with the topic not yet all stored: the engine stopped. */
+  readonly stallMs: number;
+  /** The whole drain's limit: rows still coming then are a run the harness cannot judge. */
+  readonly limitMs: number;
+  /** No new row for this long with every partition committed to its end: what is missing is not coming. */
+  readonly consumedGraceMs: number;
+  readonly pollMs: number;
+}
+
+const DRAIN_BOUNDS: DrainBounds = { stallMs: 75_000, limitMs: 240_000, consumedGraceMs: 15_000, pollMs: 500 };
 const SYNC_DEADLINE_S = 60;
 const TOPIC_SETTLE_ROUNDS = 3;
 
@@ -148,7 +156,7 @@ export async function settleTopic(
       const committed = await committedOffsets(description, database, database);
       return [...ends].every(([partition, end]) => (committed.get(partition) ?? 0) >= end);
     };
-    const drained = await drain(description, database, parsable, consumedToEnd, signal);
+    const drained = await drain(parsable, () => storedPositions(description, database), consumedToEnd, signal);
     const size = await topicSize(description, database);
     if (size === topic.length) return { topic, drained };
     if (round === TOPIC_SETTLE_ROUNDS)
@@ -180,36 +188,44 @@ export async function awaitAssigned(
 }
 
 /**
- * Until every parsable message is stored, or no new one came for the stall bound (true:
- * drained). The bound is shorter once the group committed every partition to its end: nothing is
- * left to consume, so a row still missing then can only have been lost (a block is written before
- * its commit, or, under `kafka_commit_every_batch`, never again).
+ * Until every parsable message is stored (true: drained), or no new one came for the stall bound
+ * (false); a harness error when the limit passes while rows still come. The bound is shorter once
+ * the group committed every partition to its end: nothing is left to consume, so a row still
+ * missing then can only have been lost (a block is written before its commit, or, under
+ * `kafka_commit_every_batch`, never again).
  */
-async function drain(
-  description: ClusterDescription,
-  database: string,
+export async function drain(
   parsable: ReadonlySet<string>,
+  readStored: () => Promise<ReadonlySet<string>>,
   consumedToEnd: () => Promise<boolean>,
   signal: AbortSignal | undefined,
+  bounds: DrainBounds = DRAIN_BOUNDS,
 ): Promise<boolean> {
-  const limit = Date.now() + DRAIN_LIMIT_MS;
+  const limit = Date.now() + bounds.limitMs;
   let last = -1;
   let movedAt = Date.now();
   let askedAt = 0;
   for (;;) {
-    const stored = await storedPositions(description, database);
+    const stored = await readStored();
     if (storedOf(parsable, stored) >= parsable.size) return true;
     if (stored.size !== last) {
       last = stored.size;
       movedAt = Date.now();
     }
     const still = Date.now() - movedAt;
-    if (still > DRAIN_STALL_MS || Date.now() > limit) return false;
-    if (still > CONSUMED_GRACE_MS && Date.now() - askedAt > CONSUMED_GRACE_MS / 3) {
+    if (still > bounds.stallMs) return false;
+    // Rows still came within the stall bound: the engine is slower than the harness waits, not
+    // stopped, and a `stalled` verdict would be false. The run cannot be judged.
+    if (Date.now() > limit)
+      throw new HarnessError(
+        'KAFKA_DRAIN_SLOW',
+        `the engine was still storing rows when the drain's ${bounds.limitMs / 1000} s ran out (${storedOf(parsable, stored)} of ${parsable.size} stored, the last new one ${(still / 1000).toFixed(0)} s before): slower than the harness waits, not stopped`,
+      );
+    if (still > bounds.consumedGraceMs && Date.now() - askedAt > bounds.consumedGraceMs / 3) {
       askedAt = Date.now();
       if (await consumedToEnd().catch(() => false)) return false;
     }
-    await delay(500, undefined, { signal });
+    await delay(bounds.pollMs, undefined, { signal });
   }
 }
 

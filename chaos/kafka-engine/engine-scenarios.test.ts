@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { arbEngineRunInput, ENGINE_SCENARIOS } from './engine-scenarios.ts';
+import { arbEngineRunInput, ENGINE_SCENARIOS, MAX_BLOCKS_PER_RUN } from './engine-scenarios.ts';
 
 const named = (name: string) => {
   const found = ENGINE_SCENARIOS.find((scenario) => scenario.name === name);
@@ -30,5 +30,17 @@ describe("a kill aimed between a block's write and its commit", () => {
       expect(input.settings.offsets).toBe('broker');
       expect(input.settings.commitEveryBatch).toBe(false);
     }
+  });
+});
+
+describe('the traffic a run writes', () => {
+  it('is at most a bounded number of blocks of the drawn block size, so a small block still drains inside the wait', () => {
+    const inputs = ENGINE_SCENARIOS.flatMap((scenario) =>
+      fc.sample(arbEngineRunInput(scenario), { numRuns: 100, seed: 3 }),
+    );
+    for (const input of inputs)
+      expect(input.messages).toBeLessThanOrEqual(MAX_BLOCKS_PER_RUN * input.settings.maxBlockSize);
+    expect(inputs.some((input) => input.messages === MAX_BLOCKS_PER_RUN * input.settings.maxBlockSize)).toBe(true);
+    for (const input of inputs) expect(Math.max(...input.broken)).toBeLessThanOrEqual(input.messages);
   });
 });
