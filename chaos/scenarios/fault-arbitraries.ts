@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { arbTiming } from '../../properties/arbitraries/index.ts';
 import type { FaultSpec } from '../../properties/schedule/index.ts';
 import {
   arbFault,
@@ -30,7 +31,7 @@ const NO_KEEPERS = { keepers: [] };
 const arbLatency = arbFault(LATENCY, NO_KEEPERS);
 
 const arbRequestTimeout = (min: number, max: number): fc.Arbitrary<FaultSpec> =>
-  fc.integer({ min, max }).map((ms) => faultSpec(REQUEST_TIMEOUT, { ms }));
+  arbTiming({ min, max }).map((ms) => faultSpec(REQUEST_TIMEOUT, { ms }));
 
 /** Faults that cut an INSERT's response: it committed, the sink never hears (unknown → landed). */
 export const arbLandedFault: fc.Arbitrary<FaultSpec> = fc.oneof(

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { arbEveryOnce } from '../../properties/arbitraries/index.ts';
+import { arbEveryOnce, arbTiming } from '../../properties/arbitraries/index.ts';
 import { type FaultSpec, type ScheduleStep, step } from '../../properties/schedule/index.ts';
 import { SINK_CLASS_NAMES, SINK_CLASSES } from '../../sinks/index.ts';
 import { faultSpec, KEEPER_LINK_LATENCY, LIMIT_DATA, RESET_PEER, SERVER_ERROR_FAMILIES } from '../nemeses/index.ts';
@@ -46,10 +46,10 @@ const arbSlowKeeperCut: fc.Arbitrary<ScheduleStep> = fc
   .record({
     cut: fc.oneof(
       fc.constant(faultSpec(RESET_PEER, {})),
-      fc.integer({ min: 1, max: 60 }).map((bytes) => faultSpec(LIMIT_DATA, { bytes })),
+      arbTiming({ min: 1, max: 60 }).map((bytes) => faultSpec(LIMIT_DATA, { bytes })),
     ),
-    ms: fc.integer({ min: 200, max: 300 }),
-    jitter: fc.integer({ min: 0, max: 50 }),
+    ms: arbTiming({ min: 200, max: 300 }),
+    jitter: arbTiming({ min: 0, max: 50 }),
     otherFirst: fc.boolean(),
     otherHealsFirst: fc.boolean(),
   })

@@ -1,4 +1,5 @@
 export { arbEveryOnce } from './arb-every-once.ts';
+export { arbTiming } from './arb-timing.ts';
 export { arbDynamicParameters, arbSinkSpec, type RawSinkSpec, type SpecTarget } from './arb-sink-spec.ts';
 export {
   arbWorkload,

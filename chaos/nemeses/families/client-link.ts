@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { arbTiming } from '../../../properties/arbitraries/index.ts';
 import type { AimTarget } from '../fault-plan.ts';
 import { proxyDown } from '../proxy-fault.ts';
 import { bandwidth, latency, limitData, resetPeer, slicer, timeout } from '../toxic-fault.ts';
@@ -26,7 +27,7 @@ export const LIMIT_DATA = defineFamily({
   expects: 'landed',
   params: { bytes: 'number' },
   proofs: ['client-link-carried'],
-  arbParams: () => fc.integer({ min: 1, max: 60 }).map((bytes) => ({ bytes })),
+  arbParams: () => arbTiming({ min: 1, max: 60 }).map((bytes) => ({ bytes })),
   label: ({ bytes }) => `the INSERT's response after ${bytes}B`,
   aim: (t, { bytes }) => limitData(link(t), bytes),
 });
@@ -38,7 +39,7 @@ export const RESPONSE_TIMEOUT = defineFamily({
   expects: 'landed',
   params: { ms: 'number' },
   proofs: ['client-link-carried'],
-  arbParams: () => fc.integer({ min: 200, max: 1500 }).map((ms) => ({ ms })),
+  arbParams: () => arbTiming({ min: 200, max: 1500 }).map((ms) => ({ ms })),
   label: ({ ms }) => `the INSERT's response, ${ms}ms`,
   aim: (t, { ms }) => timeout(link(t), ms),
 });
@@ -67,7 +68,7 @@ export const LATENCY = defineFamily({
    */
   arbParams: () =>
     fc
-      .record({ ms: fc.integer({ min: 200, max: 800 }), jitter: fc.integer({ min: 0, max: 50 }) })
+      .record({ ms: arbTiming({ min: 200, max: 800 }), jitter: arbTiming({ min: 0, max: 50 }) })
       .map(({ ms, jitter }) => ({ ms, jitter })),
   label: ({ ms, jitter }) => `the INSERT's link, ${ms}ms±${jitter}`,
   aim: (t, { ms, jitter }) => latency(link(t), ms, jitter),
@@ -79,7 +80,7 @@ export const BANDWIDTH = defineFamily({
   heals: 'insert-ended',
   params: { rate: 'number' },
   proofs: ['client-link-carried'],
-  arbParams: () => fc.integer({ min: 2, max: 3 }).map((rate) => ({ rate })),
+  arbParams: () => arbTiming({ min: 2, max: 3 }).map((rate) => ({ rate })),
   label: ({ rate }) => `the INSERT's link, ${rate}KB/s`,
   aim: (t, { rate }) => bandwidth(link(t), rate),
 });
@@ -90,7 +91,7 @@ export const SLICER = defineFamily({
   heals: 'insert-ended',
   params: { size: 'number', delayUs: 'number' },
   proofs: ['client-link-carried'],
-  arbParams: () => fc.integer({ min: 2, max: 16 }).map((size) => ({ size, delayUs: size * 500 })),
+  arbParams: () => arbTiming({ min: 2, max: 16 }).map((size) => ({ size, delayUs: size * 500 })),
   label: ({ size, delayUs }) => `the INSERT's link, ${size}B/${delayUs}us`,
   aim: (t, { size, delayUs }) => slicer(link(t), size, delayUs),
 });

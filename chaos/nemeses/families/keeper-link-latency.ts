@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { arbTiming } from '../../../properties/arbitraries/index.ts';
 import { latency } from '../toxic-fault.ts';
 import { defineFamily } from './family.ts';
 
@@ -21,7 +22,7 @@ export const KEEPER_LINK_LATENCY = defineFamily({
   proofs: ['links-active', 'keeper-wait'],
   arbParams: () =>
     fc
-      .record({ ms: fc.integer({ min: 200, max: 500 }), jitter: fc.integer({ min: 0, max: 50 }) })
+      .record({ ms: arbTiming({ min: 200, max: 500 }), jitter: arbTiming({ min: 0, max: 50 }) })
       .map(({ ms, jitter }) => ({ ms, jitter })),
   label: ({ ms, jitter }) => `the Keeper links of the INSERT's replica, ${ms}ms±${jitter}`,
   aim: (t, { ms, jitter }) => latency(t.replica.proxies.keepers, ms, jitter),
