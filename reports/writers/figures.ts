@@ -57,7 +57,7 @@ export const watchedClasses = <T>(classes: Readonly<Record<string, T>>): [string
 
 /** What the recovery table says, once, beside it. */
 export const RECOVERY_CAPTION =
-  "After every heal (each fault episode's, and the settle phase's) the sink must keep making progress until it drained what it held: once the cluster is verified healthy again it may go no longer than a bound from its spec (2 × write_timeout + retry_backoff + 10 s slack) without its partitions' progress or backlog changing; past it the heal is `stalled` (a violation) and the sink is restarted. Times run from the heal. ClickHouse's Kafka engine has no row here (its liveness is its drain after the heal), nor has the staged loader (it gives a load up, and says so).";
+  "After every heal (each fault episode's, and the settle phase's) the sink must keep making progress until it drained what it held: once the cluster is verified healthy again it may go no longer than a bound from its spec (2 × write_timeout + retry_backoff + 5 s slack) without its partitions' progress or backlog changing; past it the heal is `stalled` (a violation) and the sink is restarted. Times run from the heal. ClickHouse's Kafka engine has no row here (its liveness is its drain after the heal), nor has the staged loader (it gives a load up, and says so).";
 
 /** The run line's ` · fault proxy …` (nothing for an attached cluster, whose proxy is its own). */
 export const faultProxyText = (faultProxy: string | null | undefined): string =>

@@ -463,7 +463,7 @@ export type RecoveryTrigger = 'episode' | 'settle';
  * What a healthy sink may take, once the cluster is healthy again, to deliver what it held: the
  * attempt in flight then may need its whole `write_timeout` to end, the sink waits
  * `retry_backoff`, and its next attempt may again need `write_timeout`; `slackMs` covers a
- * chaos-sized backlog on a healthy cluster. `ms` is their sum, the bound a run is judged by.
+ * pause in progress beyond those waits. `ms` is their sum, the bound a run is judged by.
  */
 export interface RecoveryBound {
   readonly ms: number;
