@@ -96,7 +96,7 @@ describe('faults aimed at the sink’s next INSERT', { timeout: 240_000 }, () =>
     expect(aimedAttempts).toHaveLength(20);
     expect(truth.logMarkerFound).toEqual([replica.name, cluster.description.shards[0]!.replicas[1]!.name]);
     const resolved = resolveUnknownOutcomes(aimedAttempts, truth.serverInserts, {
-      lostLogAfter: () => false,
+      lostLog: () => false,
       vouched: () => true,
     });
     expect(resolved.landed.map((attempt) => aimedAt.get(attempt.queryId))).toEqual(Array(10).fill('landed'));

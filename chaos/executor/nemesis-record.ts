@@ -42,6 +42,7 @@ export class NemesisRecord {
       ...(window.links === undefined ? {} : { links: window.links }),
       ...(overlaps === undefined ? {} : { overlaps }),
       ...(window.windows === undefined ? {} : { windows: window.windows }),
+      ...(window.logBeforeKill === undefined ? {} : { logBeforeKill: window.logBeforeKill }),
     });
     return this.windows;
   }

@@ -4,6 +4,7 @@ import type {
   FaultEffect,
   FaultType,
   LinkCounters,
+  LogBeforeKill,
   ServerWindow,
   ToxicSpec,
   WindowHit,
@@ -46,6 +47,8 @@ export interface FaultWindow {
   readonly windows?: readonly ServerWindow[];
   /** Server-window faults: what the nemesis saw of them, set by the time it healed. */
   windowHit?: WindowHit;
+  /** A replica kill: the victim's log of the run's INSERTs, read right before it. */
+  readonly logBeforeKill?: LogBeforeKill;
 }
 
 /**

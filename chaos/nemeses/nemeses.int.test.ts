@@ -149,6 +149,35 @@ describe('process and link faults verify themselves', () => {
     }
   });
 
+  it('a replica kill keeps what the victim logged of the run’s INSERTs, which its restart wipes', async () => {
+    const queryId = `kept-before-kill-${seq++}`;
+    await get(direct, 's1r2').insert({
+      table: 'chaos.events_rep',
+      values: [{ id: queryId }],
+      format: 'JSONEachRow',
+      query_id: queryId,
+    });
+    const answeredAt = Date.now();
+    const fault = replicaKill('s1r2');
+    const window = await fault.apply(context);
+    await fault.heal(context, window);
+    expect(window.logBeforeKill?.askedAt).toBeGreaterThanOrEqual(answeredAt);
+    expect(window.logBeforeKill?.inserts).toContainEqual(
+      expect.objectContaining({ queryId, replica: 's1r2', finished: true }),
+    );
+    const restarted = harnessClient(cluster.description.shards[0]!.replicas[1]!.direct_http);
+    try {
+      await restarted.command({ query: 'SYSTEM FLUSH LOGS' });
+      const logged = await queryValue<string>(
+        restarted,
+        `SELECT count() FROM system.query_log WHERE query_id = '${queryId}'`,
+      );
+      expect(Number(logged), 'the embedded engine restarts a node with empty system logs').toBe(0);
+    } finally {
+      await restarted.close();
+    }
+  });
+
   it('a Keeper link cut blocks an INSERT on the replica until the heal, or fails it', async () => {
     const fault = keeperLinkCut(['s1r1_keeper_k1'], 's1r1');
     const window = await fault.apply(context);

@@ -1,6 +1,9 @@
+import { describeError } from '../../harness/base/index.ts';
 import type { StartedCluster } from '../../harness/cluster/index.ts';
+import type { FaultType, LogBeforeKill } from '../../harness/flow/history/index.ts';
+import { serverInserts } from '../../harness/oracle/index.ts';
+import { withDirectClient } from './direct-client.ts';
 import type { Fault, FaultWindow, NemesisContext } from './fault.ts';
-import type { FaultType } from '../../harness/flow/history/index.ts';
 import type { FaultUndo } from './run-undo.ts';
 
 type ProcessFaultType = Extract<
@@ -27,6 +30,39 @@ export async function stopMember(
   return (await cluster.memberState(member)) === (how === 'kill' ? 'dead' : 'paused');
 }
 
+/** How long a kill waits to read its victim's log; one that cannot answer (its disk failing) is killed without. */
+const LOG_BEFORE_KILL_MS = 5_000;
+
+/**
+ * Reads what a replica about to be killed logged of the run's INSERTs, after a flush: the
+ * embedded engine restarts a node with empty system logs, and the oracle needs them to settle
+ * that replica's earlier INSERTs (an aimed quorum INSERT of an earlier episode, say). Undefined
+ * when it was not read (not a ClickHouse replica, paused or dead, the read failed).
+ */
+async function logBeforeKill(context: NemesisContext, member: string): Promise<LogBeforeKill | undefined> {
+  const replica = context.cluster.description.shards
+    .flatMap((shard) => shard.replicas)
+    .find((candidate) => candidate.name === member);
+  if (replica === undefined) return undefined;
+  const state = await context.cluster.memberState(member);
+  if (state === 'paused' || state === 'dead') return undefined;
+  const askedAt = Date.now();
+  try {
+    return await withDirectClient(
+      context,
+      replica,
+      async (client) => {
+        await client.command({ query: 'SYSTEM FLUSH LOGS' });
+        return { askedAt, inserts: await serverInserts(client, member, context.database) };
+      },
+      LOG_BEFORE_KILL_MS,
+    );
+  } catch (error) {
+    context.log.debug({ member, err: describeError(error) }, 'the replica’s log could not be read before the kill');
+    return undefined;
+  }
+}
+
 /**
  * SIGKILL or SIGSTOP of a cluster member; heal restarts or continues it and waits for health.
  * `apply` verifies the process state; the INSERT it is aimed at must also be blocked by it.
@@ -45,13 +81,21 @@ export class ProcessFault implements Fault {
     return [this.member];
   }
 
-  async apply({ cluster, undo }: NemesisContext): Promise<FaultWindow> {
+  async apply(context: NemesisContext): Promise<FaultWindow> {
     const appliedAt = Date.now();
-    const own = (this.undo = undo.fault());
+    const kept = this.type === 'replica_kill' ? await logBeforeKill(context, this.member) : undefined;
+    const own = (this.undo = context.undo.fault());
     const verified = await own.applying(() =>
-      stopMember(own, cluster, this.member, KILLS.has(this.type) ? 'kill' : 'pause'),
+      stopMember(own, context.cluster, this.member, KILLS.has(this.type) ? 'kill' : 'pause'),
     );
-    return { type: this.type, description: this.toString(), targets: this.targets, appliedAt, verified };
+    return {
+      type: this.type,
+      description: this.toString(),
+      targets: this.targets,
+      appliedAt,
+      verified,
+      ...(kept === undefined ? {} : { logBeforeKill: kept }),
+    };
   }
 
   async heal({ cluster }: NemesisContext, window: FaultWindow): Promise<void> {

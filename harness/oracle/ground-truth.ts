@@ -169,7 +169,11 @@ const noLogYet = (error: unknown) => error instanceof ClickHouseError && error.t
  * before they started). One refused before its start names no database (an unknown table, 26.7
  * measured), so those are found by the database in their text.
  */
-async function serverInserts(client: ClickHouseClient, replica: string, database: string): Promise<ServerInsert[]> {
+export async function serverInserts(
+  client: ClickHouseClient,
+  replica: string,
+  database: string,
+): Promise<ServerInsert[]> {
   try {
     const result = await client.query({
       query: `SELECT query_id, type = 'QueryFinish' AS finished, ProfileEvents['DuplicatedInsertedBlocks'] > 0 AS deduplicated, Settings['insert_deduplication_token'] AS token, ProfileEvents['QuorumParts'] > 0 AS quorum_waited, exception_code,

@@ -1,4 +1,10 @@
-export { type AsyncInsertSettings, collectGroundTruth, type GroundTruth, type ServerInsert } from './ground-truth.ts';
+export {
+  type AsyncInsertSettings,
+  collectGroundTruth,
+  type GroundTruth,
+  type ServerInsert,
+  serverInserts,
+} from './ground-truth.ts';
 export { layoutKey, type RoutingLayout } from './rendezvous-sql.ts';
 export type { ReplicaTruth } from './replica-counts.ts';
 export { rowForm } from './row-form.ts';

@@ -7,6 +7,7 @@ export { clientLinksOf, faultEvidence } from './fault-evidence.ts';
 export type { AttemptRecord, ExpectedRefusal, InsertBudget, RefusalRecord } from './observations.ts';
 export { observe } from './observe.ts';
 export { describeRecovery, recoveriesOf, type RecoveryRecord } from './recoveries.ts';
+export { withLogsBeforeKills } from './server-log.ts';
 export { sightingsOf } from './sometimes-events.ts';
 export { type DeliveryCounts, NO_DELIVERIES } from './total-queue-checker.ts';
 export {

@@ -4,7 +4,13 @@ import type { DeliveryGuarantee, SinkWarningKind } from '../../sinks/index.ts';
 import { factsFromHistory, giveUpsFromHistory, type HistoryFacts } from './from-history.ts';
 import type { ExpectedRefusal, InsertBudget, Observations } from './observations.ts';
 import { recoveriesOf } from './recoveries.ts';
-import { acceptedTwice, resolveUnknownOutcomes, unloggedAttempts, type UnknownResolution } from './server-log.ts';
+import {
+  acceptedTwice,
+  lostToKills,
+  resolveUnknownOutcomes,
+  unloggedAttempts,
+  type UnknownResolution,
+} from './server-log.ts';
 
 export interface ObserveInput {
   /** What the class owes on the run's table (exactly-once degrades on a table without block dedup). */
@@ -52,11 +58,10 @@ export interface Observed {
 export function observe(input: ObserveInput): Observed {
   const facts = factsFromHistory(input.events, input.guarantee, input.generation);
   const kills = eventsOfType(input.events, 'fault-start').filter((start) => start.fault === 'replica_kill');
-  const lostLogAfter = (endpoint: string, at: number) =>
-    kills.some((kill) => kill.at >= at && kill.targets.includes(input.replicaOf(endpoint) ?? ''));
+  const lostLog = lostToKills(kills, input.replicaOf);
   const vouchedFor = new Set(input.truth.logMarkerFound ?? []);
   const vouched = (endpoint: string) => vouchedFor.has(input.replicaOf(endpoint) ?? '');
-  const unknown = resolveUnknownOutcomes(facts.attempts, input.truth.serverInserts, { lostLogAfter, vouched });
+  const unknown = resolveUnknownOutcomes(facts.attempts, input.truth.serverInserts, { lostLog, vouched });
   const observations: Observations = {
     guarantee: input.guarantee,
     attempts: facts.attempts,
@@ -80,7 +85,7 @@ export function observe(input: ObserveInput): Observed {
       facts.attempts.map((attempt) => [attempt.queryId, input.asyncInsertsAllowedAt(attempt.invokedAt)]),
     ),
     serverFinished: new Map(input.truth.serverInserts.map((insert) => [insert.queryId, insert.finished])),
-    unloggedAttempts: unloggedAttempts(facts.attempts, input.truth.serverInserts, input.replicaOf, lostLogAfter),
+    unloggedAttempts: unloggedAttempts(facts.attempts, input.truth.serverInserts, input.replicaOf, lostLog),
     deliveredIds: facts.deliveredIds,
     reconfigureFailures: eventsOfType(input.events, 'reconfigure-failed').map((event) => ({
       partition: event.partition,

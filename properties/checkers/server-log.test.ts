@@ -5,9 +5,11 @@ import { serverLogChecker } from './server-log-checker.ts';
 import {
   acceptedTwice,
   dedupHits,
+  lostToKills,
   resolveUnknownOutcomes,
   tokensInsertedTwice,
   unloggedAttempts,
+  withLogsBeforeKills,
 } from './server-log.ts';
 
 const attempt = (
@@ -46,7 +48,7 @@ describe('resolveUnknownOutcomes', () => {
       attempt('q4', 'unknown', ['m4'], 'b:1'),
     ];
     const resolved = resolveUnknownOutcomes(attempts, [logged('q1', true), logged('q2', false), logged('q3', true)], {
-      lostLogAfter: (endpoint) => endpoint === 'b:1',
+      lostLog: (attempt) => attempt.endpoint === 'b:1',
       vouched: () => true,
     });
     expect(resolved.landed.map((a) => a.queryId)).toEqual(['q1']);
@@ -57,7 +59,7 @@ describe('resolveUnknownOutcomes', () => {
   it('counts a failed INSERT that committed a part as landed: a quorum the server could not verify', () => {
     const quorumFailed = { ...logged('q1', false), quorumWaited: true };
     const resolved = resolveUnknownOutcomes([attempt('q1', 'unknown', ['m1'])], [quorumFailed], {
-      lostLogAfter: () => false,
+      lostLog: () => false,
       vouched: () => true,
     });
     expect([resolved.landed.length, resolved.absent.length]).toEqual([1, 0]);
@@ -67,7 +69,7 @@ describe('resolveUnknownOutcomes', () => {
 describe('a missing log row is evidence only where the log vouches for the replica', () => {
   it('leaves an unknown attempt unresolved when no marker vouches for its replica’s log', () => {
     const resolved = resolveUnknownOutcomes([attempt('q1', 'unknown', ['m1'])], [], {
-      lostLogAfter: () => false,
+      lostLog: () => false,
       vouched: () => false,
     });
     expect([resolved.absent.length, resolved.unresolved.length]).toEqual([0, 1]);
@@ -88,9 +90,43 @@ describe('a missing log row is evidence only where the log vouches for the repli
         attempts,
         log,
         () => 'r1',
-        (endpoint) => endpoint === 'b:1',
+        (attempt) => attempt.endpoint === 'b:1',
       ),
     ).toEqual(['ok-missing (ok) on r1', 'refused-missing (failed) on r1', 'ok-elsewhere (ok) on r1']);
+  });
+});
+
+describe('lostToKills', () => {
+  const replicaOf = (endpoint: string) => (endpoint === 'a:1' ? 'r1' : 'r2');
+
+  it('takes a kill of the attempt’s replica after it began as a lost log, not one of another replica or before it', () => {
+    const lost = lostToKills([{ at: 150, targets: ['r1'] }], replicaOf);
+    expect(lost(attempt('q1', 'unknown', ['m1']))).toBe(true);
+    expect(lost(attempt('q2', 'unknown', ['m2'], 'b:1'))).toBe(false);
+    expect(lost({ ...attempt('q3', 'unknown', ['m3']), invokedAt: 151 })).toBe(false);
+  });
+
+  it('keeps what the server answered before the victim’s log was read, and only that', () => {
+    const lost = lostToKills([{ at: 150, targets: ['r1'], logBeforeKill: { askedAt: 140, inserts: [] } }], replicaOf);
+    expect(lost({ ...attempt('q1', 'unknown', ['m1']), errorCode: '319' })).toBe(false);
+    expect(lost(attempt('q2', 'ok', ['m2']))).toBe(false);
+    expect(lost({ ...attempt('q3', 'unknown', ['m3']), errorCode: 'ECONNRESET' })).toBe(true);
+    expect(lost({ ...attempt('q4', 'ok', ['m4']), endedAt: 141 })).toBe(true);
+  });
+});
+
+describe('withLogsBeforeKills', () => {
+  it('adds what a killed replica logged before the kill, once per replica and query, the final reading first', () => {
+    const before = {
+      askedAt: 140,
+      inserts: [logged('q1', true), logged('q2', false), { ...logged('q3', true), replica: 'r2' }],
+    };
+    const merged = withLogsBeforeKills([logged('q2', true)], [{ at: 150, targets: ['r1'], logBeforeKill: before }]);
+    expect(merged.map((insert) => [insert.replica, insert.queryId, insert.finished])).toEqual([
+      ['r1', 'q2', true],
+      ['r1', 'q1', true],
+      ['r2', 'q3', true],
+    ]);
   });
 });
 

@@ -1,3 +1,4 @@
+import type { FaultStartEvent } from '../../harness/flow/history/index.ts';
 import type { ServerInsert } from '../../harness/oracle/index.ts';
 import type { AttemptRecord } from './observations.ts';
 
@@ -24,12 +25,57 @@ const landedQueries = (serverInserts: readonly ServerInsert[]): Set<string> =>
 
 /**
  * Whether an attempt's replica still had its query_log of the attempt when the oracle read it:
- * `vouched` (the oracle's marker query is in the replica's log) and not restarted since
- * (`lostLogAfter`: a restarted node starts with an empty log).
+ * `vouched` (the oracle's marker query is in the replica's log) and not wiped since (`lostLog`:
+ * a restarted node starts with an empty log).
  */
 export interface LogCover {
-  readonly lostLogAfter: (endpoint: string, at: number) => boolean;
+  readonly lostLog: (attempt: AttemptRecord) => boolean;
   readonly vouched: (endpoint: string) => boolean;
+}
+
+/** The server answered it: `ok`, or an error with a ClickHouse code. Its replica must have logged it. */
+const answeredByServer = (attempt: AttemptRecord) =>
+  attempt.outcome === 'ok' || (attempt.errorCode !== undefined && /^\d+$/.test(attempt.errorCode));
+
+/** A replica kill as the logs are concerned (the `fault-start` of a `replica_kill`). */
+export type LogKill = Pick<FaultStartEvent, 'targets' | 'logBeforeKill'> & { readonly at: number };
+
+/**
+ * Whether a kill of an attempt's replica after the attempt began wiped its log entry: not when the
+ * victim's log was read before the kill and the server had answered the attempt by then (it is in
+ * that reading); otherwise it may have.
+ */
+export function lostToKills(
+  kills: readonly LogKill[],
+  replicaOf: (endpoint: string) => string | undefined,
+): LogCover['lostLog'] {
+  return (attempt) =>
+    kills.some(
+      (kill) =>
+        kill.at >= attempt.invokedAt &&
+        kill.targets.includes(replicaOf(attempt.endpoint) ?? '') &&
+        !(
+          kill.logBeforeKill !== undefined &&
+          answeredByServer(attempt) &&
+          attempt.endedAt < kill.logBeforeKill.askedAt
+        ),
+    );
+}
+
+/**
+ * The replicas' logs as the oracle read them at the end, with what a killed replica had logged
+ * before the kill wiped it: each INSERT once per replica, the oracle's reading first.
+ */
+export function withLogsBeforeKills(serverInserts: readonly ServerInsert[], kills: readonly LogKill[]): ServerInsert[] {
+  const key = (insert: ServerInsert) => `${insert.replica}|${insert.queryId}`;
+  const seen = new Set(serverInserts.map(key));
+  const merged = [...serverInserts];
+  for (const insert of kills.flatMap((kill) => kill.logBeforeKill?.inserts ?? [])) {
+    if (seen.has(key(insert))) continue;
+    seen.add(key(insert));
+    merged.push(insert);
+  }
+  return merged;
 }
 
 /**
@@ -49,16 +95,11 @@ export function resolveUnknownOutcomes(
   for (const attempt of attempts) {
     if (attempt.outcome !== 'unknown') continue;
     if (finished.has(attempt.queryId)) landed.push(attempt);
-    else if (cover.lostLogAfter(attempt.endpoint, attempt.invokedAt) || !cover.vouched(attempt.endpoint))
-      unresolved.push(attempt);
+    else if (cover.lostLog(attempt) || !cover.vouched(attempt.endpoint)) unresolved.push(attempt);
     else absent.push(attempt);
   }
   return { landed, absent, unresolved };
 }
-
-/** The server answered it: `ok`, or an error with a ClickHouse code. Its replica must have logged it. */
-const answeredByServer = (attempt: AttemptRecord) =>
-  attempt.outcome === 'ok' || (attempt.errorCode !== undefined && /^\d+$/.test(attempt.errorCode));
 
 /**
  * Attempts the server answered that their replica's query_log lacks, though no restart wiped it:
@@ -69,11 +110,11 @@ export function unloggedAttempts(
   attempts: readonly AttemptRecord[],
   serverInserts: readonly ServerInsert[],
   replicaOf: (endpoint: string) => string | undefined,
-  lostLogAfter: LogCover['lostLogAfter'],
+  lostLog: LogCover['lostLog'],
 ): string[] {
   const logged = new Set(serverInserts.map((insert) => `${insert.replica}|${insert.queryId}`));
   return attempts
-    .filter((attempt) => answeredByServer(attempt) && !lostLogAfter(attempt.endpoint, attempt.invokedAt))
+    .filter((attempt) => answeredByServer(attempt) && !lostLog(attempt))
     .flatMap((attempt) => {
       const replica = replicaOf(attempt.endpoint);
       if (replica === undefined)

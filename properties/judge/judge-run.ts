@@ -15,6 +15,7 @@ import {
   type RefusalRecord,
   type ScenarioCheck,
   sightingsOf,
+  withLogsBeforeKills,
 } from '../checkers/index.ts';
 import { OWED_BY_CLASS } from '../base/index.ts';
 import type { Schedule } from '../schedule/index.ts';
@@ -171,6 +172,11 @@ export function judge(input: StoredRun): RunJudgement {
   const owed = OWED_BY_CLASS[input.sinkClass];
   const events = input.events;
   const description = input.description;
+  const kills = eventsOfType(events, 'fault-start').filter((start) => start.fault === 'replica_kill');
+  const truth: GroundTruth = {
+    ...input.truth,
+    serverInserts: withLogsBeforeKills(input.truth.serverInserts, kills),
+  };
   const replicaOfEndpoint = new Map(
     description.shards.flatMap((shard) =>
       shard.replicas.map((replica) => [new URL(replica.http).host, replica.name] as const),
@@ -187,9 +193,9 @@ export function judge(input: StoredRun): RunJudgement {
     sendsToken: owed.sendsToken,
     generation: input.source.generation,
     events,
-    truth: input.truth,
+    truth: truth,
     replicaOf: (endpoint) => replicaOfEndpoint.get(endpoint),
-    expectedShards: (attempts) => expectedShardsOf(description, specs, attempts, input.truth),
+    expectedShards: (attempts) => expectedShardsOf(description, specs, attempts, truth),
     expectedRefusals: expectedRefusals(events, expectations),
     producedForm: producedForms(input.source),
     insertBudgetDuring: (from, to) => insertBudgetDuring(specs, from, to),
@@ -198,19 +204,19 @@ export function judge(input: StoredRun): RunJudgement {
   });
   const faults = faultEvidence(events, facts.attempts, {
     exceptionCodes: new Map(
-      input.truth.serverInserts.flatMap((insert) =>
+      truth.serverInserts.flatMap((insert) =>
         insert.exceptionCode === undefined ? [] : [[insert.queryId, insert.exceptionCode] as const],
       ),
     ),
     unknown,
     clientLinks: clientLinksOf(description),
     keeperWaits: new Map(
-      input.truth.serverInserts.flatMap((insert) =>
+      truth.serverInserts.flatMap((insert) =>
         insert.keeperWaitMs === undefined ? [] : [[insert.queryId, insert.keeperWaitMs] as const],
       ),
     ),
     keeperLinkWaits: new Map(
-      input.truth.serverInserts.flatMap((insert) =>
+      truth.serverInserts.flatMap((insert) =>
         insert.keeperWaitsByLink === undefined ? [] : [[insert.queryId, insert.keeperWaitsByLink] as const],
       ),
     ),
@@ -225,7 +231,7 @@ export function judge(input: StoredRun): RunJudgement {
       facts,
       observations,
       unknown,
-      truth: input.truth,
+      truth: truth,
       serverDedupOff: input.serverDedupOff,
       faultMet: faults.metAttempts,
     }),

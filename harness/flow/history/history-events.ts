@@ -1,4 +1,5 @@
 import type { AtMostOnceAck, InsertOutcome, SinkClassName, SinkWarningKind } from '../../../sinks/index.ts';
+import type { ServerInsert } from '../../oracle/index.ts';
 import type { CrashPlan, CrashPoint } from './crash-point.ts';
 import type { FaultType } from './fault-type.ts';
 import type { GatedAttempt, GatePhase } from './gated-attempt.ts';
@@ -408,6 +409,19 @@ export interface FaultStartEvent {
   readonly overlaps?: number;
   /** A server-window fault: the windows it must be seen acting in, in order. */
   readonly windows?: readonly ServerWindow[];
+  /** A replica kill: what the victim's query_log held right before it (`LogBeforeKill`). */
+  readonly logBeforeKill?: LogBeforeKill;
+}
+
+/**
+ * A replica's log of the run's INSERTs, read right before a kill: an embedded node restarts with
+ * empty system logs, so without it the oracle could settle none of that replica's earlier INSERTs.
+ * `askedAt` is when the nemesis asked the replica to flush its logs: an INSERT the server answered
+ * before then is in `inserts` (the server logs an INSERT before it answers).
+ */
+export interface LogBeforeKill {
+  readonly askedAt: number;
+  readonly inserts: readonly ServerInsert[];
 }
 
 /**

@@ -10,6 +10,7 @@ export type {
   FlowEvent,
   GiveUpClaim,
   LinkCounters,
+  LogBeforeKill,
   ServerWindow,
   RecoveryBound,
   RecoveryEvent,
