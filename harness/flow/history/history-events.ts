@@ -1,5 +1,5 @@
 import type { AtMostOnceAck, InsertOutcome, SinkClassName, SinkWarningKind } from '../../../sinks/index.ts';
-import type { ServerInsert } from '../../oracle/index.ts';
+import type { ServerInsert } from './server-insert.ts';
 import type { CrashPlan, CrashPoint } from './crash-point.ts';
 import type { FaultType } from './fault-type.ts';
 import type { GatedAttempt, GatePhase } from './gated-attempt.ts';

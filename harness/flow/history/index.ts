@@ -23,4 +23,5 @@ export type {
 export { eventsOfType, type History, insertAttempts, mergeHistory, readHistory } from './history-reader.ts';
 export { historySignature, SIGNATURE_VERSION } from './history-signature.ts';
 export type { HistorySink } from './history-sink.ts';
+export type { AsyncInsertSettings, ServerInsert } from './server-insert.ts';
 export { HistoryWriter } from './history-writer.ts';
