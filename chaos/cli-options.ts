@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import {
   availableMemoryMiB,
+  kafkaClasspath,
   memoryShortfall,
   parseBackend,
   parseProxyServer,
@@ -10,7 +11,7 @@ import {
   readClusterFile,
 } from '../harness/cluster/index.ts';
 import { HarnessError, type Seed, seedOf } from '../harness/base/index.ts';
-import { JUDGED_CLASS_NAMES, type JudgedClassName } from '../properties/base/index.ts';
+import { JUDGED_CLASS_NAMES, type JudgedClassName, KAFKA_ENGINE_CLASS } from '../properties/base/index.ts';
 import type { ChaosBackend } from './chaos-run.ts';
 import { type Profile, readScheduleFile, SERVER_DEDUP_MODES, type ServerDedupMode } from './executor/index.ts';
 import type { ScheduleFile } from '../properties/schedule/index.ts';
@@ -111,6 +112,7 @@ export function parseSelection(
   profile: Profile,
   availableMiB: () => number = availableMemoryMiB,
   cores: number = availableParallelism(),
+  brokersInstalled: () => unknown = kafkaClasspath,
 ): Selection {
   const shape = values.shape === undefined ? undefined : parseShape(values.shape, values.backend);
   const serverDedup = values['server-dedup'] ?? 'alternate';
@@ -153,12 +155,17 @@ export function parseSelection(
     target.backend === 'external' && values.proxy === undefined
       ? undefined
       : parseProxyServer(values.proxy, target.backend);
+  const classes = named.filter(covered);
+  // The Kafka engine's cluster may start last in a job: brokers that are not installed are said
+  // now, before anything starts, not after every other pair ran.
+  const startsBrokers = target.backend === 'embedded' || target.backend === 'binary';
+  if (startsBrokers && classes.includes(KAFKA_ENGINE_CLASS) && scenarios.some(isEngineScenario)) brokersInstalled();
   return {
     seed: seedOf(values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed), '--seed'),
     ...target,
     lanes: parseLanes(values.lanes, target.backend, cores),
     ...(proxyServer === undefined ? {} : { proxyServer }),
-    classes: named.filter(covered),
+    classes,
     scenarios,
     serverDedup: serverDedup as ServerDedupMode,
     ...(shape === undefined ? {} : { shape }),

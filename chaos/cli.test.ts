@@ -68,6 +68,29 @@ describe.each([
   });
 });
 
+describe.each([
+  ['chaos', CLI],
+  ['soak', SOAK],
+  ['chaos:stability', STABILITY],
+])('npm run %s without the Kafka broker installed', (_name, script) => {
+  it('exits 2 with one line naming what to run when the Kafka engine is selected, starting nothing', () => {
+    const own = process.env['CHAOS_KAFKA_LIB'];
+    const empty = mkdtempSync(join(tmpdir(), 'chaos-kafka-lib-'));
+    process.env['CHAOS_KAFKA_LIB'] = empty;
+    try {
+      expectRefusedBeforeAnything(
+        script,
+        ['--sink', 'ClickHouseKafkaEngine'],
+        'broker is not installed (' + join(empty, 'kafka_2.13-4.1.1.jar') + ' not found): run scripts/setup.sh',
+      );
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+      if (own === undefined) delete process.env['CHAOS_KAFKA_LIB'];
+      else process.env['CHAOS_KAFKA_LIB'] = own;
+    }
+  });
+});
+
 describe('npm run chaos --path', () => {
   const one = ['--sink', 'ClickHouseBatchingSink', '--scenario', 'unknown-outcome'];
 

@@ -11,6 +11,7 @@ export type { ProcessAction } from './external/cluster-file.ts';
 export { attachExternalCluster, ExternalCluster, readClusterFile } from './external/external-cluster.ts';
 export { redactDescription } from './external/redact.ts';
 export { keeperRole, type KeeperRole } from './health.ts';
+export { kafkaClasspath } from './kafka/kafka-distribution.ts';
 export { StartedLocalCluster } from './local-cluster.ts';
 export { isAlive, type ProcessMemory } from './process/local-process.ts';
 export { reapRunsOwnedBy, type RunDirFate } from './reaper.ts';
