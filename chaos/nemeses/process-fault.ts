@@ -82,8 +82,9 @@ export class ProcessFault implements Fault {
   }
 
   async apply(context: NemesisContext): Promise<FaultWindow> {
-    const appliedAt = Date.now();
     const kept = this.type === 'replica_kill' ? await logBeforeKill(context, this.member) : undefined;
+    // The fault's moment is the kill's, not the reading's before it: holds are counted from it.
+    const appliedAt = Date.now();
     const own = (this.undo = context.undo.fault());
     const verified = await own.applying(() =>
       stopMember(own, context.cluster, this.member, KILLS.has(this.type) ? 'kill' : 'pause'),
