@@ -1,6 +1,6 @@
 import { HarnessError } from '../../../harness/base/index.ts';
 import type { AimTarget } from '../fault-plan.ts';
-import { replicaKill, replicaPause } from '../process-fault.ts';
+import { replicaKillReadingLog, replicaPause } from '../process-fault.ts';
 import { quorumInterserverCut } from '../proxy-fault.ts';
 import { quorumSettled } from '../quorum-settled.ts';
 import { defineFamily } from './family.ts';
@@ -51,7 +51,7 @@ export const QUORUM_SIBLING_KILL = defineFamily({
   proofs: [],
   processActions: ['kill', 'start'],
   label: () => `a sibling of the INSERT's replica, ${DURING_QUORUM}`,
-  aim: (t) => quorumSettled(replicaKill(quorumSibling(t)), [t.replica, ...t.siblings]),
+  aim: (t) => quorumSettled(replicaKillReadingLog(quorumSibling(t)), [t.replica, ...t.siblings]),
 });
 
 export const QUORUM_INTERSERVER_CUT = defineFamily({

@@ -1,4 +1,4 @@
-import { replicaKill, replicaPause } from '../process-fault.ts';
+import { replicaKillReadingLog, replicaPause } from '../process-fault.ts';
 import { interserverCut } from '../proxy-fault.ts';
 import { defineFamily } from './family.ts';
 
@@ -11,7 +11,7 @@ export const REPLICA_KILL = defineFamily({
   proofs: [],
   processActions: ['kill', 'start'],
   label: () => "the INSERT's replica",
-  aim: (t) => replicaKill(t.replica.name),
+  aim: (t) => replicaKillReadingLog(t.replica.name),
 });
 
 export const REPLICA_PAUSE = defineFamily({
