@@ -57,8 +57,7 @@ export interface Observed {
  */
 export function observe(input: ObserveInput): Observed {
   const facts = factsFromHistory(input.events, input.guarantee, input.generation);
-  const kills = eventsOfType(input.events, 'fault-start').filter((start) => start.fault === 'replica_kill');
-  const lostLog = lostToKills(kills, input.replicaOf);
+  const lostLog = lostToKills(input.events, input.replicaOf);
   const vouchedFor = new Set(input.truth.logMarkerFound ?? []);
   const vouched = (endpoint: string) => vouchedFor.has(input.replicaOf(endpoint) ?? '');
   const unknown = resolveUnknownOutcomes(facts.attempts, input.truth.serverInserts, { lostLog, vouched });

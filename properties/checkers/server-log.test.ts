@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { FaultStartEvent, Stamped } from '../../harness/flow/history/index.ts';
 import type { ServerInsert } from '../../harness/oracle/index.ts';
 import type { AttemptRecord, Observations } from './observations.ts';
 import { serverLogChecker } from './server-log-checker.ts';
@@ -96,18 +97,35 @@ describe('a missing log row is evidence only where the log vouches for the repli
   });
 });
 
+/** A nemesis's `fault-start` (a replica kill unless `fault` says otherwise), as the history stores it. */
+const faultStart = (at: number, targets: string[], over: Partial<FaultStartEvent> = {}): Stamped<FaultStartEvent> => ({
+  type: 'fault-start',
+  window: 1,
+  fault: 'replica_kill',
+  description: `kill(${targets.join(',')})`,
+  targets,
+  effect: 'blocked',
+  at,
+  writer: 'nemesis',
+  pid: 1,
+  seq: 1,
+  ...over,
+});
+
 describe('lostToKills', () => {
   const replicaOf = (endpoint: string) => (endpoint === 'a:1' ? 'r1' : 'r2');
 
   it('takes a kill of the attempt’s replica after it began as a lost log, not one of another replica or before it', () => {
-    const lost = lostToKills([{ at: 150, targets: ['r1'] }], replicaOf);
+    const lost = lostToKills([faultStart(150, ['r1'])], replicaOf);
     expect(lost(attempt('q1', 'unknown', ['m1']))).toBe(true);
     expect(lost(attempt('q2', 'unknown', ['m2'], 'b:1'))).toBe(false);
     expect(lost({ ...attempt('q3', 'unknown', ['m3']), invokedAt: 151 })).toBe(false);
+    const paused = lostToKills([faultStart(150, ['r1'], { fault: 'replica_pause' })], replicaOf);
+    expect(paused(attempt('q4', 'unknown', ['m4']))).toBe(false);
   });
 
   it('keeps what the server answered before the victim’s log was read, and only that', () => {
-    const lost = lostToKills([{ at: 150, targets: ['r1'], logBeforeKill: { askedAt: 140, inserts: [] } }], replicaOf);
+    const lost = lostToKills([faultStart(150, ['r1'], { logBeforeKill: { askedAt: 140, inserts: [] } })], replicaOf);
     expect(lost({ ...attempt('q1', 'unknown', ['m1']), errorCode: '319' })).toBe(false);
     expect(lost(attempt('q2', 'ok', ['m2']))).toBe(false);
     expect(lost({ ...attempt('q3', 'unknown', ['m3']), errorCode: 'ECONNRESET' })).toBe(true);
@@ -121,7 +139,7 @@ describe('withLogsBeforeKills', () => {
       askedAt: 140,
       inserts: [logged('q1', true), logged('q2', false), { ...logged('q3', true), replica: 'r2' }],
     };
-    const merged = withLogsBeforeKills([logged('q2', true)], [{ at: 150, targets: ['r1'], logBeforeKill: before }]);
+    const merged = withLogsBeforeKills([logged('q2', true)], [faultStart(150, ['r1'], { logBeforeKill: before })]);
     expect(merged.map((insert) => [insert.replica, insert.queryId, insert.finished])).toEqual([
       ['r1', 'q2', true],
       ['r1', 'q1', true],

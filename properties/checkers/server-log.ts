@@ -1,4 +1,4 @@
-import type { FaultStartEvent } from '../../harness/flow/history/index.ts';
+import { eventsOfType, type Stamped } from '../../harness/flow/history/index.ts';
 import type { ServerInsert } from '../../harness/oracle/index.ts';
 import type { AttemptRecord } from './observations.ts';
 
@@ -37,8 +37,9 @@ export interface LogCover {
 const answeredByServer = (attempt: AttemptRecord) =>
   attempt.outcome === 'ok' || (attempt.errorCode !== undefined && /^\d+$/.test(attempt.errorCode));
 
-/** A replica kill as the logs are concerned (the `fault-start` of a `replica_kill`). */
-export type LogKill = Pick<FaultStartEvent, 'targets' | 'logBeforeKill'> & { readonly at: number };
+/** The run's replica kills (their `fault-start`s): each wiped its victim's logs. */
+const replicaKills = (events: readonly Stamped[]) =>
+  eventsOfType(events, 'fault-start').filter((start) => start.fault === 'replica_kill');
 
 /**
  * Whether a kill of an attempt's replica after the attempt began wiped its log entry: not when the
@@ -46,9 +47,10 @@ export type LogKill = Pick<FaultStartEvent, 'targets' | 'logBeforeKill'> & { rea
  * that reading); otherwise it may have.
  */
 export function lostToKills(
-  kills: readonly LogKill[],
+  events: readonly Stamped[],
   replicaOf: (endpoint: string) => string | undefined,
 ): LogCover['lostLog'] {
+  const kills = replicaKills(events);
   return (attempt) =>
     kills.some(
       (kill) =>
@@ -66,11 +68,14 @@ export function lostToKills(
  * The replicas' logs as the oracle read them at the end, with what a killed replica had logged
  * before the kill wiped it: each INSERT once per replica, the oracle's reading first.
  */
-export function withLogsBeforeKills(serverInserts: readonly ServerInsert[], kills: readonly LogKill[]): ServerInsert[] {
+export function withLogsBeforeKills(
+  serverInserts: readonly ServerInsert[],
+  events: readonly Stamped[],
+): ServerInsert[] {
   const key = (insert: ServerInsert) => `${insert.replica}|${insert.queryId}`;
   const seen = new Set(serverInserts.map(key));
   const merged = [...serverInserts];
-  for (const insert of kills.flatMap((kill) => kill.logBeforeKill?.inserts ?? [])) {
+  for (const insert of replicaKills(events).flatMap((kill) => kill.logBeforeKill?.inserts ?? [])) {
     if (seen.has(key(insert))) continue;
     seen.add(key(insert));
     merged.push(insert);

@@ -172,11 +172,7 @@ export function judge(input: StoredRun): RunJudgement {
   const owed = OWED_BY_CLASS[input.sinkClass];
   const events = input.events;
   const description = input.description;
-  const kills = eventsOfType(events, 'fault-start').filter((start) => start.fault === 'replica_kill');
-  const truth: GroundTruth = {
-    ...input.truth,
-    serverInserts: withLogsBeforeKills(input.truth.serverInserts, kills),
-  };
+  const truth: GroundTruth = { ...input.truth, serverInserts: withLogsBeforeKills(input.truth.serverInserts, events) };
   const replicaOfEndpoint = new Map(
     description.shards.flatMap((shard) =>
       shard.replicas.map((replica) => [new URL(replica.http).host, replica.name] as const),
