@@ -409,7 +409,7 @@ export interface FaultStartEvent {
   readonly overlaps?: number;
   /** A server-window fault: the windows it must be seen acting in, in order. */
   readonly windows?: readonly ServerWindow[];
-  /** A replica kill: what the victim's query_log held right before it (`LogBeforeKill`). */
+  /** A replica kill of the sinks' path: what the victim's query_log held right before it (`LogBeforeKill`). */
   readonly logBeforeKill?: LogBeforeKill;
 }
 
