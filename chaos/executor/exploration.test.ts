@@ -123,14 +123,19 @@ describe('Exploration', () => {
     expect(explored.outcome(DETAILS).counterexample).toBe(2);
   });
 
-  it('past the shrink deadline the cases left are skipped and the shrink is reported truncated', () => {
+  it('a shrink step starts only when it is expected to end by the deadline; the cases left are skipped, truncated', () => {
     const { explored, clock } = exploration();
     clock.now = 10_000;
     explored.record(ran(ticketOf(explored.next(false)), 'violation', false));
-    clock.now = 10_000 + BUDGET.shrinkMs - 1;
-    expect(ticketOf(explored.next(false)).phase).toBe('shrink');
+    const deadline = 10_000 + BUDGET.shrinkMs;
+    // Before the first step, the failing run's 1 s is what a step is expected to take.
+    clock.now = deadline - 1_001;
+    const step = ticketOf(explored.next(false));
+    expect(step.phase).toBe('shrink');
+    explored.record({ ...ran(step, 'pass', false), durationMs: 5_000 });
     expect(explored.outcome(DETAILS).shrinkTruncated).toBe(false);
-    clock.now = 10_000 + BUDGET.shrinkMs;
+    // Then the longest step so far: 5 s no longer fits in the 4 s left.
+    clock.now = deadline - 4_000;
     expect(explored.next(false)).toEqual({ kind: 'skip' });
     expect(explored.outcome(DETAILS).shrinkTruncated).toBe(true);
   });

@@ -4,6 +4,7 @@ import type { ExecutedRun, ScenarioOutcome } from './executed-run.ts';
 import {
   exploreDecision,
   serverDedupOff,
+  shrinkStepFits,
   type ExploreDecision,
   type RunBudget,
   type ServerDedupMode,
@@ -38,8 +39,8 @@ export function failureKinds(run: ExecutedRun): ReadonlySet<AnomalyKind> {
 /**
  * The explore → shrink → replay state of one class × scenario. Exploring runs are generated
  * until the declared coverage happened or the budget is spent; the first violation starts
- * shrinking, every step under that run's server-dedup setting and within the shrink budget
- * (the cases left then are skipped: `shrinkTruncated`); a replay that held skips the rest.
+ * shrinking, every step under that run's server-dedup setting and expected to end within the
+ * shrink budget (the cases left then are skipped: `shrinkTruncated`); a replay that held skips the rest.
  * Shrinking keeps the failure it found: a smaller case is taken only when it shows every kind
  * of anomaly the first violation showed. One that fails otherwise has slipped to another
  * failure; it stays a violation of the scenario but is not taken as the counterexample, so
@@ -79,7 +80,7 @@ export class Exploration {
         covered: this.covered(),
       });
       if (this.stopped !== 'run') return { kind: 'skip' };
-    } else if (this.now() >= this.shrinkUntil) {
+    } else if (!this.shrinkStepFits()) {
       this.shrinkTruncated = true;
       return { kind: 'skip' };
     }
@@ -121,6 +122,12 @@ export class Exploration {
       counterexample: this.failing.at(-1),
       details,
     };
+  }
+
+  private shrinkStepFits(): boolean {
+    const failing = this.runs.find((run) => run.check?.verdict === 'violation');
+    const steps = this.runs.filter((run) => run.phase === 'shrink').map((run) => run.durationMs);
+    return shrinkStepFits(this.now(), this.shrinkUntil, failing?.durationMs ?? 0, steps);
   }
 
   private covered(): boolean {

@@ -1,16 +1,16 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { seedOf } from '../../harness/base/index.ts';
 import { explorePath, type PathRun, pathScenarioVerdict } from './path-loop.ts';
 
 type Run = PathRun<number> & { readonly bad: boolean; readonly fired: boolean };
 
-const loop = (runOne: (base: PathRun<number>) => Run) =>
+const loop = (runOne: (base: PathRun<number>) => Run, arbitrary = fc.integer({ min: 0, max: 1000 })) =>
   explorePath<number, Run>({
     seed: seedOf(42, 'test'),
     seedKey: 'Class/scenario',
     profile: 'ci',
-    arbitrary: fc.integer({ min: 0, max: 1000 }),
+    arbitrary,
     serverDedup: 'alternate',
     offFirst: true,
     violated: (run) => run.bad,
@@ -36,6 +36,24 @@ describe('explorePath', () => {
     expect(new Set(outcome.runs.filter((run) => run.phase === 'shrink').map((run) => run.dedupOff)).size).toBe(1);
     expect(Math.min(...violating.map((run) => run.input))).toBe(5);
     expect(outcome.counterexamplePath).toMatch(/^\d+(:\d+)*$/);
+  });
+
+  afterEach(() => vi.useRealTimers());
+
+  it('starts a shrink step only when it is expected to end within the shrink budget', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const took = (ms: number) => vi.setSystemTime(Date.now() + ms);
+    // The failing run takes 50 s, each shrink step 25 s, against the ci profile's 60 s: steps
+    // start at 0 s (50 s expected) and 25 s (25 s expected); one at 50 s would end at 75 s.
+    // The inputs leave fast-check many steps to try.
+    const outcome = await loop(
+      (base) => {
+        took(base.phase === 'explore' ? 50_000 : 25_000);
+        return { ...base, bad: base.input > 200_000, fired: false };
+      },
+      fc.noBias(fc.integer({ min: 100_000, max: 1_000_000 })),
+    );
+    expect(outcome.runs.filter((run) => run.phase === 'shrink')).toHaveLength(2);
   });
 });
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { pairSeed, type Seed } from '../../harness/base/index.ts';
 import type { Verdict } from '../../properties/base/index.ts';
 import type { Anomaly } from '../../properties/checkers/index.ts';
-import { BUDGETS, type Profile, type ServerDedupMode } from './run-budget.ts';
+import { BUDGETS, shrinkStepFits, type Profile, type ServerDedupMode } from './run-budget.ts';
 
 /** What every run of a path outside the sinks' executor (the Kafka engine, the staged loader) records. */
 export interface PathRun<Input> {
@@ -53,8 +53,9 @@ export interface PathOutcome<Run> {
 /**
  * fast-check over whole runs of one scenario: explore until the profile's minimum of runs is
  * done and a fault fired, or the budget is spent; a violation is then shrunk within the shrink
- * budget, every shrink step a real run with the dedup mode of the first violation. A stop or an
- * infra error ends the loop (the verdict is decided then).
+ * budget (a step starts only when it is expected to end by then), every shrink step a real run
+ * with the dedup mode of the first violation. A stop or an infra error ends the loop (the
+ * verdict is decided then).
  */
 export async function explorePath<Input, Run extends PathRun<Input>>(
   loop: PathLoop<Input, Run>,
@@ -63,6 +64,8 @@ export async function explorePath<Input, Run extends PathRun<Input>>(
   const started = Date.now();
   const runs: Run[] = [];
   let shrinkUntil: number | undefined;
+  let failingRunMs = 0;
+  const shrinkStepsMs: number[] = [];
   let firstDedupOff: boolean | undefined;
   let stopped: 'covered' | 'budget-spent' = 'budget-spent';
   const covered = () => runs.some((run) => run.phase === 'explore' && loop.fired(run));
@@ -73,11 +76,12 @@ export async function explorePath<Input, Run extends PathRun<Input>>(
       const enough = explores >= budget.minRuns && covered();
       if (enough) stopped = 'covered';
       if (enough || explores >= budget.maxRuns || Date.now() - started > budget.maxMs) return true;
-    } else if (Date.now() > shrinkUntil) return true;
+    } else if (!shrinkStepFits(Date.now(), shrinkUntil, failingRunMs, shrinkStepsMs)) return true;
     const index = runs.length;
     const dedupOff =
       firstDedupOff ??
       (loop.serverDedup === 'off' || (loop.serverDedup === 'alternate' && (index % 2 === 0) === loop.offFirst));
+    const runStarted = Date.now();
     const run = await loop.run({
       index,
       phase: shrinkUntil === undefined ? 'explore' : 'shrink',
@@ -85,8 +89,10 @@ export async function explorePath<Input, Run extends PathRun<Input>>(
       dedupOff,
     });
     runs.push(run);
+    if (shrinkUntil !== undefined) shrinkStepsMs.push(Date.now() - runStarted);
     if (!loop.violated(run)) return true;
     if (shrinkUntil === undefined) {
+      failingRunMs = Date.now() - runStarted;
       shrinkUntil = Date.now() + (loop.shrink === false ? 0 : budget.shrinkMs);
       firstDedupOff = dedupOff;
     }

@@ -28,6 +28,23 @@ export const BUDGETS: Readonly<Record<Profile, RunBudget>> = {
 export type ExploreDecision = 'run' | 'covered' | 'budget-spent';
 
 /**
+ * Whether one more shrink step fits before the shrink deadline: it must be expected to end by
+ * then, not merely start. A step is expected to take as long as the longest shrink step so far,
+ * or before the first, as long as the failing run (a shrunk case is rarely longer than the case
+ * it came from). A step started just before the deadline would otherwise hold the counterexample
+ * up to one whole run past the budget the user was promised.
+ */
+export function shrinkStepFits(
+  nowMs: number,
+  deadlineMs: number,
+  failingRunMs: number,
+  shrinkStepsMs: readonly number[],
+): boolean {
+  const expected = shrinkStepsMs.length === 0 ? failingRunMs : Math.max(...shrinkStepsMs);
+  return nowMs + expected < deadlineMs;
+}
+
+/**
  * Whether to generate one more exploring run: always below `minRuns` while time is left; then
  * only while something declared has not happened yet and the budget allows.
  */
