@@ -177,7 +177,7 @@ export function parseSelection(
  * loader's) run N at a time, each its own processes and proxy, so nothing one pair does reaches
  * another's cluster. An attached cluster is one cluster: its pairs run one at a time.
  */
-function parseLanes(value: string | undefined, backend: ChaosBackend, cores: number): number {
+export function parseLanes(value: string | undefined, backend: ChaosBackend, cores: number): number {
   if (value === undefined) return backend === 'external' ? 1 : defaultLanes(cores);
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_LANES)
     throw new HarnessError('CLI_USAGE', `--lanes takes a whole number from 1 to ${MAX_LANES}, got '${value}'`);

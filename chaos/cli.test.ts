@@ -140,6 +140,7 @@ describe.each([
   ['chaos:stability', STABILITY, ['--seeds', '0'], "--seeds takes a positive integer, got '0'"],
   ['mutants', MUTANTS, ['--seeds', 'ten'], "--seeds takes a positive integer, got 'ten'"],
   ['mutants', MUTANTS, ['--mutant', 'nope'], "unknown mutant 'nope'; the mutants are token-changes-on-replay"],
+  ['mutants', MUTANTS, ['--lanes', '0'], "--lanes takes a whole number from 1 to 4, got '0'"],
 ])('npm run %s on bad input', (_name, script, args, message) => {
   it(`${args.join(' ')} exits 2 with one line, starting nothing`, () =>
     expectRefusedBeforeAnything(script, args, message));

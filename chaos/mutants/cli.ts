@@ -1,11 +1,13 @@
 /**
- * `npm run mutants -- [--seeds 10] [--seed N] [--mutant NAME[,NAME]] [--scenario NAME] [--no-control]
- * [--no-shrink] [--report-dir DIR]`: every shipped mutant against the catalogue scenario that targets
- * it (or, with `--scenario`, against that one: to show which scenarios do NOT catch it; the staged
- * loader's mutants, `staged-mutants.ts`, always at their own scenario, on a 1x2 cluster), over
- * N seeds (random and printed, or N in a row from `--seed`), with the chaos job's defaults (the
- * `ci` budget, server dedup alternating), plus the unmutated sink under the same scenarios and
- * seeds as a control. Writes the detection matrix as `summary.json`, `report.md`, `report.html`
+ * `npm run mutants -- [--seeds 10] [--seed N] [--mutant NAME[,NAME]] [--scenario NAME]
+ * [--no-control] [--no-shrink] [--lanes N] [--report-dir DIR]`: every shipped mutant against the
+ * catalogue scenario that targets it (or, with `--scenario`, against that one: to show which
+ * scenarios do NOT catch it; the staged loader's mutants, `staged-mutants.ts`, always at their
+ * own scenario, on a 1x2 cluster), over N seeds (random and printed, or N in a row from
+ * `--seed`), with the chaos job's defaults (the `ci` budget, server dedup alternating), plus the
+ * unmutated sink under the same scenarios and seeds as a control. The rows run on up to
+ * `--lanes` clusters at once (one per core unless told), each row on one cluster from its first
+ * seed to its last. Writes the detection matrix as `summary.json`, `report.md`, `report.html`
  * and `junit.xml` under `<report-dir>/<run-id>/` and prints the table. Exit 0 when every mutant
  * was caught in its category (and no other it does not explain) on every seed and every control
  * run passed; 1 on a finding (a mutant not caught or caught in another category, a control
@@ -13,22 +15,32 @@
  * on bad input.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { installInterrupt, prepareWritableDir } from '../../harness/cli/index.ts';
 import type { Logger } from 'pino';
-import { startCluster, type StartedCluster } from '../../harness/cluster/index.ts';
+import {
+  availableMemoryMiB,
+  memoryNeedMiB,
+  memoryShortfall,
+  startCluster,
+  type StartedCluster,
+} from '../../harness/cluster/index.ts';
 import { describeError, fileLogger, HarnessError, newRunId, PROJECT_ROOT, seedOf } from '../../harness/base/index.ts';
 import { matrixHtml, matrixJson, matrixJunit, matrixMarkdown } from '../../reports/writers/index.ts';
 import { matrixExitStatus, type Detection, type MatrixRow, type MutationMatrix } from '../../reports/results/index.ts';
+import { parseLanes } from '../cli-options.ts';
+import { runInLanes } from '../cluster-lanes.ts';
 import { BUDGETS, runScenario, type ServerDedupMode } from '../executor/index.ts';
 import { startedClusterJournal, UndoJournal } from '../nemeses/index.ts';
-import { DEFAULT_SHAPE, findScenarios, type ScenarioDefinition, shapeArgument } from '../scenarios/index.ts';
+import { findScenarios, type ScenarioDefinition, shapeArgument } from '../scenarios/index.ts';
 import { isMutantName, MUTANTS, type MutantName } from './catalogue.ts';
 import { detection } from './detection.ts';
 import { sinkHostFor } from './mutant-host.ts';
 import { STAGED_MUTANTS } from './staged-mutants.ts';
 import { isStagedMutantName, type StagedSubject, stagedRow, stagedScenarioOf } from './staged-rows.ts';
+import { type RowGroup, rowGroups } from './row-groups.ts';
 import { MUTANT_TARGETS, type MutantTarget } from './targets.ts';
 
 interface Subject extends MutantTarget {
@@ -50,6 +62,7 @@ function parseOptions() {
       'no-control': { type: 'boolean', default: false },
       'control-only': { type: 'boolean', default: false },
       'no-shrink': { type: 'boolean', default: false },
+      lanes: { type: 'string' },
       'report-dir': { type: 'string', default: join(PROJECT_ROOT, 'reports', 'mutants') },
     },
   });
@@ -95,6 +108,7 @@ function parseOptions() {
     control: !values['no-control'],
     mutantsToo: !values['control-only'],
     shrink: !values['no-shrink'],
+    lanes: parseLanes(values.lanes, 'embedded', availableParallelism()),
     reportDir: prepareWritableDir(values['report-dir'], '--report-dir'),
   };
 }
@@ -178,7 +192,7 @@ async function subjectRow(
 
 async function main(): Promise<number> {
   const options = parseOptions();
-  // The matrix is only worth its full set of seeds: an interrupt tears the cluster down at once.
+  // The matrix is only worth its full set of seeds: an interrupt tears the clusters down at once.
   installInterrupt({ name: 'mutants', graceMs: 0 });
   const runId = newRunId();
   const dir = join(options.reportDir, runId);
@@ -188,18 +202,9 @@ async function main(): Promise<number> {
     `mutants: ${options.mutants.join(', ')} over seeds ${options.seeds.join(', ')}; reports in ${dir}\n`,
   );
   const started = Date.now();
-  const rows: MatrixRow[] = [];
   const all = subjects(options.mutants, options, options.scenario);
-  const label = (subject: Subject) => `${subject.name} / ${subject.sinkClass} / ${subject.scenario.name}`;
-  // Written after every row: a run of hours read while it goes, or interrupted, keeps what it finished.
-  const write = (pending: readonly string[]): MutationMatrix => {
-    const matrix: MutationMatrix = { runId, seeds: options.seeds, durationMs: Date.now() - started, rows, pending };
-    writeFileSync(join(dir, 'summary.json'), matrixJson(matrix));
-    writeFileSync(join(dir, 'report.md'), matrixMarkdown(matrix));
-    writeFileSync(join(dir, 'report.html'), matrixHtml(matrix));
-    writeFileSync(join(dir, 'junit.xml'), matrixJunit(matrix));
-    return matrix;
-  };
+  const label = (subject: Subject) =>
+    `${subject.name} / ${subject.sinkClass} / ${subject.scenario.name}${shapeArgument(subject.shape)}`;
   // The loader's mutants at their own scenarios (`--scenario` names a sinks' one), each scenario's control once.
   const stagedControls = new Map(
     options.stagedMutants.map((name) => [STAGED_MUTANTS[name].scenario, name] as const).reverse(),
@@ -212,44 +217,66 @@ async function main(): Promise<number> {
   ];
   const stagedLabel = (subject: StagedSubject) =>
     `${subject.name} / StagedPartitionLoader / ${stagedScenarioOf(subject)}`;
-  const ordered = [
-    ...[...new Set(all.map((subject) => shapeArgument(subject.shape)))].flatMap((shape) =>
-      all.filter((subject) => shapeArgument(subject.shape) === shape).map(label),
-    ),
-    ...staged.map(stagedLabel),
-  ];
-  write(ordered);
-  // One cluster per shape the targets need, each down before the next starts.
-  for (const shape of [...new Set(all.map((subject) => shapeArgument(subject.shape)))]) {
-    const own = all.filter((subject) => shapeArgument(subject.shape) === shape);
-    const topology = own[0]?.shape ?? DEFAULT_SHAPE;
-    const cluster = await startCluster('embedded', { topology: { ...topology, keepers: 1 }, logger: log });
-    const journal = new UndoJournal(startedClusterJournal(cluster), cluster);
-    try {
-      for (const subject of own) {
-        rows.push(await subjectRow(subject, options, cluster, journal, dir, log));
-        write(ordered.slice(rows.length));
+  const groups = rowGroups(all, staged, options.lanes, {
+    sink: (subject) => ({
+      label: label(subject),
+      run: (cluster, journal) => subjectRow(subject, options, cluster, journal, dir, log),
+    }),
+    staged: (subject) => ({
+      label: stagedLabel(subject),
+      run: (cluster, journal) => stagedRow(subject, options, cluster, journal, dir, log),
+    }),
+  });
+  // The matrix lists its rows in the catalogue's order, whichever lane ends first.
+  const ordered = [...all.map(label), ...staged.map(stagedLabel)];
+  const finished = new Map<string, MatrixRow>();
+  // Written after every row: a run of hours read while it goes, or interrupted, keeps what it finished.
+  const write = (): MutationMatrix => {
+    const rows = ordered.flatMap((name) => finished.get(name) ?? []);
+    const pending = ordered.filter((name) => !finished.has(name));
+    const matrix: MutationMatrix = { runId, seeds: options.seeds, durationMs: Date.now() - started, rows, pending };
+    writeFileSync(join(dir, 'summary.json'), matrixJson(matrix));
+    writeFileSync(join(dir, 'report.md'), matrixMarkdown(matrix));
+    writeFileSync(join(dir, 'report.html'), matrixHtml(matrix));
+    writeFileSync(join(dir, 'junit.xml'), matrixJunit(matrix));
+    return matrix;
+  };
+  write();
+  const topologyOf = (group: RowGroup) => ({ ...group.shape, keepers: 1, kafka: 0 });
+  // A lane that fails (a cluster that would not start) ends the matrix once the rows in flight end.
+  let failed = false;
+  await runInLanes(groups, {
+    lanes: options.lanes,
+    needMiB: (group) => memoryNeedMiB(topologyOf(group)),
+    shortfall: (group, available) => memoryShortfall(topologyOf(group), available),
+    availableMiB: availableMemoryMiB,
+    stopped: () => failed,
+    run: async (group) => {
+      try {
+        const cluster = await startCluster('embedded', { topology: topologyOf(group), logger: log });
+        const journal = new UndoJournal(startedClusterJournal(cluster), cluster);
+        try {
+          for (const row of group.rows) {
+            if (failed) break;
+            finished.set(row.label, await row.run(cluster, journal));
+            write();
+          }
+        } finally {
+          journal.close();
+          await cluster.down();
+        }
+      } catch (error) {
+        failed = true;
+        throw error;
       }
-    } finally {
-      journal.close();
-      await cluster.down();
-    }
-  }
-  if (staged.length > 0) {
-    // The staged scenarios publish to the first shard's two replicas.
-    const cluster = await startCluster('embedded', { topology: { shards: 1, replicas: 2, keepers: 1 }, logger: log });
-    const journal = new UndoJournal(startedClusterJournal(cluster), cluster);
-    try {
-      for (const subject of staged) {
-        rows.push(await stagedRow(subject, options, cluster, journal, dir, log));
-        write(ordered.slice(rows.length));
-      }
-    } finally {
-      journal.close();
-      await cluster.down();
-    }
-  }
-  const matrix = write([]);
+    },
+    // A shape the machine cannot hold is not started; its rows stay pending (exit 3), said once.
+    skip: (group, why) => {
+      if ('short' in why)
+        process.stderr.write(`mutants: not starting a cluster for ${group.rows.length} row(s): ${why.short}\n`);
+    },
+  });
+  const matrix = write();
   process.stdout.write(matrixMarkdown(matrix));
   return matrixExitStatus(matrix);
 }
