@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TWO_BY_TWO } from '../scenarios/testing/two-by-two.ts';
 import type { StartedCluster } from '../../harness/cluster/index.ts';
-import { largeEpoch } from '../../properties/arbitraries/index.ts';
+import { LARGE_EPOCH, largeEpoch, type RawSinkSpec } from '../../properties/arbitraries/index.ts';
 import { findScenarios } from '../scenarios/index.ts';
 import { SINK_CLASS_NAMES } from '../../sinks/index.ts';
 import { BUDGETS } from './run-budget.ts';
@@ -44,6 +44,33 @@ describe('arbRunInput: the volume of a run', () => {
         ({ workload, spec }) => workload.messagesPerEpoch <= 24 && spec.dynamic_parameters.max_rows_per_batch === 1,
       ),
     ).toBe(true);
+  });
+});
+
+describe("arbRunInput: the at-most-once queue mode's volume", () => {
+  const [scenario] = findScenarios(['unknown-outcome']);
+  if (scenario === undefined) throw new Error('no unknown-outcome');
+  const inputs = fc.sample(
+    arbRunInput({ cluster, scenario, sinkClass: 'AtMostOnceClickHouseSink', budget: BUDGETS.ci }),
+    { seed: 7, numRuns: 300 },
+  );
+  const queued = (spec: RawSinkSpec) =>
+    (spec.parameters.at_most_once_strategy as { enabled?: boolean } | undefined)?.enabled === true;
+  const queueMode = inputs.filter(
+    ({ spec, schedule }) => queued(spec) || schedule.some((each) => 'spec' in each && queued(each.spec)),
+  );
+
+  it('a run that may send each message alone writes at most one large epoch across its partitions, at any partition count', () => {
+    const most = largeEpoch(BUDGETS.ci.volume).max;
+    expect(queueMode.length).toBeGreaterThan(30);
+    for (const { workload } of queueMode)
+      expect(workload.messagesPerEpoch).toBeLessThanOrEqual(Math.max(LARGE_EPOCH.min, most / workload.partitions));
+    expect(
+      queueMode.some(({ workload }) => workload.partitions === 1 && workload.messagesPerEpoch > LARGE_EPOCH.max),
+    ).toBe(true);
+    expect(queueMode.some(({ workload }) => workload.partitions === 4 && workload.messagesPerEpoch === most / 4)).toBe(
+      true,
+    );
   });
 });
 
