@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MUTANTS, type MutantName } from './catalogue.ts';
 import { findScenarios } from '../scenarios/index.ts';
-import { ALSO_CAUGHT_IN, caughtInCategory, replayLine } from './detection.ts';
+import type { ScenarioOutcome } from '../executor/index.ts';
+import { ALSO_CAUGHT_IN, caughtInCategory, replayLine, shrinkFigures } from './detection.ts';
 import { MUTANT_TARGETS } from './targets.ts';
 
 describe('a mutant is caught', () => {
@@ -50,5 +51,24 @@ describe("a matrix row's replay line", () => {
     expect(replayLine(chaosLine('unknown-outcome'), catalogued, { controlOf: 'unknown-outcome-as-ok' })).toBe(
       chaosLine('unknown-outcome'),
     );
+  });
+});
+
+describe("a seed's shrink figures", () => {
+  const runs = [4_000, 10_000, 5_000, 6_000, 7_000].map(
+    (durationMs) => ({ durationMs }) as ScenarioOutcome['runs'][number],
+  );
+
+  it('count the steps after the first violation, and the seconds until the step that found the reported case', () => {
+    expect(shrinkFigures({ runs, counterexample: 3, shrinkTruncated: true }, 1)).toEqual({
+      steps: 3,
+      seconds: 18,
+      truncated: true,
+      secondsToSmallest: 11,
+    });
+  });
+
+  it('take no time to the smallest case when no step failed the same way', () => {
+    expect(shrinkFigures({ runs, counterexample: 1, shrinkTruncated: false }, 1).secondsToSmallest).toBe(0);
   });
 });

@@ -81,6 +81,26 @@ function inCatalogue(scenario: ScenarioDefinition): boolean {
   }
 }
 
+/**
+ * The shrinking after the first violation (at `first` in the runs): its steps and seconds,
+ * whether the budget cut it short, and the seconds until the step that found the reported
+ * counterexample ended (0 when no smaller case failed the same way).
+ */
+export function shrinkFigures(
+  outcome: Pick<ScenarioOutcome, 'runs' | 'counterexample' | 'shrinkTruncated'>,
+  first: number,
+): NonNullable<Detection['shrink']> {
+  const seconds = (runs: readonly { readonly durationMs: number }[]) =>
+    runs.reduce((total, run) => total + run.durationMs, 0) / 1000;
+  const smallest = Math.max(first, outcome.counterexample ?? first);
+  return {
+    steps: outcome.runs.length - first - 1,
+    seconds: seconds(outcome.runs.slice(first + 1)),
+    truncated: outcome.shrinkTruncated,
+    secondsToSmallest: seconds(outcome.runs.slice(first + 1, smallest + 1)),
+  };
+}
+
 /** What one seed of a scenario showed about a mutant (or the control, `mutant` undefined): caught how, after how much, shrunk how. */
 export function detection(
   scenario: ScenarioDefinition,
@@ -100,11 +120,7 @@ export function detection(
       : {
           runsToDetection: outcome.runs.slice(0, first + 1).filter((run) => run.phase === 'explore').length,
           secondsToDetection: seconds(outcome.runs.slice(0, first + 1)),
-          shrink: {
-            steps: outcome.runs.length - first - 1,
-            seconds: seconds(outcome.runs.slice(first + 1)),
-            truncated: outcome.shrinkTruncated,
-          },
+          shrink: shrinkFigures(outcome, first),
         };
   return {
     seed,

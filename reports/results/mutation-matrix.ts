@@ -16,8 +16,17 @@ export interface Detection {
   readonly runsToDetection?: number;
   /** Seconds of runs up to the end of the first violating one. */
   readonly secondsToDetection?: number;
-  /** Shrinking after the first violation: steps, seconds, and whether its budget cut it short. */
-  readonly shrink?: { readonly steps: number; readonly seconds: number; readonly truncated: boolean };
+  /**
+   * Shrinking after the first violation: steps, seconds, whether its budget cut it short, and
+   * the seconds until the step that found the reported (smallest) case ended: the rest of the
+   * shrink only failed to find a smaller one.
+   */
+  readonly shrink?: {
+    readonly steps: number;
+    readonly seconds: number;
+    readonly truncated: boolean;
+    readonly secondsToSmallest?: number;
+  };
   readonly replayCommand: string;
   readonly infraErrors: number;
 }

@@ -15,12 +15,16 @@ function rowFigures(row: MatrixRow): { caught: string; runs: string; seconds: st
   const pick = (f: (d: Detection) => number | undefined) =>
     row.detections.map(f).filter((v): v is number => v !== undefined);
   const shrink = pick((d) => d.shrink?.seconds);
+  const smallest = pick((d) => d.shrink?.secondsToSmallest);
   const truncated = row.detections.filter((d) => d.shrink?.truncated).length;
   return {
     caught: row.kind === 'control' ? `${good}/${row.detections.length} pass` : `${good}/${row.detections.length}`,
     runs: range(pick((d) => d.runsToDetection)),
     seconds: range(pick((d) => d.secondsToDetection)),
-    shrink: shrink.length === 0 ? '—' : `${range(shrink)}${truncated > 0 ? ` (${truncated} cut short)` : ''}`,
+    shrink:
+      shrink.length === 0
+        ? '—'
+        : `${range(shrink)}${smallest.length > 0 ? ` (smallest case after ${range(smallest)})` : ''}${truncated > 0 ? ` (${truncated} cut short)` : ''}`,
     replay: row.detections.find((d) => d.verdict === 'violation')?.replayCommand ?? '',
   };
 }
