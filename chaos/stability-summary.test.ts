@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type RunId, seedOf } from '../harness/base/index.ts';
 import { NO_TALLY, type ClassReport, type JobReport, type ScenarioReport } from '../reports/results/index.ts';
-import { stabilityTable, summarizeStability } from './stability-summary.ts';
+import { declaresBothKinds, stabilityTable, summarizeStability } from './stability-summary.ts';
 
 const scenario = (over: Partial<ScenarioReport>): ScenarioReport => ({
   name: 'unknown-outcome',
@@ -95,5 +95,14 @@ describe('summarizeStability', () => {
       'seed 20 unknown-outcome: inconclusive — no unknown-outcome INSERT that never reached the server (unknown → absent)',
     ]);
     expect(stabilityTable(stability)).toContain('| AtLeastOnceClickHouseSink | 1 | 0 | 1 | 0 | 1 / 3 | 3 / 1 | 1 |');
+  });
+});
+
+describe('declaresBothKinds', () => {
+  it('asks the class its scenario owes both kinds, not any class one kind', () => {
+    expect(declaresBothKinds('unknown-outcome', 'ClickHouseBatchingSink')).toBe(true);
+    expect(declaresBothKinds('server-windows', 'ClickHouseBatchingSink')).toBe(false);
+    expect(declaresBothKinds('retry-under-fault', 'AtLeastOnceClickHouseSink')).toBe(false);
+    expect(declaresBothKinds('kafka-rebalance', 'ClickHouseKafkaEngine')).toBe(false);
   });
 });

@@ -14,9 +14,7 @@ import { mergeVerdicts } from '../properties/base/index.ts';
 import { exitStatusOf, type JobReport } from '../reports/results/index.ts';
 import { runChaos } from './chaos-run.ts';
 import { parseProfile, parseSelection, SELECTION_OPTIONS } from './cli-options.ts';
-import { findJobScenarios, isSinkScenario } from './job-catalogue.ts';
-import { isSinkClassName } from '../sinks/index.ts';
-import { stabilityTable, summarizeStability } from './stability-summary.ts';
+import { declaresBothKinds, stabilityTable, summarizeStability } from './stability-summary.ts';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -67,17 +65,6 @@ async function main(): Promise<number> {
       `stability: [${index + 1}/${count}] seed ${seed}: ${run.verdict} in ${(run.durationMs / 1000).toFixed(0)} s (${join(reportDir, run.runId)})\n`,
     );
   }
-  const declaresBothKinds = (name: string) => {
-    const [scenario] = findJobScenarios([name]);
-    // The Kafka engine's and the staged loader's scenarios declare no sink's unknown outcome.
-    return (
-      scenario !== undefined &&
-      isSinkScenario(scenario) &&
-      selection.classes.some(
-        (sinkClass) => isSinkClassName(sinkClass) && scenario.coverage(sinkClass).unknownAbsent === true,
-      )
-    );
-  };
   const stability = summarizeStability(runs, declaresBothKinds);
   writeFileSync(join(reportDir, 'stability.json'), `${JSON.stringify(stability, null, 2)}\n`);
   process.stdout.write(stabilityTable(stability));
