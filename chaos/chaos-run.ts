@@ -7,6 +7,7 @@ import {
   availableMemoryMiB,
   memoryNeedMiB,
   memoryShortfall,
+  runInLanes,
   type BackendName,
   startCluster,
   type StartedCluster,
@@ -54,7 +55,6 @@ import { type JobPair, jobPair, type JobScenario } from './job-catalogue.ts';
 import { ENGINE_BROKERS, runEngineScenario } from './kafka-engine/index.ts';
 import { runStagedScenario, whyNotStagedRunnable } from './staged-publication/index.ts';
 import { reapExternalCluster } from './reap-external.ts';
-import { runInLanes } from './cluster-lanes.ts';
 import { keepersFor, whyNotRunnable } from './runnable.ts';
 import { sourceCommit } from './source-commit.ts';
 

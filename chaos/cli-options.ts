@@ -11,6 +11,7 @@ import {
   readClusterFile,
 } from '../harness/cluster/index.ts';
 import { HarnessError, type Seed, seedOf } from '../harness/base/index.ts';
+import { lanesOption } from '../harness/cli/index.ts';
 import { JUDGED_CLASS_NAMES, type JudgedClassName, KAFKA_ENGINE_CLASS } from '../properties/base/index.ts';
 import type { ChaosBackend } from './chaos-run.ts';
 import { type Profile, readScheduleFile, SERVER_DEDUP_MODES, type ServerDedupMode } from './executor/index.ts';
@@ -38,17 +39,6 @@ export const SELECTION_OPTIONS = {
   proxy: { type: 'string' },
   lanes: { type: 'string' },
 } as const;
-
-const MAX_LANES = 4;
-
-/**
- * The clusters a job runs side by side unless `--lanes` says otherwise: one per core. With the
- * members' data in memory (`harness/cluster/ram-dir.ts`) one lane of the `ci` job (seed 424242,
- * 2 cores) used 0.89 of a core and took 451 s; two lanes took 330 s, each pair 1.31 times as long
- * (565 s of pairs against 432 s), using 1.39 cores. With the data on disk the job was bound by
- * the cores (two lanes: each pair 1.57 times as long), which is why 2 cores ran one lane then.
- */
-export const defaultLanes = (cores: number): number => Math.max(1, Math.min(MAX_LANES, cores));
 
 export interface Selection {
   readonly backend: ChaosBackend;
@@ -177,16 +167,15 @@ export function parseSelection(
  * loader's) run N at a time, each its own processes and proxy, so nothing one pair does reaches
  * another's cluster. An attached cluster is one cluster: its pairs run one at a time.
  */
-export function parseLanes(value: string | undefined, backend: ChaosBackend, cores: number): number {
-  if (value === undefined) return backend === 'external' ? 1 : defaultLanes(cores);
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > MAX_LANES)
-    throw new HarnessError('CLI_USAGE', `--lanes takes a whole number from 1 to ${MAX_LANES}, got '${value}'`);
-  if (backend === 'external' && value !== '1')
+function parseLanes(value: string | undefined, backend: ChaosBackend, cores: number): number {
+  if (value === undefined && backend === 'external') return 1;
+  const lanes = lanesOption(value, cores);
+  if (backend === 'external' && lanes !== 1)
     throw new HarnessError(
       'CLI_USAGE',
       `--lanes ${value}: an attached cluster is one cluster and runs its pairs one at a time; drop --lanes`,
     );
-  return Number(value);
+  return lanes;
 }
 
 /** `--backend external` attaches to the cluster `--cluster FILE` describes; every other backend starts its own. */

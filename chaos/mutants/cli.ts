@@ -18,20 +18,19 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { installInterrupt, prepareWritableDir } from '../../harness/cli/index.ts';
+import { installInterrupt, lanesOption, prepareWritableDir } from '../../harness/cli/index.ts';
 import type { Logger } from 'pino';
 import {
   availableMemoryMiB,
   memoryNeedMiB,
   memoryShortfall,
+  runInLanes,
   startCluster,
   type StartedCluster,
 } from '../../harness/cluster/index.ts';
 import { describeError, fileLogger, HarnessError, newRunId, PROJECT_ROOT, seedOf } from '../../harness/base/index.ts';
 import { matrixHtml, matrixJson, matrixJunit, matrixMarkdown } from '../../reports/writers/index.ts';
 import { matrixExitStatus, type Detection, type MatrixRow, type MutationMatrix } from '../../reports/results/index.ts';
-import { parseLanes } from '../cli-options.ts';
-import { runInLanes } from '../cluster-lanes.ts';
 import { BUDGETS, runScenario, type ServerDedupMode } from '../executor/index.ts';
 import { startedClusterJournal, UndoJournal } from '../nemeses/index.ts';
 import { findScenarios, type ScenarioDefinition, shapeArgument } from '../scenarios/index.ts';
@@ -108,7 +107,7 @@ function parseOptions() {
     control: !values['no-control'],
     mutantsToo: !values['control-only'],
     shrink: !values['no-shrink'],
-    lanes: parseLanes(values.lanes, 'embedded', availableParallelism()),
+    lanes: lanesOption(values.lanes, availableParallelism()),
     reportDir: prepareWritableDir(values['report-dir'], '--report-dir'),
   };
 }

@@ -1,2 +1,3 @@
 export { alsoOnForcedStop, installInterrupt } from './interrupt.ts';
+export { lanesOption } from './lanes-option.ts';
 export { prepareWritableDir } from './writable-dir.ts';

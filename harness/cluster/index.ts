@@ -23,4 +23,5 @@ export { REAL_TOXIPROXY_VERSION, type ProxyServerKind } from './real-toxiproxy/r
 export { type MemberState, startedByHarness, type StartedCluster } from './started-cluster.ts';
 export { pointCurrentAt, statePaths } from './state-dir.ts';
 export { availableMemoryMiB, memoryNeedMiB, memoryShortfall } from './memory-need.ts';
+export { type LanePlan, runInLanes } from './cluster-lanes.ts';
 export { CLUSTER_NAME, DEFAULT_TOPOLOGY, KAFKA_PRODUCER, type TopologySpec, validateTopology } from './topology.ts';
