@@ -81,6 +81,10 @@ function inCatalogue(scenario: ScenarioDefinition): boolean {
   }
 }
 
+/** The seconds a stretch of runs took. */
+const seconds = (runs: readonly { readonly durationMs: number }[]): number =>
+  runs.reduce((total, run) => total + run.durationMs, 0) / 1000;
+
 /**
  * The shrinking after the first violation (at `first` in the runs): its steps and seconds,
  * whether the budget cut it short, and the seconds until the step that found the reported
@@ -90,8 +94,6 @@ export function shrinkFigures(
   outcome: Pick<ScenarioOutcome, 'runs' | 'counterexample' | 'shrinkTruncated'>,
   first: number,
 ): NonNullable<Detection['shrink']> {
-  const seconds = (runs: readonly { readonly durationMs: number }[]) =>
-    runs.reduce((total, run) => total + run.durationMs, 0) / 1000;
   const smallest = Math.max(first, outcome.counterexample ?? first);
   return {
     steps: outcome.runs.length - first - 1,
@@ -113,7 +115,6 @@ export function detection(
   const result = scenarioReport(scenario, sinkClass, outcome, seed);
   const categories = [...new Set(result.anomalies.map((anomaly) => anomaly.category))];
   const first = outcome.runs.findIndex((run) => run.check?.verdict === 'violation');
-  const seconds = (runs: typeof outcome.runs) => runs.reduce((total, run) => total + run.durationMs, 0) / 1000;
   const found =
     first < 0
       ? {}
