@@ -21,6 +21,12 @@ import { recoveryBound, watchRecovery } from './recovery-watch.ts';
 import { awaitWritableReplicas, settleCluster } from './settle-cluster.ts';
 
 const STOP_TIMEOUT_MS = 15_000;
+/**
+ * A stalled sink's graceful stop waits on the same work that made no progress for a whole
+ * recovery bound: it gets this long, then it is killed (15 s more per stall made every shrink
+ * step of a stalling run a minute long).
+ */
+const STALLED_STOP_TIMEOUT_MS = 2_000;
 const CRASH_WAIT_MS = 30_000;
 /**
  * A reconfiguration is aimed like a fault: the next INSERT is held, slowed by this much on its
@@ -293,7 +299,7 @@ export class PipelineSystem implements ChaosSystem {
 
   /** A stalled sink stopped (killed when it does not stop) and a new instance drains what it held. */
   private async restartAfterStall(drainTimeoutMs: number): Promise<void> {
-    await this.relaunch(this.spec, { label: RESTART_AFTER_STALL });
+    await this.relaunch(this.spec, { label: RESTART_AFTER_STALL, stopTimeoutMs: STALLED_STOP_TIMEOUT_MS });
     await withTimeout(drainRunning(this.running()), drainTimeoutMs, 'the drain after a stall');
   }
 
@@ -305,9 +311,9 @@ export class PipelineSystem implements ChaosSystem {
   /** Stops the current worker and launches the next one with `spec`, bound to the run. */
   private async relaunch(
     spec: RawSinkSpec,
-    options: { crash?: CrashPoint; deliveryPaused?: boolean; label?: string } = {},
+    options: { crash?: CrashPoint; deliveryPaused?: boolean; label?: string; stopTimeoutMs?: number } = {},
   ): Promise<StartedFlowWorker> {
-    await this.stopWorker();
+    await this.stopWorker(options.stopTimeoutMs);
     const { database, user } = this.binding;
     const bound: RawSinkSpec = {
       ...spec,
@@ -333,12 +339,12 @@ export class PipelineSystem implements ChaosSystem {
     return worker;
   }
 
-  private async stopWorker(): Promise<void> {
+  private async stopWorker(timeoutMs = STOP_TIMEOUT_MS): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;
     if (worker === undefined) return;
     try {
-      await withTimeout(worker.stop(), STOP_TIMEOUT_MS, 'stopping the sink worker');
+      await withTimeout(worker.stop(), timeoutMs, 'stopping the sink worker');
     } catch {
       await worker.kill();
     }
