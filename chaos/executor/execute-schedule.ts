@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { FlowSupervisor } from '../../harness/flow/index.ts';
-import { runStep } from '../../properties/schedule/index.ts';
+import { runSchedule } from '../../properties/schedule/index.ts';
 import type { RunUndo } from '../nemeses/index.ts';
 import { PipelineSystem, type RunBinding } from './pipeline-system.ts';
 import type { RunContext, RunPlan } from './run-plan.ts';
@@ -8,8 +8,9 @@ import type { RunWorkers } from './run-workers.ts';
 
 /**
  * Execute: the sink workers hosted as the scenario asks, the system behind the schedule started
- * on the run's starting spec, then the schedule run on it, step by step. What it launched is in
- * `workers` as soon as it exists: whatever stops the run, its cleanup closes them.
+ * on the run's starting spec, then the schedule run on it, step by step, up to the step the sink
+ * stalled in, if it did. What it launched is in `workers` as soon as it exists: whatever stops
+ * the run, its cleanup closes them.
  */
 export async function executeSchedule(
   context: RunContext,
@@ -24,6 +25,6 @@ export async function executeSchedule(
   const running = new PipelineSystem(supervisor, context.cluster, run.undo, input.spec, binding, run.log, signal);
   run.workers.running(running);
   await running.start();
-  for (const step of input.schedule) await runStep(running, step);
+  await runSchedule(running, input.schedule);
   return running;
 }

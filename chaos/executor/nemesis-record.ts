@@ -78,6 +78,11 @@ export class NemesisRecord {
     this.history.append({ type: 'recovery', ...event });
   }
 
+  /** The schedule ended after step `ran` of `steps`, and why. */
+  scheduleCut(ran: number, steps: number, reason: string): void {
+    this.history.append({ type: 'schedule-cut', ran, steps, reason });
+  }
+
   close(): void {
     this.history.close();
   }

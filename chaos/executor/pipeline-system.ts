@@ -63,6 +63,8 @@ export class PipelineSystem implements ChaosSystem {
   private readonly nemesis: NemesisContext;
   /** The nemesis's own history file beside the workers' (fault-start / fault-end / fault-missed). */
   private readonly record: NemesisRecord;
+  /** A step's recovery ran out of its bound: the run is a violation whatever comes after. */
+  private stalledInStep = false;
 
   constructor(
     private readonly supervisor: FlowSupervisor,
@@ -294,7 +296,19 @@ export class PipelineSystem implements ChaosSystem {
       progress: this.progressReading(),
     });
     if (outcome === 'drained') await writing.finish(what);
-    else await this.restartAfterStall(DRAIN_LIMIT_MS);
+    else {
+      this.stalledInStep = true;
+      await this.restartAfterStall(DRAIN_LIMIT_MS);
+    }
+  }
+
+  get stalled(): boolean {
+    return this.stalledInStep;
+  }
+
+  cutSchedule(ran: number, steps: number): void {
+    this.record.scheduleCut(ran, steps, 'the sink stalled: the run is a violation whatever the steps after would show');
+    this.log.info({ ran, steps }, 'the sink stalled; the rest of the schedule is not run');
   }
 
   /** A stalled sink stopped (killed when it does not stop) and a new instance drains what it held. */

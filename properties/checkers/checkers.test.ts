@@ -397,4 +397,16 @@ describe('liveness checker', () => {
       },
     ]);
   });
+
+  it('says where the schedule ended when a stall cut it short', () => {
+    const cut = liveness({
+      ...cleanObservations(4),
+      recoveries: [recovery('stalled', 23_650)],
+      scheduleCut: { ran: 2, steps: 5 },
+    });
+    expect(cut?.notes?.at(-1)).toBe(
+      'the schedule ended after step 2 of 5: the sink stalled there, and the steps after it were not run',
+    );
+    expect(liveness({ ...cleanObservations(4), recoveries: [recovery('stalled', 23_650)] })?.notes).toHaveLength(1);
+  });
 });

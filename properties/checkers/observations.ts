@@ -157,6 +157,8 @@ export interface Observations {
   readonly view?: ViewObservations;
   /** Every heal's recovery the executor watched: the bound, whether the sink drained within it, the figures. */
   readonly recoveries: readonly RecoveryRecord[];
+  /** The schedule ended after step `ran` of `steps`, the sink having stalled; absent when it ran whole. */
+  readonly scheduleCut?: { readonly ran: number; readonly steps: number };
 }
 
 /** The table a materialized view fills from the sink's target, and the guarantee owed on it. */

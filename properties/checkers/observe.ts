@@ -104,6 +104,7 @@ export function observe(input: ObserveInput): Observed {
     pendingDropped: input.guarantee === 'at-most-once' ? pendingDropped(input.events, facts, input.orderedModeAt) : [],
     ...giveUpsFromHistory(input.events, facts.attempts, input.generation, input.insertBudgetDuring),
     recoveries: recoveriesOf(input.events),
+    ...scheduleCutOf(input.events),
     ...(input.truth.view === undefined || input.viewGuarantee === undefined
       ? {}
       : { view: { replicas: input.truth.view, guarantee: input.viewGuarantee } }),
@@ -154,4 +155,10 @@ function alteredMessages(
     if ([...stored].some((form) => form !== expected)) altered.add(id);
   }
   return altered;
+}
+
+/** Where the executor ended the schedule early, if it did. */
+function scheduleCutOf(events: readonly Stamped[]): Pick<Observations, 'scheduleCut'> {
+  const cut = eventsOfType(events, 'schedule-cut')[0];
+  return cut === undefined ? {} : { scheduleCut: { ran: cut.ran, steps: cut.steps } };
 }

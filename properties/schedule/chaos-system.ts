@@ -55,4 +55,8 @@ export interface ChaosSystem {
    * writes end (its retries meet the other's effect too). Bounded like `faultEpisode`.
    */
   overlappingFaults(faults: OverlappingPair, healFirst: 0 | 1, epochs: number, holdMs: number): Promise<void>;
+  /** Whether the sink stalled after a heal in a step run so far (no progress within its recovery bound). */
+  readonly stalled: boolean;
+  /** Records that the schedule ends after step `ran` of `steps`, because the sink stalled. */
+  cutSchedule(ran: number, steps: number): void;
 }

@@ -11,6 +11,7 @@ export {
   type ChainLink,
   describeStep,
   type OverlappingPair,
+  runSchedule,
   runStep,
   type Schedule,
   type ScheduleStep,

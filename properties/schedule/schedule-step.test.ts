@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RawSinkSpec } from '../arbitraries/index.ts';
 import type { ChaosSystem } from './chaos-system.ts';
 import type { FaultSpec } from './fault-spec.ts';
-import { describeStep, runStep, step, type Schedule } from './schedule-step.ts';
+import { describeStep, runSchedule, runStep, step, type Schedule } from './schedule-step.ts';
 import { RESPONSE_CUT as cut } from './testing/fault-specs.ts';
 
 const spec = {
@@ -70,14 +70,20 @@ const EVERY_KIND: readonly [Schedule[number], string][] = [
 ];
 const schedule: Schedule = EVERY_KIND.map(([each]) => each);
 
-/** A system that records the call each step makes. */
-function recordingSystem(calls: unknown[][]): ChaosSystem {
+/** A system that records the call each step makes; it stalls in the `stallsAt`-th call (1-based). */
+function recordingSystem(calls: unknown[][], stallsAt = 0): ChaosSystem {
   const record =
     (name: string) =>
     async (...args: unknown[]) => {
       calls.push([name, ...args]);
     };
   return {
+    get stalled() {
+      return stallsAt > 0 && calls.length >= stallsAt;
+    },
+    cutSchedule: (ran, steps) => {
+      calls.push(['cutSchedule', ran, steps]);
+    },
     writeEpochs: record('writeEpochs'),
     faultEpisode: record('faultEpisode'),
     replayAfterDedupWindow: record('replayAfterDedupWindow'),
@@ -140,5 +146,34 @@ describe('a schedule as data', () => {
       2,
       800,
     ]);
+  });
+});
+
+describe('a schedule run', () => {
+  const four = [
+    step.write(1),
+    step.faultEpisode(fault('insert-ended'), 1, 900),
+    step.write(2),
+    step.crash('before-insert'),
+  ];
+  const names = (calls: unknown[][]) => calls.map(([name]) => name);
+
+  it('runs every step when the sink never stalls', async () => {
+    const calls: unknown[][] = [];
+    await runSchedule(recordingSystem(calls), four);
+    expect(names(calls)).toEqual(['writeEpochs', 'faultEpisode', 'writeEpochs', 'crashSink']);
+  });
+
+  it('ends after the step the sink stalled in, and records where', async () => {
+    const calls: unknown[][] = [];
+    await runSchedule(recordingSystem(calls, 2), four);
+    expect(names(calls)).toEqual(['writeEpochs', 'faultEpisode', 'cutSchedule']);
+    expect(calls[2]).toEqual(['cutSchedule', 2, 4]);
+  });
+
+  it('records no cut when the stall was in the last step', async () => {
+    const calls: unknown[][] = [];
+    await runSchedule(recordingSystem(calls, 4), four);
+    expect(names(calls)).toEqual(['writeEpochs', 'faultEpisode', 'writeEpochs', 'crashSink']);
   });
 });

@@ -109,6 +109,21 @@ export function stepFaults(step: ScheduleStep): readonly FaultSpec[] {
 export type StepKind = ScheduleStep['kind'];
 
 /** Asks the real system to do one step. */
+/**
+ * Runs the schedule's steps in order, up to the first step the sink stalled in: every stall is a
+ * violation (the liveness checker flags each), so the steps after it would add no verdict, only
+ * time to the run and to every shrink step of it. The cut is recorded through the system.
+ */
+export async function runSchedule(system: ChaosSystem, schedule: Schedule): Promise<void> {
+  for (const [index, each] of schedule.entries()) {
+    await runStep(system, each);
+    if (system.stalled && index + 1 < schedule.length) {
+      system.cutSchedule(index + 1, schedule.length);
+      return;
+    }
+  }
+}
+
 export async function runStep(system: ChaosSystem, step: ScheduleStep): Promise<void> {
   switch (step.kind) {
     case 'write':

@@ -39,7 +39,8 @@ export type FlowEvent =
   | FaultStartEvent
   | FaultEndEvent
   | FaultMissedEvent
-  | RecoveryEvent;
+  | RecoveryEvent
+  | ScheduleCutEvent;
 
 export type FlowEventType = FlowEvent['type'];
 
@@ -510,4 +511,16 @@ export interface RecoveryEvent {
   readonly progressAt?: number;
   /** When the drain ended (`drained`) or the bound ran out with no progress (`stalled`). */
   readonly endedAt: number;
+}
+
+/**
+ * The chaos executor ended the schedule early, after step `ran` of `steps`: the sink stalled in
+ * it, and a stall is a violation whatever the steps after it would show (they would only make
+ * the run, and every shrink step of it, longer).
+ */
+export interface ScheduleCutEvent {
+  readonly type: 'schedule-cut';
+  readonly ran: number;
+  readonly steps: number;
+  readonly reason: string;
 }

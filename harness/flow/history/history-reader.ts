@@ -38,6 +38,7 @@ const EVENT_TYPES: ReadonlySet<FlowEventType> = new Set<FlowEventType>([
   'fault-end',
   'fault-missed',
   'recovery',
+  'schedule-cut',
 ]);
 
 export interface History {

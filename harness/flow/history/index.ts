@@ -14,6 +14,7 @@ export type {
   ServerWindow,
   RecoveryBound,
   RecoveryEvent,
+  ScheduleCutEvent,
   RecoveryTrigger,
   Stamped,
   ToxicSpec,
