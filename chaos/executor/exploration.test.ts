@@ -70,6 +70,15 @@ describe('Exploration', () => {
     expect(byTime.explored.outcome(DETAILS).stopped).toBe('budget-spent');
   });
 
+  it('takes no shrink step after one failed in the harness: the counterexample so far, cut short', () => {
+    const { explored } = exploration();
+    explored.record(ran(ticketOf(explored.next(false)), 'violation', false));
+    const { check: _, ...unchecked } = ran(ticketOf(explored.next(false)), 'pass', false);
+    explored.record({ ...unchecked, infraError: 'replica r1 still has read-only tables 90000 ms after healing' });
+    expect(explored.next(false)).toEqual({ kind: 'skip' });
+    expect(explored.outcome(DETAILS)).toMatchObject({ counterexample: 0, shrinkTruncated: true });
+  });
+
   it('alternates server dedup over exploring runs, off first; a token class keeps it', () => {
     const { explored } = exploration();
     const settings = [0, 1, 2].map(() => {
@@ -159,12 +168,12 @@ describe('Exploration', () => {
     expect(explored.runs).toHaveLength(1);
   });
 
-  it('a run the harness could not check counts as held and adds nothing to the ledger', () => {
+  it('a run the harness could not check counts as held, adds nothing to the ledger and ends the exploring', () => {
     const { explored } = exploration();
     const ticket = ticketOf(explored.next(false));
     const { check: _, ...unchecked } = ran(ticket, 'pass', false);
     expect(explored.record({ ...unchecked, infraError: 'the cluster failed' })).toBe(true);
     expect(explored.ledger.runs).toBe(0);
-    expect(ticketOf(explored.next(false)).phase).toBe('explore');
+    expect(explored.next(false)).toEqual({ kind: 'skip' });
   });
 });

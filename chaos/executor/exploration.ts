@@ -38,7 +38,8 @@ export function failureKinds(run: ExecutedRun): ReadonlySet<AnomalyKind> {
 
 /**
  * The explore → shrink → replay state of one class × scenario. Exploring runs are generated
- * until the declared coverage happened or the budget is spent; the first violation starts
+ * until the declared coverage happened, the budget is spent or a run failed in the harness (no
+ * run after it on that cluster is worth a verdict); the first violation starts
  * shrinking, every step under that run's server-dedup setting and expected to end within the
  * shrink budget (the cases left then are skipped: `shrinkTruncated`); a replay that held skips the rest.
  * Shrinking keeps the failure it found: a smaller case is taken only when it shows every kind
@@ -73,6 +74,13 @@ export class Exploration {
     if (this.replayHeld) return { kind: 'skip' };
     // Interrupted: the check ends here (skipping every case left would take seconds of generation).
     if (aborted) return { kind: 'end' };
+    // A run the harness could not finish left the cluster in a state nobody judged: the pair is an
+    // infra-error already (no later run can make it pass), and a later run there could only add a
+    // verdict that state caused. The job gives the next pair a fresh cluster.
+    if (this.runs.some((run) => run.infraError !== undefined)) {
+      if (this.failingDedupOff !== undefined) this.shrinkTruncated = true;
+      return { kind: 'skip' };
+    }
     if (this.failingDedupOff === undefined) {
       this.stopped = exploreDecision(this.options.budget, {
         runs: this.ledger.runs,
