@@ -105,6 +105,11 @@ function keepClusterLogs(cluster: StartedCluster, target: string): void {
       if (existsSync(log)) copyFileSync(log, join(target, `${node}.${file}`));
     }
   }
+  const keepers = join(dir, 'keepers');
+  for (const keeper of existsSync(keepers) ? readdirSync(keepers) : []) {
+    const log = join(keepers, keeper, 'zookeeper.log');
+    if (existsSync(log)) copyFileSync(log, join(target, `${keeper}.zookeeper.log`));
+  }
   for (const file of ['toxiproxy.log', UNDO_JOURNAL_FILE])
     if (existsSync(join(dir, file))) copyFileSync(join(dir, file), join(target, file));
 }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { ClickHouseError, type ClickHouseClient } from '@clickhouse/client';
@@ -56,6 +56,12 @@ describe('embedded 2x2x1 cluster', () => {
       expect(realpathSync(disk).startsWith(`${run}/`)).toBe(true);
     }
     expect(readdirSync(join(run, 'keepers'))).toEqual(['k1']);
+  });
+
+  it("gives its Keeper member a logger: ZooKeeper's warnings land in its log, timed", () => {
+    const log = readFileSync(join(cluster.clusterState.dir, 'keepers', 'k1', 'zookeeper.log'), 'utf8');
+    expect(log).not.toContain('no-operation (NOP) logger');
+    expect(log).toMatch(/^\d\d:\d\d:\d\d\.\d{3} \[[^\]]+\] WARN org\.apache\.zookeeper\./m);
   });
 
   it('has every replica active in system.replicas, behind its proxies', async () => {

@@ -1,5 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Logger } from 'pino';
 import { componentLogger } from '../../base/index.ts';
 import { writeClusterState, type ClusterState, type KeeperState, type NodeState } from '../cluster-state.ts';
@@ -198,6 +198,7 @@ function zookeeperLaunch(state: ClusterState, keeper: KeeperState, java: string,
   if (self === undefined) throw new Error(`keeper ${keeper.name} missing from its ensemble`);
   writeFileSync(join(home, 'zoo.cfg'), zooCfg(self, dataDir, ensemble));
   writeFileSync(join(dataDir, 'myid'), `${keeper.id}\n`);
+  const logging = zookeeperLogging(jar);
   return {
     name: keeper.name,
     command: java,
@@ -205,12 +206,32 @@ function zookeeperLaunch(state: ClusterState, keeper: KeeperState, java: string,
       '-Xmx256m',
       '-XX:+UseSerialGC',
       '-XX:TieredStopAtLevel=1',
+      ...logging.properties,
       '-cp',
-      `${home}:${jar}`,
+      [home, jar, ...logging.classpath].join(':'),
       'org.apache.zookeeper.server.quorum.QuorumPeerMain',
       join(home, 'zoo.cfg'),
     ],
     cwd: home,
     logFile: join(home, 'zookeeper.log'),
+  };
+}
+
+/**
+ * ZooKeeper logs through SLF4J and its jar brings no binding, so a member said nothing at all: an
+ * ensemble that took no request after a paused majority resumed (a `full` soak, seed 1740315153)
+ * left no trace of why. Debian's slf4j-simple beside the jar, when it is there, writes the
+ * member's warnings and errors, timed, to its log file (kept with the report).
+ */
+export function zookeeperLogging(jar: string): { classpath: string[]; properties: string[] } {
+  const simple = join(dirname(jar), 'slf4j-simple.jar');
+  if (!existsSync(simple)) return { classpath: [], properties: [] };
+  return {
+    classpath: [simple],
+    properties: [
+      '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn',
+      '-Dorg.slf4j.simpleLogger.showDateTime=true',
+      '-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS',
+    ],
   };
 }
