@@ -76,7 +76,7 @@ export class Exploration {
     if (aborted) return { kind: 'end' };
     // A run the harness could not finish left the cluster in a state nobody judged: the pair is an
     // infra-error already (no later run can make it pass), and a later run there could only add a
-    // verdict that state caused. The job gives the next pair a fresh cluster.
+    // verdict that state caused. The job gives the next pair a fresh cluster, when it started this one.
     if (this.runs.some((run) => run.infraError !== undefined)) {
       if (this.failingDedupOff !== undefined) this.shrinkTruncated = true;
       return { kind: 'skip' };

@@ -223,7 +223,7 @@ function zookeeperLaunch(state: ClusterState, keeper: KeeperState, java: string,
  * left no trace of why. Debian's slf4j-simple beside the jar, when it is there, writes the
  * member's warnings and errors, timed, to its log file (kept with the report).
  */
-export function zookeeperLogging(jar: string): { classpath: string[]; properties: string[] } {
+function zookeeperLogging(jar: string): { classpath: string[]; properties: string[] } {
   const simple = join(dirname(jar), 'slf4j-simple.jar');
   if (!existsSync(simple)) return { classpath: [], properties: [] };
   return {
