@@ -42,6 +42,8 @@ export interface ScenarioOutcome {
    * violation's failure. Other violating runs are shrink steps that slipped to another failure.
    */
   readonly counterexample: number | undefined;
+  /** The index of the first shrink step that showed that failure too: the first smaller case; absent when none did. */
+  readonly firstShrunk?: number | undefined;
   /** fast-check's verdict: the shrunk counterexample when a run violated the guarantee. */
   readonly details: fc.RunDetails<[RunInput]>;
 }

@@ -129,7 +129,11 @@ describe('Exploration', () => {
       ),
     ).toBe(false);
     expect(explored.record(ran(ticketOf(explored.next(false)), 'pass', false))).toBe(true);
-    expect(explored.outcome(DETAILS).counterexample).toBe(2);
+    expect(
+      explored.record(ran(ticketOf(explored.next(false)), 'violation', false, ['duplicated', 'token-not-as-owed'])),
+    ).toBe(false);
+    // The last step that kept the failure is reported; the first one is when a smaller case was there at all.
+    expect(explored.outcome(DETAILS)).toMatchObject({ counterexample: 4, firstShrunk: 2 });
   });
 
   it('a shrink step starts only when it is expected to end by the deadline; the cases left are skipped, truncated', () => {

@@ -128,6 +128,7 @@ export class Exploration {
       stopped,
       shrinkTruncated: this.shrinkTruncated,
       counterexample: this.failing.at(-1),
+      firstShrunk: this.failing[1],
       details,
     };
   }

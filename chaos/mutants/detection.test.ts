@@ -59,16 +59,19 @@ describe("a seed's shrink figures", () => {
     (durationMs) => ({ durationMs }) as ScenarioOutcome['runs'][number],
   );
 
-  it('count the steps after the first violation, and the seconds until the step that found the reported case', () => {
-    expect(shrinkFigures({ runs, counterexample: 3, shrinkTruncated: true }, 1)).toEqual({
+  it('count the steps after the first violation, and the seconds until the steps that found a smaller and the reported case', () => {
+    expect(shrinkFigures({ runs, counterexample: 3, firstShrunk: 2, shrinkTruncated: true }, 1)).toEqual({
       steps: 3,
       seconds: 18,
       truncated: true,
       secondsToSmallest: 11,
+      secondsToFirstSmaller: 5,
     });
   });
 
   it('take no time to the smallest case when no step failed the same way', () => {
-    expect(shrinkFigures({ runs, counterexample: 1, shrinkTruncated: false }, 1).secondsToSmallest).toBe(0);
+    const none = shrinkFigures({ runs, counterexample: 1, shrinkTruncated: false }, 1);
+    expect(none.secondsToSmallest).toBe(0);
+    expect(none.secondsToFirstSmaller).toBeUndefined();
   });
 });

@@ -87,19 +87,22 @@ const seconds = (runs: readonly { readonly durationMs: number }[]): number =>
 
 /**
  * The shrinking after the first violation (at `first` in the runs): its steps and seconds,
- * whether the budget cut it short, and the seconds until the step that found the reported
- * counterexample ended (0 when no smaller case failed the same way).
+ * whether the budget cut it short, the seconds until the step that found the reported
+ * counterexample ended (0 when no smaller case failed the same way), and until the first step
+ * that found a smaller case at all ended (absent when none did).
  */
 export function shrinkFigures(
-  outcome: Pick<ScenarioOutcome, 'runs' | 'counterexample' | 'shrinkTruncated'>,
+  outcome: Pick<ScenarioOutcome, 'runs' | 'counterexample' | 'firstShrunk' | 'shrinkTruncated'>,
   first: number,
 ): NonNullable<Detection['shrink']> {
   const smallest = Math.max(first, outcome.counterexample ?? first);
+  const until = (index: number) => seconds(outcome.runs.slice(first + 1, index + 1));
   return {
     steps: outcome.runs.length - first - 1,
     seconds: seconds(outcome.runs.slice(first + 1)),
     truncated: outcome.shrinkTruncated,
-    secondsToSmallest: seconds(outcome.runs.slice(first + 1, smallest + 1)),
+    secondsToSmallest: until(smallest),
+    ...(outcome.firstShrunk === undefined ? {} : { secondsToFirstSmaller: until(outcome.firstShrunk) }),
   };
 }
 

@@ -26,6 +26,8 @@ export interface Detection {
     readonly seconds: number;
     readonly truncated: boolean;
     readonly secondsToSmallest?: number;
+    /** Seconds until the first shrink step that found a smaller case ended: the first smaller case a reader gets. */
+    readonly secondsToFirstSmaller?: number;
   };
   readonly replayCommand: string;
   readonly infraErrors: number;

@@ -9,7 +9,7 @@ const caught = (seed: number, runs: number): Detection => ({
   categories: ['lost'],
   runsToDetection: runs,
   secondsToDetection: 10 * runs,
-  shrink: { steps: 3, seconds: 25, truncated: false, secondsToSmallest: 9 },
+  shrink: { steps: 3, seconds: 25, truncated: false, secondsToSmallest: 9, secondsToFirstSmaller: 4 },
   replayCommand: `npm run chaos -- --seed ${seed} --path 0:1`,
   infraErrors: 0,
 });
@@ -58,7 +58,7 @@ describe('the detection matrix', () => {
     const md = matrixMarkdown(matrix);
     expect(md).toContain('# Detection matrix — ❌ a mutant escaped or a control failed');
     expect(md).toContain(
-      '| unknown-outcome-as-ok | ClickHouseBatchingSink | unknown-outcome | lost | 2/2 | 1 / 3 | 10 / 30 | 25 / 25 (smallest case after 9 / 9) | `npm run chaos -- --seed 1 --path 0:1` |',
+      '| unknown-outcome-as-ok | ClickHouseBatchingSink | unknown-outcome | lost | 2/2 | 1 / 3 | 10 / 30 | 25 / 25 (a smaller case after 4 / 4) (smallest case after 9 / 9) | `npm run chaos -- --seed 1 --path 0:1` |',
     );
     expect(md).toContain('| control | ClickHouseBatchingSink | unknown-outcome | — | 1/1 pass |');
     expect(md).toContain('- **unknown-outcome-as-ok**: because');

@@ -16,6 +16,7 @@ function rowFigures(row: MatrixRow): { caught: string; runs: string; seconds: st
     row.detections.map(f).filter((v): v is number => v !== undefined);
   const shrink = pick((d) => d.shrink?.seconds);
   const smallest = pick((d) => d.shrink?.secondsToSmallest);
+  const firstSmaller = pick((d) => d.shrink?.secondsToFirstSmaller);
   const truncated = row.detections.filter((d) => d.shrink?.truncated).length;
   return {
     caught: row.kind === 'control' ? `${good}/${row.detections.length} pass` : `${good}/${row.detections.length}`,
@@ -24,7 +25,7 @@ function rowFigures(row: MatrixRow): { caught: string; runs: string; seconds: st
     shrink:
       shrink.length === 0
         ? '—'
-        : `${range(shrink)}${smallest.length > 0 ? ` (smallest case after ${range(smallest)})` : ''}${truncated > 0 ? ` (${truncated} cut short)` : ''}`,
+        : `${range(shrink)}${firstSmaller.length > 0 ? ` (a smaller case after ${range(firstSmaller)})` : ''}${smallest.length > 0 ? ` (smallest case after ${range(smallest)})` : ''}${truncated > 0 ? ` (${truncated} cut short)` : ''}`,
     replay: row.detections.find((d) => d.verdict === 'violation')?.replayCommand ?? '',
   };
 }
