@@ -55,7 +55,7 @@ describe('clusterGroups', () => {
 
   // The default cluster first, then the longest: five Kafka engine pairs outweigh ten sink pairs.
   it('keeps the staged loader on the default cluster one lane at a time, and gives it its own side by side', () => {
-    expect(layout(clusterGroups(pairs, shapeOf, false))).toEqual(['2x2 49', '2x2kafka 5', '1x2 10']);
-    expect(layout(clusterGroups(pairs, shapeOf, true))).toEqual(['2x2 40', '2x2kafka 5', '1x2 10', '2x2staged 9']);
+    expect(layout(clusterGroups(pairs, shapeOf, false))).toEqual(['2x2 50', '2x2kafka 5', '1x2 10']);
+    expect(layout(clusterGroups(pairs, shapeOf, true))).toEqual(['2x2 40', '2x2kafka 5', '2x2staged 10', '1x2 10']);
   });
 });

@@ -15,7 +15,11 @@ import { payloadOf } from './staged-source.ts';
 // What a staged run reads from the cluster, directly (around the proxies): the effect of a cut
 // statement, the replicas' sync, the final state.
 
-/** A replica started without Keeper leaves read-only about 57 s after Keeper is back (measured on 26.7): twice that is the bound. */
+/**
+ * A table that met no Keeper when its server started tries again every `initialization_retry_period`:
+ * 1 s on the clusters the harness starts (measured on 26.7: synced 0.5-1.1 s after the heal), 60 s
+ * by default (57-60 s measured, once 120 s): two of the default's periods are the bound.
+ */
 const SYNC_TIMEOUT_S = 120;
 const SYNC_RETRY_MS = 500;
 

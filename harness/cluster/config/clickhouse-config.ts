@@ -78,6 +78,11 @@ export function clickhouseNodeConfig(replica: ReplicaPlan, address: NodeAddressi
     // broker's smallest session timeout, not librdkafka's 45 s default. A re-attached Kafka table's
     // partitions sat unconsumed for 43 s under the default (kafka-rebalance, measured), 4 s under this.
     kafka: { session_timeout_ms: 6000, heartbeat_interval_ms: 1000 },
+    // A replicated table that met no Keeper when its server started (or lost it during its first
+    // contact) tries again after this period: 60 s by default, so a replica restarted by a kill or
+    // started without Keeper stayed read-only for a minute or two after Keeper answered again
+    // (26.7, measured: 57-60 s, once 120 s under a busy `ci` job), longer than a run can wait.
+    merge_tree: { initialization_retry_period: 1 },
     query_log: systemLog('query_log'),
     // Where a Kafka table with kafka_handle_error_mode = 'dead_letter_queue' puts what did not parse.
     dead_letter_queue: systemLog('dead_letter_queue'),

@@ -99,6 +99,10 @@ describe('embedded node config', () => {
     );
   });
 
+  it("retries a replicated table's first Keeper contact every second, not every minute", () => {
+    expect(xml).toContain('<merge_tree>\n    <initialization_retry_period>1</initialization_retry_period>');
+  });
+
   it("holds a second storage policy, its disk inside the node's own data directory, for the staged scenarios' refusal", () => {
     expect(xml).toContain(`<path>${s1r2.dataDir}/harness_apart_disk/</path>`);
     expect(xml).toMatch(/<harness_apart>\s*<volumes>\s*<main>\s*<disk>harness_apart_disk<\/disk>/);
