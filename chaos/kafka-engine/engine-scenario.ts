@@ -80,7 +80,7 @@ export async function runEngineScenario(options: EngineScenarioOptions): Promise
   const { report } = await runPathScenario<EngineRunInput, EngineRunResult>(options, {
     sinkClass: KAFKA_ENGINE_CLASS,
     scenario: options.scenario.name,
-    arbitrary: arbEngineRunInput(options.scenario),
+    arbitrary: arbEngineRunInput(options.scenario, options.profile),
     // From the scenario's place in the catalogue: a `ci` job (one run each) meets the target with dedup both off and on.
     offFirst: ENGINE_SCENARIOS.indexOf(options.scenario) % 2 === 0,
     runName: 'Kafka engine run',
