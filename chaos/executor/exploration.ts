@@ -10,6 +10,7 @@ import {
   type ServerDedupMode,
 } from './run-budget.ts';
 import type { RunInput } from './run-input.ts';
+import { ShrinkMemo } from './shrink-memo.ts';
 
 /** What the next run is: its index among the scenario's runs, exploring or shrinking, and its server-dedup setting. */
 export interface RunTicket {
@@ -18,8 +19,14 @@ export interface RunTicket {
   readonly serverDedupOff: boolean;
 }
 
-/** The next case fast-check offers: run it, skip it (this and every case after), or end the check (interrupted). */
-export type NextRun = { readonly kind: 'run'; readonly ticket: RunTicket } | { readonly kind: 'skip' | 'end' };
+/**
+ * The next case fast-check offers: run it, skip it (this and every case after), end the check
+ * (interrupted), or answer it as before (a shrink step identical to a case already run).
+ */
+export type NextRun =
+  | { readonly kind: 'run'; readonly ticket: RunTicket }
+  | { readonly kind: 'skip' | 'end' }
+  | { readonly kind: 'recalled'; readonly holds: boolean };
 
 export interface ExplorationOptions {
   readonly budget: RunBudget;
@@ -45,7 +52,8 @@ export function failureKinds(run: ExecutedRun): ReadonlySet<AnomalyKind> {
  * Shrinking keeps the failure it found: a smaller case is taken only when it shows every kind
  * of anomaly the first violation showed. One that fails otherwise has slipped to another
  * failure; it stays a violation of the scenario but is not taken as the counterexample, so
- * shrinking cannot trade the bug it found for a different one.
+ * shrinking cannot trade the bug it found for a different one. A shrink step identical to a case
+ * already run (`ShrinkMemo`) is answered as that case was, without a run.
  * fast-check only generates and shrinks: every decision is made here.
  */
 export class Exploration {
@@ -62,6 +70,7 @@ export class Exploration {
   private shrinkUntil = Number.POSITIVE_INFINITY;
   private replayHeld = false;
   private shrinkTruncated = false;
+  private readonly memo = new ShrinkMemo<RunInput>();
   private readonly now: () => number;
   private readonly started: number;
 
@@ -70,7 +79,7 @@ export class Exploration {
     this.started = this.now();
   }
 
-  next(aborted: boolean): NextRun {
+  next(aborted: boolean, input: RunInput): NextRun {
     if (this.replayHeld) return { kind: 'skip' };
     // Interrupted: the check ends here (skipping every case left would take seconds of generation).
     if (aborted) return { kind: 'end' };
@@ -88,9 +97,13 @@ export class Exploration {
         covered: this.covered(),
       });
       if (this.stopped !== 'run') return { kind: 'skip' };
-    } else if (!this.shrinkStepFits()) {
-      this.shrinkTruncated = true;
-      return { kind: 'skip' };
+    } else {
+      const holds = this.memo.recall(input, this.failingDedupOff);
+      if (holds !== undefined) return { kind: 'recalled', holds };
+      if (!this.shrinkStepFits()) {
+        this.shrinkTruncated = true;
+        return { kind: 'skip' };
+      }
     }
     const ordinal = this.runs.filter((run) => run.phase === 'explore').length;
     return {
@@ -117,6 +130,7 @@ export class Exploration {
     }
     const sameFailure = violated && [...this.failure].every((kind) => failureKinds(run).has(kind));
     if (sameFailure) this.failing.push(run.index);
+    if (run.check !== undefined) this.memo.remember(run.input, run.serverDedupOff, !sameFailure);
     return !sameFailure;
   }
 

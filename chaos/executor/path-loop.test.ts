@@ -38,6 +38,18 @@ describe('explorePath', () => {
     expect(outcome.counterexamplePath).toMatch(/^\d+(:\d+)*$/);
   });
 
+  it('runs a case once: a shrink step identical to a case already run is answered as it was', async () => {
+    // Every draw past 9 is the case 9: fast-check shrinks the draw, and most steps offer 9 again.
+    const outcome = await loop(
+      (base) => ({ ...base, bad: base.input >= 5, fired: false }),
+      fc.noBias(fc.integer({ min: 0, max: 1_000_000 })).map((n) => Math.min(n, 9)),
+    );
+    const judged = outcome.runs.filter((run) => run.phase === 'shrink' || run.bad).map((run) => run.input);
+    expect(judged[0]).toBe(9);
+    expect(new Set(judged).size).toBe(judged.length);
+    expect(Math.min(...outcome.runs.filter((run) => run.bad).map((run) => run.input))).toBe(5);
+  });
+
   afterEach(() => vi.useRealTimers());
 
   it('starts a shrink step only when it is expected to end within the shrink budget', async () => {

@@ -3,6 +3,7 @@ import { pairSeed, type Seed } from '../../harness/base/index.ts';
 import type { Verdict } from '../../properties/base/index.ts';
 import type { Anomaly } from '../../properties/checkers/index.ts';
 import { BUDGETS, shrinkStepFits, type Profile, type ServerDedupMode } from './run-budget.ts';
+import { ShrinkMemo } from './shrink-memo.ts';
 
 /** What every run of a path outside the sinks' executor (the Kafka engine, the staged loader) records. */
 export interface PathRun<Input> {
@@ -54,8 +55,8 @@ export interface PathOutcome<Run> {
  * fast-check over whole runs of one scenario: explore until the profile's minimum of runs is
  * done and a fault fired, or the budget is spent; a violation is then shrunk within the shrink
  * budget (a step starts only when it is expected to end by then), every shrink step a real run
- * with the dedup mode of the first violation. A stop or an infra error ends the loop (the
- * verdict is decided then).
+ * with the dedup mode of the first violation, and a step identical to a case already run answered
+ * as that case was (`ShrinkMemo`). A stop or an infra error ends the loop (the verdict is decided then).
  */
 export async function explorePath<Input, Run extends PathRun<Input>>(
   loop: PathLoop<Input, Run>,
@@ -68,6 +69,7 @@ export async function explorePath<Input, Run extends PathRun<Input>>(
   const shrinkStepsMs: number[] = [];
   let firstDedupOff: boolean | undefined;
   let stopped: 'covered' | 'budget-spent' = 'budget-spent';
+  const memo = new ShrinkMemo<Input>();
   const covered = () => runs.some((run) => run.phase === 'explore' && loop.fired(run));
   const property = fc.asyncProperty(loop.arbitrary, async (input) => {
     if (loop.signal?.aborted === true || runs.some((run) => run.infraError !== undefined)) return true;
@@ -76,7 +78,11 @@ export async function explorePath<Input, Run extends PathRun<Input>>(
       const enough = explores >= budget.minRuns && covered();
       if (enough) stopped = 'covered';
       if (enough || explores >= budget.maxRuns || Date.now() - started > budget.maxMs) return true;
-    } else if (!shrinkStepFits(Date.now(), shrinkUntil, failingRunMs, shrinkStepsMs)) return true;
+    } else {
+      const holds = memo.recall(input, firstDedupOff);
+      if (holds !== undefined) return holds;
+      if (!shrinkStepFits(Date.now(), shrinkUntil, failingRunMs, shrinkStepsMs)) return true;
+    }
     const index = runs.length;
     const dedupOff =
       firstDedupOff ??
@@ -90,6 +96,7 @@ export async function explorePath<Input, Run extends PathRun<Input>>(
     });
     runs.push(run);
     if (shrinkUntil !== undefined) shrinkStepsMs.push(Date.now() - runStarted);
+    if (run.infraError === undefined) memo.remember(input, dedupOff, !loop.violated(run));
     if (!loop.violated(run)) return true;
     if (shrinkUntil === undefined) {
       failingRunMs = Date.now() - runStarted;

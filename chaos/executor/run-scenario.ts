@@ -19,8 +19,9 @@ async function runCase(
   inFlight: RunInFlight,
   input: RunInput,
 ): Promise<boolean> {
-  const next = exploration.next(inFlight.signal.aborted);
+  const next = exploration.next(inFlight.signal.aborted, input);
   if (next.kind === 'end') throw new fc.PreconditionFailure(true);
+  if (next.kind === 'recalled') return next.holds;
   fc.pre(next.kind === 'run');
   const run = await executeRun(context, planRun(options, input, next.ticket), inFlight.signal);
   return exploration.record(run);
