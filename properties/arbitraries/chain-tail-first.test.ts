@@ -43,4 +43,18 @@ describe('chainTailFirst', () => {
       expect(tailFirst.result.counterexample?.[0].items.filter((item) => item > 50)).toEqual([51]);
     }
   });
+
+  it('with a cost, tries at most two cheaper heads first, the cheapest first, then the tail as before', () => {
+    for (const seed of [1, 7, 11]) {
+      const plain = triedSizes(chainTailFirst(head, sized), seed);
+      const cheaper = triedSizes(chainTailFirst(head, sized, { cost: (size) => size }), seed);
+      expect(cheaper.result.failed).toBe(true);
+      const failedAt = cheaper.sizes[cheaper.result.numRuns - 1] ?? 0;
+      expect(failedAt).toBeGreaterThan(3);
+      // The first step is the cheapest head the head's shrinks offer (its minimum), not a shorter tail.
+      expect(cheaper.sizes[cheaper.result.numRuns], `seed ${seed}`).toBe(3);
+      expect(plain.sizes[plain.result.numRuns], `seed ${seed}`).toBe(failedAt);
+      expect(cheaper.result.counterexample?.[0].items.filter((item) => item > 50)).toEqual([51]);
+    }
+  });
 });

@@ -11,32 +11,51 @@ interface TailFirstContext<Head, Tail> {
   readonly tailShrunk: boolean;
 }
 
+/** How many of the head's shrinks that make a case cheaper are tried before the tail's. */
+export const CHEAPER_HEADS_FIRST = 2;
+/** How far into the head's shrinks those are looked for (a record's first fields come first). */
+const CHEAPER_HEADS_SCAN = 16;
+
+export interface TailFirstOptions<Head> {
+  /**
+   * What a case with this head costs to run (a workload: its messages an epoch). While the tail
+   * is as drawn, up to `CHEAPER_HEADS_FIRST` of the head's shrinks that cost less, the cheapest
+   * first, are tried before the tail's: the tail they draw is the one drawn before (same random
+   * state), and every later step then runs the smaller case.
+   */
+  readonly cost?: (head: Head) => number;
+}
+
 /**
  * `head.chain(tail)` with the opposite shrink order: the dependent value (a run's schedule) is
  * shrunk before the value it was drawn from (the workload and spec). Each shrink step of a chaos
  * run is a full real run, and a shorter schedule is both the likelier cause and the cheaper case
  * to read; `chain` would spend the shrink budget re-drawing whole runs from smaller workloads
- * first. Generation is the same as `chain`'s: same values for the same seed.
+ * first. With a `cost`, a cheaper head is tried first, once. Generation is the same as
+ * `chain`'s: same values for the same seed.
  */
 export function chainTailFirst<Head, Tail>(
   head: fc.Arbitrary<Head>,
   tail: (head: Head) => fc.Arbitrary<Tail>,
+  options: TailFirstOptions<Head> = {},
 ): fc.Arbitrary<Tail> {
-  return new TailFirstChain(head, tail);
+  return new TailFirstChain(head, tail, options.cost);
 }
 
 class TailFirstChain<Head, Tail> extends fc.Arbitrary<Tail> {
   constructor(
     private readonly head: fc.Arbitrary<Head>,
     private readonly tail: (head: Head) => fc.Arbitrary<Tail>,
+    private readonly cost: ((head: Head) => number) | undefined,
   ) {
     super();
   }
 
   generate(random: fc.Random, bias: number | undefined): fc.Value<Tail> {
-    const tailRandom = random.clone();
     const head = this.head.generate(random, bias);
-    return this.drawTail(head, random, tailRandom, bias);
+    // Kept from after the head (chain keeps it from before): a shrunk head then draws the tail
+    // the case was drawn with, wherever the tail's arbitrary does not depend on the head's value.
+    return this.drawTail(head, random, random.clone(), bias);
   }
 
   canShrinkWithoutContext(value: unknown): value is Tail {
@@ -50,10 +69,27 @@ class TailFirstChain<Head, Tail> extends fc.Arbitrary<Tail> {
       .shrink(value, context.tailContext)
       .map((shrunk) => new fc.Value(shrunk.value_, { ...context, tailContext: shrunk.context, tailShrunk: true }));
     if (context.tailShrunk) return tails;
-    const heads = this.head
-      .shrink(context.head.value_, context.head.context)
-      .map((shrunk) => this.drawTail(shrunk, context.tailRandom.clone(), context.tailRandom, context.bias));
-    return tails.join(heads);
+    const withTail = (shrunk: fc.Value<Head>) =>
+      this.drawTail(shrunk, context.tailRandom.clone(), context.tailRandom, context.bias);
+    const heads = () => this.head.shrink(context.head.value_, context.head.context);
+    const cheaper = this.cheaperHeads(context.head.value_, heads());
+    if (cheaper.length === 0) return tails.join(heads().map(withTail));
+    return fc.Stream.of(...cheaper.map(([shrunk]) => withTail(shrunk)))
+      .join(tails)
+      .join(dropIndices(heads(), new Set(cheaper.map(([, index]) => index))).map(withTail));
+  }
+
+  /** The head's shrinks that cost less than `current`, cheapest first, with their place in the stream. */
+  private cheaperHeads(current: Head, heads: fc.Stream<fc.Value<Head>>): [fc.Value<Head>, number][] {
+    const cost = this.cost;
+    if (cost === undefined) return [];
+    const now = cost(current);
+    return [...heads.take(CHEAPER_HEADS_SCAN)]
+      .map((shrunk, index): [fc.Value<Head>, number, number] => [shrunk, index, cost(shrunk.value_)])
+      .filter(([, , each]) => each < now)
+      .sort(([, a, x], [, b, y]) => x - y || a - b)
+      .slice(0, CHEAPER_HEADS_FIRST)
+      .map(([shrunk, index]) => [shrunk, index]);
   }
 
   private drawTail(
@@ -74,6 +110,14 @@ class TailFirstChain<Head, Tail> extends fc.Arbitrary<Tail> {
     };
     return new fc.Value(drawn.value_, context);
   }
+}
+
+function dropIndices<T>(stream: fc.Stream<T>, dropped: ReadonlySet<number>): fc.Stream<T> {
+  let index = -1;
+  return stream.filter(() => {
+    index += 1;
+    return !dropped.has(index);
+  });
 }
 
 function isTailFirstContext<Head, Tail>(context: unknown): context is TailFirstContext<Head, Tail> {
