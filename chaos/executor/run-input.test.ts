@@ -6,7 +6,7 @@ import { LARGE_EPOCH, largeEpoch, type RawSinkSpec } from '../../properties/arbi
 import { findScenarios } from '../scenarios/index.ts';
 import { SINK_CLASS_NAMES } from '../../sinks/index.ts';
 import { BUDGETS } from './run-budget.ts';
-import { arbRunInput, MAX_BATCHES_PER_EPOCH } from './run-input.ts';
+import { arbRunInput, MAX_BATCHES_PER_EPOCH, type RunInput } from './run-input.ts';
 
 const description = TWO_BY_TWO;
 const cluster = { description } as unknown as StartedCluster;
@@ -71,6 +71,30 @@ describe("arbRunInput: the at-most-once queue mode's volume", () => {
     expect(queueMode.some(({ workload }) => workload.partitions === 4 && workload.messagesPerEpoch === most / 4)).toBe(
       true,
     );
+  });
+});
+
+describe('arbRunInput: shrinking', () => {
+  it('tries a cheaper workload first, under the schedule the case failed with', () => {
+    const [scenario] = findScenarios(['unknown-outcome']);
+    if (scenario === undefined) throw new Error('no unknown-outcome');
+    const arbitrary = arbRunInput({ cluster, scenario, sinkClass: 'ClickHouseBatchingSink', budget: BUDGETS.ci });
+    const cost = (input: RunInput) => input.workload.partitions * input.workload.messagesPerEpoch;
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const tried: RunInput[] = [];
+      fc.check(
+        fc.property(arbitrary, (input) => {
+          tried.push(input);
+          return false;
+        }),
+        { seed, numRuns: 1 },
+      );
+      const [failed, firstStep] = tried;
+      if (failed === undefined || firstStep === undefined) throw new Error('no shrink step');
+      if (cost(failed) <= 2) continue;
+      expect(cost(firstStep), `seed ${seed}`).toBeLessThan(cost(failed));
+      expect(firstStep.schedule, `seed ${seed}`).toEqual(failed.schedule);
+    }
   });
 });
 
