@@ -6,7 +6,7 @@ import { LARGE_EPOCH, largeEpoch, type RawSinkSpec } from '../../properties/arbi
 import { findScenarios } from '../scenarios/index.ts';
 import { SINK_CLASS_NAMES } from '../../sinks/index.ts';
 import { BUDGETS } from './run-budget.ts';
-import { arbRunInput, MAX_BATCHES_PER_EPOCH, type RunInput } from './run-input.ts';
+import { arbRunInput, MAX_BATCHES_PER_EPOCH, QUEUE_MODE_EPOCH_MOST, type RunInput } from './run-input.ts';
 
 const description = TWO_BY_TWO;
 const cluster = { description } as unknown as StartedCluster;
@@ -95,6 +95,31 @@ describe('arbRunInput: shrinking', () => {
       expect(cost(firstStep), `seed ${seed}`).toBeLessThan(cost(failed));
       expect(firstStep.schedule, `seed ${seed}`).toEqual(failed.schedule);
     }
+  });
+});
+
+describe("arbRunInput: the full profile's volume reaches the ordered mode, not the queue mode", () => {
+  const [scenario] = findScenarios(['network-degradation']);
+  if (scenario === undefined) throw new Error('no network-degradation');
+  const inputs = fc.sample(
+    arbRunInput({ cluster, scenario, sinkClass: 'AtMostOnceClickHouseSink', budget: BUDGETS.full }),
+    { seed: 11, numRuns: 300 },
+  );
+  const queued = (spec: RawSinkSpec) =>
+    (spec.parameters.at_most_once_strategy as { enabled?: boolean } | undefined)?.enabled === true;
+  const mayQueue = ({ spec, schedule }: (typeof inputs)[number]) =>
+    queued(spec) || schedule.some((each) => 'spec' in each && queued(each.spec));
+  const acrossPartitions = ({ workload }: (typeof inputs)[number]) => workload.messagesPerEpoch * workload.partitions;
+
+  it('an ordered run writes epochs past what a queue-mode run may; a queue-mode run stays at its cap', () => {
+    expect(QUEUE_MODE_EPOCH_MOST).toBeLessThan(largeEpoch(BUDGETS.full.volume).max);
+    const ordered = inputs.filter((input) => !mayQueue(input));
+    const queue = inputs.filter(mayQueue);
+    expect(ordered.some((input) => input.workload.messagesPerEpoch > QUEUE_MODE_EPOCH_MOST)).toBe(true);
+    for (const input of queue)
+      expect(acrossPartitions(input)).toBeLessThanOrEqual(
+        Math.max(QUEUE_MODE_EPOCH_MOST, LARGE_EPOCH.min * input.workload.partitions),
+      );
   });
 });
 
