@@ -12,7 +12,7 @@ interface TailFirstContext<Head, Tail> {
 }
 
 /** How many of the head's shrinks that make a case cheaper are tried before the tail's. */
-export const CHEAPER_HEADS_FIRST = 2;
+const CHEAPER_HEADS_FIRST = 2;
 /** How far into the head's shrinks those are looked for (a record's first fields come first). */
 const CHEAPER_HEADS_SCAN = 16;
 
@@ -31,8 +31,8 @@ export interface TailFirstOptions<Head> {
  * shrunk before the value it was drawn from (the workload and spec). Each shrink step of a chaos
  * run is a full real run, and a shorter schedule is both the likelier cause and the cheaper case
  * to read; `chain` would spend the shrink budget re-drawing whole runs from smaller workloads
- * first. With a `cost`, a cheaper head is tried first, once. Generation is the same as
- * `chain`'s: same values for the same seed.
+ * first. With a `cost`, cheaper heads are tried first while the tail is as drawn. Generation
+ * is the same as `chain`'s: same values for the same seed.
  */
 export function chainTailFirst<Head, Tail>(
   head: fc.Arbitrary<Head>,
