@@ -96,6 +96,28 @@ describe('arbRunInput: shrinking', () => {
       expect(firstStep.schedule, `seed ${seed}`).toEqual(failed.schedule);
     }
   });
+
+  it("replays a shrunk counterexample from its seed and path: the replay line's promise", () => {
+    const [scenario] = findScenarios(['unknown-outcome']);
+    if (scenario === undefined) throw new Error('no unknown-outcome');
+    const arbitrary = arbRunInput({ cluster, scenario, sinkClass: 'AtMostOnceClickHouseSink', budget: BUDGETS.ci });
+    // Fails while the case writes more than a few messages an epoch in more than two steps: the
+    // shrink walks the workload first, then the schedule.
+    const fails = (input: RunInput) => input.workload.messagesPerEpoch < 3 || input.schedule.length < 3;
+    for (const seed of [1, 2, 3]) {
+      const details = fc.check(fc.property(arbitrary, fails), { seed });
+      if (!details.failed || details.counterexamplePath === null) throw new Error(`seed ${seed}: no counterexample`);
+      const replayed: RunInput[] = [];
+      fc.check(
+        fc.property(arbitrary, (input) => {
+          replayed.push(input);
+          return true;
+        }),
+        { seed, path: details.counterexamplePath, numRuns: 1 },
+      );
+      expect(replayed[0], `seed ${seed}`).toEqual(details.counterexample?.[0]);
+    }
+  });
 });
 
 describe("arbRunInput: the full profile's volume reaches the ordered mode, not the queue mode", () => {
