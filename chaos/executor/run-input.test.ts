@@ -4,7 +4,7 @@ import { TWO_BY_TWO } from '../scenarios/testing/two-by-two.ts';
 import type { StartedCluster } from '../../harness/cluster/index.ts';
 import { LARGE_EPOCH, largeEpoch, type RawSinkSpec } from '../../properties/arbitraries/index.ts';
 import { findScenarios } from '../scenarios/index.ts';
-import { SINK_CLASS_NAMES } from '../../sinks/index.ts';
+import { SINK_CLASS_NAMES, type SinkClassName } from '../../sinks/index.ts';
 import { BUDGETS } from './run-budget.ts';
 import { arbRunInput, MAX_BATCHES_PER_EPOCH, QUEUE_MODE_EPOCH_MOST, type RunInput } from './run-input.ts';
 
@@ -75,25 +75,38 @@ describe("arbRunInput: the at-most-once queue mode's volume", () => {
 });
 
 describe('arbRunInput: shrinking', () => {
-  it('tries a cheaper workload first, under the schedule the case failed with', () => {
+  /** The first two cases fast-check tries for a property that always fails: the case, then its first shrink. */
+  function firstStep(sinkClass: SinkClassName, seed: number): [RunInput, RunInput] {
     const [scenario] = findScenarios(['unknown-outcome']);
     if (scenario === undefined) throw new Error('no unknown-outcome');
-    const arbitrary = arbRunInput({ cluster, scenario, sinkClass: 'ClickHouseBatchingSink', budget: BUDGETS.ci });
-    const cost = (input: RunInput) => input.workload.partitions * input.workload.messagesPerEpoch;
+    const tried: RunInput[] = [];
+    fc.check(
+      fc.property(arbRunInput({ cluster, scenario, sinkClass, budget: BUDGETS.ci }), (input) => {
+        tried.push(input);
+        return false;
+      }),
+      { seed, numRuns: 1 },
+    );
+    const [failed, step] = tried;
+    if (failed === undefined || step === undefined) throw new Error('no shrink step');
+    return [failed, step];
+  }
+  const messages = (input: RunInput) => input.workload.partitions * input.workload.messagesPerEpoch;
+
+  it('tries fewer messages first, under the schedule it failed with, where each message is its own INSERT', () => {
+    // At-most-once under unknown-outcome restarts into the other mode: every run may queue.
     for (const seed of [1, 2, 3, 4, 5]) {
-      const tried: RunInput[] = [];
-      fc.check(
-        fc.property(arbitrary, (input) => {
-          tried.push(input);
-          return false;
-        }),
-        { seed, numRuns: 1 },
-      );
-      const [failed, firstStep] = tried;
-      if (failed === undefined || firstStep === undefined) throw new Error('no shrink step');
-      if (cost(failed) <= 2) continue;
-      expect(cost(firstStep), `seed ${seed}`).toBeLessThan(cost(failed));
-      expect(firstStep.schedule, `seed ${seed}`).toEqual(failed.schedule);
+      const [failed, step] = firstStep('AtMostOnceClickHouseSink', seed);
+      if (messages(failed) <= 2) continue;
+      expect(messages(step), `seed ${seed}`).toBeLessThan(messages(failed));
+      expect(step.schedule, `seed ${seed}`).toEqual(failed.schedule);
+    }
+  });
+
+  it('shrinks a batching run’s schedule first: its epochs cost a few batches at any size', () => {
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const [failed, step] = firstStep('ClickHouseBatchingSink', seed);
+      expect(step.workload, `seed ${seed}`).toEqual(failed.workload);
     }
   });
 

@@ -85,6 +85,11 @@ function sendsEachMessageAlone(spec: RawSinkSpec): boolean {
   return spec.sink_class_name === 'AtMostOnceClickHouseSink' && strategy?.enabled === true;
 }
 
+/** Whether a run's sink may send each message as its own INSERT, from the start or after a restart. */
+function mayQueue({ spec, schedule }: Pick<RunInput, 'spec' | 'schedule'>): boolean {
+  return [spec, ...schedule.flatMap((each) => ('spec' in each ? [each.spec] : []))].some(sendsEachMessageAlone);
+}
+
 /**
  * The most messages one epoch of a queue-mode run writes across its partitions, at any volume.
  * A volume above 4 reaches this mode only as time: one iteration of the `full` soak measured it
@@ -104,11 +109,10 @@ export const QUEUE_MODE_EPOCH_MOST = largeEpoch(4).max;
  * class keeps its 5,000 messages a job.
  */
 function queueModeEpochs(input: Omit<RunInput, 'sourceSeed'>, volume: number): Omit<RunInput, 'sourceSeed'> {
-  const { workload, spec, schedule } = input;
-  const specs = [spec, ...schedule.flatMap((each) => ('spec' in each ? [each.spec] : []))];
+  const { workload } = input;
   const most = Math.min(largeEpoch(volume).max, QUEUE_MODE_EPOCH_MOST);
   const cap = Math.max(LARGE_EPOCH.min, Math.floor(most / workload.partitions));
-  if (workload.messagesPerEpoch <= cap || !specs.some(sendsEachMessageAlone)) return input;
+  if (workload.messagesPerEpoch <= cap || !mayQueue(input)) return input;
   return { ...input, workload: { ...workload, messagesPerEpoch: cap } };
 }
 
@@ -133,11 +137,13 @@ export function arbRunInput(
   const specs =
     options.scenario.specs?.(target) ??
     arbSinkSpec(target, options.scenario.forms ? { forms: options.scenario.forms } : {});
-  // Shrink order, each step a full real run: a smaller workload first, once, since every later
-  // step then runs fewer messages (a failing at-most-once run of 1,200 one-message INSERTs took
-  // 17 s, and so did each of its shrink steps); then the schedule, the spec, the rest of the
-  // workload. The source seed only draws keys and payloads (another seed is not a smaller case)
-  // and is never shrunk.
+  // Shrink order, each step a full real run: for a run that may send each message as its own
+  // INSERT, fewer messages first (up to two tries while the schedule is as drawn), since every
+  // later step then runs the cheaper case (a failing at-most-once run of 1,200 one-message
+  // INSERTs took 17 s, and so did each of its shrink steps); then the schedule, the spec, the
+  // rest of the workload. A batching run costs about the same at any epoch size (it cuts at most
+  // `MAX_BATCHES_PER_EPOCH` batches), so trying its workload first only added steps. The source
+  // seed only draws keys and payloads (another seed is not a smaller case) and is never shrunk.
   return fc
     .record({
       sourceSeed: fc.noShrink(fc.integer({ min: 1, max: 2 ** 31 - 1 })),
@@ -151,7 +157,7 @@ export function arbRunInput(
                 .commands(scenarioContext(options, spec))
                 .map((schedule) => queueModeEpochs({ workload: w, spec, schedule }, options.budget.volume)),
           ),
-        { cost: (w) => w.partitions * w.messagesPerEpoch },
+        { cost: (_w, run) => (mayQueue(run) ? run.workload.partitions * run.workload.messagesPerEpoch : 0) },
       ),
     })
     .map(({ sourceSeed, rest }) => ({ sourceSeed, ...rest }));

@@ -16,14 +16,14 @@ const CHEAPER_HEADS_FIRST = 2;
 /** How far into the head's shrinks those are looked for (a record's first fields come first). */
 const CHEAPER_HEADS_SCAN = 16;
 
-export interface TailFirstOptions<Head> {
+export interface TailFirstOptions<Head, Tail> {
   /**
-   * What a case with this head costs to run (a workload: its messages an epoch). While the tail
-   * is as drawn, up to `CHEAPER_HEADS_FIRST` of the head's shrinks that cost less, the cheapest
-   * first, are tried before the tail's: the tail they draw is the one drawn before (same random
-   * state), and every later step then runs the smaller case.
+   * What a case costs to run (a run that sends each message as its own INSERT: its messages).
+   * While the tail is as drawn, up to `CHEAPER_HEADS_FIRST` of the head's shrinks whose case
+   * costs less, the cheapest first, are tried before the tail's: the tail they draw is the one
+   * drawn before (same random state), and every later step then runs the cheaper case.
    */
-  readonly cost?: (head: Head) => number;
+  readonly cost?: (head: Head, tail: Tail) => number;
 }
 
 /**
@@ -37,7 +37,7 @@ export interface TailFirstOptions<Head> {
 export function chainTailFirst<Head, Tail>(
   head: fc.Arbitrary<Head>,
   tail: (head: Head) => fc.Arbitrary<Tail>,
-  options: TailFirstOptions<Head> = {},
+  options: TailFirstOptions<Head, Tail> = {},
 ): fc.Arbitrary<Tail> {
   return new TailFirstChain(head, tail, options.cost);
 }
@@ -46,7 +46,7 @@ class TailFirstChain<Head, Tail> extends fc.Arbitrary<Tail> {
   constructor(
     private readonly head: fc.Arbitrary<Head>,
     private readonly tail: (head: Head) => fc.Arbitrary<Tail>,
-    private readonly cost: ((head: Head) => number) | undefined,
+    private readonly cost: ((head: Head, tail: Tail) => number) | undefined,
   ) {
     super();
   }
@@ -72,24 +72,32 @@ class TailFirstChain<Head, Tail> extends fc.Arbitrary<Tail> {
     const withTail = (shrunk: fc.Value<Head>) =>
       this.drawTail(shrunk, context.tailRandom.clone(), context.tailRandom, context.bias);
     const heads = () => this.head.shrink(context.head.value_, context.head.context);
-    const cheaper = this.cheaperHeads(context.head.value_, heads());
+    const cheaper = this.cheaperHeads(context.head.value_, value, heads(), withTail);
     if (cheaper.length === 0) return tails.join(heads().map(withTail));
-    return fc.Stream.of(...cheaper.map(([shrunk]) => withTail(shrunk)))
+    return fc.Stream.of(...cheaper.map(([drawn]) => drawn))
       .join(tails)
       .join(dropIndices(heads(), new Set(cheaper.map(([, index]) => index))).map(withTail));
   }
 
-  /** The head's shrinks that cost less than `current`, cheapest first, with their place in the stream. */
-  private cheaperHeads(current: Head, heads: fc.Stream<fc.Value<Head>>): [fc.Value<Head>, number][] {
+  /** The cases of the head's shrinks that cost less than the current one, cheapest first, with their place in the stream. */
+  private cheaperHeads(
+    head: Head,
+    tail: Tail,
+    heads: fc.Stream<fc.Value<Head>>,
+    withTail: (shrunk: fc.Value<Head>) => fc.Value<Tail>,
+  ): [fc.Value<Tail>, number][] {
     const cost = this.cost;
     if (cost === undefined) return [];
-    const now = cost(current);
+    const now = cost(head, tail);
     return [...heads.take(CHEAPER_HEADS_SCAN)]
-      .map((shrunk, index): [fc.Value<Head>, number, number] => [shrunk, index, cost(shrunk.value_)])
+      .map((shrunk, index): [fc.Value<Tail>, number, number] => {
+        const drawn = withTail(shrunk);
+        return [drawn, index, cost(shrunk.value_, drawn.value_)];
+      })
       .filter(([, , each]) => each < now)
       .sort(([, a, x], [, b, y]) => x - y || a - b)
       .slice(0, CHEAPER_HEADS_FIRST)
-      .map(([shrunk, index]) => [shrunk, index]);
+      .map(([drawn, index]) => [drawn, index]);
   }
 
   private drawTail(
