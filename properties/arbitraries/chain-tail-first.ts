@@ -18,7 +18,7 @@ const CHEAPER_HEADS_SCAN = 16;
 
 export interface TailFirstOptions<Head, Tail> {
   /**
-   * What a case costs to run (a run that sends each message as its own INSERT: its messages).
+   * What a case costs to run, never below 0 (a run that sends each message as its own INSERT: its messages).
    * While the tail is as drawn, up to `CHEAPER_HEADS_FIRST` of the head's shrinks whose case
    * costs less, the cheapest first, are tried before the tail's: the tail they draw is the one
    * drawn before (same random state), and every later step then runs the cheaper case.
@@ -89,6 +89,8 @@ class TailFirstChain<Head, Tail> extends fc.Arbitrary<Tail> {
     const cost = this.cost;
     if (cost === undefined) return [];
     const now = cost(head, tail);
+    // Nothing costs less than nothing: no tail is drawn for a case the cost does not weigh (a batching run).
+    if (now <= 0) return [];
     return [...heads.take(CHEAPER_HEADS_SCAN)]
       .map((shrunk, index): [fc.Value<Tail>, number, number] => {
         const drawn = withTail(shrunk);
