@@ -5,7 +5,7 @@ import type { StartedCluster } from '../../harness/cluster/index.ts';
 import { LARGE_EPOCH, largeEpoch, type RawSinkSpec } from '../../properties/arbitraries/index.ts';
 import { findScenarios } from '../scenarios/index.ts';
 import { SINK_CLASS_NAMES, type SinkClassName } from '../../sinks/index.ts';
-import { BUDGETS } from './run-budget.ts';
+import { BUDGETS, type RunBudget } from './run-budget.ts';
 import { arbRunInput, MAX_BATCHES_PER_EPOCH, QUEUE_MODE_EPOCH_MOST, type RunInput } from './run-input.ts';
 
 const description = TWO_BY_TWO;
@@ -47,18 +47,24 @@ describe('arbRunInput: the volume of a run', () => {
   });
 });
 
+/** 300 at-most-once runs of `scenarioName` under `budget`. */
+function atMostOnceRuns(scenarioName: string, budget: RunBudget, seed: number): RunInput[] {
+  const [scenario] = findScenarios([scenarioName]);
+  if (scenario === undefined) throw new Error(`no ${scenarioName}`);
+  return fc.sample(arbRunInput({ cluster, scenario, sinkClass: 'AtMostOnceClickHouseSink', budget }), {
+    seed,
+    numRuns: 300,
+  });
+}
+
+const queued = (spec: RawSinkSpec) =>
+  (spec.parameters.at_most_once_strategy as { enabled?: boolean } | undefined)?.enabled === true;
+/** Whether a run's sink may send each message as its own INSERT, from the start or after a restart. */
+const mayQueue = ({ spec, schedule }: RunInput) =>
+  queued(spec) || schedule.some((each) => 'spec' in each && queued(each.spec));
+
 describe("arbRunInput: the at-most-once queue mode's volume", () => {
-  const [scenario] = findScenarios(['unknown-outcome']);
-  if (scenario === undefined) throw new Error('no unknown-outcome');
-  const inputs = fc.sample(
-    arbRunInput({ cluster, scenario, sinkClass: 'AtMostOnceClickHouseSink', budget: BUDGETS.ci }),
-    { seed: 7, numRuns: 300 },
-  );
-  const queued = (spec: RawSinkSpec) =>
-    (spec.parameters.at_most_once_strategy as { enabled?: boolean } | undefined)?.enabled === true;
-  const queueMode = inputs.filter(
-    ({ spec, schedule }) => queued(spec) || schedule.some((each) => 'spec' in each && queued(each.spec)),
-  );
+  const queueMode = atMostOnceRuns('unknown-outcome', BUDGETS.ci, 7).filter(mayQueue);
 
   it('a run that may send each message alone writes at most one large epoch across its partitions, at any partition count', () => {
     const most = largeEpoch(BUDGETS.ci.volume).max;
@@ -134,17 +140,8 @@ describe('arbRunInput: shrinking', () => {
 });
 
 describe("arbRunInput: the full profile's volume reaches the ordered mode, not the queue mode", () => {
-  const [scenario] = findScenarios(['network-degradation']);
-  if (scenario === undefined) throw new Error('no network-degradation');
-  const inputs = fc.sample(
-    arbRunInput({ cluster, scenario, sinkClass: 'AtMostOnceClickHouseSink', budget: BUDGETS.full }),
-    { seed: 11, numRuns: 300 },
-  );
-  const queued = (spec: RawSinkSpec) =>
-    (spec.parameters.at_most_once_strategy as { enabled?: boolean } | undefined)?.enabled === true;
-  const mayQueue = ({ spec, schedule }: (typeof inputs)[number]) =>
-    queued(spec) || schedule.some((each) => 'spec' in each && queued(each.spec));
-  const acrossPartitions = ({ workload }: (typeof inputs)[number]) => workload.messagesPerEpoch * workload.partitions;
+  const inputs = atMostOnceRuns('network-degradation', BUDGETS.full, 11);
+  const acrossPartitions = ({ workload }: RunInput) => workload.messagesPerEpoch * workload.partitions;
 
   it('an ordered run writes epochs past what a queue-mode run may; a queue-mode run stays at its cap', () => {
     expect(QUEUE_MODE_EPOCH_MOST).toBeLessThan(largeEpoch(BUDGETS.full.volume).max);
